@@ -1,0 +1,72 @@
+# escpush: `make help` lists the targets. Two commands set up a fresh machine:
+#   make test    build everything and run every Rust and Python test
+#   make demo    build and run the main job against the embedded emulator
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+VENV    ?= .venv
+PYTHON  := $(VENV)/bin/python
+export VIRTUAL_ENV := $(abspath $(VENV))
+# Cargo's own default; named here so that `make` and maturin share one target dir.
+export CARGO_TARGET_DIR ?= $(abspath target)
+
+.PHONY: help
+help: ## List the targets
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  \033[36m%-12s\033[0m %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet "maturin>=1.9.4,<2"
+	touch $@
+
+.PHONY: venv
+venv: $(VENV)/.installed ## Create .venv with maturin
+
+.PHONY: develop
+develop: $(VENV)/.installed ## Build the extension (debug) and install escpush and its test deps into .venv
+	$(VENV)/bin/maturin develop --quiet --extras test
+
+.PHONY: release
+release: $(VENV)/.installed ## Build the extension with optimisations into .venv (for benchmarks)
+	$(VENV)/bin/maturin develop --quiet --release --extras test
+
+.PHONY: test
+test: test-rust test-python ## Build and run every Rust and Python test
+
+.PHONY: test-rust
+test-rust: ## Rust unit, property and integration tests
+	cargo test --workspace --exclude escpush-py --quiet
+
+.PHONY: test-python
+test-python: develop ## pytest (includes the stub check and the notebooks)
+	$(PYTHON) -m pytest -q
+
+.PHONY: demo
+demo: develop ## Build and run the demo against the embedded emulator
+	$(PYTHON) -m escpush demo
+
+.PHONY: lint
+lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(PYTHON) -m pip install --quiet "ruff>=0.5"
+	$(VENV)/bin/ruff check python tests scripts
+	$(VENV)/bin/ruff format --check python tests scripts
+	$(PYTHON) -m mypy.stubtest escpush._escpush
+
+.PHONY: fmt
+fmt: ## Format Rust and Python sources
+	cargo fmt --all
+	$(PYTHON) -m pip install --quiet "ruff>=0.5"
+	$(VENV)/bin/ruff format python tests scripts
+
+.PHONY: bench
+bench: release ## Run the committed benchmarks (figures go to stdout)
+	cargo bench --workspace --exclude escpush-py --quiet
+	$(PYTHON) benches/run.py
+
+.PHONY: clean
+clean: ## Remove build outputs and .venv
+	cargo clean
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -1,0 +1,384 @@
+//! The field schemas of every Logpush dataset, embedded at build time.
+//!
+//! The data, `data/datasets.json`, holds facts from Cloudflare's documentation
+//! (cloudflare/cloudflare-docs; each dataset records its page and commit): field names,
+//! documented types and deprecation flags. `scripts/import_datasets.py` regenerates it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::error::Error;
+use crate::filter::Operator;
+use crate::suggest;
+
+const EMBEDDED: &str = include_str!("../data/datasets.json");
+
+/// Whether a dataset belongs to a zone or to an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DatasetScope {
+    Zone,
+    Account,
+}
+
+impl DatasetScope {
+    /// `"zone"` or `"account"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DatasetScope::Zone => "zone",
+            DatasetScope::Account => "account",
+        }
+    }
+}
+
+impl fmt::Display for DatasetScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for DatasetScope {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s {
+            "zone" => Ok(DatasetScope::Zone),
+            "account" => Ok(DatasetScope::Account),
+            other => Err(Error::InvalidInput {
+                what: "scope",
+                message: format!("`{other}` is not a scope; use \"zone\" or \"account\""),
+            }),
+        }
+    }
+}
+
+/// The type of a log field, as the dataset's documentation gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldType {
+    /// `string`
+    String,
+    /// `int`
+    Int,
+    /// `float` (filtered as a number, like `int`)
+    Float,
+    /// `bool`
+    Bool,
+    /// `array[string]`
+    StringArray,
+    /// `array[int]`
+    IntArray,
+    /// `int or string` (timestamps: the form follows the job's timestamp format)
+    IntOrString,
+    /// `object`: cannot be filtered
+    Object,
+    /// `array[object]`: cannot be filtered
+    ObjectArray,
+    /// No type documented (a field named in Cloudflare's field list but not on its page);
+    /// every operator is let through.
+    Unknown,
+}
+
+impl FieldType {
+    fn from_doc(doc: Option<&str>) -> FieldType {
+        match doc {
+            Some("string") => FieldType::String,
+            Some("int") => FieldType::Int,
+            Some("float") => FieldType::Float,
+            Some("bool") => FieldType::Bool,
+            Some("array[string]") => FieldType::StringArray,
+            Some("array[int]") => FieldType::IntArray,
+            Some("int or string") => FieldType::IntOrString,
+            Some("object") => FieldType::Object,
+            Some("array[object]") => FieldType::ObjectArray,
+            _ => FieldType::Unknown,
+        }
+    }
+
+    /// The type as the documentation writes it (`"array[string]"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldType::String => "string",
+            FieldType::Int => "int",
+            FieldType::Float => "float",
+            FieldType::Bool => "bool",
+            FieldType::StringArray => "array[string]",
+            FieldType::IntArray => "array[int]",
+            FieldType::IntOrString => "int or string",
+            FieldType::Object => "object",
+            FieldType::ObjectArray => "array[object]",
+            FieldType::Unknown => "unknown",
+        }
+    }
+
+    /// Objects and arrays of objects cannot be filtered (Cloudflare's filtering limitations).
+    pub fn is_filterable(self) -> bool {
+        !matches!(self, FieldType::Object | FieldType::ObjectArray)
+    }
+
+    /// Whether `op` applies to a field of this type: SPEC table B.1, with `int` and
+    /// `float` as Int, `array[*]` as Array, `int or string` as String or Int.
+    pub fn supports(self, op: Operator) -> bool {
+        use Operator as O;
+        let string = !matches!(op, O::Lt | O::Leq | O::Gt | O::Geq);
+        let int = matches!(op, O::Eq | O::NotEq | O::Lt | O::Leq | O::Gt | O::Geq | O::In | O::NotIn);
+        let boolean = matches!(op, O::Eq | O::NotEq);
+        let array = matches!(op, O::Contains | O::NotContains | O::In | O::NotIn);
+        match self {
+            FieldType::String => string,
+            FieldType::Int | FieldType::Float => int,
+            FieldType::Bool => boolean,
+            FieldType::StringArray | FieldType::IntArray => array,
+            FieldType::IntOrString => string || int,
+            FieldType::Object | FieldType::ObjectArray => false,
+            FieldType::Unknown => true,
+        }
+    }
+
+    /// The operators this type supports, in the order of table B.1.
+    pub fn operators(self) -> Vec<Operator> {
+        Operator::ALL.into_iter().filter(|op| self.supports(*op)).collect()
+    }
+}
+
+impl fmt::Display for FieldType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One field of a dataset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldSchema {
+    name: String,
+    field_type: FieldType,
+    deprecated: bool,
+    filterable: bool,
+}
+
+impl FieldSchema {
+    /// The field's name, as in the log line (`ClientRequestHost`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its documented type.
+    pub fn field_type(&self) -> FieldType {
+        self.field_type
+    }
+
+    /// Marked deprecated in the documentation (still delivered, to be replaced).
+    pub fn deprecated(&self) -> bool {
+        self.deprecated
+    }
+
+    /// Whether a filter may name it: not an object, and not listed in the dataset's
+    /// filtering limitations.
+    pub fn filterable(&self) -> bool {
+        self.filterable
+    }
+}
+
+/// A Logpush dataset and its fields.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    name: String,
+    scope: DatasetScope,
+    title: String,
+    source: String,
+    fields: Vec<FieldSchema>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Dataset {
+    /// The dataset's name, as a job's `dataset` field gives it (`http_requests`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Zone or account.
+    pub fn scope(&self) -> DatasetScope {
+        self.scope
+    }
+
+    /// The title of its documentation page ("HTTP requests").
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Where its schema comes from (`cloudflare/cloudflare-docs:<path>@<commit>`).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Every field, in the order of the documentation.
+    pub fn fields(&self) -> &[FieldSchema] {
+        &self.fields
+    }
+
+    /// The field of that exact name.
+    pub fn field(&self, name: &str) -> Option<&FieldSchema> {
+        self.by_name.get(name).map(|&i| &self.fields[i])
+    }
+
+    /// The field name closest to a mistyped one.
+    pub fn suggest_field(&self, name: &str) -> Option<&str> {
+        suggest::closest(name, self.fields.iter().map(|f| (f.name.as_str(), f.name.as_str())))
+    }
+
+    /// Finds a dataset by name. Two names exist in both scopes (`firewall_events`,
+    /// `websocket_analytics`): without a scope the zone dataset is taken.
+    pub fn get(name: &str, scope: Option<DatasetScope>) -> Result<&'static Dataset, Error> {
+        let all = datasets();
+        let found = all
+            .iter()
+            .filter(|d| d.name == name && scope.is_none_or(|s| d.scope == s))
+            .min_by_key(|d| d.scope);
+        found.ok_or_else(|| {
+            let candidates = all.iter().filter(|d| scope.is_none_or(|s| d.scope == s));
+            let suggestion = suggest::closest(name, candidates.map(|d| (d.name.as_str(), d.name.clone())));
+            Error::UnknownDataset {
+                name: name.to_owned(),
+                scope,
+                suggestion,
+            }
+        })
+    }
+}
+
+/// Every embedded dataset: zone datasets first, then account datasets, each by name.
+pub fn datasets() -> &'static [Dataset] {
+    static DATASETS: OnceLock<Vec<Dataset>> = OnceLock::new();
+    DATASETS.get_or_init(|| load(EMBEDDED).expect("the embedded dataset schemas are valid JSON (checked by tests)"))
+}
+
+#[derive(Deserialize)]
+struct RawFile {
+    datasets: Vec<RawDataset>,
+}
+
+#[derive(Deserialize)]
+struct RawDataset {
+    dataset: String,
+    scope: DatasetScope,
+    title: String,
+    source: String,
+    fields: Vec<(String, Option<String>, bool)>,
+    #[serde(default)]
+    unfilterable: Vec<String>,
+}
+
+fn load(text: &str) -> Result<Vec<Dataset>, serde_json::Error> {
+    let raw: RawFile = serde_json::from_str(text)?;
+    Ok(raw
+        .datasets
+        .into_iter()
+        .map(|d| {
+            let fields: Vec<FieldSchema> = d
+                .fields
+                .into_iter()
+                .map(|(name, doc_type, deprecated)| {
+                    let field_type = FieldType::from_doc(doc_type.as_deref());
+                    FieldSchema {
+                        filterable: field_type.is_filterable() && !d.unfilterable.contains(&name),
+                        name,
+                        field_type,
+                        deprecated,
+                    }
+                })
+                .collect();
+            let by_name = fields.iter().enumerate().map(|(i, f)| (f.name.clone(), i)).collect();
+            Dataset {
+                name: d.dataset,
+                scope: d.scope,
+                title: d.title,
+                source: d.source,
+                fields,
+                by_name,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_dataset_of_both_scopes_is_embedded_with_typed_fields() {
+        let all = datasets();
+        assert_eq!(all.len(), 39);
+        assert_eq!(all.iter().filter(|d| d.scope == DatasetScope::Zone).count(), 9);
+        let http = Dataset::get("http_requests", None).unwrap();
+        assert_eq!(http.fields().len(), 123);
+        assert_eq!(http.field("EdgeResponseStatus").unwrap().field_type(), FieldType::Int);
+        assert_eq!(http.field("ClientRequestHost").unwrap().field_type(), FieldType::String);
+        assert_eq!(http.field("EdgeStartTimestamp").unwrap().field_type(), FieldType::IntOrString);
+        assert!(http.field("WAFFlags").unwrap().deprecated());
+        assert!(!http.field("MatchedRules").unwrap().filterable());
+        assert!(http.source().starts_with("cloudflare/cloudflare-docs:"));
+        // Every documented type string maps to a known type.
+        for d in all {
+            for f in d.fields() {
+                assert!(
+                    f.field_type() != FieldType::Unknown || d.name() != "http_requests",
+                    "{}.{}",
+                    d.name(),
+                    f.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scoped_names_and_firewall_limitations() {
+        let zone = Dataset::get("firewall_events", None).unwrap();
+        assert_eq!(zone.scope(), DatasetScope::Zone);
+        let account = Dataset::get("firewall_events", Some(DatasetScope::Account)).unwrap();
+        assert_eq!(account.scope(), DatasetScope::Account);
+        for d in [zone, account] {
+            for name in ["Action", "Description", "Kind", "MatchIndex", "Metadata", "OriginatorRayID", "RuleID", "Source"] {
+                assert!(!d.field(name).unwrap().filterable(), "{name}");
+            }
+            assert!(d.field("ClientIP").unwrap().filterable());
+        }
+        // Named by Cloudflare's field list, missing from the stored page: kept, type unknown.
+        assert_eq!(
+            zone.field("WAFRequestSignatureRefs").unwrap().field_type(),
+            FieldType::Unknown
+        );
+        assert!(Dataset::get("gateway_dns", Some(DatasetScope::Zone)).is_err());
+    }
+
+    #[test]
+    fn unknown_datasets_get_a_suggestion() {
+        let err = Dataset::get("http_request", None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown dataset `http_request`; did you mean `http_requests`?"
+        );
+    }
+
+    #[test]
+    fn operator_support_follows_table_b1() {
+        use Operator as O;
+        assert_eq!(
+            FieldType::String.operators(),
+            [O::Eq, O::NotEq, O::StartsWith, O::EndsWith, O::NotStartsWith, O::NotEndsWith, O::Contains, O::NotContains, O::In, O::NotIn]
+        );
+        assert_eq!(
+            FieldType::Int.operators(),
+            [O::Eq, O::NotEq, O::Lt, O::Leq, O::Gt, O::Geq, O::In, O::NotIn]
+        );
+        assert_eq!(FieldType::Float.operators(), FieldType::Int.operators());
+        assert_eq!(FieldType::Bool.operators(), [O::Eq, O::NotEq]);
+        assert_eq!(FieldType::StringArray.operators(), [O::Contains, O::NotContains, O::In, O::NotIn]);
+        assert_eq!(FieldType::IntOrString.operators(), O::ALL);
+        assert!(FieldType::Object.operators().is_empty());
+        assert!(FieldType::ObjectArray.operators().is_empty());
+    }
+}

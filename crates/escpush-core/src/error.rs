@@ -1,0 +1,28 @@
+//! The one error type of escpush-core.
+
+use crate::dataset::DatasetScope;
+use crate::filter::FilterError;
+use crate::suggest;
+
+/// Everything escpush-core can refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A filter that is malformed, over the limits or does not fit its dataset.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    /// A dataset name that no embedded schema has.
+    #[error(
+        "unknown {}dataset `{name}`{}",
+        scope.map_or(String::new(), |s| format!("{s} ")),
+        suggest::did_you_mean(suggestion.as_deref())
+    )]
+    UnknownDataset {
+        name: String,
+        scope: Option<DatasetScope>,
+        suggestion: Option<String>,
+    },
+    /// An argument refused before anything was sent; `what` names the argument.
+    #[error("invalid {what}: {message}")]
+    InvalidInput { what: &'static str, message: String },
+}

@@ -1,0 +1,469 @@
+//! JSON → filter tree, collecting every problem with its path; and the shape rules that
+//! every condition obeys, however it was made (parsed or built).
+
+use crate::json::Json;
+use crate::suggest;
+
+use super::ast::{Condition, Expr, Operator, Scalar, Value};
+use super::problem::{Problem, ProblemCode};
+
+/// Parses filter text: `{"where": ...}`, or the same as a JSON string (`"{\"where\":...}"`),
+/// the form copied out of a job payload.
+pub(crate) fn parse_text(text: &str) -> Result<Expr, Vec<Problem>> {
+    let json = Json::parse(text).map_err(|e| vec![invalid_json(false, &e)])?;
+    match json {
+        Json::String(inner) => {
+            let json = Json::parse(&inner).map_err(|e| vec![invalid_json(true, &e)])?;
+            parse_json(&json)
+        }
+        json => parse_json(&json),
+    }
+}
+
+fn invalid_json(quoted: bool, err: &serde_json::Error) -> Problem {
+    let what = if quoted { "the quoted filter" } else { "the filter" };
+    Problem::new("", ProblemCode::InvalidJson, format!("{what} is not JSON: {err}"))
+}
+
+/// Parses a filter document `{"where": EXPR}`.
+pub(crate) fn parse_json(json: &Json) -> Result<Expr, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let expr = match json {
+        Json::Object(members) => {
+            let mut seen_where = None;
+            for (name, value) in members {
+                if name == "where" {
+                    if seen_where.is_some() {
+                        problems.push(duplicate("where"));
+                    } else {
+                        seen_where = Some(value);
+                    }
+                } else {
+                    let hint = suggest::did_you_mean(suggest::closest(name, [("where", "where")]));
+                    problems.push(Problem::new(
+                        name.clone(),
+                        ProblemCode::UnknownMember,
+                        format!("a filter has one member, `where`; `{name}` is not allowed{hint}"),
+                    ));
+                }
+            }
+            match seen_where {
+                Some(value) => parse_expr(value, "where", &mut problems),
+                None => {
+                    problems.insert(
+                        0,
+                        Problem::new(
+                            "",
+                            ProblemCode::MissingWhere,
+                            "the filter has no `where` member; write it as {\"where\": {...}}",
+                        ),
+                    );
+                    None
+                }
+            }
+        }
+        other => {
+            problems.push(Problem::new(
+                "",
+                ProblemCode::NotAnObject,
+                format!("a filter is a JSON object {{\"where\": ...}}, not {}", other.kind()),
+            ));
+            None
+        }
+    };
+    match expr {
+        Some(expr) if problems.is_empty() => Ok(expr),
+        _ => Err(problems),
+    }
+}
+
+fn duplicate(path: &str) -> Problem {
+    Problem::new(
+        path,
+        ProblemCode::DuplicateMember,
+        "this member is given more than once; keep one",
+    )
+}
+
+fn join(path: &str, member: &str) -> String {
+    if path.is_empty() {
+        member.to_owned()
+    } else {
+        format!("{path}.{member}")
+    }
+}
+
+const EXPR_MEMBERS: [&str; 5] = ["key", "operator", "value", "and", "or"];
+
+/// Parses one expression; `None` when it has a problem (pushed to `problems`).
+fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Expr> {
+    let Json::Object(members) = json else {
+        problems.push(Problem::new(
+            path,
+            ProblemCode::NotAnObject,
+            format!(
+                "an expression is an object: a condition {{\"key\", \"operator\", \"value\"}} or a group {{\"and\": [...]}} / {{\"or\": [...]}}; got {}",
+                json.kind()
+            ),
+        ));
+        return None;
+    };
+    let before = problems.len();
+    let mut found: [Option<&Json>; 5] = [None; 5];
+    for (name, value) in members {
+        match EXPR_MEMBERS.iter().position(|m| m == name) {
+            Some(i) if found[i].is_some() => problems.push(duplicate(&join(path, name))),
+            Some(i) => found[i] = Some(value),
+            None => {
+                let hint = suggest::did_you_mean(suggest::closest(name, EXPR_MEMBERS.iter().map(|m| (*m, *m))));
+                problems.push(Problem::new(
+                    join(path, name),
+                    ProblemCode::UnknownMember,
+                    format!("`{name}` is not a member of a condition (key, operator, value) or a group (and, or){hint}"),
+                ));
+            }
+        }
+    }
+    let [key, operator, value, and, or] = found;
+    let is_condition = key.is_some() || operator.is_some() || value.is_some();
+    match (is_condition, and, or) {
+        (true, None, None) => {
+            let condition = parse_condition(key, operator, value, path, problems);
+            condition.filter(|_| problems.len() == before).map(Expr::Condition)
+        }
+        (false, Some(items), None) => {
+            parse_group(items, &join(path, "and"), problems).filter(|_| problems.len() == before).map(Expr::And)
+        }
+        (false, None, Some(items)) => {
+            parse_group(items, &join(path, "or"), problems).filter(|_| problems.len() == before).map(Expr::Or)
+        }
+        (false, None, None) => {
+            if problems.len() == before {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::EmptyExpression,
+                    "an expression needs `key`, `operator` and `value`, or `and` / `or` with a list of expressions",
+                ));
+            }
+            None
+        }
+        (true, _, _) => {
+            problems.push(Problem::new(
+                path,
+                ProblemCode::ConditionAndGroup,
+                "this object is both a condition (key/operator/value) and a group (and/or); \
+                 put the condition inside the group",
+            ));
+            None
+        }
+        (false, Some(a), Some(o)) => {
+            problems.push(Problem::new(
+                path,
+                ProblemCode::AndAndOr,
+                "this object has both `and` and `or`; nest one inside the other, \
+                 like {\"and\": [X, {\"or\": [Y, Z]}]}",
+            ));
+            parse_group(a, &join(path, "and"), problems);
+            parse_group(o, &join(path, "or"), problems);
+            None
+        }
+    }
+}
+
+fn parse_group(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Vec<Expr>> {
+    let Json::Array(items) = json else {
+        problems.push(Problem::new(
+            path,
+            ProblemCode::InvalidType,
+            format!("a group holds an array of expressions, not {}", json.kind()),
+        ));
+        return None;
+    };
+    if items.is_empty() {
+        problems.push(Problem::new(
+            path,
+            ProblemCode::EmptyGroup,
+            "a group needs at least one expression",
+        ));
+        return None;
+    }
+    let before = problems.len();
+    let exprs: Vec<Expr> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| parse_expr(item, &format!("{path}[{i}]"), problems))
+        .collect();
+    (problems.len() == before).then_some(exprs)
+}
+
+fn parse_condition(
+    key: Option<&Json>,
+    operator: Option<&Json>,
+    value: Option<&Json>,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Condition> {
+    let missing = |member: &str| {
+        Problem::new(
+            path,
+            ProblemCode::MissingMember,
+            format!("the condition has no `{member}`; a condition is {{\"key\", \"operator\", \"value\"}}"),
+        )
+    };
+    let key = match key {
+        None => {
+            problems.push(missing("key"));
+            None
+        }
+        Some(Json::String(k)) => Some(k.clone()),
+        Some(other) => {
+            problems.push(Problem::new(
+                join(path, "key"),
+                ProblemCode::InvalidType,
+                format!("`key` names a log field as a string, not {}", other.kind()),
+            ));
+            None
+        }
+    };
+    let operator = match operator {
+        None => {
+            problems.push(missing("operator"));
+            None
+        }
+        Some(Json::String(op)) => match op.parse::<Operator>() {
+            Ok(op) => Some(op),
+            Err(err) => {
+                problems.push(Problem::new(
+                    join(path, "operator"),
+                    ProblemCode::UnknownOperator,
+                    format!("{err}; the operators are {}", operator_list()),
+                ));
+                None
+            }
+        },
+        Some(other) => {
+            problems.push(Problem::new(
+                join(path, "operator"),
+                ProblemCode::InvalidType,
+                format!("`operator` is a string such as \"eq\", not {}", other.kind()),
+            ));
+            None
+        }
+    };
+    let value = match value {
+        None => {
+            problems.push(missing("value"));
+            None
+        }
+        Some(json) => parse_value(json, &join(path, "value"), problems),
+    };
+    let condition = Condition {
+        key: key?,
+        operator: operator?,
+        value: value?,
+    };
+    let shape = check_condition(&condition, path);
+    if shape.is_empty() {
+        Some(condition)
+    } else {
+        problems.extend(shape);
+        None
+    }
+}
+
+fn operator_list() -> String {
+    Operator::ALL.map(Operator::as_str).join(", ")
+}
+
+fn parse_value(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Value> {
+    match json {
+        Json::Array(items) => {
+            let before = problems.len();
+            let set: Vec<Scalar> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| parse_scalar(item, &format!("{path}[{i}]"), problems))
+                .collect();
+            (problems.len() == before).then_some(Value::Set(set))
+        }
+        scalar => parse_scalar(scalar, path, problems).map(Value::Scalar),
+    }
+}
+
+fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Scalar> {
+    let problem = match json {
+        Json::String(s) => return Some(Scalar::String(s.clone())),
+        Json::Bool(b) => return Some(Scalar::Bool(*b)),
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                return Some(Scalar::Int(i));
+            }
+            if n.is_u64() {
+                Problem::new(
+                    path,
+                    ProblemCode::IntegerOutOfRange,
+                    format!("{n} is outside the 64-bit integer range"),
+                )
+            } else {
+                Problem::new(
+                    path,
+                    ProblemCode::InvalidValue,
+                    format!("{n} is not an integer; filter values are strings, integers or booleans"),
+                )
+            }
+        }
+        other => Problem::new(
+            path,
+            ProblemCode::InvalidValue,
+            format!("a filter value is a string, an integer or a boolean, not {}", other.kind()),
+        ),
+    };
+    problems.push(problem);
+    None
+}
+
+/// The rules every condition obeys, whether parsed or built: a non-empty key, a set for
+/// `in` / `!in` (non-empty) and one value otherwise, an integer for the numeric operators.
+pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if condition.key.is_empty() {
+        problems.push(Problem::new(
+            join(path, "key"),
+            ProblemCode::EmptyKey,
+            "`key` is empty; name a log field such as \"ClientRequestHost\"",
+        ));
+    }
+    let op = condition.operator;
+    let value_path = join(path, "value");
+    match (&condition.value, op.takes_set()) {
+        (Value::Set(items), true) if items.is_empty() => problems.push(Problem::new(
+            value_path,
+            ProblemCode::EmptySet,
+            format!("`{op}` needs at least one value in its array"),
+        )),
+        (Value::Set(_), true) => {}
+        (Value::Scalar(s), true) => problems.push(Problem::new(
+            value_path,
+            ProblemCode::InvalidValue,
+            format!("`{op}` takes an array of values, like [{s}]"),
+        )),
+        (Value::Set(_), false) => problems.push(Problem::new(
+            value_path,
+            ProblemCode::InvalidValue,
+            format!(
+                "`{op}` takes one value, not an array{}",
+                if matches!(op, Operator::Eq | Operator::NotEq) {
+                    format!("; for a set of values use `{}`", if op == Operator::Eq { "in" } else { "!in" })
+                } else {
+                    String::new()
+                }
+            ),
+        )),
+        (Value::Scalar(s), false) => {
+            if op.is_numeric() && s.as_integer().is_none() {
+                problems.push(Problem::new(
+                    value_path,
+                    ProblemCode::NotAnInteger,
+                    format!("`{op}` compares numbers; {s} is not an integer (write it like \"500\")"),
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(text: &str) -> Vec<(String, &'static str)> {
+        parse_text(text)
+            .unwrap_err()
+            .into_iter()
+            .map(|p| (p.path, p.code.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn parses_conditions_and_nested_groups() {
+        let expr = parse_text(
+            r#"{"where":{"and":[{"key":"A","operator":"eq","value":"x"},
+                {"or":[{"key":"B","operator":"in","value":[1,"2",true]},{"key":"C","operator":"geq","value":"5"}]}]}}"#,
+        )
+        .unwrap();
+        let Expr::And(items) = expr else { panic!() };
+        assert_eq!(items.len(), 2);
+        assert!(matches!(&items[1], Expr::Or(v) if v.len() == 2));
+    }
+
+    #[test]
+    fn accepts_the_quoted_form_copied_from_a_job() {
+        let quoted = r#""{\"where\":{\"key\":\"A\",\"operator\":\"eq\",\"value\":\"x\"}}""#;
+        assert!(matches!(parse_text(quoted), Ok(Expr::Condition(_))));
+        assert_eq!(problems(r#""{not json""#)[0].1, "invalid_json");
+    }
+
+    #[test]
+    fn reports_every_problem_with_its_path() {
+        let text = r#"{"where":{"and":[
+            {"key":"A","operator":"neq","value":"x"},
+            {"or":[{"key":"B","operator":"in","value":[]}, {"key":"C","operator":"lt","value":"abc"}]},
+            {"key":"D","operator":"eq","value":["a"], "extra": 1},
+            {"and":[]},
+            {"key":"E","operator":"eq","value":"x","or":[]},
+            {"and":[{"key":"F","operator":"eq","value":1}],"or":[{"key":"G","operator":"eq"}]},
+            {},
+            {"key":1,"operator":"eq","value":null},
+            {"key":"H","key":"I","operator":"eq","value":1.5},
+            {"key":"","operator":"in","value":"x"},
+            {"key":"J","operator":"eq","value":18446744073709551615}
+        ]}}"#;
+        assert_eq!(
+            problems(text),
+            [
+                ("where.and[0].operator".into(), "unknown_operator"),
+                ("where.and[1].or[0].value".into(), "empty_set"),
+                ("where.and[1].or[1].value".into(), "not_an_integer"),
+                ("where.and[2].extra".into(), "unknown_member"),
+                ("where.and[2].value".into(), "invalid_value"),
+                ("where.and[3].and".into(), "empty_group"),
+                ("where.and[4]".into(), "condition_and_group"),
+                ("where.and[5]".into(), "and_and_or"),
+                ("where.and[5].or[0]".into(), "missing_member"),
+                ("where.and[6]".into(), "empty_expression"),
+                ("where.and[7].key".into(), "invalid_type"),
+                ("where.and[7].value".into(), "invalid_value"),
+                ("where.and[8].key".into(), "duplicate_member"),
+                ("where.and[8].value".into(), "invalid_value"),
+                ("where.and[9].key".into(), "empty_key"),
+                ("where.and[9].value".into(), "invalid_value"),
+                ("where.and[10].value".into(), "integer_out_of_range"),
+            ]
+        );
+    }
+
+    #[test]
+    fn root_problems() {
+        assert_eq!(problems("{}"), [(String::new(), "missing_where")]);
+        assert_eq!(
+            problems(r#"{"wher":{}}"#),
+            [(String::new(), "missing_where"), ("wher".into(), "unknown_member")]
+        );
+        assert_eq!(problems("[1]"), [(String::new(), "not_an_object")]);
+        assert_eq!(problems("{"), [(String::new(), "invalid_json")]);
+        assert_eq!(problems(r#"{"where":5}"#), [("where".into(), "not_an_object")]);
+        assert_eq!(problems(r#"{"where":{"and":{}}}"#), [("where.and".into(), "invalid_type")]);
+    }
+
+    #[test]
+    fn messages_say_what_to_do() {
+        let p = parse_text(r#"{"where":{"key":"A","operator":"neq","value":"x"}}"#).unwrap_err();
+        assert!(p[0].message.starts_with("unknown operator `neq`; did you mean `!eq`?"), "{}", p[0].message);
+        let p = parse_text(r#"{"where":{"key":"A","operator":"eq","value":["x"]}}"#).unwrap_err();
+        assert_eq!(p[0].message, "`eq` takes one value, not an array; for a set of values use `in`");
+        let p = parse_text(r#"{"wehre":{}}"#).unwrap_err();
+        assert_eq!(p[1].message, "a filter has one member, `where`; `wehre` is not allowed; did you mean `where`?");
+        let p = parse_text("nope").unwrap_err();
+        assert!(p[0].message.starts_with("the filter is not JSON: "), "{}", p[0].message);
+    }
+}

@@ -1,0 +1,188 @@
+//! What can be wrong with a filter: each problem has a path, a stable code and a message.
+
+use std::fmt;
+
+/// The stable, machine-readable kind of a [`Problem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemCode {
+    /// The text is not JSON.
+    InvalidJson,
+    /// The filter has no `where` member (SPEC rule 3).
+    MissingWhere,
+    /// A filter or an expression is not a JSON object.
+    NotAnObject,
+    /// A member that a filter, a condition or a group does not have.
+    UnknownMember,
+    /// The same member given twice in one object.
+    DuplicateMember,
+    /// An object with condition members and `and` / `or` members.
+    ConditionAndGroup,
+    /// An object with both `and` and `or`.
+    AndAndOr,
+    /// An object that is neither a condition nor a group.
+    EmptyExpression,
+    /// An `and` / `or` with no expressions.
+    EmptyGroup,
+    /// A condition without `key`, `operator` or `value`.
+    MissingMember,
+    /// A member of the wrong JSON type (`key` not a string, `and` not an array, ...).
+    InvalidType,
+    /// A `key` that is the empty string.
+    EmptyKey,
+    /// An operator that is not one of the 14.
+    UnknownOperator,
+    /// A value of the wrong shape for the operator (a scalar for `in`, null, an object, a fraction, ...).
+    InvalidValue,
+    /// `in` / `!in` with an empty array.
+    EmptySet,
+    /// `lt`, `leq`, `gt`, `geq` with a value that is not an integer.
+    NotAnInteger,
+    /// An integer outside the 64-bit range.
+    IntegerOutOfRange,
+    /// More comparison operators than the limit.
+    TooManyOperators,
+    /// More bytes of canonical JSON than the limit.
+    TooLarge,
+    /// A key that is not a field of the dataset.
+    UnknownField,
+    /// A field whose type the API cannot filter on.
+    FieldNotFilterable,
+    /// An operator the field's type does not support (SPEC table B.1).
+    OperatorNotSupported,
+    /// A value that can never equal a value of the field's type.
+    ValueTypeMismatch,
+}
+
+impl ProblemCode {
+    /// The code as programs see it (`"unknown_operator"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemCode::InvalidJson => "invalid_json",
+            ProblemCode::MissingWhere => "missing_where",
+            ProblemCode::NotAnObject => "not_an_object",
+            ProblemCode::UnknownMember => "unknown_member",
+            ProblemCode::DuplicateMember => "duplicate_member",
+            ProblemCode::ConditionAndGroup => "condition_and_group",
+            ProblemCode::AndAndOr => "and_and_or",
+            ProblemCode::EmptyExpression => "empty_expression",
+            ProblemCode::EmptyGroup => "empty_group",
+            ProblemCode::MissingMember => "missing_member",
+            ProblemCode::InvalidType => "invalid_type",
+            ProblemCode::EmptyKey => "empty_key",
+            ProblemCode::UnknownOperator => "unknown_operator",
+            ProblemCode::InvalidValue => "invalid_value",
+            ProblemCode::EmptySet => "empty_set",
+            ProblemCode::NotAnInteger => "not_an_integer",
+            ProblemCode::IntegerOutOfRange => "integer_out_of_range",
+            ProblemCode::TooManyOperators => "too_many_operators",
+            ProblemCode::TooLarge => "too_large",
+            ProblemCode::UnknownField => "unknown_field",
+            ProblemCode::FieldNotFilterable => "field_not_filterable",
+            ProblemCode::OperatorNotSupported => "operator_not_supported",
+            ProblemCode::ValueTypeMismatch => "value_type_mismatch",
+        }
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One thing wrong with a filter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Problem {
+    /// Where: `where.and[2].or[0].value`; empty for the filter as a whole.
+    pub path: String,
+    /// What kind of problem, stable across versions.
+    pub code: ProblemCode,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(path: impl Into<String>, code: ProblemCode, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{} [{}]", self.message, self.code)
+        } else {
+            write!(f, "{}: {} [{}]", self.path, self.message, self.code)
+        }
+    }
+}
+
+/// A filter that cannot be built or does not pass validation, with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct FilterError {
+    problems: Vec<Problem>,
+}
+
+impl FilterError {
+    /// An error with these problems (at least one).
+    pub fn new(problems: Vec<Problem>) -> Self {
+        debug_assert!(!problems.is_empty(), "a FilterError needs a problem");
+        FilterError { problems }
+    }
+
+    /// Every problem, in the order of the filter's text.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The problems, by value.
+    pub fn into_problems(self) -> Vec<Problem> {
+        self.problems
+    }
+}
+
+impl fmt::Display for FilterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => write!(f, "invalid filter: {one}"),
+            many => {
+                write!(f, "invalid filter: {} problems", many.len())?;
+                for problem in many {
+                    write!(f, "\n  - {problem}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_path_message_and_code() {
+        let one = FilterError::new(vec![Problem::new(
+            "where.value",
+            ProblemCode::EmptySet,
+            "`in` needs at least one value",
+        )]);
+        assert_eq!(
+            one.to_string(),
+            "invalid filter: where.value: `in` needs at least one value [empty_set]"
+        );
+        let two = FilterError::new(vec![
+            Problem::new("", ProblemCode::MissingWhere, "no `where`"),
+            Problem::new("x", ProblemCode::UnknownMember, "unknown"),
+        ]);
+        assert_eq!(
+            two.to_string(),
+            "invalid filter: 2 problems\n  - no `where` [missing_where]\n  - x: unknown [unknown_member]"
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! The pure core of escpush: the model of Cloudflare's log-push job filters (parse,
+//! print, validate, evaluate) and of its Edge Side Code deprecation controls.
+//!
+//! Nothing here does I/O: the core decides, a transport (escpush-http, or your own HTTP
+//! stack) moves bytes.
+//!
+//! ```
+//! use escpush_core::{field, Dataset, Filter, Limits};
+//!
+//! let f = field("ClientRequestHost").ends_with(".example.com") & field("EdgeResponseStatus").ge(500);
+//! assert_eq!(
+//!     f.to_json(),
+//!     r#"{"where":{"and":[{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"},{"key":"EdgeResponseStatus","operator":"geq","value":"500"}]}}"#
+//! );
+//! let http = Dataset::get("http_requests", None)?;
+//! f.validate(Some(http), Limits::default())?;
+//!
+//! let parsed = Filter::parse(&f.to_json())?;
+//! assert_eq!(parsed, f);
+//! # Ok::<(), escpush_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+mod dataset;
+mod error;
+pub mod filter;
+mod json;
+mod suggest;
+
+pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
+pub use error::Error;
+pub use filter::{
+    field, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Operator, Problem, ProblemCode, Record,
+    Scalar, Value,
+};
+pub use json::Json;

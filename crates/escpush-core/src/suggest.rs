@@ -1,0 +1,75 @@
+//! "Did you mean ...?": the closest known name to a mistyped one.
+
+/// `; did you mean `X`?` when there is a suggestion, else nothing.
+pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
+/// The candidate closest to `given`: the same name in another case first, then the
+/// smallest edit distance, if it is small for the name's length. `given` and the
+/// candidates' keys are compared as they are (fold the case beforehand if wanted).
+pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterator<Item = (K, T)>) -> Option<T> {
+    let mut best: Option<(usize, T)> = None;
+    for (key, item) in candidates {
+        let key = key.as_ref();
+        if key.eq_ignore_ascii_case(given) {
+            return Some(item);
+        }
+        let distance = levenshtein(&given.to_ascii_lowercase(), &key.to_ascii_lowercase());
+        if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+            best = Some((distance, item));
+        }
+    }
+    // One edit in four characters, at least one and at most three.
+    let allowed = (given.chars().count() / 4).clamp(1, 3);
+    best.filter(|(d, _)| *d <= allowed).map(|(_, item)| item)
+}
+
+/// Edit distance (insertions, deletions, substitutions; a swap of neighbours counts one).
+pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Optimal string alignment: three rows of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
+        }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(levenshtein("", ""), 0);
+        assert_eq!(levenshtein("abc", ""), 3);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+        assert_eq!(levenshtein("ClientRequestHots", "ClientRequestHost"), 1);
+        assert_eq!(levenshtein("ab", "ba"), 1);
+    }
+
+    #[test]
+    fn closest_prefers_case_then_distance_and_gives_up_when_far() {
+        let names = ["ClientRequestHost", "ClientRequestPath", "EdgeResponseStatus"];
+        let pick = |given: &str| closest(given, names.iter().map(|n| (*n, *n)));
+        assert_eq!(pick("clientrequesthost"), Some("ClientRequestHost"));
+        assert_eq!(pick("ClientRequestHots"), Some("ClientRequestHost"));
+        assert_eq!(pick("EdgeResponseStatu"), Some("EdgeResponseStatus"));
+        assert_eq!(pick("Colo"), None);
+        assert_eq!(did_you_mean(Some("x")), "; did you mean `x`?");
+        assert_eq!(did_you_mean(None), "");
+    }
+}

@@ -1,0 +1,93 @@
+"""The exceptions escpush raises.
+
+Every exception derives from :class:`EscpushError`. Input that escpush refuses before
+anything is sent is also a :class:`ValueError` (:class:`FilterError`, :class:`InvalidInput`).
+No message, ``str`` or ``repr`` of these exceptions contains an API key, token or ESC secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+__all__ = [
+    "ApiError",
+    "AuthenticationError",
+    "EscpushError",
+    "FilterError",
+    "FilterProblem",
+    "InvalidInput",
+    "NotFoundError",
+    "RateLimitError",
+    "ServerError",
+    "TransportError",
+]
+
+
+class FilterProblem(TypedDict):
+    """One problem of a filter: where it is, a stable code, and what to do about it."""
+
+    path: str
+    code: str
+    message: str
+
+
+class EscpushError(Exception):
+    """Base class of every escpush exception."""
+
+
+class FilterError(EscpushError, ValueError):
+    """A log-push filter is malformed, over the limits, or does not fit its dataset.
+
+    ``errors()`` lists every problem found, each a dict with ``path`` (for example
+    ``where.and[2].or[0].value``), ``code`` (stable, for programs) and ``message``.
+    """
+
+    def __init__(self, message: str, problems: list[FilterProblem] | None = None) -> None:
+        super().__init__(message)
+        self._problems: list[FilterProblem] = list(problems or [])
+
+    def errors(self) -> list[FilterProblem]:
+        """Every problem found, in the order of the filter's text."""
+        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self._problems))
+
+
+class InvalidInput(EscpushError, ValueError):
+    """An argument was refused before any request was made (an id, a secret, a dataset, ...)."""
+
+
+class ApiError(EscpushError):
+    """The API answered with an error.
+
+    ``status`` is the HTTP status; ``errors`` the envelope's ``[{"code", "message"}]`` entries.
+    """
+
+    def __init__(self, message: str, status: int = 0, errors: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.errors = list(errors or [])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.status, self.errors))
+
+
+class AuthenticationError(ApiError):
+    """The credentials were missing, wrong, or lack the permission (HTTP 401 or 403)."""
+
+
+class NotFoundError(ApiError):
+    """The zone, account or job does not exist, or the route is unknown (HTTP 404)."""
+
+
+class RateLimitError(ApiError):
+    """The API asked to slow down (HTTP 429) and the retries ran out."""
+
+
+class ServerError(ApiError):
+    """The API failed (HTTP 5xx) and the retries ran out."""
+
+
+class TransportError(EscpushError):
+    """The request did not complete: connect, timeout, TLS, or a malformed or oversized response."""
