@@ -125,7 +125,10 @@ impl FieldType {
     pub fn supports(self, op: Operator) -> bool {
         use Operator as O;
         let string = !matches!(op, O::Lt | O::Leq | O::Gt | O::Geq);
-        let int = matches!(op, O::Eq | O::NotEq | O::Lt | O::Leq | O::Gt | O::Geq | O::In | O::NotIn);
+        let int = matches!(
+            op,
+            O::Eq | O::NotEq | O::Lt | O::Leq | O::Gt | O::Geq | O::In | O::NotIn
+        );
         let boolean = matches!(op, O::Eq | O::NotEq);
         let array = matches!(op, O::Contains | O::NotContains | O::In | O::NotIn);
         match self {
@@ -251,6 +254,10 @@ impl Dataset {
 }
 
 /// Every embedded dataset: zone datasets first, then account datasets, each by name.
+///
+/// # Panics
+///
+/// Never in practice: the embedded data is checked by the crate's tests.
 pub fn datasets() -> &'static [Dataset] {
     static DATASETS: OnceLock<Vec<Dataset>> = OnceLock::new();
     DATASETS.get_or_init(|| load(EMBEDDED).expect("the embedded dataset schemas are valid JSON (checked by tests)"))
@@ -317,7 +324,10 @@ mod tests {
         assert_eq!(http.fields().len(), 123);
         assert_eq!(http.field("EdgeResponseStatus").unwrap().field_type(), FieldType::Int);
         assert_eq!(http.field("ClientRequestHost").unwrap().field_type(), FieldType::String);
-        assert_eq!(http.field("EdgeStartTimestamp").unwrap().field_type(), FieldType::IntOrString);
+        assert_eq!(
+            http.field("EdgeStartTimestamp").unwrap().field_type(),
+            FieldType::IntOrString
+        );
         assert!(http.field("WAFFlags").unwrap().deprecated());
         assert!(!http.field("MatchedRules").unwrap().filterable());
         assert!(http.source().starts_with("cloudflare/cloudflare-docs:"));
@@ -341,7 +351,16 @@ mod tests {
         let account = Dataset::get("firewall_events", Some(DatasetScope::Account)).unwrap();
         assert_eq!(account.scope(), DatasetScope::Account);
         for d in [zone, account] {
-            for name in ["Action", "Description", "Kind", "MatchIndex", "Metadata", "OriginatorRayID", "RuleID", "Source"] {
+            for name in [
+                "Action",
+                "Description",
+                "Kind",
+                "MatchIndex",
+                "Metadata",
+                "OriginatorRayID",
+                "RuleID",
+                "Source",
+            ] {
                 assert!(!d.field(name).unwrap().filterable(), "{name}");
             }
             assert!(d.field("ClientIP").unwrap().filterable());
@@ -368,7 +387,18 @@ mod tests {
         use Operator as O;
         assert_eq!(
             FieldType::String.operators(),
-            [O::Eq, O::NotEq, O::StartsWith, O::EndsWith, O::NotStartsWith, O::NotEndsWith, O::Contains, O::NotContains, O::In, O::NotIn]
+            [
+                O::Eq,
+                O::NotEq,
+                O::StartsWith,
+                O::EndsWith,
+                O::NotStartsWith,
+                O::NotEndsWith,
+                O::Contains,
+                O::NotContains,
+                O::In,
+                O::NotIn
+            ]
         );
         assert_eq!(
             FieldType::Int.operators(),
@@ -376,7 +406,10 @@ mod tests {
         );
         assert_eq!(FieldType::Float.operators(), FieldType::Int.operators());
         assert_eq!(FieldType::Bool.operators(), [O::Eq, O::NotEq]);
-        assert_eq!(FieldType::StringArray.operators(), [O::Contains, O::NotContains, O::In, O::NotIn]);
+        assert_eq!(
+            FieldType::StringArray.operators(),
+            [O::Contains, O::NotContains, O::In, O::NotIn]
+        );
         assert_eq!(FieldType::IntOrString.operators(), O::ALL);
         assert!(FieldType::Object.operators().is_empty());
         assert!(FieldType::ObjectArray.operators().is_empty());

@@ -126,7 +126,9 @@ mod tests {
     #[test]
     fn keeps_member_order_and_duplicates() {
         let json = Json::parse(r#"{"b":1,"a":[true,null,"x"],"b":2.5}"#).unwrap();
-        let Json::Object(members) = json else { panic!("not an object") };
+        let Json::Object(members) = json else {
+            panic!("not an object")
+        };
         let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["b", "a", "b"]);
         assert_eq!(

@@ -1,1 +1,20 @@
-//! placeholder
+//! The native module `escpush._escpush`. It converts between Python and the Rust
+//! crates and nothing more: escpush-core decides, escpush-http moves bytes.
+#![forbid(unsafe_code)]
+
+use pyo3::prelude::*;
+
+mod convert;
+mod errors;
+mod filter;
+
+#[pymodule]
+fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<filter::PyFilter>()?;
+    m.add_class::<filter::PyField>()?;
+    m.add_function(wrap_pyfunction!(filter::field, m)?)?;
+    m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
+    m.add_function(wrap_pyfunction!(filter::dataset_fields, m)?)?;
+    Ok(())
+}

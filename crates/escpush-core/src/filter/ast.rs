@@ -209,15 +209,25 @@ fn suggest_operator(given: &str) -> Option<Operator> {
     }
     // `startswith`, `StartsWith`, `!In`, `NEQ`: compare without case (and `not` for `!`).
     let folded = trimmed.to_ascii_lowercase();
-    let folded = folded.strip_prefix("not").map_or(folded.clone(), |rest| format!("!{rest}"));
-    if let Some(op) = Operator::ALL.into_iter().find(|op| op.as_str().eq_ignore_ascii_case(&folded)) {
+    let folded = folded
+        .strip_prefix("not")
+        .map_or(folded.clone(), |rest| format!("!{rest}"));
+    if let Some(op) = Operator::ALL
+        .into_iter()
+        .find(|op| op.as_str().eq_ignore_ascii_case(&folded))
+    {
         return Some(op);
     }
     let lower = trimmed.to_ascii_lowercase();
     if let Some((_, op)) = OPERATOR_ALIASES.iter().find(|(alias, _)| *alias == lower) {
         return Some(*op);
     }
-    suggest::closest(&lower, Operator::ALL.into_iter().map(|op| (op.as_str().to_ascii_lowercase(), op)))
+    suggest::closest(
+        &lower,
+        Operator::ALL
+            .into_iter()
+            .map(|op| (op.as_str().to_ascii_lowercase(), op)),
+    )
 }
 
 /// One value of a condition: a string, an integer or a boolean.
@@ -427,7 +437,19 @@ mod tests {
         for (s, n) in [("0", Some(0)), ("500", Some(500)), ("-3", Some(-3))] {
             assert_eq!(canonical_integer(s), n);
         }
-        for s in ["", "-", "-0", "0500", "+5", "5.0", " 5", "5 ", "1e3", "5_000", "99999999999999999999"] {
+        for s in [
+            "",
+            "-",
+            "-0",
+            "0500",
+            "+5",
+            "5.0",
+            " 5",
+            "5 ",
+            "1e3",
+            "5_000",
+            "99999999999999999999",
+        ] {
             assert_eq!(canonical_integer(s), None, "{s:?}");
         }
     }

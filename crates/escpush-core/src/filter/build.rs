@@ -233,7 +233,11 @@ mod tests {
             )
         );
         assert_eq!(!!f.clone(), f);
-        for rec in [json!({"A": 3, "B": "x"}), json!({"A": 9, "C": "y"}), json!({"B": "q", "A": 1})] {
+        for rec in [
+            json!({"A": 3, "B": "x"}),
+            json!({"A": 9, "C": "y"}),
+            json!({"B": "q", "A": 1}),
+        ] {
             assert_eq!(f.matches(&rec), !(!f.clone()).matches(&rec), "{rec}");
         }
     }

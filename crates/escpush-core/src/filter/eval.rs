@@ -197,7 +197,11 @@ mod tests {
         for rec in [json!({}), json!({"F": null})] {
             for op in Operator::ALL {
                 let value = if op.takes_set() { json!(["x"]) } else { json!("1") };
-                assert_eq!(m(&cond("F", op.as_str(), &value), &rec), op.is_negative(), "{op} on {rec}");
+                assert_eq!(
+                    m(&cond("F", op.as_str(), &value), &rec),
+                    op.is_negative(),
+                    "{op} on {rec}"
+                );
             }
         }
     }
@@ -241,7 +245,10 @@ mod tests {
         assert!(t("P", "startsWith", json!("/wp-")) && t("P", "endsWith", json!(".php")));
         assert!(!t("P", "startsWith", json!("/WP-")), "case-sensitive");
         assert!(t("P", "contains", json!("admin")) && t("P", "!contains", json!("xyz")));
-        assert!(t("A", "contains", json!("waf")) && !t("A", "contains", json!("rate")), "element equality");
+        assert!(
+            t("A", "contains", json!("waf")) && !t("A", "contains", json!("rate")),
+            "element equality"
+        );
         assert!(t("N", "contains", json!("404")) && t("N", "in", json!([1, 404])));
         assert!(t("A", "in", json!(["waf"])) && t("A", "!in", json!(["x"])));
         assert!(!t("I", "startsWith", json!("7")), "startsWith needs a string");
@@ -263,7 +270,10 @@ mod tests {
     fn float_int_comparison_is_exact() {
         assert_eq!(cmp_float_int(-2.5, -2), Some(Ordering::Less));
         assert_eq!(cmp_float_int(-2.5, -3), Some(Ordering::Greater));
-        assert_eq!(cmp_float_int(9_007_199_254_740_993.0, 9_007_199_254_740_993), Some(Ordering::Less));
+        assert_eq!(
+            cmp_float_int(9_007_199_254_740_993.0, 9_007_199_254_740_993),
+            Some(Ordering::Less)
+        );
         assert_eq!(cmp_float_int(1e300, i64::MAX), Some(Ordering::Greater));
         assert_eq!(cmp_float_int(-1e300, i64::MIN), Some(Ordering::Less));
         assert_eq!(cmp_float_int(f64::NAN, 0), None);

@@ -110,7 +110,9 @@ impl Filter {
     pub fn from_json(value: impl Into<Json>) -> Result<Filter, FilterError> {
         match value.into() {
             Json::String(text) => Filter::parse(&text),
-            json => parse::parse_json(&json).map(Filter::from_expr).map_err(FilterError::new),
+            json => parse::parse_json(&json)
+                .map(Filter::from_expr)
+                .map_err(FilterError::new),
         }
     }
 
@@ -201,7 +203,9 @@ impl Filter {
             ));
         }
         if let Some(dataset) = dataset {
-            walk(&self.expr, "where", &mut |c, path| dataset_problems(dataset, c, path, &mut problems));
+            walk(&self.expr, "where", &mut |c, path| {
+                dataset_problems(dataset, c, path, &mut problems);
+            });
         }
         problems
     }
@@ -245,8 +249,14 @@ impl Filter {
 fn walk<'a>(expr: &'a Expr, path: &str, f: &mut impl FnMut(&'a Condition, &str)) {
     match expr {
         Expr::Condition(c) => f(c, path),
-        Expr::And(items) => items.iter().enumerate().for_each(|(i, e)| walk(e, &format!("{path}.and[{i}]"), f)),
-        Expr::Or(items) => items.iter().enumerate().for_each(|(i, e)| walk(e, &format!("{path}.or[{i}]"), f)),
+        Expr::And(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, e)| walk(e, &format!("{path}.and[{i}]"), f)),
+        Expr::Or(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, e)| walk(e, &format!("{path}.or[{i}]"), f)),
     }
 }
 
@@ -299,7 +309,9 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
         return;
     }
     let fits = |s: &Scalar| match ty {
-        FieldType::Bool => matches!(s, Scalar::Bool(_)) || matches!(s, Scalar::String(t) if t == "true" || t == "false"),
+        FieldType::Bool => {
+            matches!(s, Scalar::Bool(_)) || matches!(s, Scalar::String(t) if t == "true" || t == "false")
+        }
         _ => s.as_integer().is_some(),
     };
     let mut check = |s: &Scalar, p: String| {
@@ -307,7 +319,10 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
             out.push(Problem::new(
                 p,
                 ProblemCode::ValueTypeMismatch,
-                format!("`{}` is a field of type {ty}, so {s} never matches; write {kind}", c.key),
+                format!(
+                    "`{}` is a field of type {ty}, so {s} never matches; write {kind}",
+                    c.key
+                ),
             ));
         }
     };
@@ -345,7 +360,11 @@ fn write_expr(expr: &Expr, out: &mut String) {
             out.push('}');
         }
         Expr::And(items) | Expr::Or(items) => {
-            out.push_str(if matches!(expr, Expr::And(_)) { r#"{"and":["# } else { r#"{"or":["# });
+            out.push_str(if matches!(expr, Expr::And(_)) {
+                r#"{"and":["#
+            } else {
+                r#"{"or":["#
+            });
             for (i, e) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
@@ -455,12 +474,18 @@ mod tests {
         let quoted = serde_json::to_string(canonical).unwrap();
         let back: Filter = serde_json::from_str(&quoted).unwrap();
         assert_eq!(back, f);
-        assert!(serde_json::from_str::<Filter>("{}").unwrap_err().to_string().contains("missing_where"));
+        assert!(serde_json::from_str::<Filter>("{}")
+            .unwrap_err()
+            .to_string()
+            .contains("missing_where"));
     }
 
     #[test]
     fn limits_count_comparison_operators_and_canonical_bytes() {
-        let f = (0..31).map(|i| field("ClientIP").eq(format!("10.0.0.{i}"))).reduce(|a, b| a | b).unwrap();
+        let f = (0..31)
+            .map(|i| field("ClientIP").eq(format!("10.0.0.{i}")))
+            .reduce(|a, b| a | b)
+            .unwrap();
         assert_eq!(f.operator_count(), 31);
         assert_eq!(f.group_count(), 1);
         assert_eq!(
@@ -512,7 +537,10 @@ mod tests {
         let fw = Dataset::get("firewall_events", Some(DatasetScope::Account)).unwrap();
         let p = field("RuleID").eq("x").problems(Some(fw), Limits::default());
         assert_eq!(p[0].code, ProblemCode::FieldNotFilterable);
-        assert_eq!(p[0].message, "`RuleID` cannot be filtered: firewall_events does not support filtering on it");
+        assert_eq!(
+            p[0].message,
+            "`RuleID` cannot be filtered: firewall_events does not support filtering on it"
+        );
     }
 
     #[test]
@@ -520,7 +548,10 @@ mod tests {
         let f = field("").eq("x") | field("A").is_in(Vec::<String>::new());
         assert_eq!(
             codes(&f, None),
-            [("where.or[0].key".into(), "empty_key"), ("where.or[1].value".into(), "empty_set")]
+            [
+                ("where.or[0].key".into(), "empty_key"),
+                ("where.or[1].value".into(), "empty_set")
+            ]
         );
         assert!(Filter::new(Expr::And(vec![])).is_err());
         assert!(Filter::new(f.expr().clone()).is_err());

@@ -47,19 +47,18 @@ pub(crate) fn parse_json(json: &Json) -> Result<Expr, Vec<Problem>> {
                     ));
                 }
             }
-            match seen_where {
-                Some(value) => parse_expr(value, "where", &mut problems),
-                None => {
-                    problems.insert(
-                        0,
-                        Problem::new(
-                            "",
-                            ProblemCode::MissingWhere,
-                            "the filter has no `where` member; write it as {\"where\": {...}}",
-                        ),
-                    );
-                    None
-                }
+            if let Some(value) = seen_where {
+                parse_expr(value, "where", &mut problems)
+            } else {
+                problems.insert(
+                    0,
+                    Problem::new(
+                        "",
+                        ProblemCode::MissingWhere,
+                        "the filter has no `where` member; write it as {\"where\": {...}}",
+                    ),
+                );
+                None
             }
         }
         other => {
@@ -119,7 +118,9 @@ fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Ex
                 problems.push(Problem::new(
                     join(path, name),
                     ProblemCode::UnknownMember,
-                    format!("`{name}` is not a member of a condition (key, operator, value) or a group (and, or){hint}"),
+                    format!(
+                        "`{name}` is not a member of a condition (key, operator, value) or a group (and, or){hint}"
+                    ),
                 ));
             }
         }
@@ -131,12 +132,12 @@ fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Ex
             let condition = parse_condition(key, operator, value, path, problems);
             condition.filter(|_| problems.len() == before).map(Expr::Condition)
         }
-        (false, Some(items), None) => {
-            parse_group(items, &join(path, "and"), problems).filter(|_| problems.len() == before).map(Expr::And)
-        }
-        (false, None, Some(items)) => {
-            parse_group(items, &join(path, "or"), problems).filter(|_| problems.len() == before).map(Expr::Or)
-        }
+        (false, Some(items), None) => parse_group(items, &join(path, "and"), problems)
+            .filter(|_| problems.len() == before)
+            .map(Expr::And),
+        (false, None, Some(items)) => parse_group(items, &join(path, "or"), problems)
+            .filter(|_| problems.len() == before)
+            .map(Expr::Or),
         (false, None, None) => {
             if problems.len() == before {
                 problems.push(Problem::new(
@@ -236,7 +237,11 @@ fn parse_condition(
                 problems.push(Problem::new(
                     join(path, "operator"),
                     ProblemCode::UnknownOperator,
-                    format!("{err}; the operators are {}", operator_list()),
+                    if err.suggestion.is_some() {
+                        err.to_string()
+                    } else {
+                        format!("{err}; the operators are {}", operator_list())
+                    },
                 ));
                 None
             }
@@ -298,7 +303,9 @@ fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<
             if let Some(i) = n.as_i64() {
                 return Some(Scalar::Int(i));
             }
-            if n.is_u64() {
+            // Integers beyond 64 bits reach here as u64 or as a whole f64.
+            let whole_but_huge = n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.2e18);
+            if whole_but_huge {
                 Problem::new(
                     path,
                     ProblemCode::IntegerOutOfRange,
@@ -315,7 +322,10 @@ fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<
         other => Problem::new(
             path,
             ProblemCode::InvalidValue,
-            format!("a filter value is a string, an integer or a boolean, not {}", other.kind()),
+            format!(
+                "a filter value is a string, an integer or a boolean, not {}",
+                other.kind()
+            ),
         ),
     };
     problems.push(problem);
@@ -353,7 +363,10 @@ pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem>
             format!(
                 "`{op}` takes one value, not an array{}",
                 if matches!(op, Operator::Eq | Operator::NotEq) {
-                    format!("; for a set of values use `{}`", if op == Operator::Eq { "in" } else { "!in" })
+                    format!(
+                        "; for a set of values use `{}`",
+                        if op == Operator::Eq { "in" } else { "!in" }
+                    )
                 } else {
                     String::new()
                 }
@@ -452,17 +465,30 @@ mod tests {
         assert_eq!(problems("[1]"), [(String::new(), "not_an_object")]);
         assert_eq!(problems("{"), [(String::new(), "invalid_json")]);
         assert_eq!(problems(r#"{"where":5}"#), [("where".into(), "not_an_object")]);
-        assert_eq!(problems(r#"{"where":{"and":{}}}"#), [("where.and".into(), "invalid_type")]);
+        assert_eq!(
+            problems(r#"{"where":{"and":{}}}"#),
+            [("where.and".into(), "invalid_type")]
+        );
     }
 
     #[test]
     fn messages_say_what_to_do() {
         let p = parse_text(r#"{"where":{"key":"A","operator":"neq","value":"x"}}"#).unwrap_err();
-        assert!(p[0].message.starts_with("unknown operator `neq`; did you mean `!eq`?"), "{}", p[0].message);
+        assert!(
+            p[0].message.starts_with("unknown operator `neq`; did you mean `!eq`?"),
+            "{}",
+            p[0].message
+        );
         let p = parse_text(r#"{"where":{"key":"A","operator":"eq","value":["x"]}}"#).unwrap_err();
-        assert_eq!(p[0].message, "`eq` takes one value, not an array; for a set of values use `in`");
+        assert_eq!(
+            p[0].message,
+            "`eq` takes one value, not an array; for a set of values use `in`"
+        );
         let p = parse_text(r#"{"wehre":{}}"#).unwrap_err();
-        assert_eq!(p[1].message, "a filter has one member, `where`; `wehre` is not allowed; did you mean `where`?");
+        assert_eq!(
+            p[1].message,
+            "a filter has one member, `where`; `wehre` is not allowed; did you mean `where`?"
+        );
         let p = parse_text("nope").unwrap_err();
         assert!(p[0].message.starts_with("the filter is not JSON: "), "{}", p[0].message);
     }

@@ -103,7 +103,8 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub(crate) fn new(path: impl Into<String>, code: ProblemCode, message: impl Into<String>) -> Self {
+    /// A problem at `path` (empty for the whole filter).
+    pub fn new(path: impl Into<String>, code: ProblemCode, message: impl Into<String>) -> Self {
         Problem {
             path: path.into(),
             code,

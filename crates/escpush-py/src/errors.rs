@@ -1,0 +1,64 @@
+//! The one place where Rust errors become Python exceptions.
+//!
+//! The exception classes are defined in Python (`escpush/errors.py`) so that they can
+//! inherit from both `EscpushError` and `ValueError` and carry rich methods; each Rust
+//! error variant maps to exactly one of them here.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use escpush_core::{Error as CoreError, FilterError, Problem};
+
+/// Builds an exception of the class `name` from `escpush.errors`, called with `args`.
+pub(crate) fn raise<'py, A>(py: Python<'py>, name: &str, args: A) -> PyErr
+where
+    A: pyo3::call::PyCallArgs<'py>,
+{
+    let made = py
+        .import("escpush.errors")
+        .and_then(|module| module.getattr(name))
+        .and_then(|class| class.call1(args));
+    match made {
+        Ok(exception) => PyErr::from_value(exception),
+        Err(err) => PyRuntimeError::new_err(format!("escpush could not raise {name}: {err}")),
+    }
+}
+
+/// One problem as the dict `FilterError.errors()` returns.
+pub(crate) fn problem_dict<'py>(py: Python<'py>, problem: &Problem) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("path", &problem.path)?;
+    dict.set_item("code", problem.code.as_str())?;
+    dict.set_item("message", &problem.message)?;
+    Ok(dict)
+}
+
+pub(crate) fn problem_list<'py>(py: Python<'py>, problems: &[Problem]) -> PyResult<Bound<'py, PyList>> {
+    let dicts = problems
+        .iter()
+        .map(|p| problem_dict(py, p))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, dicts)
+}
+
+pub(crate) fn filter_error(py: Python<'_>, err: &FilterError) -> PyErr {
+    match problem_list(py, err.problems()) {
+        Ok(list) => raise(py, "FilterError", (err.to_string(), list)),
+        Err(e) => e,
+    }
+}
+
+pub(crate) fn invalid_input(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    raise(py, "InvalidInput", (message.into(),))
+}
+
+/// Every escpush-core error, mapped to its own Python class.
+pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
+    match err {
+        CoreError::Filter(e) => filter_error(py, e),
+        CoreError::UnknownDataset { .. } | CoreError::InvalidInput { .. } => invalid_input(py, err.to_string()),
+        // The enum is non-exhaustive: a variant added later is still an escpush error.
+        _ => raise(py, "EscpushError", (err.to_string(),)),
+    }
+}

@@ -1,0 +1,474 @@
+//! `escpush.Filter`, `escpush.Field` / `escpush.field`, and the dataset functions.
+
+use std::collections::HashMap;
+
+use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyType};
+
+use escpush_core::{
+    datasets as core_datasets, field as core_field, Dataset, DatasetScope, FieldValue, Filter, FilterError, Limits,
+    Problem, ProblemCode, Scalar,
+};
+
+use crate::convert;
+use crate::errors;
+
+/// A log-push job filter, `{"where": ...}`.
+#[pyclass(name = "Filter", module = "escpush", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyFilter {
+    pub(crate) inner: Filter,
+}
+
+fn parse(py: Python<'_>, text: &str) -> PyResult<PyFilter> {
+    Filter::parse(text)
+        .map(|inner| PyFilter { inner })
+        .map_err(|e| errors::filter_error(py, &e))
+}
+
+/// Text from `str` or UTF-8 `bytes`.
+fn text_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(s.to_cow()?.into_owned()));
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return std::str::from_utf8(b.as_bytes())
+            .map(|s| Some(s.to_owned()))
+            .map_err(|e| errors::invalid_input(obj.py(), format!("the bytes are not UTF-8: {e}")));
+    }
+    Ok(None)
+}
+
+fn scope_arg(py: Python<'_>, scope: Option<&str>) -> PyResult<Option<DatasetScope>> {
+    scope
+        .map(|s| s.parse::<DatasetScope>().map_err(|e| errors::core_error(py, &e)))
+        .transpose()
+}
+
+fn dataset_arg(py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> PyResult<Option<&'static Dataset>> {
+    let scope = scope_arg(py, scope)?;
+    dataset
+        .map(|name| Dataset::get(name, scope).map_err(|e| errors::core_error(py, &e)))
+        .transpose()
+}
+
+#[pymethods]
+impl PyFilter {
+    /// `Filter('{"where": ...}')`: the same as `Filter.parse`.
+    #[new]
+    fn py_new(py: Python<'_>, text: &str) -> PyResult<Self> {
+        parse(py, text)
+    }
+
+    /// Parses filter JSON: `{"where": ...}` as text, or that text quoted and escaped as it
+    /// stands in a job payload. Raises `FilterError` listing every problem.
+    #[staticmethod]
+    fn parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        match text_of(text)? {
+            Some(t) => parse(py, &t),
+            None => Err(PyTypeError::new_err(
+                "Filter.parse takes a str or bytes; use Filter.from_dict for a dict",
+            )),
+        }
+    }
+
+    /// Builds a filter from a dict `{"where": {...}}` (or a str, as `parse`).
+    #[staticmethod]
+    fn from_dict(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(t) = text_of(obj)? {
+            return parse(py, &t);
+        }
+        let json = convert::to_json(obj, "").map_err(|message| {
+            errors::filter_error(
+                py,
+                &FilterError::new(vec![Problem::new("", ProblemCode::InvalidValue, message)]),
+            )
+        })?;
+        Filter::from_json(json)
+            .map(|inner| PyFilter { inner })
+            .map_err(|e| errors::filter_error(py, &e))
+    }
+
+    /// Canonical compact JSON: the value for a job's `filter` field.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// The filter as plain dicts and lists.
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        convert::from_json(py, &self.inner.to_value())
+    }
+
+    /// How many comparison operators (conditions) the filter holds.
+    #[getter]
+    fn operator_count(&self) -> usize {
+        self.inner.operator_count()
+    }
+
+    /// The size of the canonical JSON in bytes.
+    #[getter]
+    fn byte_size(&self) -> usize {
+        self.inner.byte_size()
+    }
+
+    /// The field names the filter reads, each once, in order of first use.
+    #[getter]
+    fn fields(&self) -> Vec<String> {
+        self.inner.fields().into_iter().map(str::to_owned).collect()
+    }
+
+    /// Raises `FilterError` listing every problem the API would refuse (limits; and given a
+    /// dataset: unknown or unfilterable fields, operators the field's type does not take,
+    /// values no field of that type can equal). Returns None when the filter is fine.
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=30, max_bytes=1000))]
+    fn validate(
+        &self,
+        py: Python<'_>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+        max_operators: usize,
+        max_bytes: usize,
+    ) -> PyResult<()> {
+        let ds = dataset_arg(py, dataset, scope)?;
+        self.inner
+            .validate(ds, Limits::new(max_operators, max_bytes))
+            .map_err(|e| errors::filter_error(py, &e))
+    }
+
+    /// The problems `validate` would raise, as a list of dicts (path, code, message).
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=30, max_bytes=1000))]
+    fn problems<'py>(
+        &self,
+        py: Python<'py>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+        max_operators: usize,
+        max_bytes: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let ds = dataset_arg(py, dataset, scope)?;
+        errors::problem_list(py, &self.inner.problems(ds, Limits::new(max_operators, max_bytes)))
+    }
+
+    /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
+    fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if let Some(line) = text_of(record)? {
+            let value: serde_json::Value = serde_json::from_str(&line)
+                .map_err(|e| errors::invalid_input(py, format!("the record is not JSON: {e}")))?;
+            if !value.is_object() {
+                return Err(errors::invalid_input(py, "the record is not a JSON object"));
+            }
+            return Ok(self.inner.matches(&value));
+        }
+        let mut fields: HashMap<String, FieldValue<'static>> = HashMap::new();
+        for name in self.inner.fields() {
+            let value = if let Ok(dict) = record.cast::<PyDict>() {
+                dict.get_item(name)?
+            } else {
+                match record.get_item(name) {
+                    Ok(v) => Some(v),
+                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => None,
+                    Err(e) => return Err(e),
+                }
+            };
+            if let Some(value) = value {
+                fields.insert(name.to_owned(), convert::to_field_value(&value)?);
+            }
+        }
+        Ok(self.inner.matches(&fields))
+    }
+
+    fn __invert__(&self) -> Self {
+        PyFilter {
+            inner: !self.inner.clone(),
+        }
+    }
+
+    fn __and__(&self, other: &Bound<'_, PyFilter>) -> Self {
+        PyFilter {
+            inner: self.inner.clone() & other.get().inner.clone(),
+        }
+    }
+
+    fn __or__(&self, other: &Bound<'_, PyFilter>) -> Self {
+        PyFilter {
+            inner: self.inner.clone() | other.get().inner.clone(),
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_json()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let text = PyString::new(py, &self.inner.to_json());
+        match text.repr() {
+            Ok(r) => format!("Filter({r})"),
+            Err(_) => "Filter(<unprintable>)".to_owned(),
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().inner.to_json(),))
+    }
+}
+
+/// A log field waiting for an operator; `field(name)` makes one.
+#[pyclass(name = "Field", module = "escpush", frozen)]
+#[derive(Debug)]
+pub struct PyField {
+    name: String,
+}
+
+fn value_problem(py: Python<'_>, code: ProblemCode, message: String) -> PyErr {
+    errors::filter_error(py, &FilterError::new(vec![Problem::new("value", code, message)]))
+}
+
+/// One filter value: str, int or bool.
+fn scalar(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
+    let py = obj.py();
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Scalar::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj.extract::<i64>().map(Scalar::Int).map_err(|_| {
+            value_problem(
+                py,
+                ProblemCode::IntegerOutOfRange,
+                format!("{obj} is outside the 64-bit integer range"),
+            )
+        });
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Scalar::String(s.to_cow()?.into_owned()));
+    }
+    Err(value_problem(
+        py,
+        ProblemCode::InvalidValue,
+        format!(
+            "a filter value is a str, an int or a bool, not {} ({})",
+            obj.get_type().name()?,
+            obj.repr()?
+        ),
+    ))
+}
+
+fn integer(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<i64> {
+    let py = obj.py();
+    let s = scalar(obj)?;
+    s.as_integer().filter(|_| !matches!(s, Scalar::Bool(_))).ok_or_else(|| {
+        value_problem(
+            py,
+            ProblemCode::NotAnInteger,
+            format!("`{op}` compares numbers; {s} is not an integer (write it like 500 or \"500\")"),
+        )
+    })
+}
+
+fn string(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(value_problem(
+            obj.py(),
+            ProblemCode::InvalidValue,
+            format!("`{op}` takes a str, not {}", obj.get_type().name()?),
+        )),
+    }
+}
+
+fn set(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Vec<Scalar>> {
+    let py = obj.py();
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(value_problem(
+            py,
+            ProblemCode::InvalidValue,
+            format!(
+                "`{op}` takes a list of values, not a single string; write [{}]",
+                obj.repr()?
+            ),
+        ));
+    }
+    let mut values = obj
+        .try_iter()
+        .map_err(|_| value_problem(py, ProblemCode::InvalidValue, format!("`{op}` takes a list of values")))?
+        .map(|item| scalar(&item?))
+        .collect::<PyResult<Vec<_>>>()?;
+    if values.is_empty() {
+        return Err(value_problem(
+            py,
+            ProblemCode::EmptySet,
+            format!("`{op}` needs at least one value"),
+        ));
+    }
+    // A Python set has no stable order; sort it so that the filter prints the same bytes every run.
+    if obj.is_instance_of::<PySet>() || obj.is_instance_of::<PyFrozenSet>() {
+        values.sort();
+    }
+    Ok(values)
+}
+
+impl PyField {
+    fn make(&self, build: impl FnOnce(escpush_core::Field) -> Filter) -> PyFilter {
+        PyFilter {
+            inner: build(core_field(self.name.clone())),
+        }
+    }
+}
+
+#[pymethods]
+impl PyField {
+    #[new]
+    fn py_new(py: Python<'_>, name: &str) -> PyResult<Self> {
+        if name.is_empty() {
+            return Err(errors::filter_error(
+                py,
+                &FilterError::new(vec![Problem::new(
+                    "key",
+                    ProblemCode::EmptyKey,
+                    "a field name cannot be empty",
+                )]),
+            ));
+        }
+        Ok(PyField { name: name.to_owned() })
+    }
+
+    /// The field's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `eq`: equals `value` (str, int or bool).
+    fn eq(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = scalar(value)?;
+        Ok(self.make(|f| f.eq(v)))
+    }
+
+    /// `!eq`: does not equal `value` (true where the field is missing).
+    fn ne(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = scalar(value)?;
+        Ok(self.make(|f| f.ne(v)))
+    }
+
+    /// `lt`: a number less than `value` (an int, or its decimal text).
+    fn lt(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = integer(value, "lt")?;
+        Ok(self.make(|f| f.lt(v)))
+    }
+
+    /// `leq`: a number less than or equal to `value`.
+    fn le(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = integer(value, "leq")?;
+        Ok(self.make(|f| f.le(v)))
+    }
+
+    /// `gt`: a number greater than `value`.
+    fn gt(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = integer(value, "gt")?;
+        Ok(self.make(|f| f.gt(v)))
+    }
+
+    /// `geq`: a number greater than or equal to `value`.
+    fn ge(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = integer(value, "geq")?;
+        Ok(self.make(|f| f.ge(v)))
+    }
+
+    /// `startsWith`: a string starting with `prefix`.
+    fn starts_with(&self, prefix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = string(prefix, "startsWith")?;
+        Ok(self.make(|f| f.starts_with(v)))
+    }
+
+    /// `endsWith`: a string ending with `suffix`.
+    fn ends_with(&self, suffix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = string(suffix, "endsWith")?;
+        Ok(self.make(|f| f.ends_with(v)))
+    }
+
+    /// `!startsWith`.
+    fn not_starts_with(&self, prefix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = string(prefix, "!startsWith")?;
+        Ok(self.make(|f| f.not_starts_with(v)))
+    }
+
+    /// `!endsWith`.
+    fn not_ends_with(&self, suffix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = string(suffix, "!endsWith")?;
+        Ok(self.make(|f| f.not_ends_with(v)))
+    }
+
+    /// `contains`: a substring of a string field, an element of an array field.
+    fn contains(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = scalar(value)?;
+        Ok(self.make(|f| f.contains(v)))
+    }
+
+    /// `!contains`.
+    fn not_contains(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = scalar(value)?;
+        Ok(self.make(|f| f.not_contains(v)))
+    }
+
+    /// `in`: the value (or any element of an array field) is one of `values`.
+    fn is_in(&self, values: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = set(values, "in")?;
+        Ok(self.make(|f| f.is_in(v)))
+    }
+
+    /// `!in`.
+    fn not_in(&self, values: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let v = set(values, "!in")?;
+        Ok(self.make(|f| f.not_in(v)))
+    }
+
+    /// `field == v`, `!=`, `<`, `<=`, `>`, `>=` make filters, like the methods.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<PyFilter> {
+        match op {
+            CompareOp::Eq => self.eq(other),
+            CompareOp::Ne => self.ne(other),
+            CompareOp::Lt => self.lt(other),
+            CompareOp::Le => self.le(other),
+            CompareOp::Gt => self.gt(other),
+            CompareOp::Ge => self.ge(other),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("field({:?})", self.name)
+    }
+}
+
+/// `field(name)`: the start of a condition on a log field.
+#[pyfunction]
+pub fn field(py: Python<'_>, name: &str) -> PyResult<PyField> {
+    PyField::py_new(py, name)
+}
+
+/// The names of every embedded Logpush dataset (of one scope, if given).
+#[pyfunction]
+#[pyo3(signature = (scope=None))]
+pub fn datasets(py: Python<'_>, scope: Option<&str>) -> PyResult<Vec<String>> {
+    let scope = scope_arg(py, scope)?;
+    let mut names: Vec<String> = core_datasets()
+        .iter()
+        .filter(|d| scope.is_none_or(|s| d.scope() == s))
+        .map(|d| d.name().to_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// The fields of a dataset, name → documented type (`"string"`, `"int"`, `"array[string]"`, ...).
+#[pyfunction]
+#[pyo3(signature = (dataset, scope=None))]
+pub fn dataset_fields(py: Python<'_>, dataset: &str, scope: Option<&str>) -> PyResult<Py<PyDict>> {
+    let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+    let dict = PyDict::new(py);
+    for f in ds.fields() {
+        dict.set_item(f.name(), f.field_type().as_str())?;
+    }
+    Ok(dict.unbind())
+}

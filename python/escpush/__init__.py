@@ -1,0 +1,44 @@
+"""escpush: Cloudflare's Edge Side Code deprecation controls and log-push job filters.
+
+Build, parse, validate and preview the ``filter`` of a log-push job::
+
+    from escpush import field
+    f = field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)
+    f.validate("http_requests")   # raises FilterError listing every problem
+    f.to_json()                   # the value for the job's `filter` field
+"""
+
+from __future__ import annotations
+
+from ._escpush import Field, Filter, __version__, dataset_fields, datasets, field
+from .errors import (
+    ApiError,
+    AuthenticationError,
+    EscpushError,
+    FilterError,
+    FilterProblem,
+    InvalidInput,
+    NotFoundError,
+    RateLimitError,
+    ServerError,
+    TransportError,
+)
+
+__all__ = [
+    "ApiError",
+    "AuthenticationError",
+    "EscpushError",
+    "Field",
+    "Filter",
+    "FilterError",
+    "FilterProblem",
+    "InvalidInput",
+    "NotFoundError",
+    "RateLimitError",
+    "ServerError",
+    "TransportError",
+    "__version__",
+    "dataset_fields",
+    "datasets",
+    "field",
+]

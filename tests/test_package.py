@@ -1,0 +1,32 @@
+"""The package as a whole: version, exports, and the stub file against the built module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import escpush
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_version_comes_from_cargo_toml() -> None:
+    cargo = (ROOT / "Cargo.toml").read_text()
+    version = next(line.split('"')[1] for line in cargo.splitlines() if line.startswith("version = "))
+    assert escpush.__version__ == version
+
+
+def test_all_names_exist() -> None:
+    for name in escpush.__all__:
+        assert hasattr(escpush, name), name
+
+
+def test_stub_file_matches_the_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "escpush._escpush"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
