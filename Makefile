@@ -51,19 +51,18 @@ lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
-	$(VENV)/bin/ruff check python tests scripts
-	$(VENV)/bin/ruff format --check python tests scripts
+	$(VENV)/bin/ruff check python tests scripts benches
+	$(VENV)/bin/ruff format --check python tests scripts benches
 	$(PYTHON) -m mypy.stubtest escpush._escpush
 
 .PHONY: fmt
 fmt: ## Format Rust and Python sources
 	cargo fmt --all
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
-	$(VENV)/bin/ruff format python tests scripts
+	$(VENV)/bin/ruff format python tests scripts benches
 
 .PHONY: bench
 bench: release ## Run the committed benchmarks (figures go to stdout)
-	cargo bench --workspace --exclude escpush-py --quiet
 	$(PYTHON) benches/run.py
 
 .PHONY: clean

@@ -16,6 +16,7 @@ partial (src/content/partials/logs/filtering-limitations.mdx) says cannot be fil
 The output, crates/escpush-core/data/datasets.json, is committed: building, testing
 and running escpush never needs the source folder.
 """
+
 import json
 import pathlib
 import sys
@@ -25,7 +26,16 @@ OUT = ROOT / "crates" / "escpush-core" / "data" / "datasets.json"
 
 # src/content/partials/logs/filtering-limitations.mdx @ 2678ac4c8e0abda808477ea82dbdb67182020649:
 # "For the Firewall events dataset, the following fields are not supported: ..."
-FIREWALL_UNFILTERABLE = ["Action", "Description", "Kind", "MatchIndex", "Metadata", "OriginatorRayID", "RuleID", "Source"]
+FIREWALL_UNFILTERABLE = [
+    "Action",
+    "Description",
+    "Kind",
+    "MatchIndex",
+    "Metadata",
+    "OriginatorRayID",
+    "RuleID",
+    "Source",
+]
 LIMITATIONS_SOURCE = (
     "cloudflare/cloudflare-docs:src/content/partials/logs/filtering-limitations.mdx"
     "@2678ac4c8e0abda808477ea82dbdb67182020649"

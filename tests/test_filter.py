@@ -93,7 +93,9 @@ def test_builders_refuse_bad_values_at_once(build, code: str, message: str) -> N
 
 def test_and_or_flatten_and_nest_like_the_spec_shapes() -> None:
     x, y, z = field("X") == "x", field("Y") == "y", field("Z") == "z"
-    assert (x & y & z).to_dict() == {"where": {"and": [x.to_dict()["where"], y.to_dict()["where"], z.to_dict()["where"]]}}
+    assert (x & y & z).to_dict() == {
+        "where": {"and": [x.to_dict()["where"], y.to_dict()["where"], z.to_dict()["where"]]}
+    }
     assert (x | y | z).to_dict()["where"]["or"][2] == z.to_dict()["where"]
     assert list((x & (y | z)).to_dict()["where"]["and"][1]) == ["or"]
     assert list(((x & y) | z).to_dict()["where"]["or"][0]) == ["and"]
@@ -143,7 +145,7 @@ def test_equality_hash_repr_and_pickle() -> None:
 
 
 def test_repr_of_awkward_text_is_still_a_constructor() -> None:
-    f = field("K").eq("it's \"quoted\" \\ and \n new é")
+    f = field("K").eq('it\'s "quoted" \\ and \n new é')
     assert eval(repr(f), {"Filter": Filter}) == f
 
 
@@ -181,25 +183,90 @@ PARSE_CASES = [
     ('{"where": {"key": "A", "operator": "eq"}}', "where", "missing_member", "the condition has no `value`"),
     ('{"where": {"key": "A", "value": "x"}}', "where", "missing_member", "the condition has no `operator`"),
     ('{"where": {"operator": "eq", "value": "x"}}', "where", "missing_member", "the condition has no `key`"),
-    ('{"where": {"key": "A", "operator": "eq", "value": "x", "vaule": 1}}', "where.vaule", "unknown_member", "did you mean `value`?"),
-    ('{"where": {"key": "A", "key": "B", "operator": "eq", "value": "x"}}', "where.key", "duplicate_member", "more than once"),
+    (
+        '{"where": {"key": "A", "operator": "eq", "value": "x", "vaule": 1}}',
+        "where.vaule",
+        "unknown_member",
+        "did you mean `value`?",
+    ),
+    (
+        '{"where": {"key": "A", "key": "B", "operator": "eq", "value": "x"}}',
+        "where.key",
+        "duplicate_member",
+        "more than once",
+    ),
     ('{"where": {"key": 1, "operator": "eq", "value": "x"}}', "where.key", "invalid_type", "not a number"),
     ('{"where": {"key": "", "operator": "eq", "value": "x"}}', "where.key", "empty_key", "`key` is empty"),
     ('{"where": {"key": "A", "operator": 1, "value": "x"}}', "where.operator", "invalid_type", '"eq"'),
-    ('{"where": {"key": "A", "operator": "neq", "value": "x"}}', "where.operator", "unknown_operator", "did you mean `!eq`?"),
-    ('{"where": {"key": "A", "operator": "gte", "value": "1"}}', "where.operator", "unknown_operator", "did you mean `geq`?"),
-    ('{"where": {"key": "A", "operator": "lte", "value": "1"}}', "where.operator", "unknown_operator", "did you mean `leq`?"),
-    ('{"where": {"key": "A", "operator": "startswith", "value": "x"}}', "where.operator", "unknown_operator", "`startsWith`"),
-    ('{"where": {"key": "A", "operator": "between", "value": "x"}}', "where.operator", "unknown_operator", "the operators are eq, !eq"),
-    ('{"where": {"key": "A", "operator": "in", "value": "x"}}', "where.value", "invalid_value", '`in` takes an array of values, like ["x"]'),
+    (
+        '{"where": {"key": "A", "operator": "neq", "value": "x"}}',
+        "where.operator",
+        "unknown_operator",
+        "did you mean `!eq`?",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "gte", "value": "1"}}',
+        "where.operator",
+        "unknown_operator",
+        "did you mean `geq`?",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "lte", "value": "1"}}',
+        "where.operator",
+        "unknown_operator",
+        "did you mean `leq`?",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "startswith", "value": "x"}}',
+        "where.operator",
+        "unknown_operator",
+        "`startsWith`",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "between", "value": "x"}}',
+        "where.operator",
+        "unknown_operator",
+        "the operators are eq, !eq",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "in", "value": "x"}}',
+        "where.value",
+        "invalid_value",
+        '`in` takes an array of values, like ["x"]',
+    ),
     ('{"where": {"key": "A", "operator": "!in", "value": []}}', "where.value", "empty_set", "at least one value"),
-    ('{"where": {"key": "A", "operator": "in", "value": [{"a": 1}]}}', "where.value[0]", "invalid_value", "not an object"),
+    (
+        '{"where": {"key": "A", "operator": "in", "value": [{"a": 1}]}}',
+        "where.value[0]",
+        "invalid_value",
+        "not an object",
+    ),
     ('{"where": {"key": "A", "operator": "eq", "value": ["x"]}}', "where.value", "invalid_value", "use `in`"),
     ('{"where": {"key": "A", "operator": "eq", "value": null}}', "where.value", "invalid_value", "not null"),
-    ('{"where": {"key": "A", "operator": "eq", "value": 1.5}}', "where.value", "invalid_value", "1.5 is not an integer"),
-    ('{"where": {"key": "A", "operator": "lt", "value": "abc"}}', "where.value", "not_an_integer", '`lt` compares numbers; "abc"'),
-    ('{"where": {"key": "A", "operator": "geq", "value": true}}', "where.value", "not_an_integer", "true is not an integer"),
-    ('{"where": {"key": "A", "operator": "eq", "value": 99999999999999999999}}', "where.value", "integer_out_of_range", "64-bit"),
+    (
+        '{"where": {"key": "A", "operator": "eq", "value": 1.5}}',
+        "where.value",
+        "invalid_value",
+        "1.5 is not an integer",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "lt", "value": "abc"}}',
+        "where.value",
+        "not_an_integer",
+        '`lt` compares numbers; "abc"',
+    ),
+    (
+        '{"where": {"key": "A", "operator": "geq", "value": true}}',
+        "where.value",
+        "not_an_integer",
+        "true is not an integer",
+    ),
+    (
+        '{"where": {"key": "A", "operator": "eq", "value": 99999999999999999999}}',
+        "where.value",
+        "integer_out_of_range",
+        "64-bit",
+    ),
 ]
 
 
@@ -248,7 +315,11 @@ def test_filter_error_is_a_value_error_and_survives_pickling() -> None:
     again = pickle.loads(pickle.dumps(err))
     assert again.errors() == err.errors() and str(again) == str(err)
     assert err.errors() == [
-        {"path": "", "code": "missing_where", "message": 'the filter has no `where` member; write it as {"where": {...}}'}
+        {
+            "path": "",
+            "code": "missing_where",
+            "message": 'the filter has no `where` member; write it as {"where": {...}}',
+        }
     ]
 
 
@@ -256,15 +327,41 @@ def test_filter_error_is_a_value_error_and_survives_pickling() -> None:
 
 
 DATASET_CASES = [
-    (field("ClientRequestHots") == "x", "where.key", "unknown_field", "`ClientRequestHots` is not a field of http_requests; did you mean `ClientRequestHost`?"),
+    (
+        field("ClientRequestHots") == "x",
+        "where.key",
+        "unknown_field",
+        "`ClientRequestHots` is not a field of http_requests; did you mean `ClientRequestHost`?",
+    ),
     (field("clientrequesthost") == "x", "where.key", "unknown_field", "did you mean `ClientRequestHost`?"),
-    (field("EdgeResponseStatus").starts_with("5"), "where.operator", "operator_not_supported", "`startsWith` does not apply to `EdgeResponseStatus`, a field of type int; it takes eq, !eq, lt, leq, gt, geq, in, !in"),
+    (
+        field("EdgeResponseStatus").starts_with("5"),
+        "where.operator",
+        "operator_not_supported",
+        "`startsWith` does not apply to `EdgeResponseStatus`, a field of type int; "
+        "it takes eq, !eq, lt, leq, gt, geq, in, !in",
+    ),
     (field("ClientRequestHost") > 5, "where.operator", "operator_not_supported", "a field of type string"),
     (field("WorkerSubrequest").contains("x"), "where.operator", "operator_not_supported", "it takes eq, !eq"),
-    (field("SecuritySources") == "waf", "where.operator", "operator_not_supported", "it takes contains, !contains, in, !in"),
-    (field("MatchedRules") == "x", "where.key", "field_not_filterable", "fields of type array[object] cannot be filtered"),
+    (
+        field("SecuritySources") == "waf",
+        "where.operator",
+        "operator_not_supported",
+        "it takes contains, !contains, in, !in",
+    ),
+    (
+        field("MatchedRules") == "x",
+        "where.key",
+        "field_not_filterable",
+        "fields of type array[object] cannot be filtered",
+    ),
     (field("AISecurityCustomTopicCategories") == "x", "where.key", "field_not_filterable", "fields of type object"),
-    (field("EdgeResponseStatus") == "abc", "where.value", "value_type_mismatch", 'so "abc" never matches; write an integer'),
+    (
+        field("EdgeResponseStatus") == "abc",
+        "where.value",
+        "value_type_mismatch",
+        'so "abc" never matches; write an integer',
+    ),
     (field("EdgeResponseStatus").is_in([200, "x"]), "where.value[1]", "value_type_mismatch", "write an integer"),
     (field("WorkerSubrequest") == "yes", "where.value", "value_type_mismatch", "write true or false"),
 ]
@@ -286,7 +383,10 @@ def test_firewall_events_fields_that_cannot_be_filtered() -> None:
         for scope in ("zone", "account"):
             [problem] = (field(name) == "x").problems("firewall_events", scope=scope)
             assert problem["code"] == "field_not_filterable"
-            assert "firewall_events does not support filtering on it" in problem["message"] or "type object" in problem["message"]
+            assert (
+                "firewall_events does not support filtering on it" in problem["message"]
+                or "type object" in problem["message"]
+            )
     assert (field("ClientIP") == "1.2.3.4").problems("firewall_events") == []
 
 
@@ -324,11 +424,11 @@ def test_limits_default_to_the_api_and_are_configurable() -> None:
 
 
 def test_unknown_dataset_and_scope_are_invalid_input() -> None:
-    with pytest.raises(InvalidInput, match="unknown dataset `http_request`; did you mean `http_requests`?"):
+    with pytest.raises(InvalidInput, match=r"unknown dataset `http_request`; did you mean `http_requests`\?"):
         (field("A") == "x").validate("http_request")
     with pytest.raises(InvalidInput, match="unknown zone dataset `gateway_dns`"):
         (field("A") == "x").validate("gateway_dns", scope="zone")
-    with pytest.raises(InvalidInput, match="use \"zone\" or \"account\""):
+    with pytest.raises(InvalidInput, match='use "zone" or "account"'):
         (field("A") == "x").validate("http_requests", scope="org")
     assert isinstance(InvalidInput("x"), ValueError)
 
@@ -343,7 +443,9 @@ def test_datasets_are_embedded_for_both_scopes() -> None:
     assert fields["EdgeResponseStatus"] == "int"
     assert fields["SecuritySources"] == "array[string]"
     assert fields["EdgeStartTimestamp"] == "int or string"
-    assert escpush.dataset_fields("websocket_analytics", scope="account") != escpush.dataset_fields("websocket_analytics")
+    assert escpush.dataset_fields("websocket_analytics", scope="account") != escpush.dataset_fields(
+        "websocket_analytics"
+    )
     with pytest.raises(InvalidInput):
         escpush.dataset_fields("nope")
 

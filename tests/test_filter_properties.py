@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from escpush import Filter
 from reference_eval import evaluate
 
-KEYS = ["A", "B", "C", "Héllo \"k\""]
+KEYS = ["A", "B", "C", 'Héllo "k"']
 OPERATORS = ["eq", "!eq", "lt", "leq", "gt", "geq", "startsWith", "endsWith", "!startsWith", "!endsWith"]
 OPERATORS += ["contains", "!contains", "in", "!in"]
 NUMERIC = {"lt", "leq", "gt", "geq"}

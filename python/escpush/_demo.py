@@ -10,14 +10,17 @@ from . import Filter, FilterError, field
 def filter_demo() -> None:
     """Build a filter, validate it against http_requests, print it; then show a broken one."""
     print("== Log-push filter ==")
-    f = (
-        field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)
-    ) | field("ClientCountry").is_in(["cn", "ru"])
+    f = (field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)) | field(
+        "ClientCountry"
+    ).is_in(["cn", "ru"])
     print(f"built:      {f!r}")
     f.validate("http_requests")
     print(f"valid for http_requests: {f.operator_count} operators, {f.byte_size} of 1000 bytes")
     print(f"job field:  {json.dumps(f.to_json())}")
-    print(f"matches a 503 from a.example.com: {f.matches({'ClientRequestHost': 'a.example.com', 'EdgeResponseStatus': 503})}")
+    print(
+        "matches a 503 from a.example.com:",
+        f.matches({"ClientRequestHost": "a.example.com", "EdgeResponseStatus": 503}),
+    )
 
     broken = (
         '{"where": {"and": [{"key": "ClientRequestHots", "operator": "eq", "value": "example.com"},'

@@ -3,12 +3,14 @@
 from collections.abc import Iterable, Mapping
 from typing import Any, final
 
+from typing_extensions import TypeAlias
+
 from .errors import FilterProblem
 
 __version__: str
 __all__ = ["Field", "Filter", "__version__", "dataset_fields", "datasets", "field"]
 
-_Scalar = str | int | bool
+_Scalar: TypeAlias = str | int | bool
 
 @final
 class Filter:

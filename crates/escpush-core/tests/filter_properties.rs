@@ -154,7 +154,7 @@ proptest! {
         let f = Filter::new(e).unwrap();
         prop_assert_eq!(!!f.clone(), f.clone());
         let all_numbers = rec.as_object().unwrap().len() == 3
-            && rec.as_object().unwrap().values().all(|v| v.is_number());
+            && rec.as_object().unwrap().values().all(serde_json::Value::is_number);
         let numeric = f.expr().conditions().iter().any(|c| c.operator().is_numeric());
         if all_numbers || !numeric {
             prop_assert_eq!((!f.clone()).matches(&rec), !f.matches(&rec));
