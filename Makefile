@@ -35,8 +35,10 @@ release: $(VENV)/.installed ## Build the extension with optimisations into .venv
 test: test-rust test-python ## Build and run every Rust and Python test
 
 .PHONY: test-rust
-test-rust: ## Rust unit, property and integration tests
+test-rust: ## Rust unit, property and integration tests; the core stays free of pyo3 and ureq
 	cargo test --workspace --exclude escpush-py --quiet
+	@if cargo tree -p escpush-core -e normal | grep -E 'pyo3|ureq'; then \
+		echo "escpush-core must not depend on pyo3 or ureq" >&2; exit 1; fi
 
 .PHONY: test-python
 test-python: develop ## pytest (includes the stub check and the notebooks)

@@ -504,3 +504,21 @@ def test_matches_takes_any_mapping() -> None:
     assert f.matches(collections.OrderedDict(A="x"))
     assert f.matches(Lazy(A="x"))
     assert (field("A") != "x").matches(collections.ChainMap({}))
+
+
+def test_matches_reads_only_what_it_needs_and_raises_lookup_errors() -> None:
+    class Strict(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> object:
+            raise KeyError(key)
+
+    class Broken:
+        def __getitem__(self, key: str) -> object:
+            raise RuntimeError("backend down")
+
+    f = (field("A") == "x") | (field("B") == "y")
+    assert f.matches(Strict(A="x"))
+    with pytest.raises(RuntimeError, match="backend down"):
+        f.matches(Broken())
+    with pytest.raises(TypeError, match="a log record holds JSON values"):
+        (field("A") == "x").matches({"A": {1, 2}})
+    assert (field("A") == "x").matches({"A": "x", "B": {1, 2}}), "fields the filter does not read are not converted"

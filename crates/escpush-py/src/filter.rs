@@ -1,6 +1,6 @@
 //! `escpush.Filter`, `escpush.Field` / `escpush.field`, and the dataset functions.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyTypeError;
@@ -9,7 +9,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PySet, Py
 
 use escpush_core::{
     datasets as core_datasets, field as core_field, Dataset, DatasetScope, FieldValue, Filter, FilterError, Limits,
-    Problem, ProblemCode, Scalar,
+    Problem, ProblemCode, Record, Scalar,
 };
 
 use crate::convert;
@@ -161,22 +161,15 @@ impl PyFilter {
             }
             return Ok(self.inner.matches(&value));
         }
-        let mut fields: HashMap<String, FieldValue<'static>> = HashMap::new();
-        for name in self.inner.fields() {
-            let value = if let Ok(dict) = record.cast::<PyDict>() {
-                dict.get_item(name)?
-            } else {
-                match record.get_item(name) {
-                    Ok(v) => Some(v),
-                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => None,
-                    Err(e) => return Err(e),
-                }
-            };
-            if let Some(value) = value {
-                fields.insert(name.to_owned(), convert::to_field_value(&value)?);
-            }
+        let record = PyRecord {
+            mapping: record,
+            error: RefCell::new(None),
+        };
+        let matched = self.inner.matches(&record);
+        match record.error.into_inner() {
+            Some(err) => Err(err),
+            None => Ok(matched),
         }
-        Ok(self.inner.matches(&fields))
     }
 
     fn __invert__(&self) -> Self {
@@ -211,6 +204,41 @@ impl PyFilter {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().inner.to_json(),))
+    }
+}
+
+/// A Python mapping as a log record: fields are looked up and converted only when a
+/// condition reads them, so that `and` / `or` short-circuits skip the work.
+struct PyRecord<'a, 'py> {
+    mapping: &'a Bound<'py, PyAny>,
+    /// The first lookup or conversion error; evaluation goes on, the caller raises it.
+    error: RefCell<Option<PyErr>>,
+}
+
+impl PyRecord<'_, '_> {
+    fn lookup(&self, key: &str) -> PyResult<Option<FieldValue<'static>>> {
+        let value = if let Ok(dict) = self.mapping.cast::<PyDict>() {
+            dict.get_item(key)?
+        } else {
+            match self.mapping.get_item(key) {
+                Ok(v) => Some(v),
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(self.mapping.py()) => None,
+                Err(e) => return Err(e),
+            }
+        };
+        value.map(|v| convert::to_field_value(&v)).transpose()
+    }
+}
+
+impl Record for PyRecord<'_, '_> {
+    fn field(&self, key: &str) -> Option<FieldValue<'_>> {
+        match self.lookup(key) {
+            Ok(value) => value,
+            Err(err) => {
+                self.error.borrow_mut().get_or_insert(err);
+                None
+            }
+        }
     }
 }
 
