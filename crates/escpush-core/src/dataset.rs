@@ -253,6 +253,15 @@ impl Dataset {
     }
 }
 
+/// Datasets are the same when their name and scope are.
+impl PartialEq for Dataset {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.scope == other.scope
+    }
+}
+
+impl Eq for Dataset {}
+
 /// Every embedded dataset: zone datasets first, then account datasets, each by name.
 ///
 /// # Panics

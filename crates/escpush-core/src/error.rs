@@ -1,7 +1,7 @@
 //! The one error type of escpush-core.
 
 use crate::dataset::DatasetScope;
-use crate::filter::FilterError;
+use crate::filter::{FilterError, Problem};
 use crate::suggest;
 
 /// Everything escpush-core can refuse.
@@ -22,6 +22,10 @@ pub enum Error {
         scope: Option<DatasetScope>,
         suggestion: Option<String>,
     },
+    /// Input refused before anything was sent, with every problem found (a log-push job's
+    /// fields, `logpull_options`, `destination_conf`, ...), each with its path.
+    #[error("{}", crate::filter::describe_problems("invalid input", problems))]
+    Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
     #[error("invalid {what}: {message}")]
     InvalidInput { what: &'static str, message: String },

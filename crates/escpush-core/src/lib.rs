@@ -25,6 +25,7 @@ mod dataset;
 mod error;
 pub mod filter;
 mod json;
+mod logpush;
 mod suggest;
 
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
@@ -34,3 +35,4 @@ pub use filter::{
     Scalar, Value,
 };
 pub use json::Json;
+pub use logpush::{DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES};

@@ -52,6 +52,12 @@ pub enum ProblemCode {
     OperatorNotSupported,
     /// A value that can never equal a value of the field's type.
     ValueTypeMismatch,
+    /// A dataset that does not exist in the job's scope.
+    UnknownDataset,
+    /// A bad or missing `destination_conf`.
+    InvalidDestination,
+    /// A bad `logpull_options` entry.
+    InvalidOption,
 }
 
 impl ProblemCode {
@@ -81,6 +87,9 @@ impl ProblemCode {
             ProblemCode::FieldNotFilterable => "field_not_filterable",
             ProblemCode::OperatorNotSupported => "operator_not_supported",
             ProblemCode::ValueTypeMismatch => "value_type_mismatch",
+            ProblemCode::UnknownDataset => "unknown_dataset",
+            ProblemCode::InvalidDestination => "invalid_destination",
+            ProblemCode::InvalidOption => "invalid_option",
         }
     }
 }
@@ -149,15 +158,21 @@ impl FilterError {
 
 impl fmt::Display for FilterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.problems.as_slice() {
-            [one] => write!(f, "invalid filter: {one}"),
-            many => {
-                write!(f, "invalid filter: {} problems", many.len())?;
-                for problem in many {
-                    write!(f, "\n  - {problem}")?;
-                }
-                Ok(())
+        f.write_str(&describe("invalid filter", &self.problems))
+    }
+}
+
+/// `"{what}: {problem}"` for one problem, else a count and one line each.
+pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
+    match problems {
+        [one] => format!("{what}: {one}"),
+        many => {
+            let mut out = format!("{what}: {} problems", many.len());
+            for problem in many {
+                out.push_str("\n  - ");
+                out.push_str(&problem.to_string());
             }
+            out
         }
     }
 }
