@@ -10,7 +10,7 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 
 from __future__ import annotations
 
-from ._escpush import Field, Filter, __version__, dataset_fields, datasets, field
+from ._escpush import Field, Filter, LogpullOptions, __version__, dataset_fields, datasets, field
 from .errors import (
     ApiError,
     AuthenticationError,
@@ -33,6 +33,7 @@ __all__ = [
     "FilterError",
     "FilterProblem",
     "InvalidInput",
+    "LogpullOptions",
     "NotFoundError",
     "RateLimitError",
     "ServerError",

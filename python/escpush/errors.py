@@ -55,7 +55,22 @@ class FilterError(EscpushError, ValueError):
 
 
 class InvalidInput(EscpushError, ValueError):
-    """An argument was refused before any request was made (an id, a secret, a dataset, ...)."""
+    """An argument was refused before any request was made (an id, a secret, a dataset, ...).
+
+    ``errors()`` lists the problems with their paths where there are several (a log-push
+    job's fields, for example); it is empty for a single refused argument.
+    """
+
+    def __init__(self, message: str, problems: list[FilterProblem] | None = None) -> None:
+        super().__init__(message)
+        self._problems: list[FilterProblem] = list(problems or [])
+
+    def errors(self) -> list[FilterProblem]:
+        """Every problem found, each with ``path``, ``code`` and ``message``."""
+        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self._problems))
 
 
 class ApiError(EscpushError):

@@ -53,10 +53,19 @@ pub(crate) fn invalid_input(py: Python<'_>, message: impl Into<String>) -> PyErr
     raise(py, "InvalidInput", (message.into(),))
 }
 
+/// `InvalidInput` with every problem, each with its path (`logpull_options.fields[1]`).
+pub(crate) fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> PyErr {
+    match problem_list(py, problems) {
+        Ok(list) => raise(py, "InvalidInput", (message, list)),
+        Err(e) => e,
+    }
+}
+
 /// Every escpush-core error, mapped to its own Python class.
 pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
     match err {
         CoreError::Filter(e) => filter_error(py, e),
+        CoreError::Invalid { problems } => invalid_problems(py, err.to_string(), problems),
         CoreError::UnknownDataset { .. } | CoreError::InvalidInput { .. } => invalid_input(py, err.to_string()),
         // The enum is non-exhaustive: a variant added later is still an escpush error.
         _ => raise(py, "EscpushError", (err.to_string(),)),

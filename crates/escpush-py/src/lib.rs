@@ -7,12 +7,14 @@ use pyo3::prelude::*;
 mod convert;
 mod errors;
 mod filter;
+mod logpush;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<filter::PyFilter>()?;
     m.add_class::<filter::PyField>()?;
+    m.add_class::<logpush::PyLogpullOptions>()?;
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(filter::dataset_fields, m)?)?;
