@@ -1,6 +1,7 @@
 //! The one error type of escpush-core.
 
 use crate::dataset::DatasetScope;
+use crate::envelope::ApiMessage;
 use crate::filter::{FilterError, Problem};
 use crate::suggest;
 
@@ -29,4 +30,19 @@ pub enum Error {
     /// An argument refused before anything was sent; `what` names the argument.
     #[error("invalid {what}: {message}")]
     InvalidInput { what: &'static str, message: String },
+    /// The API answered with an error status or `success: false`; `errors` are the
+    /// envelope's `{code, message}` entries (empty when the body had none).
+    #[error("the API answered HTTP {status}{}", format_api_errors(errors))]
+    Api { status: u16, errors: Vec<ApiMessage> },
+    /// An answer whose body could not be read as what was expected.
+    #[error("malformed response{}: {message}", status.map_or(String::new(), |s| format!(" (HTTP {s})")))]
+    MalformedResponse { status: Option<u16>, message: String },
+}
+
+fn format_api_errors(errors: &[ApiMessage]) -> String {
+    if errors.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    format!(": {}", parts.join("; "))
 }

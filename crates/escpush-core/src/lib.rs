@@ -22,17 +22,23 @@
 #![forbid(unsafe_code)]
 
 mod dataset;
+mod envelope;
 mod error;
+mod esc;
 pub mod filter;
 mod json;
 mod logpush;
+mod request;
 mod suggest;
 
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
+pub use envelope::{parse_response, ApiMessage, Envelope};
 pub use error::Error;
+pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
     field, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Operator, Problem, ProblemCode, Record,
     Scalar, Value,
 };
 pub use json::Json;
 pub use logpush::{DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES};
+pub use request::{Method, Request};

@@ -1,0 +1,115 @@
+//! Requests as the core describes them: a method, a path relative to the base URL, and an
+//! optional JSON body. A transport executes them.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// The HTTP methods the API areas of escpush use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    Get,
+    Post,
+    Delete,
+}
+
+impl Method {
+    /// `"GET"`, `"POST"` or `"DELETE"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One request to the v4 API, described but not sent.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Request {
+    pub method: Method,
+    /// Relative to the base URL, starting with `/` (`/zones/{id}/disable_esc`).
+    pub path: String,
+    /// The JSON body, sent with `Content-Type: application/json`.
+    pub body: Option<Value>,
+    /// Whether repeating the request after a failure (429, 5xx, a dropped connection) cannot
+    /// change its outcome, so a transport may retry it.
+    pub retry_safe: bool,
+    /// Whether the body carries a secret (its `Debug` hides the body then).
+    pub carries_secret: bool,
+}
+
+impl Request {
+    /// A request without body, not retried.
+    pub fn new(method: Method, path: impl Into<String>) -> Self {
+        Request {
+            method,
+            path: path.into(),
+            body: None,
+            retry_safe: false,
+            carries_secret: false,
+        }
+    }
+
+    /// Sets the JSON body.
+    #[must_use]
+    pub fn with_body(mut self, body: Value) -> Self {
+        self.body = Some(body);
+        self
+    }
+
+    /// Marks the request as safe (or not) to repeat.
+    #[must_use]
+    pub fn retry_safe(mut self, yes: bool) -> Self {
+        self.retry_safe = yes;
+        self
+    }
+
+    /// Marks the body as holding a secret.
+    #[must_use]
+    pub fn with_secret(mut self) -> Self {
+        self.carries_secret = true;
+        self
+    }
+
+    /// The body as compact JSON bytes, if there is one.
+    pub fn body_bytes(&self) -> Option<Vec<u8>> {
+        self.body.as_ref().map(|b| serde_json::to_vec(b).unwrap_or_default())
+    }
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Request");
+        d.field("method", &self.method).field("path", &self.path);
+        match (&self.body, self.carries_secret) {
+            (Some(_), true) => d.field("body", &"<redacted>"),
+            (body, _) => d.field("body", body),
+        };
+        d.field("retry_safe", &self.retry_safe).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hides_secret_bodies() {
+        let r = Request::new(Method::Post, "/x")
+            .with_body(serde_json::json!({"with_secret": "zzz"}))
+            .with_secret();
+        assert!(!format!("{r:?}").contains("zzz"));
+        let r = Request::new(Method::Post, "/x").with_body(serde_json::json!({"always": true}));
+        assert!(format!("{r:?}").contains("always"));
+        assert_eq!(Method::Delete.to_string(), "DELETE");
+    }
+}
