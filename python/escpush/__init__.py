@@ -10,7 +10,21 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 
 from __future__ import annotations
 
-from ._escpush import Field, Filter, LogpullOptions, __version__, dataset_fields, datasets, field
+from ._escpush import (
+    Account,
+    Client,
+    Esc,
+    EscStatus,
+    Field,
+    Filter,
+    LogpullOptions,
+    Zone,
+    __version__,
+    dataset_fields,
+    datasets,
+    esc_cookie,
+    field,
+)
 from .errors import (
     ApiError,
     AuthenticationError,
@@ -25,8 +39,12 @@ from .errors import (
 )
 
 __all__ = [
+    "Account",
     "ApiError",
     "AuthenticationError",
+    "Client",
+    "Esc",
+    "EscStatus",
     "EscpushError",
     "Field",
     "Filter",
@@ -38,8 +56,10 @@ __all__ = [
     "RateLimitError",
     "ServerError",
     "TransportError",
+    "Zone",
     "__version__",
     "dataset_fields",
     "datasets",
+    "esc_cookie",
     "field",
 ]

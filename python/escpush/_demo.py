@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from . import Filter, FilterError, field
+from . import Filter, FilterError, esc_cookie, field
 
 
 def filter_demo() -> None:
@@ -39,6 +39,49 @@ def filter_demo() -> None:
         print(f"  {problem['path']}: {problem['message']} [{problem['code']}]")
 
 
+def esc_demo() -> None:
+    """The spec's recommended test order, against the embedded emulator: a per-request test
+    with a secret, then the whole zone (re-enabled afterwards), then the whole account.
+    Secrets and credentials never appear in the output."""
+    from .testing import Emulator
+
+    print("== ESC deprecation controls (against the embedded emulator) ==")
+    with Emulator() as emu:
+        print(f"emulator:   {emu.base_url}")
+        client = emu.client()
+        zone_id, account_id = "023e105f4ecef8ad9ca31a8372d0c353", "01a7362d577a6c3019a474fd6f485823"
+        for label, scope, kind in (
+            (f"zone {zone_id}", client.zone(zone_id), "zone"),
+            (f"account {account_id} (affects all its zones)", client.account(account_id), "account"),
+        ):
+            print(f"\n-- {label} --")
+            print(f"status:     {scope.esc.status()!r}")
+            secret = scope.esc.set_secret()  # a strong secret from the OS random source
+            cookie = esc_cookie(secret)
+            masked = cookie.split("=", 1)[0] + f"=<SECRET, {len(secret)} characters>"
+            print(f"1. per-request test: secret set ({len(secret)} characters, from the OS random source)")
+            print(f"   send with each test request:  Cookie: {masked}")
+            print("   (the value is what esc.set_secret() returned, or esc.status().secret; esc_cookie() builds it)")
+            ident = {kind: scope.id}
+            with_cookie = emu.esc_disabled_for(**ident, cookie=cookie)
+            without = emu.esc_disabled_for(**ident)
+            print(f"   ESC skipped with the cookie: {with_cookie}; without it: {without}")
+            print(f"   status:   {scope.esc.status()!r}")
+            scope.esc.disable()
+            print(f"2. disabled for every request: {scope.esc.status()!r}")
+            scope.esc.enable()
+            print(f"3. re-enabled (problems seen? this is the way back): {scope.esc.status()!r}")
+            with scope.esc.disabled() as before:
+                print(f"   with esc.disabled(): {scope.esc.status().state} (was {before.state})")
+            print(f"   after the block:     {scope.esc.status().state}")
+        print("\nrequests the emulator received (credentials and secrets redacted):")
+        for r in emu.requests():
+            body = f" {json.dumps(r['body'])}" if r["body"] is not None else ""
+            print(f"  {r['method']:6} {r['path']}{body} -> {r['status']}")
+
+
 def run() -> int:
     filter_demo()
+    print()
+    esc_demo()
     return 0

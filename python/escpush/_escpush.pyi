@@ -1,14 +1,31 @@
 """Type stubs of the native module escpush._escpush (checked by mypy.stubtest)."""
 
 from collections.abc import Iterable, Mapping
-from typing import Any, final
+from types import TracebackType
+from typing import Any, Literal, final
 
 from typing_extensions import TypeAlias
 
 from .errors import FilterProblem
 
 __version__: str
-__all__ = ["Field", "Filter", "LogpullOptions", "__version__", "dataset_fields", "datasets", "field"]
+__all__ = [
+    "Account",
+    "Client",
+    "EmulatorServer",
+    "Esc",
+    "EscDisabled",
+    "EscStatus",
+    "Field",
+    "Filter",
+    "LogpullOptions",
+    "Zone",
+    "__version__",
+    "dataset_fields",
+    "datasets",
+    "esc_cookie",
+    "field",
+]
 
 _Scalar: TypeAlias = str | int | bool
 
@@ -107,3 +124,132 @@ class LogpullOptions:
 def field(name: str) -> Field: ...
 def datasets(scope: str | None = None) -> list[str]: ...
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]: ...
+
+# ESC controls
+
+@final
+class Client:
+    """A client of Cloudflare's v4 API."""
+
+    def __new__(
+        cls,
+        *,
+        api_key: str | None = None,
+        email: str | None = None,
+        api_token: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        retry_backoff: float = 0.5,
+        max_retry_after: float = 60.0,
+        allow_insecure_http: bool = False,
+    ) -> Client: ...
+    @staticmethod
+    def from_env(
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        retry_backoff: float = 0.5,
+        max_retry_after: float = 60.0,
+        allow_insecure_http: bool = False,
+    ) -> Client: ...
+    @property
+    def base_url(self) -> str: ...
+    def zone(self, zone_id: str) -> Zone: ...
+    def account(self, account_id: str) -> Account: ...
+
+@final
+class Zone:
+    """One zone: ``client.zone(id)``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def esc(self) -> Esc: ...
+
+@final
+class Account:
+    """One account: ``client.account(id)``; its ESC setting covers all its zones."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def esc(self) -> Esc: ...
+
+@final
+class EscStatus:
+    """The ESC setting of a zone or an account; ``repr`` never shows the secret."""
+
+    @property
+    def state(self) -> Literal["enabled", "disabled", "secret"]: ...
+    @property
+    def disabled(self) -> bool: ...
+    @property
+    def secret(self) -> str | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> None: ...  # type: ignore[override]
+
+@final
+class Esc:
+    """The ESC controls of one zone or account."""
+
+    def status(self) -> EscStatus: ...
+    def disable(self) -> None: ...
+    def enable(self) -> None: ...
+    def set_secret(self, secret: str | None = None) -> str: ...
+    def disabled(self) -> EscDisabled: ...
+
+@final
+class EscDisabled:
+    """The context manager ``esc.disabled()`` returns."""
+
+    def __enter__(self) -> EscStatus: ...
+    def __exit__(
+        self,
+        _exc_type: type[BaseException] | None = None,
+        _exc: BaseException | None = None,
+        _tb: TracebackType | None = None,
+    ) -> bool: ...
+
+def esc_cookie(secret: str) -> str: ...
+@final
+class EmulatorServer:
+    """The loopback emulator; ``escpush.testing.Emulator`` wraps it."""
+
+    def __new__(
+        cls,
+        port: int = 0,
+        *,
+        api_key: str | None = None,
+        email: str | None = None,
+        api_token: str | None = None,
+    ) -> EmulatorServer: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def api_key(self) -> str: ...
+    @property
+    def email(self) -> str: ...
+    @property
+    def api_token(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def state(self) -> dict[str, Any]: ...
+    def requests(self) -> list[dict[str, Any]]: ...
+    def fail_next(
+        self,
+        kind: str,
+        count: int = 1,
+        *,
+        status: int | None = None,
+        retry_after: int | None = None,
+        delay: float | None = None,
+    ) -> None: ...
+    def clear_faults(self) -> None: ...
+    def clear_requests(self) -> None: ...
+    def reset(self) -> None: ...
+    def esc_disabled_for(self, kind: str, id: str, cookie: str | None = None) -> bool: ...
+    def stop(self) -> None: ...

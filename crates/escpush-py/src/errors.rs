@@ -67,6 +67,53 @@ pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
         CoreError::Filter(e) => filter_error(py, e),
         CoreError::Invalid { problems } => invalid_problems(py, err.to_string(), problems),
         CoreError::UnknownDataset { .. } | CoreError::InvalidInput { .. } => invalid_input(py, err.to_string()),
+        CoreError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
+        CoreError::MalformedResponse { .. } => raise(py, "TransportError", (err.to_string(),)),
+        // The enum is non-exhaustive: a variant added later is still an escpush error.
+        _ => raise(py, "EscpushError", (err.to_string(),)),
+    }
+}
+
+/// The envelope's errors as the list of dicts `ApiError.errors` holds.
+fn api_error_list<'py>(py: Python<'py>, errors: &[escpush_core::ApiMessage]) -> PyResult<Bound<'py, PyList>> {
+    let dicts = errors
+        .iter()
+        .map(|e| {
+            let dict = PyDict::new(py);
+            dict.set_item("code", e.code)?;
+            dict.set_item("message", &e.message)?;
+            Ok(dict)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, dicts)
+}
+
+/// An API error answer, as the class of its status: `AuthenticationError` (401, 403),
+/// `NotFoundError` (404), `RateLimitError` (429), `ServerError` (5xx), else `ApiError`.
+pub(crate) fn api_error(py: Python<'_>, message: String, status: u16, errors: &[escpush_core::ApiMessage]) -> PyErr {
+    let class = match status {
+        401 | 403 => "AuthenticationError",
+        404 => "NotFoundError",
+        429 => "RateLimitError",
+        500..=599 => "ServerError",
+        _ => "ApiError",
+    };
+    match api_error_list(py, errors) {
+        Ok(list) => raise(py, class, (message, status, list)),
+        Err(e) => e,
+    }
+}
+
+/// Every escpush-http error, mapped to its own Python class.
+pub(crate) fn http_error(py: Python<'_>, err: &escpush_http::Error) -> PyErr {
+    use escpush_http::Error as HttpError;
+    match err {
+        HttpError::Core(e) => core_error(py, e),
+        HttpError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
+        HttpError::MalformedResponse { .. }
+        | HttpError::ResponseTooLarge { .. }
+        | HttpError::Timeout { .. }
+        | HttpError::Transport { .. } => raise(py, "TransportError", (err.to_string(),)),
         // The enum is non-exhaustive: a variant added later is still an escpush error.
         _ => raise(py, "EscpushError", (err.to_string(),)),
     }

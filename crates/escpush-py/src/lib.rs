@@ -4,8 +4,11 @@
 
 use pyo3::prelude::*;
 
+mod client;
 mod convert;
+mod emulator;
 mod errors;
+mod esc;
 mod filter;
 mod logpush;
 
@@ -18,5 +21,13 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(filter::dataset_fields, m)?)?;
+    m.add_class::<client::PyClient>()?;
+    m.add_class::<client::PyZone>()?;
+    m.add_class::<client::PyAccount>()?;
+    m.add_class::<esc::PyEsc>()?;
+    m.add_class::<esc::PyEscStatus>()?;
+    m.add_class::<esc::PyEscDisabled>()?;
+    m.add_function(wrap_pyfunction!(esc::esc_cookie, m)?)?;
+    m.add_class::<emulator::PyEmulatorServer>()?;
     Ok(())
 }

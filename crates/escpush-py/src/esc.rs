@@ -1,0 +1,173 @@
+//! `escpush.EscStatus`, the `.esc` controls of a zone or an account, and `esc_cookie`.
+
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+use escpush_core::{EscSecret, EscStatus, Scope};
+use escpush_http::Client;
+
+use crate::errors;
+
+/// Checks a secret given from Python; the error never repeats it.
+pub(crate) fn secret_arg(py: Python<'_>, secret: &str) -> PyResult<EscSecret> {
+    EscSecret::new(secret).map_err(|e| errors::core_error(py, &e))
+}
+
+/// The ESC setting of a zone or an account, as `status()` reads it.
+#[pyclass(name = "EscStatus", module = "escpush", frozen, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PyEscStatus {
+    inner: EscStatus,
+}
+
+#[pymethods]
+impl PyEscStatus {
+    /// `"enabled"` (ESC runs), `"disabled"` (off for every request; a secret may also be
+    /// set) or `"secret"` (off only for requests with the `disable_esc` cookie).
+    #[getter]
+    fn state(&self) -> &'static str {
+        self.inner.state().as_str()
+    }
+
+    /// Whether ESC is off for every request of the scope (`always`).
+    #[getter]
+    fn disabled(&self) -> bool {
+        self.inner.always
+    }
+
+    /// The configured secret, or None. `repr()` never shows it.
+    #[getter]
+    fn secret(&self) -> Option<&str> {
+        self.inner.secret.as_ref().map(EscSecret::expose)
+    }
+
+    fn __repr__(&self) -> String {
+        let secret = if self.inner.secret.is_some() { "'***'" } else { "None" };
+        format!(
+            "EscStatus(state='{}', disabled={}, secret={secret})",
+            self.state(),
+            if self.inner.always { "True" } else { "False" }
+        )
+    }
+}
+
+/// The ESC controls of one zone or account: `zone.esc` / `account.esc`.
+#[pyclass(name = "Esc", module = "escpush", frozen)]
+#[derive(Clone, Debug)]
+pub struct PyEsc {
+    pub(crate) client: Client,
+    pub(crate) scope: Scope,
+}
+
+impl PyEsc {
+    fn read_status(&self, py: Python<'_>) -> PyResult<EscStatus> {
+        py.detach(|| self.client.esc_status(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
+    fn do_disable(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.client.esc_disable(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
+    fn do_enable(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.client.esc_enable(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+}
+
+#[pymethods]
+impl PyEsc {
+    /// GET the status and, if one is configured, the secret.
+    fn status(&self, py: Python<'_>) -> PyResult<PyEscStatus> {
+        self.read_status(py).map(|inner| PyEscStatus { inner })
+    }
+
+    /// Disable ESC for every request of the scope (POST `{"always": true}`).
+    fn disable(&self, py: Python<'_>) -> PyResult<()> {
+        self.do_disable(py)
+    }
+
+    /// Enable ESC again (DELETE).
+    fn enable(&self, py: Python<'_>) -> PyResult<()> {
+        self.do_enable(py)
+    }
+
+    /// Configure the secret that disables ESC for requests carrying the cookie
+    /// `disable_esc=<secret>` (POST `{"with_secret": ...}`). Without a secret, a strong one is
+    /// made from the operating system's random source. Returns the secret set.
+    #[pyo3(signature = (secret=None))]
+    fn set_secret(&self, py: Python<'_>, secret: Option<&str>) -> PyResult<String> {
+        let secret = if let Some(s) = secret {
+            secret_arg(py, s)?
+        } else {
+            // 32 bytes from os.urandom, URL-safe base64: 43 cookie-safe characters.
+            let made: String = py.import("secrets")?.call_method1("token_urlsafe", (32,))?.extract()?;
+            secret_arg(py, &made)?
+        };
+        py.detach(|| self.client.esc_set_secret(&self.scope, &secret))
+            .map_err(|e| errors::http_error(py, &e))?;
+        Ok(secret.expose().to_owned())
+    }
+
+    /// A context manager: disables ESC on entry (unless it already is) and, on exit, enables
+    /// it again if it was enabled before, even when the body raises. `as` gives the previous status.
+    fn disabled(&self) -> PyEscDisabled {
+        PyEscDisabled {
+            esc: self.clone(),
+            restore: Mutex::new(false),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Esc({}={})", self.scope.kind(), crate::client::quote(self.scope.id()))
+    }
+}
+
+/// What `esc.disabled()` returns: a context manager.
+#[pyclass(name = "EscDisabled", module = "escpush", frozen)]
+#[derive(Debug)]
+pub struct PyEscDisabled {
+    esc: PyEsc,
+    /// Whether the exit must enable ESC again.
+    restore: Mutex<bool>,
+}
+
+#[pymethods]
+impl PyEscDisabled {
+    fn __enter__(&self, py: Python<'_>) -> PyResult<PyEscStatus> {
+        let before = self.esc.read_status(py)?;
+        if !before.always {
+            self.esc.do_disable(py)?;
+            *self.restore.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        }
+        Ok(PyEscStatus { inner: before })
+    }
+
+    #[pyo3(signature = (_exc_type=None, _exc=None, _tb=None))]
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _exc_type: Option<&Bound<'_, PyType>>,
+        _exc: Option<&Bound<'_, PyAny>>,
+        _tb: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let restore = std::mem::take(&mut *self.restore.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        if restore {
+            self.esc.do_enable(py)?;
+        }
+        Ok(false)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("{}.disabled()", self.esc.__repr__())
+    }
+}
+
+/// `"disable_esc=<secret>"`: the value of a `Cookie` header that disables ESC for one request.
+#[pyfunction]
+pub fn esc_cookie(py: Python<'_>, secret: &str) -> PyResult<String> {
+    Ok(escpush_core::esc_cookie(&secret_arg(py, secret)?))
+}

@@ -1,0 +1,166 @@
+"""Test helpers: an emulator of the ESC API on loopback, for your own tests and scripts.
+
+::
+
+    from escpush.testing import Emulator
+
+    with Emulator() as emu:                       # a real HTTP server on 127.0.0.1, random port
+        client = emu.client()                     # a Client with the emulator's credentials
+        client.zone("z1").esc.disable()
+        assert emu.state()["zones"]["z1"]["esc"]["always"] is True
+        emu.fail_next(status=429, count=2, retry_after=1)
+
+With pytest, the fixture ``escpush_emulator`` gives a fresh, running ``Emulator`` per test.
+
+What the emulator does where the spec says "not shown": DELETE clears ``always`` and keeps a
+configured secret; a GET shows ``always`` and ``with_secret`` each when it applies (both when
+both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; every id exists.
+The request log redacts ``X-Auth-Key``, ``Authorization``, ``Cookie`` and every ``with_secret``;
+the state shows only whether a secret is set and its length.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+from ._escpush import Client, EmulatorServer
+
+__all__ = ["Emulator"]
+
+
+class Emulator:
+    """A running emulator of the ESC API on 127.0.0.1; stop it with ``close()`` or ``with``.
+
+    ``port=0`` (the default) picks a free port. Credentials not given are random; read them
+    from ``api_key``, ``email`` and ``api_token`` to configure other clients (curl, SDKs).
+    """
+
+    def __init__(
+        self,
+        port: int = 0,
+        *,
+        api_key: str | None = None,
+        email: str | None = None,
+        api_token: str | None = None,
+    ) -> None:
+        self._server = EmulatorServer(port, api_key=api_key, email=email, api_token=api_token)
+
+    def __enter__(self) -> Emulator:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stops the server and closes its connections (idempotent)."""
+        self._server.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self._server.running else "stopped"
+        return f"Emulator(base_url={self.base_url!r}, {state})"
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:{port}/client/v4``."""
+        return self._server.base_url
+
+    @property
+    def port(self) -> int:
+        return self._server.port
+
+    @property
+    def api_key(self) -> str:
+        """The ``X-Auth-Key`` the emulator accepts."""
+        return self._server.api_key
+
+    @property
+    def email(self) -> str:
+        """The ``X-Auth-Email`` the emulator accepts."""
+        return self._server.email
+
+    @property
+    def api_token(self) -> str:
+        """The bearer token the emulator accepts."""
+        return self._server.api_token
+
+    def client(self, *, token: bool = False, **kwargs: Any) -> Client:
+        """A :class:`escpush.Client` for this emulator: with the API key and email, or with
+        the token when ``token=True``. Retries wait 10 ms unless ``retry_backoff`` is given;
+        other keyword arguments go to ``Client``."""
+        kwargs.setdefault("retry_backoff", 0.01)
+        if token:
+            return Client(api_token=self.api_token, base_url=self.base_url, **kwargs)
+        return Client(api_key=self.api_key, email=self.email, base_url=self.base_url, **kwargs)
+
+    def state(self) -> dict[str, Any]:
+        """``{"zones": {id: {"esc": {"always", "secret_set", "secret_length"}}}, "accounts": {...}}``."""
+        return self._server.state()
+
+    def requests(self) -> list[dict[str, Any]]:
+        """The requests received, oldest first: ``method``, ``path``, ``headers`` (lower-case
+        names, credentials redacted), ``body`` (secrets redacted), ``status``, ``fault``."""
+        return self._server.requests()
+
+    def fail_next(
+        self,
+        status: int | None = None,
+        *,
+        count: int = 1,
+        retry_after: int | None = None,
+        delay: float | None = None,
+        malformed: bool = False,
+        truncated: bool = False,
+        drop: bool = False,
+    ) -> None:
+        """The next ``count`` requests (any route) get one fault, chosen by exactly one of:
+        ``status`` (an error envelope with that status, and ``Retry-After`` when
+        ``retry_after`` is given), ``delay`` (seconds to wait before answering normally),
+        ``malformed=True`` (a 200 whose body is not JSON), ``truncated=True`` (a body cut
+        short, then the connection closed) or ``drop=True`` (the connection closed unanswered).
+        """
+        chosen = [
+            name
+            for name, on in (
+                ("status", status is not None),
+                ("delay", delay is not None),
+                ("malformed", malformed),
+                ("truncated", truncated),
+                ("drop", drop),
+            )
+            if on
+        ]
+        if len(chosen) != 1:
+            raise ValueError(
+                f"fail_next takes exactly one of status=, delay=, malformed=, truncated=, drop= (got {chosen or 'none'})"
+            )
+        if retry_after is not None and status is None:
+            raise ValueError("retry_after goes with status=")
+        self._server.fail_next(chosen[0], count, status=status, retry_after=retry_after, delay=delay)
+
+    def clear_faults(self) -> None:
+        """Drops the pending faults."""
+        self._server.clear_faults()
+
+    def clear_requests(self) -> None:
+        """Forgets the requests received so far."""
+        self._server.clear_requests()
+
+    def reset(self) -> None:
+        """Forgets state, requests and faults."""
+        self._server.reset()
+
+    def esc_disabled_for(self, zone: str | None = None, *, account: str | None = None, cookie: str | None = None) -> bool:
+        """Whether a request to ``zone`` (or ``account``) carrying the ``Cookie`` header
+        ``cookie`` would be served with ESC disabled: the per-request test of the spec."""
+        if (zone is None) == (account is None):
+            raise ValueError("give exactly one of zone= or account=")
+        if zone is not None:
+            return self._server.esc_disabled_for("zone", zone, cookie)
+        assert account is not None
+        return self._server.esc_disabled_for("account", account, cookie)
