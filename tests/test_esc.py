@@ -1,0 +1,338 @@
+"""The ESC controls from Python, end to end against the emulator on loopback."""
+
+from __future__ import annotations
+
+import json
+import string
+import threading
+import time
+import urllib.error
+import urllib.request
+from typing import Any, Union
+
+import pytest
+
+import escpush
+from escpush import (
+    Account,
+    ApiError,
+    AuthenticationError,
+    Client,
+    EscpushError,
+    EscStatus,
+    InvalidInput,
+    NotFoundError,
+    Zone,
+    esc_cookie,
+)
+from escpush.testing import Emulator
+
+ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
+ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
+Scope = Union[Zone, Account]
+
+
+def scope_of(client: Client, kind: str) -> Scope:
+    return client.zone(ZONE) if kind == "zone" else client.account(ACCOUNT)
+
+
+def raw(
+    emu: Emulator, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """A request sent with urllib, to reach the emulator the way another client would."""
+    req = urllib.request.Request(emu.base_url + path, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as err:
+        with err:
+            return err.code, json.loads(err.read())
+
+
+# -- every operation on both scopes --------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["zone", "account"])
+@pytest.mark.parametrize("token", [False, True], ids=["api_key", "api_token"])
+def test_every_operation(escpush_emulator: Emulator, kind: str, token: bool) -> None:
+    emu = escpush_emulator
+    scope = scope_of(emu.client(token=token), kind)
+    path = f"/client/v4/{kind}s/{scope.id}/disable_esc"
+
+    assert scope.esc.status() == scope.esc.status()
+    status = scope.esc.status()
+    assert (status.state, status.disabled, status.secret) == ("enabled", False, None)
+
+    assert scope.esc.set_secret("my-test-secret_1") == "my-test-secret_1"
+    status = scope.esc.status()
+    assert (status.state, status.disabled, status.secret) == ("secret", False, "my-test-secret_1")
+
+    assert scope.esc.disable() is None
+    status = scope.esc.status()
+    assert (status.state, status.disabled, status.secret) == ("disabled", True, "my-test-secret_1")
+
+    assert scope.esc.enable() is None
+    assert scope.esc.status().state == "secret"  # DELETE keeps the secret (the emulator's documented choice)
+
+    log = emu.requests()
+    assert [(r["method"], r["path"], r["status"]) for r in log][3:] == [
+        ("POST", path, 200),
+        ("GET", path, 200),
+        ("POST", path, 200),
+        ("GET", path, 200),
+        ("DELETE", path, 200),
+        ("GET", path, 200),
+    ]
+    posts = [r for r in log if r["method"] == "POST"]
+    assert [p["body"] for p in posts] == [{"with_secret": "***"}, {"always": True}]
+    assert all(p["headers"]["content-type"] == "application/json" for p in posts)
+    if token:
+        assert all(r["headers"]["authorization"] == "<redacted>" for r in log)
+    else:
+        assert all(r["headers"]["x-auth-key"] == "<redacted>" for r in log)
+        assert all(r["headers"]["x-auth-email"] == emu.email for r in log)
+    side = emu.state()[f"{kind}s"][scope.id]["esc"]
+    assert side == {"always": False, "secret_set": True, "secret_length": 16}
+
+
+def test_the_spec_test_order_and_the_cookie(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    secret = zone.esc.set_secret()
+    assert len(secret) == 43 and set(secret) <= set(string.ascii_letters + string.digits + "-_")
+    assert zone.esc.set_secret() != secret  # a fresh one each time
+    secret = zone.esc.status().secret
+    assert secret is not None
+    cookie = esc_cookie(secret)
+    assert cookie == f"disable_esc={secret}"
+    assert escpush_emulator.esc_disabled_for(zone=ZONE, cookie=f"a=1; {cookie}")
+    assert not escpush_emulator.esc_disabled_for(zone=ZONE, cookie="disable_esc=wrong")
+    assert not escpush_emulator.esc_disabled_for(account=ACCOUNT, cookie=cookie)  # the scope where it was set
+    zone.esc.disable()
+    assert escpush_emulator.esc_disabled_for(zone=ZONE)
+    zone.esc.enable()
+    assert not escpush_emulator.esc_disabled_for(zone=ZONE)
+
+
+def test_the_emulator_shows_both_fields_when_both_apply(escpush_emulator: Emulator) -> None:
+    client = escpush_emulator.client()
+    client.zone("z").esc.set_secret("abc")
+    client.zone("z").esc.disable()
+    headers = {"X-Auth-Key": escpush_emulator.api_key, "X-Auth-Email": escpush_emulator.email}
+    assert raw(escpush_emulator, "GET", "/zones/z/disable_esc", headers=headers) == (
+        200,
+        {"success": True, "errors": [], "messages": [], "result": {"always": True, "with_secret": "abc"}},
+    )
+    assert raw(escpush_emulator, "GET", "/zones/other/disable_esc", headers=headers)[1]["result"] == {}
+
+
+@pytest.mark.parametrize("before", ["enabled", "disabled", "secret"])
+def test_disabled_restores_the_previous_state(escpush_emulator: Emulator, before: str) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    if before == "disabled":
+        esc.disable()
+    elif before == "secret":
+        esc.set_secret("keep-me")
+    with esc.disabled() as previous:
+        assert isinstance(previous, EscStatus) and previous.state == before
+        assert esc.status().disabled
+    assert esc.status().state == before
+
+
+def test_disabled_restores_even_when_the_body_raises(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client().account(ACCOUNT).esc
+    with pytest.raises(ZeroDivisionError), esc.disabled():
+        assert esc.status().disabled
+        _ = 1 / 0
+    assert esc.status().state == "enabled"
+    assert [r["method"] for r in escpush_emulator.requests()] == ["GET", "POST", "GET", "DELETE", "GET"]
+
+
+def test_reprs_look_like_constructors_and_hide_secrets(escpush_emulator: Emulator) -> None:
+    client = escpush_emulator.client(token=True)
+    zone = client.zone(ZONE)
+    assert repr(client) == f"Client(base_url='{escpush_emulator.base_url}', auth='api_token')"
+    assert repr(zone) == f"Zone('{ZONE}')"
+    assert repr(client.account("a")) == "Account('a')"
+    assert repr(zone.esc) == f"Esc(zone='{ZONE}')"
+    assert repr(zone.esc.disabled()) == f"Esc(zone='{ZONE}').disabled()"
+    assert repr(zone.esc.status()) == "EscStatus(state='enabled', disabled=False, secret=None)"
+    zone.esc.set_secret("hunter2-hunter2")
+    assert repr(zone.esc.status()) == "EscStatus(state='secret', disabled=False, secret='***')"
+    assert repr(escpush_emulator).startswith("Emulator(base_url='http://127.0.0.1:")
+
+
+# -- bad input: a clear error, and nothing sent ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("secret", "rule"),
+    [
+        ("x" * 101, "101 characters; at most 100"),
+        ("abc;def", "character 4 is a semicolon"),
+        ("abc def", "character 4 is a space"),
+        ("", "must not be empty"),
+        ('a"b', "double quote"),
+        ("a,b", "comma"),
+        ("a\\b", "backslash"),
+        ("a\tb", "control character"),
+        ("caf\u00e9", "non-ASCII"),
+    ],
+)
+def test_bad_secrets_are_refused_before_sending(escpush_emulator: Emulator, secret: str, rule: str) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    with pytest.raises(InvalidInput, match=rule) as exc:
+        esc.set_secret(secret)
+    assert isinstance(exc.value, ValueError) and isinstance(exc.value, EscpushError)
+    assert str(exc.value).startswith("invalid ESC secret: ")
+    with pytest.raises(InvalidInput, match=rule):
+        esc_cookie(secret)
+    assert escpush_emulator.requests() == []
+
+
+def test_a_100_character_secret_is_fine(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    esc.set_secret("y" * 100)
+    assert esc.status().secret == "y" * 100
+
+
+@pytest.mark.parametrize(
+    ("zone_id", "rule"),
+    [
+        ("", "invalid zone id: must not be empty"),
+        ("abc/def", "`/` at byte 3"),
+        ("../accounts/x", "`/` at byte 2"),
+        ("abc?x=1", "`?`"),
+        ("abc#x", "`#`"),
+        ("abc%2F", "`%`"),
+        ("abc def", "whitespace at byte 3"),
+        ("abc\n", "control character"),
+    ],
+)
+def test_bad_ids_are_refused_before_sending(escpush_emulator: Emulator, zone_id: str, rule: str) -> None:
+    client = escpush_emulator.client()
+    with pytest.raises(InvalidInput, match=rule):
+        client.zone(zone_id)
+    with pytest.raises(InvalidInput, match="invalid account id"):
+        client.account(zone_id)
+    assert escpush_emulator.requests() == []
+
+
+def test_always_false_cannot_be_sent_and_the_emulator_refuses_it(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    with pytest.raises(TypeError):
+        esc.disable(False)  # type: ignore[call-arg]
+    assert escpush_emulator.requests() == []
+    headers = {
+        "X-Auth-Key": escpush_emulator.api_key,
+        "X-Auth-Email": escpush_emulator.email,
+        "Content-Type": "application/json",
+    }
+    for body in [
+        b'{"always": false}',
+        b'{"always": "true"}',
+        b'{"with_secret": ""}',
+        b'{"with_secret": "' + b"x" * 101 + b'"}',
+        b'{"with_secret": 5}',
+        b'{"always": true, "with_secret": "a"}',
+        b"{}",
+        b"[true]",
+        b"not json",
+    ]:
+        status, answer = raw(escpush_emulator, "POST", f"/zones/{ZONE}/disable_esc", body, headers)
+        assert status == 400, body
+        assert answer["success"] is False and answer["errors"][0]["code"] == 1001
+    no_type = {k: v for k, v in headers.items() if k != "Content-Type"}
+    assert raw(escpush_emulator, "POST", f"/zones/{ZONE}/disable_esc", b'{"always": true}', no_type)[0] == 400
+    assert escpush_emulator.state()["zones"] == {}  # nothing took effect
+
+
+# -- authentication, routes, methods ---------------------------------------------------
+
+
+def test_wrong_credentials_raise_authentication_error(escpush_emulator: Emulator) -> None:
+    for client in [
+        Client(api_key="wrong-key", email=escpush_emulator.email, base_url=escpush_emulator.base_url),
+        Client(api_key=escpush_emulator.api_key, email="other@example.com", base_url=escpush_emulator.base_url),
+        Client(api_token="wrong-token", base_url=escpush_emulator.base_url),
+    ]:
+        with pytest.raises(AuthenticationError) as exc:
+            client.zone(ZONE).esc.status()
+        assert exc.value.status == 403
+        assert exc.value.errors[0]["code"] in (9103, 9109)
+        assert isinstance(exc.value, ApiError)
+    status, answer = raw(escpush_emulator, "GET", f"/zones/{ZONE}/disable_esc")
+    assert status == 401 and answer["errors"][0]["code"] == 10000
+
+
+def test_unknown_routes_and_methods(escpush_emulator: Emulator) -> None:
+    client = Client(api_token=escpush_emulator.api_token, base_url=escpush_emulator.base_url.replace("v4", "v3"))
+    with pytest.raises(NotFoundError) as exc:
+        client.zone(ZONE).esc.status()
+    assert exc.value.status == 404 and exc.value.errors[0]["code"] == 7003
+    headers = {"Authorization": f"Bearer {escpush_emulator.api_token}"}
+    status, answer = raw(escpush_emulator, "PUT", f"/zones/{ZONE}/disable_esc", b"{}", headers)
+    assert status == 405 and answer["errors"][0]["code"] == 7001
+
+
+# -- construction ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({}, "give api_token"),
+        ({"api_key": "k"}, "needs the account's email"),
+        ({"email": "e@x.io"}, "needs api_key"),
+        ({"api_key": "k", "email": "e", "api_token": "t"}, "not both"),
+        ({"api_token": ""}, "API token: must not be empty"),
+        ({"api_token": "t", "base_url": "http://example.com/client/v4"}, "unencrypted"),
+        ({"api_token": "t", "base_url": "ftp://example.com/"}, "scheme"),
+        ({"api_token": "t", "timeout": 0}, "timeout"),
+        ({"api_token": "t", "timeout": -1.0}, "timeout"),
+    ],
+)
+def test_bad_settings_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        Client(**kwargs)
+
+
+def test_settings_that_are_fine() -> None:
+    assert Client(api_token="t").base_url == "https://api.cloudflare.com/client/v4"
+    assert Client(api_token="t", base_url="http://localhost:1/client/v4/").base_url == "http://localhost:1/client/v4"
+    insecure = Client(api_token="t", base_url="http://example.com/client/v4", allow_insecure_http=True)
+    assert insecure.base_url == "http://example.com/client/v4"
+
+
+def test_from_env(monkeypatch: pytest.MonkeyPatch, escpush_emulator: Emulator) -> None:
+    for name in ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY", "CLOUDFLARE_EMAIL", "CLOUDFLARE_BASE_URL"]:
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(InvalidInput, match="CLOUDFLARE_API_TOKEN"):
+        Client.from_env()
+    monkeypatch.setenv("CLOUDFLARE_API_KEY", escpush_emulator.api_key)
+    with pytest.raises(InvalidInput, match="CLOUDFLARE_EMAIL"):
+        Client.from_env()
+    monkeypatch.setenv("CLOUDFLARE_EMAIL", escpush_emulator.email)
+    assert Client.from_env().base_url == "https://api.cloudflare.com/client/v4"
+    monkeypatch.setenv("CLOUDFLARE_BASE_URL", escpush_emulator.base_url)
+    assert repr(Client.from_env()).endswith("auth='api_key')")
+    assert Client.from_env().zone("z").esc.status().state == "enabled"
+    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", escpush_emulator.api_token)
+    assert repr(Client.from_env()).endswith("auth='api_token')")
+    assert Client.from_env(base_url="https://example.com/client/v4").base_url == "https://example.com/client/v4"
+
+
+def test_the_gil_is_released_during_requests(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    escpush_emulator.fail_next(delay=0.4, count=4)
+    threads = [threading.Thread(target=esc.status) for _ in range(4)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert time.monotonic() - started < 1.2  # four 0.4 s waits overlapped
+
+
+def test_names_are_exported() -> None:
+    for name in ["Client", "Zone", "Account", "Esc", "EscStatus", "esc_cookie"]:
+        assert name in escpush.__all__
