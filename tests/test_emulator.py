@@ -167,7 +167,10 @@ def test_no_credential_or_secret_shows_anywhere() -> None:
             with pytest.raises(InvalidInput) as refused:
                 emu.client().zone("z").esc.set_secret(bad)
             shown += [str(refused.value), repr(refused.value)]
-        for kwargs in [{"api_key": key, "email": "e@x.io", "base_url": "http://example.com/"}, {"api_token": token + "\n"}]:
+        for kwargs in [
+            {"api_key": key, "email": "e@x.io", "base_url": "http://example.com/"},
+            {"api_token": token + "\n"},
+        ]:
             with pytest.raises(InvalidInput) as refused:
                 from escpush import Client
 

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Mapping
 from types import TracebackType
-from typing import Any, Literal, final
+from typing import Any, ClassVar, Literal, final
 
 from typing_extensions import TypeAlias
 
@@ -188,7 +188,7 @@ class EscStatus:
     @property
     def secret(self) -> str | None: ...
     def __eq__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> None: ...  # type: ignore[override]
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class Esc:
@@ -213,6 +213,7 @@ class EscDisabled:
     ) -> bool: ...
 
 def esc_cookie(secret: str) -> str: ...
+
 @final
 class EmulatorServer:
     """The loopback emulator; ``escpush.testing.Emulator`` wraps it."""

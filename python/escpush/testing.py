@@ -46,7 +46,7 @@ class Emulator:
     ) -> None:
         self._server = EmulatorServer(port, api_key=api_key, email=email, api_token=api_token)
 
-    def __enter__(self) -> Emulator:
+    def __enter__(self) -> Emulator:  # noqa: PYI034 (Self needs typing_extensions on 3.9)
         return self
 
     def __exit__(
@@ -137,7 +137,8 @@ class Emulator:
         ]
         if len(chosen) != 1:
             raise ValueError(
-                f"fail_next takes exactly one of status=, delay=, malformed=, truncated=, drop= (got {chosen or 'none'})"
+                "fail_next takes exactly one of status=, delay=, malformed=, truncated=, drop= "
+                f"(got {chosen or 'none'})"
             )
         if retry_after is not None and status is None:
             raise ValueError("retry_after goes with status=")
@@ -155,7 +156,9 @@ class Emulator:
         """Forgets state, requests and faults."""
         self._server.reset()
 
-    def esc_disabled_for(self, zone: str | None = None, *, account: str | None = None, cookie: str | None = None) -> bool:
+    def esc_disabled_for(
+        self, zone: str | None = None, *, account: str | None = None, cookie: str | None = None
+    ) -> bool:
         """Whether a request to ``zone`` (or ``account``) carrying the ``Cookie`` header
         ``cookie`` would be served with ESC disabled: the per-request test of the spec."""
         if (zone is None) == (account is None):
