@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput measurement")
     parser.add_argument("--repeat", type=int, default=7, help="fresh interpreters per start-up measurement")
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)  # benches/run.py passes bench names through
 
     from escpush.testing import Emulator
 
@@ -142,4 +142,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()  # no sys.exit: benches/run.py runs the next benchmark after this one

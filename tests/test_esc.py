@@ -336,3 +336,17 @@ def test_the_gil_is_released_during_requests(escpush_emulator: Emulator) -> None
 def test_names_are_exported() -> None:
     for name in ["Client", "Zone", "Account", "Esc", "EscStatus", "esc_cookie"]:
         assert name in escpush.__all__
+
+
+def test_the_demo_walks_the_spec_order_without_showing_secrets(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    from escpush._demo import esc_demo
+
+    esc_demo()
+    out = capsys.readouterr().out
+    assert out.count("Cookie: disable_esc=<SECRET, 43 characters>") == 2
+    assert out.count("ESC skipped with the cookie: True; without it: False") == 2
+    assert out.count("2. disabled for every request: EscStatus(state='disabled', disabled=True, secret='***')") == 2
+    assert out.index("-- zone ") < out.index("-- account ")
+    assert not re.search(r"[A-Za-z0-9_-]{43}", out)
