@@ -206,6 +206,10 @@ def test_a_100_character_secret_is_fine(escpush_emulator: Emulator) -> None:
         ("abc%2F", "`%`"),
         ("abc def", "whitespace at byte 3"),
         ("abc\n", "control character"),
+        ("..", "another path"),
+        (".", "another path"),
+        ("abc<d", "`<` at byte 3"),
+        ("zon\u00e9", "a non-ASCII character at byte 3"),
     ],
 )
 def test_bad_ids_are_refused_before_sending(escpush_emulator: Emulator, zone_id: str, rule: str) -> None:

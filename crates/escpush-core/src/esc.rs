@@ -55,6 +55,25 @@ impl ScopeId {
                 message: format!("{kind} at byte {pos} is not allowed in an id (U+{:04X})", u32::from(c)),
             });
         }
+        if id == "." || id == ".." {
+            return Err(Error::InvalidInput {
+                what,
+                message: format!("`{id}` is not allowed: it would name another path"),
+            });
+        }
+        if let Some((pos, c)) = id.char_indices().find(|&(_, c)| !is_path_char(c)) {
+            let shown = if c.is_ascii() {
+                format!("`{c}`")
+            } else {
+                "a non-ASCII character".to_owned()
+            };
+            return Err(Error::InvalidInput {
+                what,
+                message: format!(
+                    "{shown} at byte {pos} is not allowed in an id: use letters, digits and - . _ ~ ! $ & ' ( ) * + , ; = : @"
+                ),
+            });
+        }
         Ok(ScopeId(id))
     }
 
@@ -179,6 +198,11 @@ impl EscSecret {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+}
+
+/// RFC 3986 `pchar` without `%`: what a path segment holds without escaping.
+fn is_path_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c)
 }
 
 /// RFC 6265 §4.1.1: `%x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E`.
@@ -396,7 +420,9 @@ mod tests {
             "/zones/023e105f/disable_esc"
         );
         assert_eq!(Scope::account("abc").unwrap().esc_path(), "/accounts/abc/disable_esc");
-        for bad in ["", "a/b", "a?b", "a#b", "a%2f", "a b", "a\tb", "a\u{7}b", "../x"] {
+        for bad in [
+            "", "a/b", "a?b", "a#b", "a%2f", "a b", "a\tb", "a\u{7}b", "../x", ".", "..", "a\\b", "a<b", "zoné",
+        ] {
             let err = Scope::zone(bad).unwrap_err();
             assert!(
                 matches!(err, Error::InvalidInput { what: "zone id", .. }),
@@ -406,6 +432,12 @@ mod tests {
         let err = Scope::account("").unwrap_err().to_string();
         assert_eq!(err, "invalid account id: must not be empty");
         assert!(Scope::zone("a/b").unwrap_err().to_string().contains("`/` at byte 1"));
+        assert!(Scope::zone("..").unwrap_err().to_string().contains("another path"));
+        assert!(Scope::zone("zoné")
+            .unwrap_err()
+            .to_string()
+            .contains("a non-ASCII character at byte 3"));
+        assert_eq!(Scope::zone("a.b-c_d~e:f@g").unwrap().id(), "a.b-c_d~e:f@g");
     }
 
     #[test]
