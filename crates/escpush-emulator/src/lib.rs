@@ -428,7 +428,7 @@ fn serve_connection(stream: TcpStream, inner: &Inner) {
     let Ok(mut writer) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
     loop {
-        let req = match read_request(&mut reader) {
+        let req = match read_request(&mut reader, &mut writer) {
             Ok(req) => req,
             Err(ReadError::Closed | ReadError::Io) => return,
             Err(ReadError::Bad(status, message)) => {

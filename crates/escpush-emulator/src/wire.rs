@@ -65,8 +65,8 @@ fn read_line(r: &mut impl BufRead, budget: &mut usize) -> Result<String, ReadErr
     String::from_utf8(buf).map_err(|_| ReadError::Bad(400, "request head is not UTF-8".to_owned()))
 }
 
-/// Reads one request.
-pub(crate) fn read_request(r: &mut impl BufRead) -> Result<HttpRequest, ReadError> {
+/// Reads one request; answers `Expect: 100-continue` on `w` before reading the body.
+pub(crate) fn read_request(r: &mut impl BufRead, w: &mut impl Write) -> Result<HttpRequest, ReadError> {
     let mut budget = MAX_HEAD;
     let mut line = read_line(r, &mut budget)?;
     while line.is_empty() {
@@ -100,6 +100,10 @@ pub(crate) fn read_request(r: &mut impl BufRead) -> Result<HttpRequest, ReadErro
             .iter()
             .find(|(k, _): &&(String, String)| k.eq_ignore_ascii_case(name))
     };
+    if find("expect").is_some_and(|(_, v)| v.eq_ignore_ascii_case("100-continue")) {
+        w.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+        w.flush()?;
+    }
     let chunked = find("transfer-encoding").is_some_and(|(_, v)| v.to_ascii_lowercase().contains("chunked"));
     let body = if chunked {
         read_chunked(r)?
@@ -225,20 +229,32 @@ mod tests {
     fn reads_content_length_and_chunked() {
         let raw = b"POST /a/b?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcdGET / HTTP/1.1\r\nConnection: close\r\n\r\n";
         let mut r = BufReader::new(&raw[..]);
-        let a = read_request(&mut r).unwrap();
+        let a = read_request(&mut r, &mut io::sink()).unwrap();
         assert_eq!(
             (a.method.as_str(), a.path.as_str(), &a.body[..], a.close),
             ("POST", "/a/b", &b"abcd"[..], false)
         );
         assert_eq!(a.header("HOST"), Some("x"));
-        let b = read_request(&mut r).unwrap();
+        let b = read_request(&mut r, &mut io::sink()).unwrap();
         assert!(b.close && b.body.is_empty());
-        assert!(matches!(read_request(&mut r), Err(ReadError::Closed)));
+        assert!(matches!(read_request(&mut r, &mut io::sink()), Err(ReadError::Closed)));
         let raw = b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
-        assert_eq!(read_request(&mut BufReader::new(&raw[..])).unwrap().body, b"abcde");
+        assert_eq!(
+            read_request(&mut BufReader::new(&raw[..]), &mut io::sink())
+                .unwrap()
+                .body,
+            b"abcde"
+        );
+        let raw = b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nok";
+        let mut interim = Vec::new();
+        assert_eq!(
+            read_request(&mut BufReader::new(&raw[..]), &mut interim).unwrap().body,
+            b"ok"
+        );
+        assert_eq!(interim, b"HTTP/1.1 100 Continue\r\n\r\n");
         let raw = b"NONSENSE\r\n\r\n";
         assert!(matches!(
-            read_request(&mut BufReader::new(&raw[..])),
+            read_request(&mut BufReader::new(&raw[..]), &mut io::sink()),
             Err(ReadError::Bad(400, _))
         ));
     }
