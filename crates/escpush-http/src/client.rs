@@ -168,7 +168,8 @@ impl ClientBuilder {
         self
     }
 
-    /// The longest `Retry-After` honoured (longer ones are cut to it); default 60 s.
+    /// The longest `Retry-After` (delay seconds or an HTTP date) honoured; longer ones are cut
+    /// to it. Default 60 s.
     pub fn max_retry_after(mut self, max: Duration) -> Self {
         self.max_retry_after = max;
         self
@@ -386,8 +387,7 @@ impl Client {
             .headers()
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+            .and_then(|v| parse_retry_after(v, now()));
         let body = resp.body_mut().with_config().limit(self.max_body).read_to_vec()?;
         Ok(Answer {
             status,
@@ -442,6 +442,47 @@ impl Client {
     pub fn esc_set_secret(&self, scope: &Scope, secret: &EscSecret) -> Result<(), Error> {
         self.esc(scope, &EscOp::SetSecret(secret.clone())).map(drop)
     }
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `Retry-After` (RFC 9110 §10.2.3): delay seconds, or an HTTP date (IMF-fixdate) compared
+/// with `now` (Unix seconds). Anything else is ignored (the backoff applies).
+fn parse_retry_after(value: &str, now: u64) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    // "Sun, 06 Nov 1994 08:49:37 GMT"
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
+        return None;
+    };
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    .iter()
+    .position(|m| m == month)?;
+    let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
+    let hms: Vec<i64> = time.split(':').map(str::parse).collect::<Result<_, _>>().ok()?;
+    let [h, m, s] = hms.as_slice() else { return None };
+    let at = days_from_civil(year, i64::try_from(month).ok()? + 1, day) * 86_400 + h * 3600 + m * 60 + s;
+    let wait = at - i64::try_from(now).ok()?;
+    Some(Duration::from_secs(u64::try_from(wait).unwrap_or(0)))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// A number in [0, 1) from std's randomly keyed hasher: enough to spread retries, no crate.
@@ -507,6 +548,26 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(err.to_string().contains("unencrypted"), "{err}");
+    }
+
+    #[test]
+    fn retry_after_takes_seconds_or_a_date() {
+        assert_eq!(parse_retry_after(" 7 ", 0), Some(Duration::from_secs(7)));
+        // 1994-11-06T08:49:37Z is 784111777
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT";
+        assert_eq!(parse_retry_after(date, 784_111_777 - 30), Some(Duration::from_secs(30)));
+        assert_eq!(parse_retry_after(date, 784_111_777 + 30), Some(Duration::ZERO));
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        for bad in [
+            "",
+            "soon",
+            "-1",
+            "Sun, 06 Nov 1994 08:49:37 CET",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(parse_retry_after(bad, 0), None, "{bad}");
+        }
     }
 
     #[test]
