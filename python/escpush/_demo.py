@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from . import Filter, FilterError, esc_cookie, field
+from . import Filter, FilterError, InvalidInput, esc_cookie, field
 
 
 def filter_demo() -> None:
@@ -80,8 +80,39 @@ def esc_demo() -> None:
             print(f"  {r['method']:6} {r['path']}{body} -> {r['status']}")
 
 
+def logpush_demo() -> None:
+    """Create a log-push job with a validated filter on the embedded emulator and read it back."""
+    from . import LogpullOptions
+    from .testing import Emulator
+
+    print("== Log-push job, against the embedded emulator ==")
+    f = (field("EdgeResponseStatus") >= 500) & field("ClientRequestHost").ends_with(".example.com")
+    f.validate("http_requests")
+    print(f"filter validated for http_requests: {f.to_json()}")
+    with Emulator() as emu:
+        zone = emu.client().zone("023e105f4ecef8ad9ca31a8372d0c353")
+        try:
+            zone.logpush.create_job(destination_conf="s3://bucket/logs", dataset="http_requests", filter=f)
+        except InvalidInput as err:
+            print(f"refused before sending: {err}")
+        job = zone.logpush.create_job(
+            destination_conf="s3://bucket/logs?region=us-east-1",
+            dataset="http_requests",
+            name="edge-errors",
+            filter=f,
+            logpull_options=LogpullOptions(
+                ["ClientIP", "EdgeResponseStatus", "ClientRequestHost"], timestamps="rfc3339"
+            ),
+        )
+        print(f"created job {job['id']}; the stored job:")
+        print(json.dumps(zone.logpush.job(job["id"]), indent=2))
+        print(f"requests the emulator received: {len(emu.requests())} (the refused job sent nothing)")
+
+
 def run() -> int:
     filter_demo()
     print()
     esc_demo()
+    print()
+    logpush_demo()
     return 0

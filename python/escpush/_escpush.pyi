@@ -19,6 +19,7 @@ __all__ = [
     "Field",
     "Filter",
     "LogpullOptions",
+    "Logpush",
     "Zone",
     "__version__",
     "dataset_fields",
@@ -160,6 +161,25 @@ class Client:
     def account(self, account_id: str) -> Account: ...
 
 @final
+class Logpush:
+    """The log-push jobs of one zone or account: ``zone.logpush`` / ``account.logpush``."""
+
+    def create_job(
+        self,
+        *,
+        destination_conf: str,
+        dataset: str,
+        name: str | None = None,
+        filter: Filter | str | Mapping[str, Any] | None = None,
+        logpull_options: LogpullOptions | str | None = None,
+        max_operators: int = 30,
+        max_bytes: int = 1000,
+        **fields: Any,
+    ) -> dict[str, Any]: ...
+    def jobs(self) -> list[dict[str, Any]]: ...
+    def job(self, job_id: int) -> dict[str, Any]: ...
+
+@final
 class Zone:
     """One zone: ``client.zone(id)``."""
 
@@ -167,6 +187,8 @@ class Zone:
     def id(self) -> str: ...
     @property
     def esc(self) -> Esc: ...
+    @property
+    def logpush(self) -> Logpush: ...
 
 @final
 class Account:
@@ -176,6 +198,8 @@ class Account:
     def id(self) -> str: ...
     @property
     def esc(self) -> Esc: ...
+    @property
+    def logpush(self) -> Logpush: ...
 
 @final
 class EscStatus:

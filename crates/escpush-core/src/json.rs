@@ -49,6 +49,22 @@ impl From<serde_json::Value> for Json {
     }
 }
 
+/// Back to a `serde_json::Value`; of a member given twice, the last one stays.
+impl From<Json> for serde_json::Value {
+    fn from(json: Json) -> Self {
+        match json {
+            Json::Null => serde_json::Value::Null,
+            Json::Bool(b) => serde_json::Value::Bool(b),
+            Json::Number(n) => serde_json::Value::Number(n),
+            Json::String(s) => serde_json::Value::String(s),
+            Json::Array(items) => serde_json::Value::Array(items.into_iter().map(Into::into).collect()),
+            Json::Object(members) => {
+                serde_json::Value::Object(members.into_iter().map(|(k, v)| (k, v.into())).collect())
+            }
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(JsonVisitor)

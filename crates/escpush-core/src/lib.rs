@@ -40,5 +40,8 @@ pub use filter::{
     Scalar, Value,
 };
 pub use json::Json;
-pub use logpush::{DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES};
+pub use logpush::{
+    dataset_scope, get_job_request, list_jobs_request, DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions,
+    Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES,
+};
 pub use request::{Method, Request};

@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 use crate::dataset::{Dataset, DatasetScope};
 use crate::error::Error;
+use crate::esc::Scope;
 use crate::filter::{Filter, Limits, Problem, ProblemCode};
+use crate::request::{Method, Request};
 use crate::suggest;
 
 /// The `timestamps` option: how the job writes timestamp fields.
@@ -484,6 +486,119 @@ impl JobSpec {
     }
 }
 
+impl JobSpec {
+    /// Reads a creation payload as the API receives it (`filter` and `logpull_options` as
+    /// strings; `null` for "not given"), with every check of [`JobSpecBuilder::build`].
+    /// The emulator validates what it receives with this, so both sides agree.
+    pub fn from_body(body: &Value, scope: DatasetScope) -> Result<JobSpec, Error> {
+        let Some(obj) = body.as_object() else {
+            return Err(Error::Invalid {
+                problems: vec![Problem::new(
+                    "",
+                    ProblemCode::NotAnObject,
+                    "a job is a JSON object of its fields",
+                )],
+            });
+        };
+        let mut problems = Vec::new();
+        let mut text = |key: &str| -> Option<String> {
+            match obj.get(key) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(_) => {
+                    problems.push(Problem::new(
+                        key,
+                        ProblemCode::InvalidType,
+                        format!("`{key}` takes a string"),
+                    ));
+                    None
+                }
+            }
+        };
+        let dataset = text("dataset");
+        let destination = text("destination_conf");
+        let name = text("name");
+        let options = text("logpull_options");
+        let filter = text("filter").filter(|f| !f.is_empty());
+        let mut builder = JobSpec::builder(dataset.unwrap_or_default(), scope);
+        if let Some(d) = destination {
+            builder = builder.destination_conf(d);
+        }
+        if let Some(n) = name {
+            builder = builder.name(n);
+        }
+        if let Some(o) = options.filter(|o| !o.is_empty()) {
+            builder = builder.logpull_options_text(&o);
+        }
+        if let Some(f) = filter {
+            builder = builder.filter_text(&f);
+        }
+        for (key, value) in obj {
+            let core = ["dataset", "destination_conf", "name", "logpull_options", "filter"];
+            if !core.contains(&key.as_str()) && !value.is_null() {
+                builder = builder.extra(key.clone(), value.clone());
+            }
+        }
+        match builder.build() {
+            Ok(spec) if problems.is_empty() => Ok(spec),
+            Ok(_) => Err(Error::Invalid { problems }),
+            Err(err) if problems.is_empty() => Err(err),
+            Err(err) => {
+                problems.extend(match err {
+                    Error::Invalid { problems } => problems,
+                    Error::Filter(f) => f.into_problems(),
+                    other => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
+                });
+                Err(Error::Invalid { problems })
+            }
+        }
+    }
+
+    /// `POST {scope}/logpush/jobs` with this payload. Never retried: the job may have been
+    /// created even when the answer is lost. The body holds the destination's credentials,
+    /// so the request's `Debug` hides it.
+    pub fn create_request(&self, scope: &Scope) -> Result<Request, Error> {
+        let kind = dataset_scope(scope);
+        if kind != self.dataset.scope() {
+            return Err(Error::InvalidInput {
+                what: "scope",
+                message: format!(
+                    "`{}` is a {} dataset; create the job on the {} it belongs to, not on {scope}",
+                    self.dataset.name(),
+                    self.dataset.scope(),
+                    self.dataset.scope()
+                ),
+            });
+        }
+        Ok(Request::new(Method::Post, jobs_path(scope))
+            .with_body(self.to_body())
+            .with_secret()
+            .retry_safe(false))
+    }
+}
+
+/// The dataset scope a zone or an account holds.
+pub fn dataset_scope(scope: &Scope) -> DatasetScope {
+    match scope {
+        Scope::Zone(_) => DatasetScope::Zone,
+        Scope::Account(_) => DatasetScope::Account,
+    }
+}
+
+fn jobs_path(scope: &Scope) -> String {
+    format!("{}/logpush/jobs", scope.path())
+}
+
+/// `GET {scope}/logpush/jobs`: every job of the zone or account.
+pub fn list_jobs_request(scope: &Scope) -> Request {
+    Request::new(Method::Get, jobs_path(scope)).retry_safe(true)
+}
+
+/// `GET {scope}/logpush/jobs/{job_id}`: one job.
+pub fn get_job_request(scope: &Scope, job_id: u64) -> Request {
+    Request::new(Method::Get, format!("{}/{job_id}", jobs_path(scope))).retry_safe(true)
+}
+
 impl JobSpecBuilder {
     /// The destination, `<scheme>://<path>?<params>`.
     pub fn destination_conf(mut self, conf: impl Into<String>) -> Self {
@@ -846,6 +961,43 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!(codes(&err), [("logpull_options.fields[1]".into(), "unknown_field")]);
+    }
+
+    #[test]
+    fn bodies_read_back_and_requests() {
+        let f = field("EdgeResponseStatus").ge(500);
+        let job = JobSpec::builder("http_requests", DatasetScope::Zone)
+            .destination_conf("r2://b/p?account-id=a&access-key-id=k&secret-access-key=topsecret")
+            .filter(f.clone())
+            .logpull_options(LogpullOptions::new(["ClientIP"]))
+            .build()
+            .unwrap();
+        let back = JobSpec::from_body(&job.to_body(), DatasetScope::Zone).unwrap();
+        assert_eq!(back, job);
+        let zone = Scope::zone("z1").unwrap();
+        let req = job.create_request(&zone).unwrap();
+        assert_eq!(
+            (req.method, req.path.as_str(), req.retry_safe),
+            (Method::Post, "/zones/z1/logpush/jobs", false)
+        );
+        assert!(!format!("{req:?}").contains("topsecret"));
+        assert!(job.create_request(&Scope::account("a1").unwrap()).is_err());
+        assert_eq!(list_jobs_request(&zone).path, "/zones/z1/logpush/jobs");
+        assert_eq!(get_job_request(&zone, 7).path, "/zones/z1/logpush/jobs/7");
+        let err = JobSpec::from_body(
+            &json!({"dataset": 5, "destination_conf": "s3://b?region=r", "filter": "{}", "enabled": null}),
+            DatasetScope::Zone,
+        )
+        .unwrap_err();
+        assert_eq!(
+            codes(&err),
+            [
+                ("dataset".into(), "invalid_type"),
+                ("dataset".into(), "unknown_dataset"),
+                ("filter".into(), "missing_where")
+            ]
+        );
+        assert!(JobSpec::from_body(&json!([]), DatasetScope::Zone).is_err());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! A loopback HTTP/1.1 server that behaves like Cloudflare's v4 API for the Edge Side Code
-//! (ESC) deprecation controls, for tests, demos and other SDKs (curl, the official one).
+//! (ESC) deprecation controls and log-push job creation, for tests, demos and other SDKs
+//! (curl, the official one). Job payloads are checked with escpush-core's own
+//! `JobSpec::from_body`, so the emulator refuses exactly what the client would.
 //!
 //! ```
 //! use escpush_emulator::{Emulator, Fault};
@@ -139,6 +141,9 @@ fn redact_secrets(v: &mut Value) {
             for (k, item) in obj.iter_mut() {
                 if k == "with_secret" {
                     *item = Value::String("***".to_owned());
+                } else if k == "destination_conf" {
+                    let text = item.as_str().unwrap_or_default().to_owned();
+                    *item = Value::String(routes::redact_destination(&text));
                 } else {
                     redact_secrets(item);
                 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use escpush_core::{ApiMessage, Envelope};
+use escpush_core::{ApiMessage, DatasetScope, DestinationConf, Envelope, Error as CoreError, JobSpec};
 use serde_json::{json, Map, Value};
 
 use crate::wire::{HttpRequest, HttpResponse};
@@ -12,10 +12,19 @@ use crate::wire::{HttpRequest, HttpResponse};
 pub(crate) const BASE_PATH: &str = "/client/v4";
 
 /// Zone or account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScopeKind {
     Zone,
     Account,
+}
+
+impl From<ScopeKind> for DatasetScope {
+    fn from(kind: ScopeKind) -> Self {
+        match kind {
+            ScopeKind::Zone => DatasetScope::Zone,
+            ScopeKind::Account => DatasetScope::Account,
+        }
+    }
 }
 
 impl ScopeKind {
@@ -33,6 +42,10 @@ impl ScopeKind {
 pub(crate) enum Route<'a> {
     /// `/zones/{id}/disable_esc`, `/accounts/{id}/disable_esc`.
     Esc(ScopeKind, &'a str),
+    /// `/zones/{id}/logpush/jobs`, `/accounts/{id}/logpush/jobs`.
+    LogpushJobs(ScopeKind, &'a str),
+    /// `/zones/{id}/logpush/jobs/{job_id}`, `/accounts/{id}/logpush/jobs/{job_id}`.
+    LogpushJob(ScopeKind, &'a str, &'a str),
 }
 
 impl Route<'_> {
@@ -40,6 +53,8 @@ impl Route<'_> {
     pub fn allowed(&self) -> &'static [&'static str] {
         match self {
             Route::Esc(..) => &["GET", "POST", "DELETE"],
+            Route::LogpushJobs(..) => &["GET", "POST"],
+            Route::LogpushJob(..) => &["GET"],
         }
     }
 }
@@ -51,6 +66,14 @@ pub(crate) fn route(path: &str) -> Option<Route<'_>> {
     match segments.as_slice() {
         ["zones", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(ScopeKind::Zone, id)),
         ["accounts", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(ScopeKind::Account, id)),
+        ["zones", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(ScopeKind::Zone, id)),
+        ["accounts", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(ScopeKind::Account, id)),
+        ["zones", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
+            Some(Route::LogpushJob(ScopeKind::Zone, id, job))
+        }
+        ["accounts", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
+            Some(Route::LogpushJob(ScopeKind::Account, id, job))
+        }
         _ => None,
     }
 }
@@ -91,6 +114,9 @@ impl EscSetting {
 pub(crate) struct State {
     pub zones: BTreeMap<String, EscSetting>,
     pub accounts: BTreeMap<String, EscSetting>,
+    /// Log-push jobs per (scope, id), in creation order; ids are unique across scopes.
+    pub jobs: BTreeMap<(ScopeKind, String), Vec<Value>>,
+    pub last_job_id: u64,
 }
 
 impl State {
@@ -118,8 +144,32 @@ impl State {
                     .collect(),
             )
         };
-        json!({ "zones": side(&self.zones), "accounts": side(&self.accounts) })
+        let mut snapshot = json!({ "zones": side(&self.zones), "accounts": side(&self.accounts) });
+        for ((kind, id), jobs) in &self.jobs {
+            let key = if *kind == ScopeKind::Zone { "zones" } else { "accounts" };
+            let redacted: Vec<Value> = jobs.iter().cloned().map(redact_job).collect();
+            let entry = snapshot[key]
+                .as_object_mut()
+                .expect("a snapshot side is an object")
+                .entry(id.clone())
+                .or_insert_with(|| json!({ "esc": EscSetting::default().to_snapshot() }));
+            entry["logpush_jobs"] = Value::Array(redacted);
+        }
+        snapshot
     }
+}
+
+/// A job record with its destination's parameters masked (they may hold credentials).
+pub(crate) fn redact_job(mut job: Value) -> Value {
+    if let Some(conf) = job.get_mut("destination_conf") {
+        *conf = Value::String(redact_destination(conf.as_str().unwrap_or_default()));
+    }
+    job
+}
+
+/// `destination_conf` text with every parameter value but harmless ones masked.
+pub(crate) fn redact_destination(text: &str) -> String {
+    DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
 }
 
 /// An error answer in the v4 envelope.
@@ -135,6 +185,102 @@ fn ok_response(result: Value) -> HttpResponse {
 pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &std::sync::Mutex<State>) -> HttpResponse {
     match route {
         Route::Esc(kind, id) => handle_esc(*kind, id, req, state),
+        Route::LogpushJobs(kind, id) => handle_jobs(*kind, id, req, state),
+        Route::LogpushJob(kind, id, job_id) => handle_job(*kind, id, job_id, state),
+    }
+}
+
+/// The v4 error code the emulator gives a job payload the API would refuse.
+const INVALID_JOB: i64 = 1004;
+
+fn handle_jobs(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::Mutex<State>) -> HttpResponse {
+    if req.method == "GET" {
+        let state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let jobs = state.jobs.get(&(kind, id.to_owned())).cloned().unwrap_or_default();
+        return ok_response(Value::Array(jobs));
+    }
+    let content_type = req.header("content-type").unwrap_or_default();
+    if !content_type.to_ascii_lowercase().starts_with("application/json") {
+        return error_response(
+            400,
+            INVALID_JOB,
+            "the body must be JSON with `Content-Type: application/json`",
+        );
+    }
+    let body: Value = match serde_json::from_slice(&req.body) {
+        Ok(v) => v,
+        Err(e) => {
+            return error_response(
+                400,
+                INVALID_JOB,
+                format!("the body is not valid JSON: {}", e.classify_name()),
+            )
+        }
+    };
+    // The same checks as the client's, so that both sides refuse the same payloads.
+    let spec = match JobSpec::from_body(&body, kind.into()) {
+        Ok(spec) => spec,
+        Err(err) => {
+            let problems = match err {
+                CoreError::Invalid { problems } => problems,
+                CoreError::Filter(f) => f.into_problems(),
+                other => return error_response(400, INVALID_JOB, other.to_string()),
+            };
+            let errors = problems
+                .into_iter()
+                .map(|p| {
+                    let message = if p.path.is_empty() {
+                        p.message
+                    } else {
+                        format!("{}: {}", p.path, p.message)
+                    };
+                    ApiMessage::new(INVALID_JOB, message)
+                })
+                .collect();
+            return HttpResponse::json(400, Envelope::error(errors).to_bytes());
+        }
+    };
+    let mut state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    state.last_job_id += 1;
+    let mut record = Map::new();
+    record.insert("id".to_owned(), state.last_job_id.into());
+    record.insert("enabled".to_owned(), false.into());
+    record.insert("name".to_owned(), Value::Null);
+    record.insert("logpull_options".to_owned(), Value::Null);
+    record.insert("filter".to_owned(), Value::Null);
+    record.insert("frequency".to_owned(), "high".into());
+    record.insert("kind".to_owned(), "".into());
+    if let Value::Object(given) = spec.to_body() {
+        record.extend(given);
+    }
+    for key in ["last_complete", "last_error", "error_message"] {
+        record.insert(key.to_owned(), Value::Null);
+    }
+    let record = Value::Object(record);
+    state
+        .jobs
+        .entry((kind, id.to_owned()))
+        .or_default()
+        .push(record.clone());
+    ok_response(record)
+}
+
+fn handle_job(kind: ScopeKind, id: &str, job_id: &str, state: &std::sync::Mutex<State>) -> HttpResponse {
+    let Ok(job_id) = job_id.parse::<u64>() else {
+        return error_response(
+            400,
+            INVALID_JOB,
+            format!("`{job_id}` is not a job id; job ids are integers"),
+        );
+    };
+    let state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let found = state
+        .jobs
+        .get(&(kind, id.to_owned()))
+        .and_then(|jobs| jobs.iter().find(|j| j["id"].as_u64() == Some(job_id)));
+    match found {
+        Some(job) => ok_response(job.clone()),
+        None => error_response(404, 1000, format!("no log-push job {job_id} in {} {id}", kind.as_str())),
     }
 }
 

@@ -7,7 +7,9 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use escpush_core::{parse_response, EscOp, EscSecret, EscStatus, Method, Request, Scope};
+use escpush_core::{
+    get_job_request, list_jobs_request, parse_response, EscOp, EscSecret, EscStatus, JobSpec, Method, Request, Scope,
+};
 use serde_json::Value;
 
 use crate::error::Error;
@@ -441,6 +443,40 @@ impl Client {
     /// `disable_esc=<secret>` skip ESC.
     pub fn esc_set_secret(&self, scope: &Scope, secret: &EscSecret) -> Result<(), Error> {
         self.esc(scope, &EscOp::SetSecret(secret.clone())).map(drop)
+    }
+
+    /// `POST {scope}/logpush/jobs`: creates the job and gives the stored record. Never
+    /// retried once the body may have reached the server.
+    pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
+        self.execute(&spec.create_request(scope)?)
+    }
+
+    /// `GET {scope}/logpush/jobs`: every job of the zone or account.
+    pub fn jobs(&self, scope: &Scope) -> Result<Vec<Value>, Error> {
+        match self.execute(&list_jobs_request(scope))? {
+            Value::Array(items) => Ok(items),
+            Value::Null => Ok(Vec::new()),
+            other => Err(Error::MalformedResponse {
+                status: None,
+                message: format!("the job list is {}, not an array", json_kind(&other)),
+            }),
+        }
+    }
+
+    /// `GET {scope}/logpush/jobs/{job_id}`: one job.
+    pub fn job(&self, scope: &Scope, job_id: u64) -> Result<Value, Error> {
+        self.execute(&get_job_request(scope, job_id))
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

@@ -9,6 +9,7 @@ use escpush_http::{Client, ClientBuilder};
 
 use crate::errors;
 use crate::esc::PyEsc;
+use crate::logpush::PyLogpush;
 
 fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
     if value.is_finite() && value > 0.0 {
@@ -169,6 +170,10 @@ impl PyClient {
     fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<PyZone> {
         let scope = Scope::zone(zone_id).map_err(|e| errors::core_error(py, &e))?;
         Ok(PyZone {
+            logpush: PyLogpush {
+                client: self.inner.clone(),
+                scope: scope.clone(),
+            },
             esc: PyEsc {
                 client: self.inner.clone(),
                 scope,
@@ -180,6 +185,10 @@ impl PyClient {
     fn account(&self, py: Python<'_>, account_id: String) -> PyResult<PyAccount> {
         let scope = Scope::account(account_id).map_err(|e| errors::core_error(py, &e))?;
         Ok(PyAccount {
+            logpush: PyLogpush {
+                client: self.inner.clone(),
+                scope: scope.clone(),
+            },
             esc: PyEsc {
                 client: self.inner.clone(),
                 scope,
@@ -201,6 +210,7 @@ impl PyClient {
 #[derive(Debug)]
 pub struct PyZone {
     esc: PyEsc,
+    logpush: PyLogpush,
 }
 
 #[pymethods]
@@ -217,6 +227,12 @@ impl PyZone {
         self.esc.clone()
     }
 
+    /// The zone's log-push jobs.
+    #[getter]
+    fn logpush(&self) -> PyLogpush {
+        self.logpush.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!("Zone({})", quote(self.esc.scope.id()))
     }
@@ -227,6 +243,7 @@ impl PyZone {
 #[derive(Debug)]
 pub struct PyAccount {
     esc: PyEsc,
+    logpush: PyLogpush,
 }
 
 #[pymethods]
@@ -241,6 +258,12 @@ impl PyAccount {
     #[getter]
     fn esc(&self) -> PyEsc {
         self.esc.clone()
+    }
+
+    /// The account's log-push jobs.
+    #[getter]
+    fn logpush(&self) -> PyLogpush {
+        self.logpush.clone()
     }
 
     fn __repr__(&self) -> String {

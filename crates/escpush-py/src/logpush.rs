@@ -1,11 +1,15 @@
 //! `escpush.LogpullOptions`: the `logpull_options` of a log-push job.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{LogpullOptions, Timestamps};
+use escpush_core::{dataset_scope, Filter, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
+use escpush_http::Client;
 
+use crate::client::quote;
+use crate::convert;
 use crate::errors;
+use crate::filter::PyFilter;
 
 /// The `logpull_options` of a log-push job: fields, timestamp format, flags.
 #[pyclass(name = "LogpullOptions", module = "escpush", frozen, eq)]
@@ -101,5 +105,122 @@ impl PyLogpullOptions {
             parts.push(format!("flags={{{}}}", flags.join(", ")));
         }
         format!("LogpullOptions({})", parts.join(", "))
+    }
+}
+
+/// The log-push jobs of one zone or account: `zone.logpush` / `account.logpush`.
+#[pyclass(name = "Logpush", module = "escpush", frozen)]
+#[derive(Clone, Debug)]
+pub struct PyLogpush {
+    pub(crate) client: Client,
+    pub(crate) scope: Scope,
+}
+
+/// A filter argument: a `Filter`, its JSON text (or the quoted form), or a dict.
+fn filter_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
+    if let Ok(f) = obj.cast::<PyFilter>() {
+        return Ok(f.get().inner.clone());
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Filter::parse(&text.to_cow()?).map_err(|e| errors::filter_error(py, &e));
+    }
+    let json = convert::to_json(obj, "filter").map_err(|m| errors::invalid_input(py, m))?;
+    Filter::from_json(json).map_err(|e| errors::filter_error(py, &e))
+}
+
+#[pymethods]
+impl PyLogpush {
+    /// Creates a log-push job and returns the stored job as a dict.
+    ///
+    /// Everything the API would refuse is checked first, and nothing is sent when
+    /// something is wrong: the dataset (and its scope), `destination_conf`, the fields
+    /// and options of `logpull_options`, the filter against the dataset and the limits
+    /// (`FilterError`), and the other job fields given as keywords (`enabled`,
+    /// `frequency`, `max_upload_bytes`, ...; `InvalidInput`). The filter is sent as a
+    /// string holding its canonical JSON. A creation is never retried.
+    #[pyo3(signature = (
+        *, destination_conf, dataset, name=None, filter=None, logpull_options=None,
+        max_operators=30, max_bytes=1000, **fields
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn create_job(
+        &self,
+        py: Python<'_>,
+        destination_conf: &str,
+        dataset: &str,
+        name: Option<String>,
+        filter: Option<&Bound<'_, PyAny>>,
+        logpull_options: Option<&Bound<'_, PyAny>>,
+        max_operators: usize,
+        max_bytes: usize,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut builder = JobSpec::builder(dataset, dataset_scope(&self.scope))
+            .destination_conf(destination_conf)
+            .limits(Limits::new(max_operators, max_bytes));
+        if let Some(name) = name {
+            builder = builder.name(name);
+        }
+        match filter {
+            None => {}
+            Some(f) if f.is_none() => {}
+            Some(f) => match f.cast::<PyString>() {
+                // Text is parsed by the builder, so its problems join the others.
+                Ok(text) => builder = builder.filter_text(&text.to_cow()?),
+                Err(_) => builder = builder.filter(filter_arg(py, f)?),
+            },
+        }
+        match logpull_options {
+            None => {}
+            Some(o) if o.is_none() => {}
+            Some(o) => {
+                if let Ok(opts) = o.cast::<PyLogpullOptions>() {
+                    builder = builder.logpull_options(opts.get().inner.clone());
+                } else if let Ok(text) = o.cast::<PyString>() {
+                    builder = builder.logpull_options_text(&text.to_cow()?);
+                } else {
+                    return Err(errors::invalid_input(
+                        py,
+                        "invalid logpull_options: give an escpush.LogpullOptions or its query string",
+                    ));
+                }
+            }
+        }
+        if let Some(fields) = fields {
+            for (key, value) in fields.iter() {
+                let key: String = key.extract()?;
+                let json = convert::to_json(&value, &key).map_err(|m| errors::invalid_input(py, m))?;
+                builder = builder.extra(key, json.into());
+            }
+        }
+        let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
+        let job = py
+            .detach(|| self.client.create_job(&self.scope, &spec))
+            .map_err(|e| errors::http_error(py, &e))?;
+        convert::from_json(py, &job)
+    }
+
+    /// Every log-push job of the zone or account, as dicts.
+    fn jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let jobs = py
+            .detach(|| self.client.jobs(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let items = jobs
+            .iter()
+            .map(|j| convert::from_json(py, j))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    /// One log-push job, by its id.
+    fn job(&self, py: Python<'_>, job_id: u64) -> PyResult<Py<PyAny>> {
+        let job = py
+            .detach(|| self.client.job(&self.scope, job_id))
+            .map_err(|e| errors::http_error(py, &e))?;
+        convert::from_json(py, &job)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
     }
 }

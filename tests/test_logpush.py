@@ -1,0 +1,212 @@
+"""Log-push job creation from Python, end to end against the emulator on loopback."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import cloudflare
+import pytest
+
+from escpush import ApiError, Filter, FilterError, InvalidInput, LogpullOptions, ServerError, field
+from escpush.testing import Emulator
+
+ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
+ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
+S3 = "s3://bucket/logs?region=us-east-1"
+ERRORS = (field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)) | field(
+    "ClientCountry"
+).is_in(["cn", "ru"])
+
+
+def test_create_read_back_and_list(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    options = LogpullOptions(["ClientIP", "EdgeResponseStatus"], timestamps="rfc3339")
+    job = zone.logpush.create_job(
+        destination_conf=S3, dataset="http_requests", name="errors", filter=ERRORS, logpull_options=options
+    )
+    assert job["filter"] == ERRORS.to_json()
+    assert Filter.parse(job["filter"]) == ERRORS
+    assert job["logpull_options"] == "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339"
+    assert (job["name"], job["dataset"], job["destination_conf"]) == ("errors", "http_requests", S3)
+    assert zone.logpush.job(job["id"]) == job
+    assert zone.logpush.jobs() == [job]
+    [sent] = [r for r in escpush_emulator.requests() if r["method"] == "POST"]
+    assert isinstance(sent["body"]["filter"], str), "the filter travels as a string"
+    assert json.loads(sent["body"]["filter"]) == ERRORS.to_dict()
+    assert sent["body"]["filter"] == ERRORS.to_json(), "holding the canonical filter"
+    assert sent["headers"]["content-type"] == "application/json"
+
+
+def test_filter_and_options_as_text_and_extra_fields(escpush_emulator: Emulator) -> None:
+    account = escpush_emulator.client().account(ACCOUNT)
+    quoted = json.dumps('{"where": {"key": "QueryName", "operator": "endsWith", "value": ".example.com"}}')
+    job = account.logpush.create_job(
+        destination_conf="r2://logs/dns?account-id=a&access-key-id=k&secret-access-key=s3cr3t-value",
+        dataset="gateway_dns",
+        filter=quoted,
+        logpull_options="fields=QueryName,Datetime&timestamps=unix",
+        enabled=True,
+        frequency="low",
+        max_upload_records=1000,
+    )
+    assert job["filter"] == '{"where":{"key":"QueryName","operator":"endsWith","value":".example.com"}}'
+    assert (job["enabled"], job["frequency"], job["max_upload_records"]) == (True, "low", 1000)
+    assert account.logpush.jobs()[0]["id"] == job["id"]
+    assert "s3cr3t-value" not in json.dumps(escpush_emulator.requests())
+    assert "s3cr3t-value" not in json.dumps(escpush_emulator.state())
+    assert repr(account.logpush) == f"Logpush(account='{ACCOUNT}')"
+
+
+BAD: list[tuple[dict[str, Any], type[Exception], str, str]] = [
+    ({"destination_conf": ""}, InvalidInput, "destination_conf", "a job needs a destination"),
+    ({"destination_conf": "s3://bucket/logs"}, InvalidInput, "destination_conf", "names its region"),
+    ({"destination_conf": "ftp://host/x"}, InvalidInput, "destination_conf", "is not a destination scheme"),
+    ({"dataset": "http_request"}, InvalidInput, "dataset", "did you mean `http_requests`?"),
+    ({"dataset": "gateway_dns"}, InvalidInput, "dataset", "is an account dataset; create the job on an account"),
+    (
+        {"logpull_options": "fields=ClientIP,ClientIPP"},
+        InvalidInput,
+        "logpull_options.fields[1]",
+        "`ClientIPP` is not a field of http_requests; did you mean `ClientIP`?",
+    ),
+    ({"logpull_options": "fields=ClientIP&timestamps=iso"}, InvalidInput, "logpull_options.timestamps", "unix"),
+    ({"filter": "{}"}, FilterError, "filter", "the filter has no `where` member"),
+    ({"filter": {"key": "A"}}, FilterError, "", "the filter has no `where` member"),
+    (
+        {"filter": field("ClientIP").is_in(["1"]) | field("ClientIP").is_in([str(i) for i in range(400)])},
+        FilterError,
+        "filter",
+        "the limit is 1000",
+    ),
+    (
+        {"filter": field("EdgeResponseStatus").starts_with("5")},
+        FilterError,
+        "filter.where.operator",
+        "`startsWith` does not apply to `EdgeResponseStatus`",
+    ),
+    ({"filter": field("Nope") == "x"}, FilterError, "filter.where.key", "is not a field of http_requests"),
+    ({"frequncy": "high"}, InvalidInput, "frequncy", "did you mean `frequency`?"),
+    ({"max_upload_bytes": "big"}, InvalidInput, "max_upload_bytes", "takes a non-negative integer"),
+    ({"logpull_options": 5}, InvalidInput, "", "give an escpush.LogpullOptions or its query string"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "path", "message"), BAD)
+def test_every_mistake_is_refused_and_nothing_is_sent(
+    escpush_emulator: Emulator, change: dict[str, Any], error: type[Exception], path: str, message: str
+) -> None:
+    args: dict[str, Any] = {"destination_conf": S3, "dataset": "http_requests", "filter": ERRORS}
+    args.update(change)
+    zone = escpush_emulator.client().zone(ZONE)
+    with pytest.raises(error) as exc:
+        zone.logpush.create_job(**args)
+    assert message in str(exc.value)
+    problems = exc.value.errors()  # type: ignore[attr-defined]
+    if problems:
+        assert any(p["path"] == path and message in p["message"] for p in problems), problems
+    assert escpush_emulator.requests() == [], "nothing was sent"
+
+
+def test_every_problem_at_once(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    with pytest.raises(InvalidInput) as exc:
+        zone.logpush.create_job(
+            destination_conf="s3://b",
+            dataset="http_requests",
+            logpull_options="fields=Nope",
+            filter=field("EdgeResponseStatus").starts_with("5"),
+        )
+    assert [p["path"] for p in exc.value.errors()] == [
+        "destination_conf",
+        "logpull_options.fields[0]",
+        "filter.where.operator",
+    ]
+    assert escpush_emulator.requests() == []
+
+
+def test_limits_are_configurable(escpush_emulator: Emulator) -> None:
+    big = field("ClientIP").is_in([f"10.0.0.{i}" for i in range(120)])
+    zone = escpush_emulator.client().zone(ZONE)
+    with pytest.raises(FilterError, match="the limit is 1000"):
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests", filter=big)
+    assert escpush_emulator.requests() == []
+    # Raised limits let the request go; the API (here the emulator) still applies its own.
+    with pytest.raises(ApiError) as exc:
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests", filter=big, max_bytes=4000)
+    assert exc.value.status == 400
+    assert "the limit is 1000" in exc.value.errors[0]["message"]
+    assert len(escpush_emulator.requests()) == 1
+    small = field("ClientIP").is_in([f"10.0.0.{i}" for i in range(31)])
+    job = zone.logpush.create_job(destination_conf=S3, dataset="http_requests", filter=small, max_operators=1)
+    assert Filter.parse(job["filter"]) == small
+
+
+def test_a_creation_is_not_retried(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client(max_retries=3).zone(ZONE)
+    escpush_emulator.fail_next(status=503)
+    with pytest.raises(ServerError) as exc:
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests")
+    assert exc.value.status == 503
+    assert len(escpush_emulator.requests()) == 1
+    escpush_emulator.fail_next(status=503)
+    assert zone.logpush.jobs() == []
+    assert len(escpush_emulator.requests()) == 3, "reads are retried"
+
+
+def test_the_emulator_validates_what_it_receives(escpush_emulator: Emulator) -> None:
+    body = {"dataset": "http_requests", "destination_conf": S3, "filter": '{"where":{"key":"Nope","operator":"eq"}}'}
+    req = urllib.request.Request(
+        f"{escpush_emulator.base_url}/zones/{ZONE}/logpush/jobs",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "X-Auth-Key": escpush_emulator.api_key,
+            "X-Auth-Email": escpush_emulator.email,
+        },
+    )
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        urllib.request.urlopen(req, timeout=5)
+    assert exc.value.code == 400
+    envelope = json.loads(exc.value.read())
+    assert envelope["success"] is False
+    assert [e["message"] for e in envelope["errors"]] == [
+        'filter.where: the condition has no `value`; a condition is {"key", "operator", "value"}'
+    ]
+    client = escpush_emulator.client()
+    with pytest.raises(Exception) as missing:
+        client.zone(ZONE).logpush.job(12345)
+    assert getattr(missing.value, "status", None) == 404
+
+
+def sdk(emu: Emulator) -> cloudflare.Cloudflare:
+    return cloudflare.Cloudflare(api_key=emu.api_key, api_email=emu.email, base_url=emu.base_url, max_retries=0)
+
+
+def test_the_official_sdk_and_escpush_see_the_same_jobs(escpush_emulator: Emulator) -> None:
+    cf = sdk(escpush_emulator)
+    zone = escpush_emulator.client().zone(ZONE)
+    # The official SDK creates a job on the emulator; escpush reads it back.
+    made = cf.logpush.jobs.create(
+        zone_id=ZONE,
+        destination_conf=S3,
+        dataset="http_requests",
+        name="from-sdk",
+        filter=ERRORS.to_json(),
+        logpull_options="fields=ClientIP&timestamps=rfc3339",
+    )
+    assert made is not None and made.id is not None
+    seen = zone.logpush.job(made.id)
+    assert seen["filter"] == made.filter == ERRORS.to_json()
+    assert Filter.parse(seen["filter"]) == ERRORS
+    # escpush creates a job; the SDK reads it back and sees the same filter string.
+    ours = zone.logpush.create_job(destination_conf=S3, dataset="http_requests", name="from-escpush", filter=ERRORS)
+    theirs = cf.logpush.jobs.get(ours["id"], zone_id=ZONE)
+    assert theirs is not None
+    assert theirs.filter == ours["filter"] == ERRORS.to_json()
+    assert theirs.name == "from-escpush"
+    listed = cf.logpush.jobs.list(zone_id=ZONE)
+    assert sorted(j.id for j in listed if j is not None) == sorted(j["id"] for j in zone.logpush.jobs())
