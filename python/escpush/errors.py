@@ -35,42 +35,35 @@ class EscpushError(Exception):
     """Base class of every escpush exception."""
 
 
-class FilterError(EscpushError, ValueError):
+class _WithProblems(EscpushError, ValueError):
+    """An input error that carries the list of problems found."""
+
+    def __init__(self, message: str, problems: list[FilterProblem] | None = None) -> None:
+        super().__init__(message)
+        self._problems: list[FilterProblem] = list(problems or [])
+
+    def errors(self) -> list[FilterProblem]:
+        """Every problem found, each with ``path``, ``code`` and ``message``, in input order."""
+        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self._problems))
+
+
+class FilterError(_WithProblems):
     """A log-push filter is malformed, over the limits, or does not fit its dataset.
 
     ``errors()`` lists every problem found, each a dict with ``path`` (for example
     ``where.and[2].or[0].value``), ``code`` (stable, for programs) and ``message``.
     """
 
-    def __init__(self, message: str, problems: list[FilterProblem] | None = None) -> None:
-        super().__init__(message)
-        self._problems: list[FilterProblem] = list(problems or [])
 
-    def errors(self) -> list[FilterProblem]:
-        """Every problem found, in the order of the filter's text."""
-        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (str(self), self._problems))
-
-
-class InvalidInput(EscpushError, ValueError):
+class InvalidInput(_WithProblems):
     """An argument was refused before any request was made (an id, a secret, a dataset, ...).
 
     ``errors()`` lists the problems with their paths where there are several (a log-push
     job's fields, for example); it is empty for a single refused argument.
     """
-
-    def __init__(self, message: str, problems: list[FilterProblem] | None = None) -> None:
-        super().__init__(message)
-        self._problems: list[FilterProblem] = list(problems or [])
-
-    def errors(self) -> list[FilterProblem]:
-        """Every problem found, each with ``path``, ``code`` and ``message``."""
-        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (str(self), self._problems))
 
 
 class ApiError(EscpushError):

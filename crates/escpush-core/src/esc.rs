@@ -12,6 +12,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 
 use crate::error::Error;
+use crate::json::json_kind;
 use crate::request::{Method, Request};
 
 /// The most characters an ESC secret may have (SPEC §8).
@@ -364,17 +365,6 @@ impl EscStatus {
             }
         };
         Ok(EscStatus { always, secret })
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -36,6 +36,18 @@ impl Json {
     }
 }
 
+/// A short name of a JSON value's type, for messages (`"an array"`).
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 impl From<serde_json::Value> for Json {
     fn from(value: serde_json::Value) -> Self {
         match value {

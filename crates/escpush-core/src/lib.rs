@@ -39,7 +39,7 @@ pub use filter::{
     field, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Operator, Problem, ProblemCode, Record,
     Scalar, Value,
 };
-pub use json::Json;
+pub use json::{json_kind, Json};
 pub use logpush::{
     dataset_scope, get_job_request, list_jobs_request, DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions,
     Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES,

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use escpush_core::{
-    get_job_request, list_jobs_request, parse_response, EscOp, EscSecret, EscStatus, JobSpec, Method, Request, Scope,
+    get_job_request, json_kind, list_jobs_request, parse_response, EscOp, EscSecret, EscStatus, JobSpec, Method,
+    Request, Scope,
 };
 use serde_json::Value;
 
@@ -466,17 +467,6 @@ impl Client {
     /// `GET {scope}/logpush/jobs/{job_id}`: one job.
     pub fn job(&self, scope: &Scope, job_id: u64) -> Result<Value, Error> {
         self.execute(&get_job_request(scope, job_id))
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
