@@ -36,8 +36,8 @@ pub use envelope::{parse_response, ApiMessage, Envelope};
 pub use error::Error;
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
-    field, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Operator, Problem, ProblemCode, Record,
-    Scalar, Value,
+    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Malformation,
+    MalformedLine, Operator, Problem, ProblemCode, Record, Scalar, Value,
 };
 pub use json::{json_kind, Json};
 pub use logpush::{

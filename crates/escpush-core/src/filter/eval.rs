@@ -160,7 +160,7 @@ fn bool_text(b: bool) -> &'static str {
 
 /// Exact comparison of a float with an integer (no rounding of the integer to a float).
 #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-fn cmp_float_int(f: f64, n: i64) -> Option<Ordering> {
+pub(crate) fn cmp_float_int(f: f64, n: i64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }

@@ -9,6 +9,7 @@
 
 mod ast;
 mod build;
+mod compiled;
 mod eval;
 mod parse;
 mod problem;
@@ -18,6 +19,7 @@ use std::str::FromStr;
 
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
+pub use compiled::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use eval::{eval_condition, FieldValue, Record};
 pub(crate) use problem::describe as describe_problems;
 pub use problem::{FilterError, Problem, ProblemCode};
