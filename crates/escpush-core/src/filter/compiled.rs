@@ -155,9 +155,26 @@ pub struct CompiledFilter {
 struct Program {
     /// The names of the fields read, as UTF-8 bytes; a field's index is its slot.
     keys: Vec<Box<[u8]>>,
-    /// Slots by key length, for a quick lookup of each member's key.
-    by_len: Vec<Vec<usize>>,
+    /// A hash table of the slots, for a quick lookup of each member's key: the slots whose
+    /// key hashes to `h` are `slots[starts[h]..starts[h + 1]]`. Most keys of a line are not
+    /// read, and land in an empty bucket without a comparison.
+    starts: Box<[u16; BUCKETS + 1]>,
+    slots: Vec<usize>,
     root: Node,
+}
+
+const BUCKETS: usize = 256;
+
+/// A cheap hash of a key: its length and three of its bytes.
+#[inline]
+fn bucket(key: &[u8]) -> usize {
+    let n = key.len();
+    match (key.first(), key.last()) {
+        (Some(&first), Some(&last)) => {
+            (n * 7 + usize::from(first) * 3 + usize::from(last) * 5 + usize::from(key[n / 2])) % BUCKETS
+        }
+        _ => 0,
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -240,12 +257,19 @@ impl Program {
     fn new(filter: &Filter) -> Program {
         let mut keys: Vec<Box<[u8]>> = Vec::new();
         let root = Program::compile(filter.expr(), &mut keys);
-        let longest = keys.iter().map(|k| k.len()).max().unwrap_or(0);
-        let mut by_len = vec![Vec::new(); longest + 1];
-        for (slot, key) in keys.iter().enumerate() {
-            by_len[key.len()].push(slot);
+        let mut slots: Vec<usize> = (0..keys.len()).collect();
+        slots.sort_by_key(|&slot| bucket(&keys[slot]));
+        let mut starts = Box::new([0u16; BUCKETS + 1]);
+        for h in 0..BUCKETS {
+            let n = slots.iter().filter(|&&slot| bucket(&keys[slot]) == h).count();
+            starts[h + 1] = starts[h] + u16::try_from(n).expect("fewer than 65536 fields");
         }
-        Program { keys, by_len, root }
+        Program {
+            keys,
+            starts,
+            slots,
+            root,
+        }
     }
 
     fn compile(expr: &Expr, keys: &mut Vec<Box<[u8]>>) -> Node {
@@ -287,8 +311,9 @@ impl Program {
     /// The slot of a member's key, if the filter reads that field.
     #[inline]
     fn lookup(&self, key: &[u8]) -> Option<usize> {
-        self.by_len
-            .get(key.len())?
+        let h = bucket(key);
+        let (lo, hi) = (usize::from(self.starts[h]), usize::from(self.starts[h + 1]));
+        self.slots[lo..hi]
             .iter()
             .copied()
             .find(|&slot| *self.keys[slot] == *key)
@@ -353,15 +378,15 @@ fn skip_ws(line: &[u8], mut pos: usize) -> usize {
 fn string_end<const MODE: u8>(line: &[u8], start: usize) -> Parsed<(usize, bool)> {
     let unterminated = || MalformedLine::at(line.len(), Malformation::UnexpectedEnd);
     if MODE == PLAIN {
-        return memchr(b'"', &line[start..])
-            .map(|i| (start + i, false))
+        return find_quote::<false>(line, start)
+            .map(|at| (at, false))
             .ok_or_else(unterminated);
     }
     let mut escaped = false;
     let mut pos = start;
     loop {
         let at = if MODE == ESCAPES {
-            pos + memchr2(b'"', b'\\', &line[pos..]).ok_or_else(unterminated)?
+            find_quote::<true>(line, pos).ok_or_else(unterminated)?
         } else {
             let i = line[pos..]
                 .iter()
@@ -378,6 +403,46 @@ fn string_end<const MODE: u8>(line: &[u8], start: usize) -> Parsed<(usize, bool)
             _ => return Err(MalformedLine::at(at, Malformation::ControlCharacter)),
         }
     }
+}
+
+/// The first `"` (or, with `BACKSLASH`, `\\`) at or after `pos`. Log strings are mostly
+/// short, so the first 32 bytes are searched 8 at a time in a register (no call, no set-up);
+/// longer strings go to `memchr`.
+#[inline]
+fn find_quote<const BACKSLASH: bool>(line: &[u8], mut pos: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `word` equal to the byte in every lane of `pattern` sets its high bit; bits
+    // above the first match may be wrong, the lowest one never is.
+    let matches = |word: u64, pattern: u64| {
+        let x = word ^ pattern;
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let limit = pos + 32;
+    while let Some(bytes) = line.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+        let mut found = matches(word, ONES * u64::from(b'"'));
+        if BACKSLASH {
+            found |= matches(word, ONES * u64::from(b'\\'));
+        }
+        if found != 0 {
+            return Some(pos + (found.trailing_zeros() / 8) as usize);
+        }
+        pos += 8;
+        if pos >= limit {
+            let rest = line.get(pos..)?;
+            let i = if BACKSLASH {
+                memchr2(b'"', b'\\', rest)
+            } else {
+                memchr(b'"', rest)
+            };
+            return i.map(|i| pos + i);
+        }
+    }
+    line.get(pos..)?
+        .iter()
+        .position(|&b| b == b'"' || (BACKSLASH && b == b'\\'))
+        .map(|i| pos + i)
 }
 
 /// Checks the escape at `at` (a backslash) and returns the index after it.
@@ -526,10 +591,40 @@ impl CompiledFilter {
                 Some(_) => return Err(MalformedLine::at(pos, Malformation::Expected("`:` after a key"))),
             }
             pos = skip_ws(line, pos + 1);
-            let (span, end) = self.value::<MODE>(line, pos)?;
-            if let Some(slot) = slot {
-                self.spans[slot] = span;
-            }
+            // Strings and numbers, most of a log line, are read here; the rest out of line.
+            let end = match line.get(pos) {
+                Some(b'"') => {
+                    let (end, escaped) = string_end::<MODE>(line, pos + 1)?;
+                    if let Some(slot) = slot {
+                        self.spans[slot] = Span {
+                            kind: Kind::Str,
+                            start: pos + 1,
+                            end,
+                            escaped,
+                        };
+                    }
+                    end + 1
+                }
+                Some(b'0'..=b'9' | b'-') => {
+                    let (end, integer) = number_end(line, pos)?;
+                    if let Some(slot) = slot {
+                        self.spans[slot] = Span {
+                            kind: if integer { Kind::Int } else { Kind::Float },
+                            start: pos,
+                            end,
+                            escaped: false,
+                        };
+                    }
+                    end
+                }
+                _ => {
+                    let (span, end) = self.value::<MODE>(line, pos)?;
+                    if let Some(slot) = slot {
+                        self.spans[slot] = span;
+                    }
+                    end
+                }
+            };
             pos = skip_ws(line, end);
             match line.get(pos) {
                 Some(b',') => pos = skip_ws(line, pos + 1),
