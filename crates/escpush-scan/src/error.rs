@@ -1,0 +1,35 @@
+//! The one error type of escpush-scan.
+
+use std::io;
+
+/// Why a scan stopped. Each names the input (a path, or `<stdin>`) it is about.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScanError {
+    /// The input could not be opened.
+    #[error("cannot open `{source_name}`: {error}")]
+    Open { source_name: String, error: io::Error },
+    /// Reading the input failed part-way.
+    #[error("cannot read `{source_name}`: {error}")]
+    Read { source_name: String, error: io::Error },
+    /// The input starts like gzip data but is truncated or corrupt.
+    #[error("`{source_name}` is not valid gzip data (truncated or corrupt): {error}")]
+    Gzip { source_name: String, error: io::Error },
+    /// Strict mode: the first line that is not one JSON object.
+    #[error("`{source_name}` line {line} is not a JSON object: {reason}")]
+    Malformed {
+        source_name: String,
+        /// 1-based line number in its input.
+        line: u64,
+        reason: crate::MalformedReason,
+    },
+    /// Writing the selected lines failed.
+    #[error("cannot write the selected lines: {error}")]
+    Write { error: io::Error },
+    /// The progress callback asked to stop.
+    #[error("the scan was cancelled")]
+    Cancelled,
+    /// A thread could not be started.
+    #[error("cannot start a scan thread: {error}")]
+    Thread { error: io::Error },
+}

@@ -1,0 +1,38 @@
+//! Preview a log-push filter on real logs: stream NDJSON files through a compiled filter.
+//!
+//! The evaluation rules live in `escpush-core` ([`escpush_core::CompiledFilter`]); this crate
+//! moves the bytes. It reads files (plain NDJSON, or gzip, recognised by its magic bytes),
+//! several in a row, or stdin, in fixed-size chunks cut at line breaks, and evaluates the
+//! chunks on every core:
+//!
+//! - a reader thread fills buffers taken from a fixed pool, so memory stays bounded
+//!   whatever the input's size (about 24 MiB of buffers, plus twice the longest line);
+//! - worker threads evaluate the lines of one chunk each;
+//! - the calling thread collects the chunks' results **in input order**, so line numbers,
+//!   the first malformed line and the lines [`Scanner::select`] writes do not depend on
+//!   the number of threads.
+//!
+//! Blank lines (whitespace only) are skipped and not counted. A malformed line (not one JSON
+//! object, see [`escpush_core::CompiledFilter`]) is counted and the scan goes on; the first
+//! one is reported with its file and line number. In strict mode the scan stops there with
+//! [`ScanError::Malformed`]. A line longer than [`Scanner::max_line`] is counted malformed
+//! without being held in memory.
+//!
+//! ```no_run
+//! use escpush_core::Filter;
+//! use escpush_scan::{Input, Scanner};
+//!
+//! let filter = Filter::parse(r#"{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}"#)?;
+//! let result = Scanner::new(&filter).scan([Input::path("logs.ndjson.gz"), Input::Stdin])?;
+//! eprintln!("{} of {} lines match", result.matched, result.total);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+
+mod error;
+mod input;
+mod scan;
+
+pub use error::ScanError;
+pub use input::Input;
+pub use scan::{Malformed, MalformedReason, Progress, ScanResult, Scanner};

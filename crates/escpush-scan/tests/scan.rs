@@ -1,0 +1,340 @@
+//! Scans of real files: several inputs, gzip, bad input, long lines, strict mode, select,
+//! and results that do not depend on the number of threads or the chunk size.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use escpush_core::{Filter, Malformation};
+use escpush_scan::{Input, Malformed, MalformedReason, ScanError, ScanResult, Scanner};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use proptest::prelude::*;
+
+fn filter() -> Filter {
+    Filter::parse(r#"{"where":{"key":"Status","operator":"geq","value":"500"}}"#).unwrap()
+}
+
+/// A fresh directory for one test.
+fn dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("escpush-scan").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, bytes: &[u8]) -> PathBuf {
+    fs::write(path, bytes).unwrap();
+    path.to_owned()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// `n` log lines; every third one has a 5xx status.
+fn lines(n: usize) -> String {
+    let mut out = String::new();
+    for i in 0..n {
+        let status = if i % 3 == 0 { 500 + i % 100 } else { 200 };
+        let _ = writeln!(out, "{{\"Id\":{i},\"Status\":{status},\"Path\":\"/p/{i}\"}}");
+    }
+    out
+}
+
+/// The lines of `text` that pass `pred`, each with its line break.
+fn keep(text: &str, pred: impl Fn(&str) -> bool) -> String {
+    text.lines().filter(|l| pred(l)).flat_map(|l| [l, "\n"]).collect()
+}
+
+/// Everything but the time.
+fn counts(r: &ScanResult) -> (u64, u64, u64, Option<Malformed>, u64) {
+    (r.total, r.matched, r.malformed, r.first_malformed.clone(), r.bytes)
+}
+
+fn scan(paths: &[&Path]) -> Result<ScanResult, ScanError> {
+    Scanner::new(&filter()).scan(paths.iter().copied().map(Input::path))
+}
+
+#[test]
+fn several_files_plain_and_gzip() {
+    let d = dir("several");
+    let a = write(&d.join("a.ndjson"), lines(1000).as_bytes());
+    let b = write(&d.join("b.ndjson.gz"), &gzip(lines(300).as_bytes()));
+    // gzip recognised by its bytes, not its name; concatenated members are one stream.
+    let mut two_members = gzip(lines(10).as_bytes());
+    two_members.extend(gzip(lines(20).as_bytes()));
+    let c = write(&d.join("c.log"), &two_members);
+    let r = scan(&[&a, &b, &c]).unwrap();
+    assert_eq!(r.total, 1330);
+    assert_eq!(r.matched, 334 + 100 + 4 + 7);
+    assert_eq!(r.malformed, 0);
+    assert_eq!(r.first_malformed, None);
+    assert_eq!(
+        r.bytes,
+        (lines(1000).len() + lines(300).len() + lines(10).len() + lines(20).len()) as u64
+    );
+    assert!(r.seconds >= 0.0);
+}
+
+#[test]
+fn blank_lines_crlf_and_no_final_line_break() {
+    let d = dir("blank");
+    let text = "\n{\"Status\":500}\r\n   \n\t\r\n{\"Status\":200}\n{\"Status\":501}";
+    let p = write(&d.join("x.ndjson"), text.as_bytes());
+    let r = scan(&[&p]).unwrap();
+    assert_eq!((r.total, r.matched, r.malformed), (3, 2, 0));
+    let empty = write(&d.join("empty.ndjson"), b"");
+    assert_eq!(counts(&scan(&[&empty]).unwrap()), (0, 0, 0, None, 0));
+}
+
+#[test]
+fn malformed_lines_are_counted_with_the_first_ones_place() {
+    let d = dir("malformed");
+    let a = write(&d.join("a.ndjson"), lines(50).as_bytes());
+    let mut text = lines(20).into_bytes();
+    text.extend_from_slice(b"\n{\"Status\":\xff500}\n{\"Status\":500,}\nnot json\n");
+    text.extend_from_slice(lines(5).as_bytes());
+    let b = write(&d.join("b.ndjson"), &text);
+    for chunk in [0, 16, 100, 4096] {
+        let r = Scanner::new(&filter())
+            .chunk_size(chunk)
+            .threads(3)
+            .scan([Input::path(&a), Input::path(&b)])
+            .unwrap();
+        assert_eq!((r.total, r.malformed), (50 + 20 + 3 + 5, 3), "chunk {chunk}");
+        assert_eq!(r.matched, 17 + 7 + 2);
+        let first = r.first_malformed.unwrap();
+        assert_eq!(first.source_name, b.display().to_string());
+        assert_eq!(first.line, 22, "the blank line 21 counts for numbering");
+        assert!(matches!(
+            first.reason,
+            MalformedReason::Json(e) if e.reason == Malformation::NotUtf8 && e.offset == 10
+        ));
+        assert!(first
+            .to_string()
+            .ends_with("b.ndjson` line 22: byte 10: the bytes are not UTF-8"));
+    }
+}
+
+#[test]
+fn strict_mode_stops_at_the_first_malformed_line() {
+    let d = dir("strict");
+    let mut text = lines(30).into_bytes();
+    text.extend_from_slice(b"{\"Status\":500\n");
+    text.extend_from_slice(lines(30).as_bytes());
+    let p = write(&d.join("s.ndjson"), &text);
+    let err = Scanner::new(&filter())
+        .strict(true)
+        .chunk_size(64)
+        .scan([Input::path(&p)])
+        .unwrap_err();
+    match &err {
+        ScanError::Malformed { line, source_name, .. } => {
+            assert_eq!(*line, 31);
+            assert_eq!(source_name, &p.display().to_string());
+        }
+        other => panic!("{other}"),
+    }
+    assert!(err
+        .to_string()
+        .contains("line 31 is not a JSON object: byte 13: the line ends inside the object"));
+    // select writes the matching lines before it, and nothing after.
+    let mut out = Vec::new();
+    let err = Scanner::new(&filter())
+        .strict(true)
+        .chunk_size(64)
+        .select([Input::path(&p)], &mut out)
+        .unwrap_err();
+    assert!(matches!(err, ScanError::Malformed { line: 31, .. }));
+    let expected = keep(&lines(30), |l| l.contains("\"Status\":5"));
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+}
+
+#[test]
+fn select_writes_matching_lines_in_input_order() {
+    let d = dir("select");
+    let text = lines(5000);
+    let p = write(&d.join("in.ndjson.gz"), &gzip(text.as_bytes()));
+    let expected = keep(&text, |l| !l.contains("\"Status\":200"));
+    for (threads, chunk) in [(1, 0), (4, 0), (3, 128), (8, 1000)] {
+        let mut out = Vec::new();
+        let r = Scanner::new(&filter())
+            .threads(threads)
+            .chunk_size(chunk)
+            .select([Input::path(&p)], &mut out)
+            .unwrap();
+        assert_eq!(r.matched, 1667);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            expected,
+            "{threads} threads, chunks of {chunk}"
+        );
+    }
+}
+
+#[test]
+fn a_ten_megabyte_line_is_read_whole() {
+    let d = dir("long");
+    let long = format!(
+        "{{\"Pad\":\"{}\",\"Status\":503,\"More\":[{}]}}\n",
+        "x".repeat(10 << 20),
+        "1,".repeat(1000) + "1"
+    );
+    let text = lines(10) + &long + &lines(10);
+    let p = write(&d.join("long.ndjson"), text.as_bytes());
+    let r = scan(&[&p]).unwrap();
+    assert_eq!((r.total, r.matched, r.malformed), (21, 4 + 4 + 1, 0));
+    // Over the line limit: counted malformed, skipped unread, the scan goes on.
+    let r = Scanner::new(&filter())
+        .max_line(1 << 20)
+        .chunk_size(4096)
+        .scan([Input::path(&p)])
+        .unwrap();
+    assert_eq!((r.total, r.matched, r.malformed), (21, 8, 1));
+    let first = r.first_malformed.unwrap();
+    assert_eq!((first.line, first.reason), (11, MalformedReason::TooLong(1 << 20)));
+    // A long last line without a line break.
+    let p = write(&d.join("last.ndjson"), (lines(3) + long.trim_end()).as_bytes());
+    let r = Scanner::new(&filter())
+        .max_line(1 << 20)
+        .scan([Input::path(&p)])
+        .unwrap();
+    assert_eq!((r.total, r.matched, r.malformed), (4, 1, 1));
+}
+
+#[test]
+fn unreadable_inputs_are_errors_that_name_them() {
+    let d = dir("unreadable");
+    let missing = d.join("missing.ndjson");
+    let err = scan(&[&missing]).unwrap_err();
+    assert!(matches!(err, ScanError::Open { .. }));
+    assert!(err
+        .to_string()
+        .starts_with(&format!("cannot open `{}`: ", missing.display())));
+    let err = scan(&[&d]).unwrap_err();
+    assert!(
+        err.to_string().starts_with(&format!("cannot read `{}`: ", d.display())),
+        "{err}"
+    );
+    // The inputs before the bad one were read; the error still wins.
+    let ok = write(&d.join("ok.ndjson"), lines(10).as_bytes());
+    assert!(matches!(scan(&[&ok, &missing]).unwrap_err(), ScanError::Open { .. }));
+}
+
+#[test]
+fn truncated_or_corrupt_gzip_is_an_error() {
+    let d = dir("gzip");
+    let full = gzip(lines(20_000).as_bytes());
+    for (name, bytes) in [
+        ("truncated.gz", full[..full.len() / 2].to_vec()),
+        ("no-trailer.gz", full[..full.len() - 4].to_vec()),
+        ("header-only.gz", full[..5].to_vec()),
+        ("corrupt.gz", {
+            let mut b = full.clone();
+            for x in &mut b[100..200] {
+                *x ^= 0x5a;
+            }
+            b
+        }),
+    ] {
+        let p = write(&d.join(name), &bytes);
+        let err = scan(&[&p]).unwrap_err();
+        assert!(matches!(err, ScanError::Gzip { .. }), "{name}: {err}");
+        assert!(err.to_string().contains(name), "{err}");
+    }
+}
+
+#[test]
+fn readers_and_progress() {
+    let text = lines(3000);
+    let mut seen = Vec::new();
+    let r = Scanner::new(&filter())
+        .chunk_size(1024)
+        .progress(Duration::ZERO, |p| {
+            seen.push(p.bytes);
+            true
+        })
+        .scan([Input::reader("memory", std::io::Cursor::new(text.clone().into_bytes()))])
+        .unwrap();
+    assert_eq!(r.matched, 1000);
+    assert_eq!(seen.last(), Some(&(text.len() as u64)));
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]));
+    let err = Scanner::new(&filter())
+        .chunk_size(1024)
+        .progress(Duration::ZERO, |_| false)
+        .scan([Input::reader("memory", std::io::Cursor::new(text.into_bytes()))])
+        .unwrap_err();
+    assert!(matches!(err, ScanError::Cancelled));
+}
+
+/// One line of a generated input.
+fn line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (0u32..700).prop_map(|s| format!("{{\"Status\":{s}}}")),
+        1 => Just(String::new()),
+        1 => Just("  \r".to_owned()),
+        1 => Just("{\"Status\":".to_owned()),
+        1 => Just("[500]".to_owned()),
+        1 => "[a-z{}\":0-9 ]{0,12}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The counts, the first malformed line and the selected lines are those of reading the
+    /// lines one by one, whatever the threads and the chunk size.
+    #[test]
+    fn results_do_not_depend_on_threads_or_chunks(
+        files in prop::collection::vec((prop::collection::vec(line(), 0..60), any::<bool>()), 1..4),
+        threads in 1usize..6,
+        chunk in prop_oneof![Just(0usize), 16usize..400],
+    ) {
+        let mut compiled = filter().compile();
+        let mut expected = (0, 0, 0, None, 0);
+        let mut selected = String::new();
+        let mut inputs = Vec::new();
+        for (f, (file_lines, final_break)) in files.iter().enumerate() {
+            let mut text = file_lines.join("\n");
+            if *final_break && !text.is_empty() {
+                text.push('\n');
+            }
+            expected.4 += text.len() as u64;
+            for (i, l) in text.lines().enumerate() {
+                if escpush_core::is_blank(l.as_bytes()) {
+                    continue;
+                }
+                expected.0 += 1;
+                match compiled.matches_line(l.as_bytes()) {
+                    Ok(true) => {
+                        expected.1 += 1;
+                        selected.push_str(l);
+                        selected.push('\n');
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        expected.2 += 1;
+                        if expected.3.is_none() {
+                            expected.3 = Some((format!("f{f}"), i as u64 + 1, MalformedReason::Json(e)));
+                        }
+                    }
+                }
+            }
+            inputs.push((format!("f{f}"), text));
+        }
+        let make = || inputs.iter().map(|(name, text)| Input::reader(name.clone(), std::io::Cursor::new(text.clone().into_bytes())));
+        let mut out = Vec::new();
+        let r = Scanner::new(&filter()).threads(threads).chunk_size(chunk).select(make(), &mut out).unwrap();
+        let got = counts(&r);
+        let first = got.3.map(|m| (m.source_name, m.line, m.reason));
+        prop_assert_eq!((got.0, got.1, got.2, first, got.4), expected);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), selected);
+        let counted = Scanner::new(&filter()).threads(threads).chunk_size(chunk).scan(make()).unwrap();
+        prop_assert_eq!(counts(&counted), counts(&r));
+    }
+}
