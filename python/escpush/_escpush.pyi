@@ -1,6 +1,7 @@
 """Type stubs of the native module escpush._escpush (checked by mypy.stubtest)."""
 
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Literal, final
 
@@ -20,6 +21,7 @@ __all__ = [
     "Filter",
     "LogpullOptions",
     "Logpush",
+    "ScanResult",
     "Zone",
     "__version__",
     "dataset_fields",
@@ -29,6 +31,9 @@ __all__ = [
 ]
 
 _Scalar: TypeAlias = str | int | bool
+_LogPath: TypeAlias = str | os.PathLike[str]
+_LogPaths: TypeAlias = _LogPath | Sequence[_LogPath]
+_Progress: TypeAlias = Callable[[int, int], object]
 
 @final
 class Filter:
@@ -64,6 +69,28 @@ class Filter:
         max_bytes: int = 1000,
     ) -> list[FilterProblem]: ...
     def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
+    def scan(
+        self,
+        paths: _LogPaths,
+        *,
+        strict: bool = False,
+        threads: int | None = None,
+        progress: _Progress | None = None,
+    ) -> ScanResult:
+        """Runs the filter over NDJSON log files (plain or gzip; ``"-"`` is stdin) on every
+        core, with the GIL released, and counts the lines that match. ``progress(bytes, lines)``
+        is called about every 0.1 s. Raises ``ScanError`` naming an input that cannot be read
+        and, with ``strict=True``, the first line that is not a JSON object."""
+    def select(
+        self,
+        src: _LogPaths,
+        dst: _LogPath,
+        *,
+        strict: bool = False,
+        threads: int | None = None,
+        progress: _Progress | None = None,
+    ) -> ScanResult:
+        """Writes the lines of ``src`` that match to the file ``dst``, in input order."""
     def __invert__(self) -> Filter: ...
     def __and__(self, other: Filter, /) -> Filter: ...
     def __or__(self, other: Filter, /) -> Filter: ...
@@ -72,6 +99,35 @@ class Filter:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Filter], tuple[str]]: ...
+
+@final
+class ScanResult:
+    """What a scan found: lines read (blank lines not counted), lines that match, malformed
+    lines, bytes of NDJSON read (after decompression) and seconds taken."""
+
+    def __new__(
+        cls,
+        total: int,
+        matched: int,
+        malformed: int = 0,
+        bytes: int = 0,
+        seconds: float = 0.0,
+        first_malformed: tuple[str, int, str] | None = None,
+    ) -> ScanResult: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def matched(self) -> int: ...
+    @property
+    def malformed(self) -> int: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def first_malformed(self) -> tuple[str, int, str] | None:
+        """The first malformed line as (input, 1-based line number, what is wrong)."""
+    def __eq__(self, other: object, /) -> bool: ...
 
 @final
 class Field:

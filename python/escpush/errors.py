@@ -18,6 +18,7 @@ __all__ = [
     "InvalidInput",
     "NotFoundError",
     "RateLimitError",
+    "ScanError",
     "ServerError",
     "TransportError",
 ]
@@ -99,3 +100,21 @@ class ServerError(ApiError):
 
 class TransportError(EscpushError):
     """The request did not complete: connect, timeout, TLS, or a malformed or oversized response."""
+
+
+class ScanError(EscpushError):
+    """A scan of log files stopped (``Filter.scan``, ``Filter.select``).
+
+    An input could not be opened or read (a missing file, truncated or corrupt gzip), the
+    selected lines could not be written, or, in strict mode, a line is not a JSON object.
+    ``path`` names the file concerned (None when there is none) and ``line`` is the 1-based
+    number of the malformed line (None otherwise).
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.path, self.line))

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use escpush_core::{Error as CoreError, FilterError, Problem};
+use escpush_scan::ScanError;
 
 /// Builds an exception of the class `name` from `escpush.errors`, called with `args`.
 pub(crate) fn raise<'py, A>(py: Python<'py>, name: &str, args: A) -> PyErr
@@ -116,5 +117,32 @@ pub(crate) fn http_error(py: Python<'_>, err: &escpush_http::Error) -> PyErr {
         | HttpError::Transport { .. } => raise(py, "TransportError", (err.to_string(),)),
         // The enum is non-exhaustive: a variant added later is still an escpush error.
         _ => raise(py, "EscpushError", (err.to_string(),)),
+    }
+}
+
+/// Every escpush-scan error, mapped to `ScanError` with the input (or output) it is about.
+/// `output` names the file `select` writes, for write errors.
+pub(crate) fn scan_error(py: Python<'_>, err: &ScanError, output: Option<&str>) -> PyErr {
+    let none = || None::<u64>;
+    match err {
+        ScanError::Open { source_name, .. }
+        | ScanError::Read { source_name, .. }
+        | ScanError::Gzip { source_name, .. } => raise(py, "ScanError", (err.to_string(), source_name, none())),
+        ScanError::Malformed { source_name, line, .. } => {
+            raise(py, "ScanError", (err.to_string(), source_name, Some(*line)))
+        }
+        ScanError::Write { error } => match output {
+            Some(path) => raise(
+                py,
+                "ScanError",
+                (format!("cannot write `{path}`: {error}"), path, none()),
+            ),
+            None => raise(py, "ScanError", (err.to_string(), None::<&str>, none())),
+        },
+        ScanError::Cancelled | ScanError::Thread { .. } => {
+            raise(py, "ScanError", (err.to_string(), None::<&str>, none()))
+        }
+        // The enum is non-exhaustive: a variant added later is still a scan error.
+        _ => raise(py, "ScanError", (err.to_string(), None::<&str>, none())),
     }
 }

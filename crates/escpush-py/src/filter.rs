@@ -172,6 +172,36 @@ impl PyFilter {
         }
     }
 
+    /// Runs the filter over NDJSON log files (plain or gzip; `"-"` is stdin) on every core,
+    /// with the GIL released, and counts the lines that match. See `escpush.ScanResult`.
+    #[pyo3(signature = (paths, *, strict=false, threads=None, progress=None))]
+    fn scan(
+        &self,
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        strict: bool,
+        threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<crate::scan::PyScanResult> {
+        crate::scan::scan(py, &self.inner, paths, strict, threads, progress)
+    }
+
+    /// Writes the lines of `src` (one path or a list) that match to the file `dst`, in input
+    /// order; returns the counts, as `scan` does.
+    #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python arguments, extracted by value
+    #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None))]
+    fn select(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, PyAny>,
+        dst: std::path::PathBuf,
+        strict: bool,
+        threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<crate::scan::PyScanResult> {
+        crate::scan::select(py, &self.inner, src, &dst, strict, threads, progress)
+    }
+
     fn __invert__(&self) -> Self {
         PyFilter {
             inner: !self.inner.clone(),

@@ -11,6 +11,7 @@ mod errors;
 mod esc;
 mod filter;
 mod logpush;
+mod scan;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,6 +20,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<filter::PyField>()?;
     m.add_class::<logpush::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
+    m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(filter::dataset_fields, m)?)?;

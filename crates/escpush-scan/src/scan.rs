@@ -84,7 +84,7 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + 'a>;
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + Send + 'a>;
 
 /// Runs a filter over NDJSON inputs. See the [crate docs](crate).
 pub struct Scanner<'a> {
@@ -185,7 +185,7 @@ impl<'a> Scanner<'a> {
     /// Calls `f` on the calling thread about every `every` while the scan runs (and when it
     /// ends); when `f` returns false the scan stops with [`ScanError::Cancelled`].
     #[must_use]
-    pub fn progress(mut self, every: Duration, f: impl FnMut(&Progress) -> bool + 'a) -> Self {
+    pub fn progress(mut self, every: Duration, f: impl FnMut(&Progress) -> bool + Send + 'a) -> Self {
         self.progress = Some((every, Box::new(f)));
         self
     }
