@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import escpush
 from escpush import Filter, InvalidInput, ScanError, ScanResult
@@ -129,13 +128,13 @@ def test_scan_takes_one_path_str_or_pathlike(logs: list[Path]) -> None:
 def test_unreadable_inputs_raise_scan_error_naming_them(tmp_path: Path) -> None:
     f = escpush.field("A").eq("a")
     missing = tmp_path / "missing.ndjson"
-    with pytest.raises(ScanError, match="cannot open `.*missing.ndjson`") as info:
+    with pytest.raises(ScanError, match=r"cannot open `.*missing\.ndjson`") as info:
         f.scan(missing)
     assert info.value.path == str(missing) and info.value.line is None
     assert isinstance(info.value, escpush.EscpushError)
     bad = tmp_path / "bad.gz"
     bad.write_bytes(gzip.compress(b'{"A":"a"}\n' * 10_000)[:200])
-    with pytest.raises(ScanError, match="bad.gz` is not valid gzip data"):
+    with pytest.raises(ScanError, match=r"bad\.gz` is not valid gzip data"):
         f.scan(bad)
     with pytest.raises(ScanError, match="cannot open"):
         f.select(bad, tmp_path / "no-such-dir" / "out.ndjson")
@@ -148,7 +147,7 @@ def test_strict_mode_stops_at_the_first_malformed_line(tmp_path: Path) -> None:
     r = f.scan(p)
     assert (r.total, r.matched, r.malformed) == (4, 3, 1)
     assert r.first_malformed == (str(p), 4, "byte 5: the bytes are not UTF-8")
-    with pytest.raises(ScanError, match=r"line 4 is not a JSON object: byte 5") as info:
+    with pytest.raises(ScanError, match=r"line 4 is malformed: byte 5") as info:
         f.scan(p, strict=True)
     assert (info.value.path, info.value.line) == (str(p), 4)
     out = tmp_path / "out.ndjson"

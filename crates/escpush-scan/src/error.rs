@@ -16,7 +16,7 @@ pub enum ScanError {
     #[error("`{source_name}` is not valid gzip data (truncated or corrupt): {error}")]
     Gzip { source_name: String, error: io::Error },
     /// Strict mode: the first line that is not one JSON object.
-    #[error("`{source_name}` line {line} is not a JSON object: {reason}")]
+    #[error("`{source_name}` line {line} is malformed: {reason}")]
     Malformed {
         source_name: String,
         /// 1-based line number in its input.

@@ -142,7 +142,7 @@ fn strict_mode_stops_at_the_first_malformed_line() {
     }
     assert!(err
         .to_string()
-        .contains("line 31 is not a JSON object: byte 13: the line ends inside the object"));
+        .contains("line 31 is malformed: byte 13: the line ends inside the object"));
     // select writes the matching lines before it, and nothing after.
     let mut out = Vec::new();
     let err = Scanner::new(&filter())

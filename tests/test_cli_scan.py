@@ -1,0 +1,97 @@
+"""`escpush filter scan`: counts, --count, --output, --strict, stdin, and bad input."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from escpush.__main__ import main
+
+FILTER = '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}'
+LINES = [
+    '{"EdgeResponseStatus":503,"ClientRequestHost":"a.example.com"}',
+    '{"EdgeResponseStatus":200}',
+    "",
+    '{"EdgeResponseStatus":"503"}',
+    '{"EdgeResponseStatus":500',
+    '{"EdgeResponseStatus":599.5}',
+]
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    p = tmp_path / "logs.ndjson"
+    p.write_text("\n".join(LINES) + "\n")
+    return p
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["filter", "scan", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_counts_in_words(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    code, out, err = run(capsys, FILTER, str(logs))
+    assert code == 0 and err == ""
+    first, second = out.splitlines()
+    assert first.startswith("2 of 5 lines match (40.00%); 175 B in ")
+    assert second == f"1 malformed line; the first: {logs} line 5: byte 25: the line ends inside the object"
+
+
+def test_count_only(capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
+    gz = tmp_path / "more.ndjson.gz"
+    gz.write_bytes(gzip.compress(logs.read_bytes()))
+    assert run(capsys, FILTER, str(logs), str(gz), "--count") == (0, "4\n", "")
+
+
+def test_filter_from_a_file_or_stdin(capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
+    f = tmp_path / "f.json"
+    f.write_text(FILTER)
+    assert run(capsys, str(f), str(logs), "--count") == (0, "2\n", "")
+    sys_stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO(FILTER)
+        assert run(capsys, "-", str(logs), "--count") == (0, "2\n", "")
+    finally:
+        sys.stdin = sys_stdin
+
+
+def test_output_writes_the_matching_lines(capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
+    out_file = tmp_path / "kept.ndjson"
+    code, out, _ = run(capsys, FILTER, str(logs), "--output", str(out_file))
+    assert code == 0
+    assert out_file.read_text() == LINES[0] + "\n" + LINES[5] + "\n"
+    assert out.splitlines()[-1] == f"matching lines written to {out_file}"
+
+
+def test_bad_input_exits_2_naming_it(capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
+    code, out, err = run(capsys, FILTER, str(tmp_path / "missing.ndjson"))
+    assert (code, out) == (2, "")
+    assert err == f"escpush: cannot open `{tmp_path / 'missing.ndjson'}`: No such file or directory (os error 2)\n"
+    code, _, err = run(capsys, '{"where": {"key": "A", "operator": "gte", "value": "1"}}', str(logs))
+    assert code == 2 and "did you mean `geq`?" in err
+    code, _, err = run(capsys, str(tmp_path / "nofilter.json"), str(logs))
+    assert code == 2 and "cannot read the filter file" in err
+    code, _, err = run(capsys, FILTER, str(logs), "--strict")
+    assert code == 2 and err.endswith("line 5 is malformed: byte 25: the line ends inside the object\n")
+    code, _, err = run(capsys, "-", "-")
+    assert code == 2 and "cannot both be -" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["filter", "scan", FILTER, str(logs), "--count", "--output", "x"])
+    assert exit_info.value.code == 2
+
+
+def test_logs_from_stdin_through_the_entry_point(logs: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "escpush", "filter", "scan", FILTER, "-", "--count"],
+        input=logs.read_bytes(),
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"2\n", b"")
