@@ -76,7 +76,73 @@ impl From<PathBuf> for Input {
     }
 }
 
-/// An opened input: its bytes, decompressed if they were gzip.
+/// The size of a regular file that does not start like gzip; `None` for anything else (a
+/// pipe, a directory, gzip), which is read as a stream.
+#[cfg(any(unix, windows))]
+fn plain_file_size(file: &File) -> Option<u64> {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut magic = [0u8; 2];
+    let n = read_at(file, &mut magic, 0).ok()?;
+    (n < 2 || magic != GZIP_MAGIC).then_some(meta.len())
+}
+
+#[cfg(not(any(unix, windows)))]
+fn plain_file_size(_: &File) -> Option<u64> {
+    None
+}
+
+/// An opened input: a plain file that can be read at any offset, or a stream.
+pub(crate) enum Opened {
+    File(PositionalFile),
+    Stream(Source),
+}
+
+/// A regular file that is not gzip: workers read their own byte ranges of it.
+pub(crate) struct PositionalFile {
+    name: String,
+    file: File,
+    /// The size when it was opened; bytes appended later are not read.
+    pub(crate) size: u64,
+}
+
+impl PositionalFile {
+    /// Fills `buf` from `offset` on; fewer bytes only at the end of the file.
+    pub(crate) fn read_full(&self, buf: &mut [u8], offset: u64) -> Result<usize, ScanError> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match read_at(&self.file, &mut buf[filled..], offset + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    return Err(ScanError::Read {
+                        source_name: self.name.clone(),
+                        error,
+                    })
+                }
+            }
+        }
+        Ok(filled)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// Whether this platform reads files by position (elsewhere every input is a stream).
+const POSITIONAL: bool = cfg!(any(unix, windows));
+
+/// An input read front to back: its bytes, decompressed if they were gzip.
 pub(crate) struct Source {
     pub(crate) name: String,
     pub(crate) gzip: bool,
@@ -86,13 +152,21 @@ pub(crate) struct Source {
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 impl Source {
-    pub(crate) fn open(input: Input) -> Result<Source, ScanError> {
+    pub(crate) fn open(input: Input) -> Result<Opened, ScanError> {
         let name = input.name();
         let reader: Box<dyn Read + Send> = match input {
-            Input::Path(path) => Box::new(File::open(&path).map_err(|error| ScanError::Open {
-                source_name: name.clone(),
-                error,
-            })?),
+            Input::Path(path) => {
+                let file = File::open(&path).map_err(|error| ScanError::Open {
+                    source_name: name.clone(),
+                    error,
+                })?;
+                if POSITIONAL {
+                    if let Some(size) = plain_file_size(&file) {
+                        return Ok(Opened::File(PositionalFile { name, file, size }));
+                    }
+                }
+                Box::new(file)
+            }
             Input::Stdin => Box::new(io::stdin()),
             Input::Reader { reader, .. } => reader,
         };
@@ -115,7 +189,7 @@ impl Source {
         } else {
             Box::new(buffered)
         };
-        Ok(Source { name, gzip, reader })
+        Ok(Opened::Stream(Source { name, gzip, reader }))
     }
 
     /// Reads into `buf`; 0 at the end. Errors name the input.

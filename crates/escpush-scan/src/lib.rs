@@ -2,15 +2,18 @@
 //!
 //! The evaluation rules live in `escpush-core` ([`escpush_core::CompiledFilter`]); this crate
 //! moves the bytes. It reads files (plain NDJSON, or gzip, recognised by its magic bytes),
-//! several in a row, or stdin, in fixed-size chunks cut at line breaks, and evaluates the
-//! chunks on every core:
+//! several in a row, or stdin, in fixed-size chunks, and evaluates the chunks on every core:
 //!
-//! - a reader thread fills buffers taken from a fixed pool, so memory stays bounded
-//!   whatever the input's size (about 24 MiB of buffers, plus twice the longest line);
-//! - worker threads evaluate the lines of one chunk each;
+//! - a plain file is cut into byte ranges that the workers read themselves (positional
+//!   reads), each worker taking the lines that start in its range, so reading is spread over
+//!   the cores and a chunk is evaluated while it is in the cache of the core that read it;
+//!   gzip, stdin and other readers go through a reader thread that cuts them at line breaks;
+//! - every chunk uses a buffer from a fixed pool, so memory stays bounded whatever the
+//!   input's size (about 24 MiB of buffers, more only while lines longer than a chunk are
+//!   held: lines are limited to [`Scanner::max_line`], 16 MiB by default);
 //! - the calling thread collects the chunks' results **in input order**, so line numbers,
 //!   the first malformed line and the lines [`Scanner::select`] writes do not depend on
-//!   the number of threads.
+//!   the number of threads or the way the input is read.
 //!
 //! Blank lines (whitespace only) are skipped and not counted. A malformed line (not one JSON
 //! object, see [`escpush_core::CompiledFilter`]) is counted and the scan goes on; the first

@@ -1,5 +1,6 @@
-//! The scan: a reader thread cuts inputs into chunks at line breaks, workers evaluate the
-//! chunks, the calling thread puts their results back in input order.
+//! The scan: a reader thread cuts inputs into chunks (byte ranges of plain files, which the
+//! workers read themselves; lines of streams), workers evaluate the chunks, the calling
+//! thread puts their results back in input order.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{is_blank, CompiledFilter, Filter, MalformedLine};
 use memchr::{memchr_iter, memrchr};
 
-use crate::input::Source;
+use crate::input::{Opened, PositionalFile, Source};
 use crate::{Input, ScanError};
 
 /// What a scan found.
@@ -114,14 +115,43 @@ const MIN_CHUNK: usize = 64 << 10;
 /// The default line limit (see [`Scanner::max_line`]).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
-/// A piece of one input: whole lines (the last one may lack its line break at the end of
-/// the input), or one line too long to hold.
+/// A piece of one input: the whole lines `buf[start..len]` (the last one may lack its line
+/// break at the end of the input), then perhaps one line too long to hold. A chunk of a
+/// plain file comes as a byte range that the worker reads itself.
 struct Chunk {
     seq: u64,
     input: usize,
     buf: Vec<u8>,
+    start: usize,
     len: usize,
-    too_long: bool,
+    /// Bytes of the input the chunk stands for.
+    bytes: u64,
+    /// After its lines, one line longer than the limit (counted malformed, not read).
+    long_line: bool,
+    range: Option<FileRange>,
+}
+
+impl Chunk {
+    fn new(seq: u64, input: usize, buf: Vec<u8>) -> Chunk {
+        Chunk {
+            seq,
+            input,
+            buf,
+            start: 0,
+            len: 0,
+            bytes: 0,
+            long_line: false,
+            range: None,
+        }
+    }
+}
+
+/// The bytes `start..end` of a plain file of `size` bytes: the chunk holds the lines that
+/// start there (the last one is read to its end, past `end`).
+struct FileRange {
+    file: Arc<PositionalFile>,
+    start: u64,
+    end: u64,
 }
 
 /// What a worker found in one chunk.
@@ -136,6 +166,8 @@ struct Done {
     first_malformed: Option<(u64, MalformedReason)>,
     /// The matching lines (select mode), without their line breaks.
     selected: Vec<Range<usize>>,
+    /// Reading the chunk's range failed.
+    error: Option<ScanError>,
 }
 
 impl<'a> Scanner<'a> {
@@ -174,8 +206,9 @@ impl<'a> Scanner<'a> {
         self
     }
 
-    /// The longest line held in memory, in bytes (default 16 MiB). A longer line is counted
-    /// malformed and skipped as it is read.
+    /// The line limit, in bytes (default 16 MiB): a line of this many bytes or more (line
+    /// break excluded) is counted malformed and skipped as it is read, never held whole.
+    /// Lines that fit in a chunk are always read.
     #[must_use]
     pub fn max_line(mut self, bytes: usize) -> Self {
         self.max_line = bytes.max(2);
@@ -230,7 +263,8 @@ impl<'a> Scanner<'a> {
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
         let select = out.is_some();
         let strict = self.strict;
-        let max_line = self.max_line.max(chunk_size);
+        // Lines that fit in a chunk are never too long.
+        let max_line = self.max_line.max(chunk_size + 2);
         let cancel = AtomicBool::new(false);
 
         let (pool_tx, pool_rx) = mpsc::sync_channel::<Vec<u8>>(buffers);
@@ -340,52 +374,94 @@ impl Reader<'_> {
         result
     }
 
-    /// A buffer of `chunk_size` bytes from the pool (`None` once the scan is stopping).
-    fn buffer(&self) -> Option<Vec<u8>> {
+    /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
+    fn buffer(&self, size: usize) -> Option<Vec<u8>> {
         let mut buf = self.pool.recv().ok()?;
-        if buf.len() != self.chunk_size {
-            // New, or grown for a long line: back to the chunk size.
-            buf = vec![0; self.chunk_size];
+        if buf.capacity() > 2 * (self.chunk_size + SLACK) {
+            // Grown for a long line: give the memory back.
+            buf = Vec::new();
         }
+        buf.resize(size, 0);
         Some(buf)
     }
 
-    fn send(&mut self, input: usize, buf: Vec<u8>, len: usize, too_long: bool) -> bool {
-        let chunk = Chunk {
-            seq: self.seq,
-            input,
-            buf,
-            len,
-            too_long,
-        };
+    fn send(&mut self, mut chunk: Chunk) -> bool {
+        chunk.seq = self.seq;
         self.seq += 1;
         self.work.send(chunk).is_ok()
     }
 
-    /// Cuts one input into chunks of whole lines.
+    /// Cuts one input into chunks of whole lines; a plain file into byte ranges that the
+    /// workers read themselves, so that reading is spread over the cores and each chunk is
+    /// evaluated while it is still in the cache of the core that read it.
     fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
-        let mut source = Source::open(input)?;
-        let Some(mut buf) = self.buffer() else { return Ok(()) };
+        match Source::open(input)? {
+            Opened::Stream(source) => self.read_stream(index, source),
+            Opened::File(file) => {
+                let file = Arc::new(file);
+                let mut start = 0;
+                while start < file.size {
+                    if self.cancel.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    let Some(buf) = self.buffer(self.chunk_size + SLACK) else {
+                        return Ok(());
+                    };
+                    let end = (start + self.chunk_size as u64).min(file.size);
+                    let mut chunk = Chunk::new(0, index, buf);
+                    chunk.bytes = end - start;
+                    chunk.range = Some(FileRange {
+                        file: Arc::clone(&file),
+                        start,
+                        end,
+                    });
+                    if !self.send(chunk) {
+                        return Ok(());
+                    }
+                    start = end;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Cuts a stream into chunks of whole lines, carrying the partial last line over.
+    fn read_stream(&mut self, index: usize, mut source: Source) -> Result<(), ScanError> {
+        // A buffer never outgrows `max_line`, so that a line is too long exactly when it
+        // fills a buffer of `max_line` bytes without a line break.
+        let Some(mut buf) = self.buffer(self.chunk_size) else {
+            return Ok(());
+        };
         let mut filled = 0;
         // Inside a line longer than `max_line`: its bytes are dropped as they come.
         let mut skipping = false;
+        let mut skipped = 0u64;
         loop {
             if self.cancel.load(Ordering::Relaxed) {
                 return Ok(());
             }
             if filled == buf.len() {
                 if let Some(last) = memrchr(b'\n', &buf[..filled]) {
-                    let Some(mut next) = self.buffer() else { return Ok(()) };
+                    let Some(mut next) = self.buffer(self.chunk_size) else {
+                        return Ok(());
+                    };
                     let tail = filled - last - 1;
-                    grow(&mut next, tail);
+                    if tail >= next.len() {
+                        // tail < buf.len() <= max_line: the line may still end in time.
+                        next.resize((2 * tail).min(self.max_line), 0);
+                    }
                     next[..tail].copy_from_slice(&buf[last + 1..filled]);
-                    if !self.send(index, buf, last + 1, false) {
+                    let mut chunk = Chunk::new(0, index, buf);
+                    chunk.len = last + 1;
+                    chunk.bytes = chunk.len as u64;
+                    if !self.send(chunk) {
                         return Ok(());
                     }
                     buf = next;
                     filled = tail;
                 } else if buf.len() >= self.max_line {
                     skipping = true;
+                    skipped = filled as u64;
                     filled = 0;
                 } else {
                     let size = (buf.len() * 2).min(self.max_line);
@@ -398,41 +474,108 @@ impl Reader<'_> {
                 break;
             }
             if skipping {
-                match memchr::memchr(b'\n', &buf[filled..filled + n]) {
-                    Some(i) => {
-                        // The long line ends: count it, keep what follows.
-                        let rest = filled + i + 1..filled + n;
-                        let Some(mut next) = self.buffer() else { return Ok(()) };
-                        next[..rest.len()].copy_from_slice(&buf[rest.clone()]);
-                        filled = rest.len();
-                        skipping = false;
-                        if !self.send(index, std::mem::replace(&mut buf, next), 0, true) {
-                            return Ok(());
-                        }
-                    }
-                    None => filled = 0,
+                let Some(i) = memchr::memchr(b'\n', &buf[filled..filled + n]) else {
+                    skipped += n as u64;
+                    filled = 0;
+                    continue;
+                };
+                // The long line ends: count it, keep what follows.
+                let rest = filled + i + 1..filled + n;
+                let Some(mut next) = self.buffer(self.chunk_size.max(rest.len())) else {
+                    return Ok(());
+                };
+                next[..rest.len()].copy_from_slice(&buf[rest.clone()]);
+                filled = rest.len();
+                skipping = false;
+                let mut chunk = Chunk::new(0, index, std::mem::replace(&mut buf, next));
+                chunk.long_line = true;
+                chunk.bytes = skipped + i as u64 + 1;
+                if !self.send(chunk) {
+                    return Ok(());
                 }
                 continue;
             }
             filled += n;
         }
+        // The rest (maybe nothing: the buffer then goes back to the pool through a chunk of
+        // no lines, which keeps the sequence simple).
+        let mut chunk = Chunk::new(0, index, buf);
         if skipping {
-            self.send(index, buf, 0, true);
-        } else if filled > 0 {
-            self.send(index, buf, filled, false);
+            chunk.long_line = true;
+            chunk.bytes = skipped;
         } else {
-            // Nothing left: the buffer goes back to the pool through a chunk of no lines,
-            // which keeps the sequence simple.
-            self.send(index, buf, 0, false);
+            chunk.len = filled;
+            chunk.bytes = filled as u64;
         }
+        self.send(chunk);
         Ok(())
+    }
+}
+
+/// Room past the chunk size in every buffer: the byte before a range, and the end of its
+/// last line, which usually fits.
+const SLACK: usize = 64 << 10;
+
+/// Reads the lines that start in the chunk's byte range into its buffer: from the byte
+/// before the range (to see whether a line starts at its first byte) to the end of the last
+/// line that starts in it.
+fn read_range(chunk: &mut Chunk, max_line: usize) -> Result<(), ScanError> {
+    let Some(range) = chunk.range.take() else { return Ok(()) };
+    let file = &range.file;
+    let from = range.start.saturating_sub(1);
+    // Both are at most the chunk size plus one: they fit in memory.
+    let want = usize::try_from(range.end - from).unwrap_or(usize::MAX);
+    grow(&mut chunk.buf, want);
+    let n = file.read_full(&mut chunk.buf[..want], from)?;
+    let first = if range.start == 0 {
+        0
+    } else {
+        // The first line that starts in the range follows the first line break from the
+        // byte before it; none: a line from an earlier range covers this one.
+        memchr::memchr(b'\n', &chunk.buf[..n]).map_or(n, |i| i + 1)
+    };
+    chunk.start = first;
+    chunk.len = n;
+    if first >= n {
+        return Ok(());
+    }
+    // The last line may go on past the range: read it to its line break.
+    let tail = memrchr(b'\n', &chunk.buf[first..n]).map_or(first, |i| first + i + 1);
+    if tail == n || range.end >= file.size {
+        return Ok(());
+    }
+    let mut filled = n;
+    let mut at = range.end;
+    loop {
+        // Doubling reads, but never past the line limit: the buffer stays under a chunk
+        // plus `max_line`.
+        let piece = (filled - tail).max(SLACK).min(max_line + 1 - (filled - tail));
+        grow(&mut chunk.buf, filled + piece);
+        let got = file.read_full(&mut chunk.buf[filled..filled + piece], at)?;
+        let (end, done) = match memchr::memchr(b'\n', &chunk.buf[filled..filled + got]) {
+            Some(i) => (filled + i, true),
+            // Fewer bytes than asked: the end of the file, and of a line without a break.
+            None => (filled + got, got < piece),
+        };
+        if end - tail >= max_line {
+            // As long as a stream's line that fills `max_line` bytes without a break.
+            chunk.len = tail;
+            chunk.long_line = true;
+            return Ok(());
+        }
+        if done {
+            chunk.len = if end < filled + got { end + 1 } else { end };
+            return Ok(());
+        }
+        filled += got;
+        at += got as u64;
     }
 }
 
 /// Makes `buf` at least `len` bytes long.
 fn grow(buf: &mut Vec<u8>, len: usize) {
     if buf.len() < len {
-        buf.resize(len.next_power_of_two(), 0);
+        buf.resize(len, 0);
     }
 }
 
@@ -453,33 +596,42 @@ fn work(
                 Err(_) => return,
             }
         };
-        let done = evaluate(chunk, filter, select, strict, max_line);
+        let mut chunk = chunk;
+        let done = match read_range(&mut chunk, max_line) {
+            Ok(()) => evaluate(chunk, filter, select, strict, max_line),
+            Err(error) => Done {
+                error: Some(error),
+                ..Done::empty(chunk)
+            },
+        };
         if done_tx.send(done).is_err() {
             return;
         }
     }
 }
 
-fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: bool, max_line: usize) -> Done {
-    let mut done = Done {
-        lines: 0,
-        total: 0,
-        matched: 0,
-        malformed: 0,
-        first_malformed: None,
-        selected: Vec::new(),
-        chunk,
-    };
-    if done.chunk.too_long {
-        done.lines = 1;
-        done.total = 1;
-        done.malformed = 1;
-        done.first_malformed = Some((0, MalformedReason::TooLong(max_line)));
-        return done;
+impl Done {
+    fn empty(chunk: Chunk) -> Done {
+        Done {
+            lines: 0,
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            first_malformed: None,
+            selected: Vec::new(),
+            error: None,
+            chunk,
+        }
     }
+}
+
+fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: bool, max_line: usize) -> Done {
+    let mut done = Done::empty(chunk);
     let data = &done.chunk.buf[..done.chunk.len];
-    let mut start = 0;
-    let ends = memchr_iter(b'\n', data).chain((data.last().is_some_and(|&b| b != b'\n')).then_some(data.len()));
+    let mut start = done.chunk.start;
+    let ends = memchr_iter(b'\n', &data[start..])
+        .map(|i| i + done.chunk.start)
+        .chain((data.len() > start && data.last() != Some(&b'\n')).then_some(data.len()));
     for end in ends {
         let line = &data[start..end];
         let range = start..end;
@@ -502,10 +654,18 @@ fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: boo
                 if done.first_malformed.is_none() {
                     done.first_malformed = Some((done.lines - 1, MalformedReason::Json(e)));
                     if strict {
-                        break;
+                        return done;
                     }
                 }
             }
+        }
+    }
+    if done.chunk.long_line {
+        done.lines += 1;
+        done.total += 1;
+        done.malformed += 1;
+        if done.first_malformed.is_none() {
+            done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
         }
     }
     done
@@ -596,12 +756,16 @@ impl<'s, 'o> Collector<'s, 'o> {
         if self.error.is_some() {
             return done.chunk;
         }
+        if let Some(error) = done.error {
+            self.error = Some(error);
+            return done.chunk;
+        }
         let base = self.lines_before[done.chunk.input];
         self.lines_before[done.chunk.input] += done.lines;
         self.result.total += done.total;
         self.result.matched += done.matched;
         self.result.malformed += done.malformed;
-        self.result.bytes += done.chunk.len as u64;
+        self.result.bytes += done.chunk.bytes;
         if let Some(out) = self.out.as_mut() {
             let data = &done.chunk.buf;
             for range in &done.selected {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use escpush_core::{Filter, Malformation};
@@ -276,6 +277,7 @@ fn readers_and_progress() {
 fn line() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => (0u32..700).prop_map(|s| format!("{{\"Status\":{s}}}")),
+        1 => (0usize..300).prop_map(|n| format!("{{\"Status\":500,\"Pad\":\"{}\"}}", "x".repeat(n))),
         1 => Just(String::new()),
         1 => Just("  \r".to_owned()),
         1 => Just("{\"Status\":".to_owned()),
@@ -284,28 +286,52 @@ fn line() -> impl Strategy<Value = String> {
     ]
 }
 
+static CASE: AtomicUsize = AtomicUsize::new(0);
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// The counts, the first malformed line and the selected lines are those of reading the
-    /// lines one by one, whatever the threads and the chunk size.
+    /// lines one by one, whatever the threads, the chunk size and the way the input is read
+    /// (a file by position, or a stream).
     #[test]
-    fn results_do_not_depend_on_threads_or_chunks(
+    fn results_do_not_depend_on_threads_chunks_or_reading(
         files in prop::collection::vec((prop::collection::vec(line(), 0..60), any::<bool>()), 1..4),
         threads in 1usize..6,
         chunk in prop_oneof![Just(0usize), 16usize..400],
+        max_line in prop_oneof![Just(0usize), 2usize..300],
     ) {
+        // The limits as the scanner applies them: chunks of at least 16 bytes, and lines that
+        // fit in a chunk are never too long.
+        let limit = match (chunk, max_line) {
+            (0, _) | (_, 0) => usize::MAX, // the default chunk size or line limit: no line here is that long
+            _ => max_line.max(chunk.max(16) + 2),
+        };
         let mut compiled = filter().compile();
         let mut expected = (0, 0, 0, None, 0);
         let mut selected = String::new();
         let mut inputs = Vec::new();
+        let d = dir(&format!("prop-{}", CASE.fetch_add(1, Ordering::Relaxed)));
         for (f, (file_lines, final_break)) in files.iter().enumerate() {
             let mut text = file_lines.join("\n");
             if *final_break && !text.is_empty() {
                 text.push('\n');
             }
             expected.4 += text.len() as u64;
-            for (i, l) in text.lines().enumerate() {
+            let name = d.join(format!("f{f}.ndjson"));
+            for (i, l) in text.split('\n').enumerate() {
+                if i == text.split('\n').count() - 1 && l.is_empty() {
+                    break; // after the final line break
+                }
+                let place = |reason| Some((name.display().to_string(), i as u64 + 1, reason));
+                if l.len() >= limit {
+                    expected.0 += 1;
+                    expected.2 += 1;
+                    if expected.3.is_none() {
+                        expected.3 = place(MalformedReason::TooLong(limit));
+                    }
+                    continue;
+                }
                 if escpush_core::is_blank(l.as_bytes()) {
                     continue;
                 }
@@ -320,21 +346,36 @@ proptest! {
                     Err(e) => {
                         expected.2 += 1;
                         if expected.3.is_none() {
-                            expected.3 = Some((format!("f{f}"), i as u64 + 1, MalformedReason::Json(e)));
+                            expected.3 = place(MalformedReason::Json(e));
                         }
                     }
                 }
             }
-            inputs.push((format!("f{f}"), text));
+            fs::write(&name, &text).unwrap();
+            inputs.push((name, text));
         }
-        let make = || inputs.iter().map(|(name, text)| Input::reader(name.clone(), std::io::Cursor::new(text.clone().into_bytes())));
-        let mut out = Vec::new();
-        let r = Scanner::new(&filter()).threads(threads).chunk_size(chunk).select(make(), &mut out).unwrap();
-        let got = counts(&r);
-        let first = got.3.map(|m| (m.source_name, m.line, m.reason));
-        prop_assert_eq!((got.0, got.1, got.2, first, got.4), expected);
-        prop_assert_eq!(String::from_utf8(out).unwrap(), selected);
-        let counted = Scanner::new(&filter()).threads(threads).chunk_size(chunk).scan(make()).unwrap();
-        prop_assert_eq!(counts(&counted), counts(&r));
+        let scanner = || {
+            let s = Scanner::new(&filter()).threads(threads).chunk_size(chunk);
+            if max_line == 0 { s } else { s.max_line(max_line) }
+        };
+        let as_files = || inputs.iter().map(|(name, _)| Input::path(name));
+        let as_streams = || {
+            inputs.iter().map(|(name, text)| {
+                Input::reader(name.display().to_string(), std::io::Cursor::new(text.clone().into_bytes()))
+            })
+        };
+        for (how, mut out) in [("files", Vec::new()), ("streams", Vec::new())] {
+            let r = if how == "files" {
+                scanner().select(as_files(), &mut out).unwrap()
+            } else {
+                scanner().select(as_streams(), &mut out).unwrap()
+            };
+            let got = counts(&r);
+            let first = got.3.map(|m| (m.source_name, m.line, m.reason));
+            prop_assert_eq!((got.0, got.1, got.2, first, got.4), expected.clone(), "{}", how);
+            prop_assert_eq!(String::from_utf8(out).unwrap(), selected.clone(), "{}", how);
+        }
+        let counted = scanner().scan(as_files()).unwrap();
+        prop_assert_eq!((counted.total, counted.matched, counted.malformed), (expected.0, expected.1, expected.2));
     }
 }
