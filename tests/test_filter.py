@@ -488,10 +488,20 @@ def test_matches_follows_the_evaluation_rules() -> None:
     assert not f.matches({"EdgeResponseStatus": 404, "ClientRequestReferer": "https://x"})
     assert f.matches({"EdgeResponseStatus": "404", "WorkerSubrequest": True})
     assert not f.matches({})
-    with pytest.raises(InvalidInput, match="the record is not JSON"):
+    with pytest.raises(InvalidInput, match="the record is not a JSON object"):
         f.matches("{nope")
     with pytest.raises(InvalidInput, match="not a JSON object"):
         f.matches("[1]")
+
+
+def test_json_lines_read_numbers_as_json_loads_does() -> None:
+    zero = field("N") == "0"
+    assert zero.matches('{"N": -0}') and zero.matches({"N": -0})
+    big = 2**70
+    assert (field("N") == str(big)).matches(f'{{"N": {big}}}')
+    assert (field("N") == str(big)).matches({"N": big})
+    assert not (field("N") == "200").matches('{"N": 200.0}'), "floats have no canonical text"
+    assert (field("N") > 199).matches('{"N": 2e2}')
 
 
 def test_matches_takes_any_mapping() -> None:

@@ -152,14 +152,16 @@ impl PyFilter {
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
+    /// A JSON line is read by the same evaluator as `scan`.
     fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {
         if let Some(line) = text_of(record)? {
-            let value: serde_json::Value = serde_json::from_str(&line)
-                .map_err(|e| errors::invalid_input(py, format!("the record is not JSON: {e}")))?;
-            if !value.is_object() {
-                return Err(errors::invalid_input(py, "the record is not a JSON object"));
-            }
-            return Ok(self.inner.matches(&value));
+            // The line evaluator `scan` uses, so one line gives one answer everywhere
+            // (numbers as json.loads reads them: `-0`, integers of any size).
+            return self
+                .inner
+                .compile()
+                .matches_line(line.as_bytes())
+                .map_err(|e| errors::invalid_input(py, format!("the record is not a JSON object ({e})")));
         }
         let record = PyRecord {
             mapping: record,
