@@ -6,15 +6,8 @@ use escpush_core::{EscSecret, EscState, Scope};
 use escpush_emulator::{Emulator, Fault};
 use escpush_http::{Client, Error};
 
-fn client(emu: &Emulator) -> Client {
-    Client::builder()
-        .base_url(emu.base_url())
-        .api_key(emu.api_key(), emu.email())
-        .backoff(Duration::from_millis(5))
-        .timeout(Duration::from_secs(5))
-        .build()
-        .unwrap()
-}
+mod common;
+use common::client;
 
 #[test]
 fn every_operation_on_both_scopes() {

@@ -1,21 +1,12 @@
 //! Log-push jobs through escpush-http against the emulator over loopback.
 
-use std::time::Duration;
-
 use escpush_core::{field, DatasetScope, Filter, JobSpec, LogpullOptions, Scope, Timestamps};
 use escpush_emulator::{Emulator, Fault};
-use escpush_http::{Client, Error};
+use escpush_http::Error;
 use serde_json::json;
 
-fn client(emu: &Emulator) -> Client {
-    Client::builder()
-        .base_url(emu.base_url())
-        .api_key(emu.api_key(), emu.email())
-        .backoff(Duration::from_millis(5))
-        .timeout(Duration::from_secs(5))
-        .build()
-        .unwrap()
-}
+mod common;
+use common::client;
 
 #[test]
 fn create_list_and_read_back_on_both_scopes() {

@@ -21,12 +21,23 @@ use crate::errors;
 #[pyclass(name = "ScanResult", module = "escpush", frozen, eq)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct PyScanResult {
+    /// Lines read, blank lines not counted (malformed lines are).
+    #[pyo3(get)]
     total: u64,
+    /// Lines that pass the filter.
+    #[pyo3(get)]
     matched: u64,
+    /// Lines that are not one JSON object.
+    #[pyo3(get)]
     malformed: u64,
+    /// Bytes of NDJSON read (after decompression).
+    #[pyo3(get)]
     bytes: u64,
+    /// Wall time of the scan, in seconds.
+    #[pyo3(get)]
     seconds: f64,
-    /// The first malformed line: (input, 1-based line number, what is wrong).
+    /// The first malformed line as (input, 1-based line number, what is wrong), or None.
+    #[pyo3(get)]
     first_malformed: Option<(String, u64, String)>,
 }
 
@@ -66,42 +77,6 @@ impl PyScanResult {
             seconds,
             first_malformed,
         }
-    }
-
-    /// Lines read, blank lines not counted (malformed lines are).
-    #[getter]
-    fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// Lines that pass the filter.
-    #[getter]
-    fn matched(&self) -> u64 {
-        self.matched
-    }
-
-    /// Lines that are not one JSON object.
-    #[getter]
-    fn malformed(&self) -> u64 {
-        self.malformed
-    }
-
-    /// Bytes of NDJSON read (after decompression).
-    #[getter]
-    fn bytes(&self) -> u64 {
-        self.bytes
-    }
-
-    /// Wall time of the scan, in seconds.
-    #[getter]
-    fn seconds(&self) -> f64 {
-        self.seconds
-    }
-
-    /// The first malformed line as (input, line number, reason), or None.
-    #[getter]
-    fn first_malformed(&self) -> Option<(String, u64, String)> {
-        self.first_malformed.clone()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
