@@ -54,6 +54,24 @@ fn dataset_arg(py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> Py
         .transpose()
 }
 
+/// A filter from any Python form: a `Filter`, its JSON text (str or bytes, also the quoted
+/// form), or a dict `{"where": ...}`. Every problem raises `FilterError`.
+pub(crate) fn filter_from_py(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
+    if let Ok(f) = obj.cast::<PyFilter>() {
+        return Ok(f.get().inner.clone());
+    }
+    if let Some(t) = text_of(obj)? {
+        return parse(py, &t).map(|f| f.inner);
+    }
+    let json = convert::to_json(obj, "").map_err(|message| {
+        errors::filter_error(
+            py,
+            &FilterError::new(vec![Problem::new("", ProblemCode::InvalidValue, message)]),
+        )
+    })?;
+    Filter::from_json(json).map_err(|e| errors::filter_error(py, &e))
+}
+
 #[pymethods]
 impl PyFilter {
     /// `Filter('{"where": ...}')`: the same as `Filter.parse`.
@@ -77,18 +95,7 @@ impl PyFilter {
     /// Builds a filter from a dict `{"where": {...}}` (or a str, as `parse`).
     #[staticmethod]
     fn from_dict(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Some(t) = text_of(obj)? {
-            return parse(py, &t);
-        }
-        let json = convert::to_json(obj, "").map_err(|message| {
-            errors::filter_error(
-                py,
-                &FilterError::new(vec![Problem::new("", ProblemCode::InvalidValue, message)]),
-            )
-        })?;
-        Filter::from_json(json)
-            .map(|inner| PyFilter { inner })
-            .map_err(|e| errors::filter_error(py, &e))
+        filter_from_py(py, obj).map(|inner| PyFilter { inner })
     }
 
     /// Canonical compact JSON: the value for a job's `filter` field.

@@ -3,13 +3,13 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{dataset_scope, Filter, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
+use escpush_core::{dataset_scope, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
 use escpush_http::Client;
 
 use crate::client::quote;
 use crate::convert;
 use crate::errors;
-use crate::filter::PyFilter;
+use crate::filter::filter_from_py;
 
 /// The `logpull_options` of a log-push job: fields, timestamp format, flags.
 #[pyclass(name = "LogpullOptions", module = "escpush", frozen, eq)]
@@ -116,18 +116,6 @@ pub struct PyLogpush {
     pub(crate) scope: Scope,
 }
 
-/// A filter argument: a `Filter`, its JSON text (or the quoted form), or a dict.
-fn filter_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
-    if let Ok(f) = obj.cast::<PyFilter>() {
-        return Ok(f.get().inner.clone());
-    }
-    if let Ok(text) = obj.cast::<PyString>() {
-        return Filter::parse(&text.to_cow()?).map_err(|e| errors::filter_error(py, &e));
-    }
-    let json = convert::to_json(obj, "filter").map_err(|m| errors::invalid_input(py, m))?;
-    Filter::from_json(json).map_err(|e| errors::filter_error(py, &e))
-}
-
 #[pymethods]
 impl PyLogpush {
     /// Creates a log-push job and returns the stored job as a dict.
@@ -167,7 +155,7 @@ impl PyLogpush {
             Some(f) => match f.cast::<PyString>() {
                 // Text is parsed by the builder, so its problems join the others.
                 Ok(text) => builder = builder.filter_text(&text.to_cow()?),
-                Err(_) => builder = builder.filter(filter_arg(py, f)?),
+                Err(_) => builder = builder.filter(filter_from_py(py, f)?),
             },
         }
         match logpull_options {
