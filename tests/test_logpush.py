@@ -210,3 +210,16 @@ def test_the_official_sdk_and_escpush_see_the_same_jobs(escpush_emulator: Emulat
     assert theirs.name == "from-escpush"
     listed = cf.logpush.jobs.list(zone_id=ZONE)
     assert sorted(j.id for j in listed if j is not None) == sorted(j["id"] for j in zone.logpush.jobs())
+
+
+def test_redact_destination_conf_masks_every_credential() -> None:
+    from escpush import redact_destination_conf
+
+    assert (
+        redact_destination_conf("s3://logs/http?region=us-east-1&access-key-id=AKIA1&secret-access-key=s3cr3t")
+        == "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***"
+    )
+    assert redact_destination_conf("https://me:pw@logs.example.com/in?header_X=1") == (
+        "https://***@logs.example.com/in?header_X=***"
+    )
+    assert redact_destination_conf("garbage with s3cr3t") == "***"

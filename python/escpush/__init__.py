@@ -26,13 +26,13 @@ from ._escpush import (
     datasets,
     esc_cookie,
     field,
+    redact_destination_conf,
 )
 from .errors import (
     ApiError,
     AuthenticationError,
     EscpushError,
     FilterError,
-    FilterProblem,
     InvalidInput,
     NotFoundError,
     RateLimitError,
@@ -40,6 +40,20 @@ from .errors import (
     ServerError,
     TransportError,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._problem import FilterProblem
+
+
+def __getattr__(name: str) -> object:
+    # FilterProblem needs `typing`, which start-up does without (see escpush.errors).
+    if name == "FilterProblem":
+        from ._problem import FilterProblem
+
+        return FilterProblem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Account",
@@ -68,4 +82,5 @@ __all__ = [
     "datasets",
     "esc_cookie",
     "field",
+    "redact_destination_conf",
 ]

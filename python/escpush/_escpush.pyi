@@ -28,6 +28,7 @@ __all__ = [
     "datasets",
     "esc_cookie",
     "field",
+    "redact_destination_conf",
 ]
 
 _Scalar: TypeAlias = str | int | bool
@@ -179,6 +180,10 @@ class LogpullOptions:
     def __eq__(self, other: object, /) -> bool: ...
 
 def field(name: str) -> Field: ...
+def redact_destination_conf(text: str) -> str:
+    """A ``destination_conf`` fit to print: parameter values other than harmless ones
+    (``region``, ...) and a ``user:password@`` masked; ``***`` if it is not a destination."""
+
 def datasets(scope: str | None = None) -> list[str]: ...
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]: ...
 

@@ -352,14 +352,34 @@ impl DestinationConf {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
+    /// Any `destination_conf` text made fit to print: [`DestinationConf::redacted`] when it
+    /// parses, else `***` (text that is not a destination may still hold a credential).
+    ///
+    /// ```
+    /// use escpush_core::DestinationConf;
+    ///
+    /// let text = "s3://logs/http?region=us-east-1&access-key-id=AKIA1&secret-access-key=s3cr3t";
+    /// assert_eq!(DestinationConf::redact(text), "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***");
+    /// assert_eq!(DestinationConf::redact("https://me:pw@logs.example.com/in"), "https://***@logs.example.com/in");
+    /// assert_eq!(DestinationConf::redact("not a destination"), "***");
+    /// ```
+    pub fn redact(text: &str) -> String {
+        DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
+    }
+
     /// The whole text, credentials included: the value to send.
     pub fn expose(&self) -> &str {
         &self.text
     }
 
-    /// The text with every parameter value but harmless ones masked.
+    /// The text with every parameter value but harmless ones masked, and a `user:password@`
+    /// in front of the host too.
     pub fn redacted(&self) -> String {
-        let mut out = format!("{}://{}", self.scheme, self.path);
+        let path = match self.path.split_once('@') {
+            Some((userinfo, rest)) if !userinfo.contains('/') => format!("***@{rest}"),
+            _ => self.path.clone(),
+        };
+        let mut out = format!("{}://{path}", self.scheme);
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
             out.push_str(k);

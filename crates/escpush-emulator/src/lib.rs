@@ -143,7 +143,7 @@ fn redact_secrets(v: &mut Value) {
                     *item = Value::String("***".to_owned());
                 } else if k == "destination_conf" {
                     let text = item.as_str().unwrap_or_default().to_owned();
-                    *item = Value::String(routes::redact_destination(&text));
+                    *item = Value::String(escpush_core::DestinationConf::redact(&text));
                 } else {
                     redact_secrets(item);
                 }

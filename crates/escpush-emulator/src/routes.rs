@@ -162,14 +162,9 @@ impl State {
 /// A job record with its destination's parameters masked (they may hold credentials).
 pub(crate) fn redact_job(mut job: Value) -> Value {
     if let Some(conf) = job.get_mut("destination_conf") {
-        *conf = Value::String(redact_destination(conf.as_str().unwrap_or_default()));
+        *conf = Value::String(DestinationConf::redact(conf.as_str().unwrap_or_default()));
     }
     job
-}
-
-/// `destination_conf` text with every parameter value but harmless ones masked.
-pub(crate) fn redact_destination(text: &str) -> String {
-    DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
 }
 
 /// An error answer in the v4 envelope.

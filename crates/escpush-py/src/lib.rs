@@ -20,6 +20,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<filter::PyField>()?;
     m.add_class::<logpush::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
+    m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
     m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;

@@ -212,3 +212,10 @@ impl PyLogpush {
         format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
     }
 }
+
+/// A `destination_conf` fit to print: every parameter value but harmless ones (`region`, ...)
+/// masked, and a `user:password@` too; `***` for text that is not a destination.
+#[pyfunction]
+pub fn redact_destination_conf(text: &str) -> String {
+    escpush_core::DestinationConf::redact(text)
+}
