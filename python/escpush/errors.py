@@ -7,7 +7,13 @@ No message, ``str`` or ``repr`` of these exceptions contains an API key, token o
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+# `typing` costs about 5 ms at start-up, which `escpush --version` need not pay: the
+# annotations are never evaluated, and FilterProblem is made on first use (__getattr__).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._problem import FilterProblem
 
 __all__ = [
     "ApiError",
@@ -24,12 +30,12 @@ __all__ = [
 ]
 
 
-class FilterProblem(TypedDict):
-    """One problem of a filter: where it is, a stable code, and what to do about it."""
+def __getattr__(name: str) -> object:
+    if name == "FilterProblem":
+        from ._problem import FilterProblem
 
-    path: str
-    code: str
-    message: str
+        return FilterProblem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class EscpushError(Exception):
@@ -45,7 +51,7 @@ class _WithProblems(EscpushError, ValueError):
 
     def errors(self) -> list[FilterProblem]:
         """Every problem found, each with ``path``, ``code`` and ``message``, in input order."""
-        return [FilterProblem(path=p["path"], code=p["code"], message=p["message"]) for p in self._problems]
+        return [{"path": p["path"], "code": p["code"], "message": p["message"]} for p in self._problems]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self._problems))
