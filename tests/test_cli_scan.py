@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from escpush.__main__ import main
+from escpush.cli import main
 
 FILTER = '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}'
 LINES = [

@@ -226,11 +226,11 @@ def test_the_esc_command(monkeypatch: pytest.MonkeyPatch, escpush_emulator: Emul
             [sys.executable, "-m", "escpush", "esc", *args], capture_output=True, text=True, env=env, timeout=30
         )
 
-    assert run("disable", "--zone", "z1").stdout == "zone z1: ESC disabled\n"
-    assert run("status", "--zone", "z1").stdout == "zone z1: ESC disabled\n"
+    assert run("disable", "--zone", "z1").stdout == "zone z1: ESC disabled for every request\n"
+    assert run("status", "--zone", "z1").stdout == "zone z1: ESC disabled for every request\n"
     assert run("enable", "--zone", "z1").stdout == "zone z1: ESC enabled\n"
     escpush_emulator.client().account("a1").esc.set_secret("not-printed")
     out = run("status", "--account", "a1")
-    assert out.stdout == "account a1: ESC secret, secret set (11 characters)\n"
+    assert out.stdout == "account a1: ESC enabled; a test secret is set (11 characters)\n"
     failed = run("status", "--zone", "a/b")
-    assert failed.returncode == 1 and "invalid zone id" in failed.stderr
+    assert failed.returncode == 2 and "invalid zone id" in failed.stderr
