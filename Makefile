@@ -35,8 +35,9 @@ release: $(VENV)/.installed ## Build the extension with optimisations into .venv
 test: test-rust test-python ## Build and run every Rust and Python test
 
 .PHONY: test-rust
-test-rust: ## Rust unit, property and integration tests; the core stays free of pyo3 and ureq
+test-rust: ## Rust tests and the runnable tour example; the core stays free of pyo3 and ureq
 	cargo test --workspace --exclude escpush-py --quiet
+	cargo run --quiet -p escpush-http --example tour > /dev/null
 	@if cargo tree -p escpush-core -e normal | grep -E 'pyo3|ureq'; then \
 		echo "escpush-core must not depend on pyo3 or ureq" >&2; exit 1; fi
 
@@ -49,13 +50,14 @@ demo: develop ## Build and run the demo against the embedded emulator
 	$(PYTHON) -m escpush demo
 
 .PHONY: lint
-lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check
+lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
 	$(VENV)/bin/ruff check python tests scripts benches
 	$(VENV)/bin/ruff format --check python tests scripts benches
 	$(PYTHON) -m mypy.stubtest escpush._escpush
+	$(PYTHON) -m mypy --strict python/escpush
 
 .PHONY: fmt
 fmt: ## Format Rust and Python sources
