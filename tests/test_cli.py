@@ -593,3 +593,28 @@ def test_logpush_destination_from_stdin_and_a_missing_job(cli: Cli, api: Emulato
     assert "secret-access-key=***" in run.out and "=s\n" not in run.out
     run = cli("logpush", "get", "99", "--zone", ZONE)
     assert run.code == EXIT_API and "HTTP 404" in run.err
+
+
+# -- start-up ------------------------------------------------------------------------------
+
+LAZY = {"typing", "escpush.testing", "escpush._demo", "escpush._problem", "shutil", "subprocess", "threading"}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--version"], ["filter", "validate", GOOD, "--dataset", "http_requests"]],
+    ids=["--version", "filter validate"],
+)
+def test_start_up_imports_only_what_the_command_uses(argv: list[str]) -> None:
+    """Timed in benches/cli_startup_bench.py; here, what is imported, which does not flake."""
+    code = (
+        "import sys\nfrom escpush.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.splitlines()[-1].split())
+    assert "escpush.cli" in loaded
+    assert not loaded & LAZY, loaded & LAZY
+    if argv == ["--version"]:
+        assert "json" not in loaded

@@ -10,7 +10,6 @@ Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -58,6 +57,21 @@ _ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 _FILTER_EXAMPLE = """'{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'"""
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and examples keep their lines. The width is read here, as argparse would
+    read it through shutil, which imports bz2, lzma and more (2 ms of start-up)."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            columns = int(os.environ["COLUMNS"])
+        except (KeyError, ValueError):
+            try:
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                columns = 80
+        super().__init__(prog, width=max(columns - 2, 40), max_help_position=min(24, max(columns - 22, 4)))
+
+
 def _command(
     commands: _Commands,
     name: str,
@@ -73,7 +87,7 @@ def _command(
         description=description,
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples) + "\n\n" + EXIT_CODES,
         parents=list(parents),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
 
 
@@ -84,14 +98,14 @@ def _group(commands: _Commands, name: str, summary: str, description: str, examp
 
 
 def _output_options() -> argparse.ArgumentParser:
-    output = argparse.ArgumentParser(add_help=False)
+    output = argparse.ArgumentParser(add_help=False, formatter_class=_Formatter)
     output.add_argument("--json", action="store_true", help="print the result (and errors, on stderr) as JSON")
     return output
 
 
 def _api_options() -> argparse.ArgumentParser:
     """Where the API is and who calls it, then the zone or account."""
-    api = argparse.ArgumentParser(add_help=False)
+    api = argparse.ArgumentParser(add_help=False, formatter_class=_Formatter)
     target = api.add_mutually_exclusive_group(required=True)
     target.add_argument("--zone", metavar="ZONE_ID", help="act on this zone")
     target.add_argument("--account", metavar="ACCOUNT_ID", help="act on this account (and so all its zones)")
@@ -110,7 +124,7 @@ def _api_options() -> argparse.ArgumentParser:
 
 def _filter_options(rules: bool) -> argparse.ArgumentParser:
     """FILTER, and with ``rules`` the dataset and limits to check it against."""
-    options = argparse.ArgumentParser(add_help=False)
+    options = argparse.ArgumentParser(add_help=False, formatter_class=_Formatter)
     options.add_argument("filter", metavar="FILTER", help="the filter: a file, JSON text, or - for stdin")
     if rules:
         checks = options.add_argument_group("checks")
@@ -364,7 +378,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "  escpush filter validate my-filter.json --dataset http_requests\n"
         f"  escpush esc status --zone {_ZONE}\n"
         "  escpush COMMAND --help\n\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"escpush {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -373,7 +387,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if wanted is None or wanted == name:
             add(commands)
         else:
-            commands.add_parser(name, help=_SUMMARIES[name])
+            commands.add_parser(name, help=_SUMMARIES[name], formatter_class=_Formatter)
     return parser
 
 
@@ -382,6 +396,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def _emit(args: argparse.Namespace, data: object, text: str) -> None:
     """The result: JSON with ``--json``, else the human text."""
+    import json
+
     print(json.dumps(data, indent=2) if getattr(args, "json", False) else text)
 
 
@@ -475,6 +491,8 @@ def _run_fmt(args: argparse.Namespace) -> int:
         elif not same:
             print(f"escpush: {args.filter}: not in canonical form", file=sys.stderr)
         return EXIT_OK if same else EXIT_CHECK_FAILED
+    import json
+
     if args.indent is not None:
         out = json.dumps(json.loads(canonical), indent=args.indent, ensure_ascii=False)
     elif args.as_string:
@@ -487,6 +505,8 @@ def _run_fmt(args: argparse.Namespace) -> int:
 
 def _tree_lines(node: dict[str, object], ascii_only: bool) -> list[str]:
     """``where`` as an indented tree: groups with their children, conditions on one line."""
+    import json
+
     tee, last, bar = ("|- ", "`- ", "|  ") if ascii_only else ("├─ ", "└─ ", "│  ")
 
     def label(n: dict[str, object]) -> str:
@@ -707,6 +727,8 @@ def _job_view(job: dict[str, object]) -> dict[str, object]:
 
 
 def _job_text(job: dict[str, object]) -> str:
+    import json
+
     lines = [f"job {job.get('id')}" + (f" {job['name']!r}" if job.get("name") else "")]
     for key in ("dataset", "destination_conf", "enabled", "logpull_options", "filter", "frequency", "kind"):
         value = job.get(key)
@@ -735,6 +757,8 @@ def _run_logpush_create(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None:
             fields[name] = getattr(args, name)
     if args.output_options is not None:
+        import json
+
         try:
             fields["output_options"] = json.loads(args.output_options)
         except ValueError as err:
@@ -811,6 +835,8 @@ def _failure(err: BaseException) -> CliError:
 
 def _report(args: argparse.Namespace, failure: CliError) -> None:
     if getattr(args, "json", False):
+        import json
+
         error = {"message": str(failure), "exit_code": failure.code, "problems": failure.problems}
         print(json.dumps({"error": error}), file=sys.stderr)
         return
