@@ -57,9 +57,10 @@ _ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 _FILTER_EXAMPLE = """'{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'"""
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Descriptions and examples keep their lines. The width is read here, as argparse would
-    read it through shutil, which imports bz2, lzma and more (2 ms of start-up)."""
+class _Formatter(argparse.HelpFormatter):
+    """Paragraphs are wrapped, but those with indented lines (examples, exit codes) are kept
+    as written. The width is read here, as argparse would read it through shutil, which
+    imports bz2, lzma and more (2 ms of start-up)."""
 
     def __init__(self, prog: str) -> None:
         try:
@@ -70,6 +71,26 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
             except (AttributeError, ValueError, OSError):
                 columns = 80
         super().__init__(prog, width=max(columns - 2, 40), max_help_position=min(24, max(columns - 22, 4)))
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:
+                paragraphs.append(
+                    textwrap.fill(
+                        " ".join(paragraph.split()),
+                        width,
+                        initial_indent=indent,
+                        subsequent_indent=indent,
+                        break_on_hyphens=False,  # not inside --options
+                    )
+                )
+        return "\n\n".join(paragraphs)
 
 
 def _command(
