@@ -548,31 +548,10 @@ def test_logpush_create_reports_every_problem_and_sends_nothing(cli: Cli, api: E
     assert "abc123" not in run.err
     run = cli("logpush", "create", "--zone", ZONE, "--dataset", "nope", "--destination-conf", "r2://b/p")
     assert run.code == EXIT_USAGE and "nope" in run.err
-    run = cli(
-        "logpush",
-        "create",
-        "--zone",
-        ZONE,
-        "--dataset",
-        "http_requests",
-        "--destination-conf",
-        "r2://b/p",
-        "--output-options",
-        "{x",
-    )
+    create = ("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", "r2://b/p")
+    run = cli(*create, "--output-options", "{x")
     assert run.code == EXIT_USAGE and run.err.startswith("escpush: --output-options is not JSON")
-    run = cli(
-        "logpush",
-        "create",
-        "--zone",
-        ZONE,
-        "--dataset",
-        "http_requests",
-        "--destination-conf",
-        "r2://b/p",
-        "--filter",
-        "/nonexistent/f.json",
-    )
+    run = cli(*create, "--filter", "/nonexistent/f.json")
     assert run.code == EXIT_USAGE and "cannot read the filter file" in run.err
     assert api.requests() == []
 
