@@ -372,14 +372,24 @@ impl DestinationConf {
         &self.text
     }
 
-    /// The text with every parameter value but harmless ones masked, and a `user:password@`
-    /// in front of the host too.
+    /// The text with every parameter value but harmless ones masked, and the parts of the
+    /// path that carry credentials: a `user:password@` and a Sumo Logic collector code
+    /// (`sumo://<endpoint>/receiver/v1/http/<code>`).
     pub fn redacted(&self) -> String {
-        let path = match self.path.split_once('@') {
-            Some((userinfo, rest)) if !userinfo.contains('/') => format!("***@{rest}"),
-            _ => self.path.clone(),
-        };
-        let mut out = format!("{}://{path}", self.scheme);
+        let mut path = self.path.as_str();
+        let mut out = format!("{}://", self.scheme);
+        let host_end = path.find('/').unwrap_or(path.len());
+        if let Some(at) = path[..host_end].rfind('@') {
+            out.push_str("***@");
+            path = &path[at + 1..];
+        }
+        match (self.scheme.as_str(), path.find('/')) {
+            ("sumo", Some(slash)) => {
+                out.push_str(&path[..slash]);
+                out.push_str("/***");
+            }
+            _ => out.push_str(path),
+        }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
             out.push_str(k);
@@ -914,6 +924,25 @@ mod tests {
         );
         assert!(!format!("{r2:?}").contains("topsecret"));
         assert!(r2.expose().contains("topsecret"));
+        for (text, shown) in [
+            (
+                "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dhaV2topsecret",
+                "sumo://endpoint1.collection.sumologic.com/***",
+            ),
+            (
+                "https://user:topsecret@logs.example.com/ingest?header_Authorization=Basic%20topsecret",
+                "https://***@logs.example.com/ingest?header_Authorization=***",
+            ),
+            ("https://me:p@ss@logs.example.com/in", "https://***@logs.example.com/in"),
+            ("https://logs.example.com/a@b?x=1", "https://logs.example.com/a@b?x=***"),
+            (
+                "splunk://h.example.com:8088/services/collector/raw?channel=c1",
+                "splunk://h.example.com:8088/services/collector/raw?channel=c1",
+            ),
+            ("not a destination topsecret", "***"),
+        ] {
+            assert_eq!(DestinationConf::redact(text), shown, "{text}");
+        }
         for (bad, says) in [
             ("", "needs a destination"),
             ("bucket/logs", "<scheme>://<path>?<params>"),
