@@ -28,6 +28,7 @@ from ._escpush import (
     field,
     redact_destination_conf,
 )
+from ._job import Job
 from .errors import (
     ApiError,
     AuthenticationError,
@@ -68,6 +69,7 @@ __all__ = [
     "FilterError",
     "FilterProblem",
     "InvalidInput",
+    "Job",
     "LogpullOptions",
     "Logpush",
     "NotFoundError",

@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Literal, final
 
 from typing_extensions import TypeAlias
 
+from ._job import Job
 from .errors import FilterProblem
 
 __version__: str
@@ -100,6 +101,8 @@ class Filter:
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Filter], tuple[str]]: ...
+    def _repr_html_(self) -> str:
+        """In Jupyter: the filter as a tree, its size against the default limits, its JSON."""
 
 @final
 class ScanResult:
@@ -129,6 +132,8 @@ class ScanResult:
     def first_malformed(self) -> tuple[str, int, str] | None:
         """The first malformed line as (input, 1-based line number, what is wrong)."""
     def __eq__(self, other: object, /) -> bool: ...
+    def _repr_html_(self) -> str:
+        """In Jupyter: the counts with their shares, the first malformed line, the throughput."""
 
 @final
 class Field:
@@ -182,7 +187,8 @@ class LogpullOptions:
 def field(name: str) -> Field: ...
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
-    (``region``, ...) and a ``user:password@`` masked; ``***`` if it is not a destination."""
+    (``region``, ...), a ``user:password@`` and a Sumo Logic collector code masked; ``***``
+    if it is not a destination."""
 
 def datasets(scope: str | None = None) -> list[str]: ...
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]: ...
@@ -236,9 +242,9 @@ class Logpush:
         max_operators: int = 30,
         max_bytes: int = 1000,
         **fields: Any,
-    ) -> dict[str, Any]: ...
-    def jobs(self) -> list[dict[str, Any]]: ...
-    def job(self, job_id: int) -> dict[str, Any]: ...
+    ) -> Job: ...
+    def jobs(self) -> list[Job]: ...
+    def job(self, job_id: int) -> Job: ...
 
 @final
 class Zone:
@@ -273,6 +279,8 @@ class EscStatus:
     @property
     def secret(self) -> str | None: ...
     def __eq__(self, other: object, /) -> bool: ...
+    def _repr_html_(self) -> str:
+        """In Jupyter: the state explained; the secret only as set or not."""
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final

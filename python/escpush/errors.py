@@ -56,6 +56,12 @@ class _WithProblems(EscpushError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self._problems))
 
+    def _repr_html_(self) -> str:
+        """In Jupyter: a table of the problems' path, code and message."""
+        from ._display import problems_html
+
+        return problems_html(self)
+
 
 class FilterError(_WithProblems):
     """A log-push filter is malformed, over the limits, or does not fit its dataset.

@@ -241,6 +241,12 @@ impl PyFilter {
         }
     }
 
+    /// In Jupyter: the filter as a tree, its size against the default limits, its JSON.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let limits = Limits::default();
+        crate::display::html(slf.py(), "filter_html", (slf, limits.max_operators, limits.max_bytes))
+    }
+
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().inner.to_json(),))
     }

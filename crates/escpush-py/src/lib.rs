@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 mod client;
 mod convert;
+mod display;
 mod emulator;
 mod errors;
 mod esc;

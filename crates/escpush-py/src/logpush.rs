@@ -108,6 +108,12 @@ impl PyLogpullOptions {
     }
 }
 
+/// A stored job as an `escpush.Job`: a dict whose repr and display mask credentials.
+fn job_from_json(py: Python<'_>, job: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    let dict = convert::from_json(py, job)?;
+    Ok(py.import("escpush._job")?.getattr("Job")?.call1((dict,))?.unbind())
+}
+
 /// The log-push jobs of one zone or account: `zone.logpush` / `account.logpush`.
 #[pyclass(name = "Logpush", module = "escpush", frozen)]
 #[derive(Clone, Debug)]
@@ -118,7 +124,7 @@ pub struct PyLogpush {
 
 #[pymethods]
 impl PyLogpush {
-    /// Creates a log-push job and returns the stored job as a dict.
+    /// Creates a log-push job and returns the stored job, an `escpush.Job` (a dict).
     ///
     /// Everything the API would refuse is checked first, and nothing is sent when
     /// something is wrong: the dataset (and its scope), `destination_conf`, the fields
@@ -185,27 +191,27 @@ impl PyLogpush {
         let job = py
             .detach(|| self.client.create_job(&self.scope, &spec))
             .map_err(|e| errors::http_error(py, &e))?;
-        convert::from_json(py, &job)
+        job_from_json(py, &job)
     }
 
-    /// Every log-push job of the zone or account, as dicts.
+    /// Every log-push job of the zone or account, each an `escpush.Job` (a dict).
     fn jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let jobs = py
             .detach(|| self.client.jobs(&self.scope))
             .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
-            .map(|j| convert::from_json(py, j))
+            .map(|j| job_from_json(py, j))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 
-    /// One log-push job, by its id.
+    /// One log-push job, by its id, as an `escpush.Job` (a dict).
     fn job(&self, py: Python<'_>, job_id: u64) -> PyResult<Py<PyAny>> {
         let job = py
             .detach(|| self.client.job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
-        convert::from_json(py, &job)
+        job_from_json(py, &job)
     }
 
     fn __repr__(&self) -> String {
@@ -214,7 +220,8 @@ impl PyLogpush {
 }
 
 /// A `destination_conf` fit to print: every parameter value but harmless ones (`region`, ...)
-/// masked, and a `user:password@` too; `***` for text that is not a destination.
+/// masked, and a `user:password@` and a Sumo Logic collector code too; `***` for text that
+/// is not a destination.
 #[pyfunction]
 pub fn redact_destination_conf(text: &str) -> String {
     escpush_core::DestinationConf::redact(text)

@@ -79,6 +79,11 @@ impl PyScanResult {
         }
     }
 
+    /// In Jupyter: the counts with their shares, the first malformed line, the throughput.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::display::html(slf.py(), "scan_result_html", (slf,))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         let mut out = format!(
             "ScanResult(total={}, matched={}, malformed={}, bytes={}, seconds={:.3}",

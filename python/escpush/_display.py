@@ -1,0 +1,220 @@
+"""Rich display in Jupyter: the HTML behind every ``_repr_html_`` of escpush.
+
+One renderer per concept, all here: a filter as a tree (``Filter``), the problems of a
+refused input as a table (``FilterError``, ``InvalidInput``), an ESC status with the secret
+masked (``EscStatus``), the counts of a scan (``ScanResult``) and a log-push job with its
+credentials masked (``Job``). The classes' ``_repr_html_`` methods call these functions;
+the native classes pass what only the Rust core knows (the default filter limits).
+
+Every value that comes from data (field names, filter values, messages, paths, job fields)
+goes through :func:`_text`, so a ``<``, ``&`` or quote in it is shown, never interpreted.
+The HTML is plain tables and lists with one small style sheet scoped to the class
+``escpush``: readable in light and dark themes, and where a notebook viewer strips styles.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from ._escpush import EscStatus, Filter, ScanResult
+    from ._job import Job
+    from .errors import _WithProblems
+
+# Notebook front ends align table cells right and stripe rows; a job or a scan reads better
+# left-aligned. Scoped to .escpush, so nothing else on the page changes.
+_STYLE = (
+    "<style>"
+    ".escpush table{border-collapse:collapse;margin:.25em 0}"
+    ".escpush th,.escpush td{text-align:left;vertical-align:top;padding:.1em 1em .1em 0}"
+    ".escpush ul{margin:.25em 0}"
+    ".escpush .escpush-over{color:#c62828;font-weight:600}"
+    ".escpush .escpush-note{opacity:.7}"
+    "</style>"
+)
+
+_BACKTICKED = re.compile(r"`([^`]*)`")
+
+
+def _text(value: object) -> str:
+    """``value`` as text safe inside HTML elements and attribute values."""
+    return html.escape(str(value), quote=True)
+
+
+def _code(value: object) -> str:
+    return f"<code>{_text(value)}</code>"
+
+
+def _json(value: object) -> str:
+    """A filter or job value as JSON text (strings quoted), escaped."""
+    return _code(json.dumps(value, ensure_ascii=False))
+
+
+def _message(text: str) -> str:
+    """A problem message, escaped, with its `backticked` names set as code."""
+    return _BACKTICKED.sub(r"<code>\1</code>", _text(text))
+
+
+def _box(kind: str, title: str, body: str) -> str:
+    """One object's display: ``title`` and ``body`` are HTML already escaped."""
+    return f'<div class="escpush escpush-{kind}">{_STYLE}<div><strong>{title}</strong></div>{body}</div>'
+
+
+def _rows(rows: Sequence[tuple[str, str]]) -> str:
+    """A two-column table: an escaped heading and already-made HTML per row."""
+    cells = "".join(f"<tr><th>{_text(name)}</th><td>{cell}</td></tr>" for name, cell in rows)
+    return f"<table><tbody>{cells}</tbody></table>"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# Filter
+
+
+def _usage(used: int, limit: int, unit: str) -> str:
+    text = f"{used} of {limit} {unit}"
+    if used > limit:
+        return f'<span class="escpush-over">{_text(text)}: over the limit</span>'
+    return _text(text)
+
+
+def _expr(expr: Mapping[str, Any]) -> str:
+    """One expression of ``Filter.to_dict()["where"]`` as a list item, groups nested."""
+    for group, label in (("and", "all of"), ("or", "any of")):
+        if group in expr:
+            items = "".join(_expr(e) for e in expr[group])
+            return f'<li><strong>{group}</strong> <span class="escpush-note">({label})</span><ul>{items}</ul></li>'
+    return f"<li>{_code(expr['key'])} <strong>{_text(expr['operator'])}</strong> {_json(expr['value'])}</li>"
+
+
+def filter_html(f: Filter, max_operators: int, max_bytes: int) -> str:
+    """A filter as a tree of ``and`` / ``or`` groups and ``key operator value`` conditions,
+    with its size against the limits and its canonical JSON."""
+    usage = f"{_usage(f.operator_count, max_operators, 'operators')} · {_usage(f.byte_size, max_bytes, 'bytes')}"
+    tree = f"<ul>{_expr(f.to_dict()['where'])}</ul>"
+    canonical = f"<details><summary>canonical JSON</summary>{_code(f.to_json())}</details>"
+    return _box("filter", "Filter", f"<div>{usage}</div>{tree}{canonical}")
+
+
+# FilterError, InvalidInput
+
+
+def problems_html(err: _WithProblems) -> str:
+    """A refused input: every problem as a row of path, code and message."""
+    name = type(err).__name__
+    problems = err.errors()
+    if not problems:
+        return _box("problems", _text(name), f"<div>{_message(str(err))}</div>")
+    head = "<tr><th>path</th><th>code</th><th>message</th></tr>"
+    body = "".join(
+        f"<tr><td>{_code(p['path']) if p['path'] else ''}</td><td>{_code(p['code'])}</td>"
+        f"<td>{_message(p['message'])}</td></tr>"
+        for p in problems
+    )
+    table = f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
+    return _box("problems", f"{_text(name)}: {_plural(len(problems), 'problem')}", table)
+
+
+# EscStatus
+
+_ESC_STATES = {
+    "enabled": "ESC runs on every request",
+    "disabled": "ESC is off for every request of the scope",
+    "secret": "ESC is off only for requests carrying the cookie <code>disable_esc=&lt;secret&gt;</code>",
+}
+
+
+def esc_status_html(status: EscStatus) -> str:
+    """An ESC setting: its state explained; the secret only as set or not, never shown."""
+    state = status.state
+    rows = [
+        ("state", f"{_code(state)}: {_ESC_STATES[state]}" if state in _ESC_STATES else _code(state)),
+        ("disabled for every request", "yes" if status.disabled else "no"),
+        ("secret", "<code>***</code> (set, not shown)" if status.secret is not None else "none"),
+    ]
+    return _box("esc-status", "ESC status", _rows(rows))
+
+
+# ScanResult
+
+
+def _size(n: int) -> str:
+    size = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def _share(part: int, whole: int) -> str:
+    if not whole:
+        return str(part)
+    share = part / whole
+    return f"{part} (< 0.1%)" if 0 < share < 0.001 else f"{part} ({share:.1%})"
+
+
+def scan_result_html(result: ScanResult) -> str:
+    """The counts of a scan: lines kept (with their share), dropped and malformed, the first
+    malformed line's place, bytes, time and throughput."""
+    dropped = result.total - result.matched - result.malformed
+    rows = [
+        ("lines", str(result.total)),
+        ("matched", _share(result.matched, result.total)),
+        ("dropped", _share(dropped, result.total)),
+        ("malformed", _share(result.malformed, result.total)),
+    ]
+    if result.first_malformed is not None:
+        source, line, reason = result.first_malformed
+        rows.append(("first malformed", f"{_code(source)} line {line}: {_text(reason)}"))
+    rows.append(("read", _size(result.bytes)))
+    rows.append(("seconds", f"{result.seconds:.3f}"))
+    if result.seconds > 0:
+        rate = f"{result.bytes / result.seconds / 1e6:.1f} MB/s, {result.total / result.seconds:,.0f} lines/s"
+        rows.append(("throughput", rate))
+    title = f"ScanResult: {result.matched} of {_plural(result.total, 'line')} matched"
+    return _box("scan-result", title, _rows(rows))
+
+
+# Job
+
+_JOB_FIRST = ("id", "name", "dataset", "enabled", "destination_conf", "logpull_options", "filter")
+
+
+def _job_value(key: str, value: Any) -> str:
+    if key == "filter" and isinstance(value, str):
+        from ._escpush import Filter
+        from .errors import FilterError
+
+        try:
+            return Filter.parse(value)._repr_html_()
+        except FilterError:
+            return _code(value)
+    if isinstance(value, str) and key in ("destination_conf", "logpull_options"):
+        return _code(value)
+    if isinstance(value, str):
+        return _text(value)
+    if value is None:
+        return '<span class="escpush-note">None</span>'
+    return _code(repr(value))
+
+
+def job_html(job: Job) -> str:
+    """A log-push job: its main fields first, the filter as a tree, every credential masked
+    (the values of ``job.redacted()``)."""
+    shown = job.redacted()
+    keys = [k for k in _JOB_FIRST if k in shown] + [k for k in shown if k not in _JOB_FIRST]
+    title = "Log-push job"
+    if "id" in shown:
+        title += f" {_text(shown['id'])}"
+    if shown.get("name"):
+        title += f": {_text(shown['name'])}"
+    return _box("job", title, _rows([(k, _job_value(k, shown[k])) for k in keys]))

@@ -1,0 +1,56 @@
+"""``escpush.Job``: a log-push job as the API stores it."""
+
+from __future__ import annotations
+
+from ._escpush import redact_destination_conf
+
+__all__ = ["Job"]
+
+# No `typing` at import time (see escpush.errors): type checkers see dict[str, Any], the
+# interpreter a plain dict.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    _Dict = dict[str, Any]
+else:
+    _Dict = dict
+
+# Job fields whose whole value is a secret (a token the destination's owner proves control with).
+_SECRET_FIELDS = ("ownership_challenge",)
+
+
+class Job(_Dict):
+    """A log-push job as the API stores it, returned by ``create_job``, ``jobs`` and ``job``.
+
+    It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``; equal to the
+    plain dict of the same items) holding every field exactly as the API sent it. Only its
+    ``repr`` and its display in Jupyter differ: they show ``redacted()``, where the
+    parameters of ``destination_conf`` that may hold credentials (keys, tokens, signatures)
+    and ``ownership_challenge`` are masked as ``***``.
+    """
+
+    __slots__ = ()
+
+    def redacted(self) -> dict[str, Any]:
+        """A plain copy of the job, safe to print or log: credentials masked as ``***``."""
+        out = dict(self)
+        if "destination_conf" in out:
+            conf = out["destination_conf"]
+            out["destination_conf"] = redact_destination_conf(conf) if isinstance(conf, str) else "***"
+        for name in _SECRET_FIELDS:
+            if out.get(name) is not None:
+                out[name] = "***"
+        return out
+
+    def __repr__(self) -> str:
+        return f"Job({self.redacted()!r})"
+
+    def _repr_html_(self) -> str:
+        from ._display import job_html
+
+        return job_html(self)
+
+
+# Shown, and pickled, under the name users import it by, like the native classes.
+Job.__module__ = "escpush"

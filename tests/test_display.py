@@ -1,0 +1,324 @@
+"""Rich display in Jupyter (`_repr_html_`) and the plain reprs: content, escaping, masking.
+
+Every HTML output is parsed: its tags must be balanced and among the few the renderers
+write, so a `<script>` or `<b>` coming from data shows up here as a stray tag.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from IPython.core.formatters import DisplayFormatter
+
+import escpush
+from escpush import EscStatus, Filter, FilterError, InvalidInput, Job, LogpullOptions, ScanResult, field
+from escpush.testing import Emulator
+
+ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
+S3 = "s3://bucket/logs?region=us-east-1"
+EVIL = "<script>alert('x')</script>&amp;\""
+SECRET = "s3cr3t-never-shown"
+TAGS = {
+    "div", "strong", "span", "code", "ul", "li", "details", "summary", "style",
+    "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+BLOCKS = {"div", "ul", "li", "details", "summary", "table", "tr", "th", "td"}
+
+
+class _Reader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.text: list[str] = []
+        self.in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        assert tag in TAGS, f"unexpected tag <{tag}>"
+        if tag in BLOCKS:
+            self.text.append(" ")
+        self.open.append(tag)
+        self.in_style = tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes {self.open}"
+        self.open.pop()
+        self.in_style = False
+        if tag in BLOCKS:
+            self.text.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self.in_style:
+            self.text.append(data)
+
+
+def text_of(markup: str) -> str:
+    """The text a browser shows for `markup` (one space between blocks and cells), after
+    checking that the markup is well formed."""
+    reader = _Reader()
+    reader.feed(markup)
+    reader.close()
+    assert reader.open == [], f"unclosed {reader.open}"
+    return " ".join("".join(reader.text).split())
+
+
+def html_of(obj: Any) -> str:
+    """What Jupyter shows: the text/html of IPython's display formatter."""
+    data, _ = DisplayFormatter().format(obj)
+    assert "text/html" in data, f"{type(obj).__name__} has no HTML display"
+    return data["text/html"]
+
+
+# Filter
+
+
+def test_filter_shows_a_tree_and_its_size_against_the_limits() -> None:
+    f = (field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)) | field(
+        "ClientCountry"
+    ).is_in(["cn", "ru"])
+    shown = text_of(html_of(f))
+    assert "3 of 30 operators · 221 of 1000 bytes" in shown
+    assert "or (any of) and (all of)" in shown
+    assert 'ClientRequestHost endsWith ".example.com"' in shown
+    assert 'EdgeResponseStatus geq "500"' in shown
+    assert 'ClientCountry in ["cn", "ru"]' in shown
+    assert f.to_json() in shown, "the canonical JSON, to copy"
+    assert "over the limit" not in shown
+
+
+def test_filter_html_nests_groups() -> None:
+    a, b = ({"key": k, "operator": "eq", "value": 1} for k in "AB")
+    f = Filter.from_dict({"where": {"and": [a, {"or": [b]}]}})
+    markup = f._repr_html_()
+    # The `or` group is a list item inside the `and` group's list.
+    assert markup.index("<strong>and</strong>") < markup.index("<strong>or</strong>")
+    assert "<ul><li><code>A</code>" in markup
+    assert "<ul><li><code>B</code>" in markup.split("<strong>or</strong>")[1]
+
+
+def test_filter_over_the_limits_says_so() -> None:
+    big = field("ClientIP").is_in([f"10.0.0.{i}" for i in range(120)]) | field("ClientCountry").is_in(["cn"])
+    many = Filter.from_dict({"where": {"or": [{"key": f"F{i}", "operator": "eq", "value": i} for i in range(31)]}})
+    assert "1568 of 1000 bytes: over the limit" in text_of(big._repr_html_())
+    assert "31 of 30 operators: over the limit" in text_of(many._repr_html_())
+
+
+def test_filter_html_escapes_keys_and_values() -> None:
+    f = (field("Evil<Key>") == EVIL) & field("ClientCountry").is_in(["<b>", "&"])
+    markup = f._repr_html_()
+    assert "<script>" not in markup and "<b>" not in markup
+    shown = text_of(markup)  # no stray tag
+    assert "Evil<Key> eq " + json.dumps(EVIL) in shown
+    assert 'ClientCountry in ["<b>", "&"]' in shown
+
+
+def test_filter_repr_stays_a_constructor() -> None:
+    f = field("A") == "x"
+    assert repr(f) == """Filter('{"where":{"key":"A","operator":"eq","value":"x"}}')"""
+    assert eval(repr(f), {"Filter": Filter}) == f
+
+
+# FilterError, InvalidInput
+
+
+def test_filter_error_is_a_table_of_path_code_message() -> None:
+    with pytest.raises(FilterError) as exc:
+        Filter.parse(
+            '{"where": {"and": [{"key": "ClientRequestHots", "operator": "gte", "value": "500"}, {"key": "X<"}]}}'
+        )
+    markup = html_of(exc.value)
+    shown = text_of(markup)
+    assert shown.startswith("FilterError: 3 problems path code message")
+    for p in exc.value.errors():
+        assert f"{p['path']} {p['code']} " in shown
+    assert "unknown operator gte; did you mean geq?" in shown
+    assert "<code>gte</code>" in markup, "backticked names are set as code"
+    assert markup.count("<tr>") == 1 + 3
+
+
+def test_problem_messages_are_escaped() -> None:
+    err = FilterError("x", [{"path": "where.<p>", "code": "c&d", "message": f"`{EVIL}` is wrong"}])
+    markup = err._repr_html_()
+    assert "<script>" not in markup
+    shown = text_of(markup)
+    assert f"where.<p> c&d {EVIL} is wrong" in shown
+
+
+def test_invalid_input_with_and_without_problems(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    with pytest.raises(InvalidInput) as exc:
+        zone.logpush.create_job(destination_conf="s3://b", dataset="http_requests", logpull_options="fields=Nope")
+    shown = text_of(html_of(exc.value))
+    assert shown.startswith("InvalidInput: 2 problems")
+    assert "destination_conf invalid_destination" in shown
+    assert "logpull_options.fields[0] unknown_field Nope is not a field of http_requests" in shown
+    with pytest.raises(InvalidInput) as single:
+        escpush.esc_cookie("has space")
+    assert single.value.errors() == []
+    assert text_of(html_of(single.value)) == "InvalidInput " + " ".join(str(single.value).replace("`", "").split())
+
+
+# EscStatus
+
+
+def test_esc_status_never_shows_the_secret(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client().zone(ZONE).esc
+    enabled = esc.status()
+    assert "state enabled: ESC runs on every request" in text_of(html_of(enabled))
+    assert "secret none" in text_of(html_of(enabled))
+    esc.set_secret(SECRET)
+    status = esc.status()
+    assert status.secret == SECRET
+    for shown in (repr(status), str(status), html_of(status), DisplayFormatter().format(status)[0]["text/plain"]):
+        assert SECRET not in shown
+    assert repr(status) == "EscStatus(state='secret', disabled=False, secret='***')"
+    shown = text_of(html_of(status))
+    assert "state secret: ESC is off only for requests carrying the cookie disable_esc=<secret>" in shown
+    assert "disabled for every request no" in shown
+    assert "secret *** (set, not shown)" in shown
+    esc.disable()
+    both = esc.status()
+    assert isinstance(both, EscStatus)
+    assert "state disabled: ESC is off for every request of the scope" in text_of(both._repr_html_())
+    assert "disabled for every request yes" in text_of(both._repr_html_())
+    assert SECRET not in both._repr_html_()
+
+
+# ScanResult
+
+
+def test_scan_result_counts_shares_and_throughput() -> None:
+    result = ScanResult(1000, 250, 10, 3 * 1024 * 1024, 0.5, ("logs/a<1>.ndjson", 42, "byte 7: <unexpected> & more"))
+    shown = text_of(html_of(result))
+    assert shown.startswith("ScanResult: 250 of 1000 lines matched")
+    assert "lines 1000" in shown
+    assert "matched 250 (25.0%)" in shown
+    assert "dropped 740 (74.0%)" in shown
+    assert "malformed 10 (1.0%)" in shown
+    assert "first malformed logs/a<1>.ndjson line 42: byte 7: <unexpected> & more" in shown
+    assert "read 3.0 MiB" in shown
+    assert "seconds 0.500" in shown
+    assert "throughput 6.3 MB/s, 2,000 lines/s" in shown
+
+
+def test_scan_result_shows_small_shares_as_small() -> None:
+    shown = text_of(ScanResult(20_000, 19_000, 2)._repr_html_())
+    assert "malformed 2 (< 0.1%)" in shown and "matched 19000 (95.0%)" in shown
+
+
+def test_scan_result_of_nothing() -> None:
+    shown = text_of(ScanResult(0, 0)._repr_html_())
+    assert "matched 0 dropped 0 malformed 0" in shown
+    assert "first malformed" not in shown and "throughput" not in shown
+    assert "read 0 bytes" in shown
+
+
+def test_a_real_scan_displays(tmp_path: Any) -> None:
+    logs = tmp_path / "x.ndjson"
+    logs.write_text('{"EdgeResponseStatus": 503}\n{"EdgeResponseStatus": 200}\n{"EdgeResponseStatus":\n')
+    result = (field("EdgeResponseStatus") >= 500).scan(logs)
+    shown = text_of(html_of(result))
+    assert "matched 1 (33.3%)" in shown
+    assert f"first malformed {logs} line 3" in shown
+
+
+# Job
+
+
+def test_jobs_are_job_dicts_with_masked_display(escpush_emulator: Emulator) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    conf = f"r2://bucket/logs?account-id=acc&access-key-id=AKIA&secret-access-key={SECRET}"
+    f = (field("EdgeResponseStatus") >= 500) & field("ClientRequestHost").ends_with(".example.com")
+    job = zone.logpush.create_job(
+        destination_conf=conf,
+        dataset="http_requests",
+        name="<b>errors</b>",
+        filter=f,
+        logpull_options=LogpullOptions(["ClientIP"], timestamps="rfc3339"),
+        enabled=True,
+        ownership_challenge=f"{SECRET}-challenge",
+    )
+    assert type(job) is Job and isinstance(job, dict)
+    assert job["destination_conf"] == conf, "the dict holds what the API stored"
+    assert job["ownership_challenge"] == f"{SECRET}-challenge"
+    assert zone.logpush.job(job["id"]) == job and type(zone.logpush.job(job["id"])) is Job
+    assert all(type(j) is Job for j in zone.logpush.jobs())
+    masked = "r2://bucket/logs?account-id=***&access-key-id=***&secret-access-key=***"
+    assert job.redacted()["destination_conf"] == masked
+    assert job.redacted()["ownership_challenge"] == "***"
+    assert type(job.redacted()) is dict
+    plain = DisplayFormatter().format(job)[0]["text/plain"]
+    for shown in (repr(job), str(job), repr([job]), plain, html_of(job)):
+        assert SECRET not in shown and "AKIA" not in shown
+    assert repr(job).startswith("Job({") and masked in repr(job)
+    markup = html_of(job)
+    assert "<b>" not in markup
+    shown = text_of(markup)
+    assert shown.startswith(f"Log-push job {job['id']}: <b>errors</b>")
+    assert f"id {job['id']} name <b>errors</b> dataset http_requests enabled True destination_conf {masked}" in shown
+    assert "logpull_options fields=ClientIP&timestamps=rfc3339" in shown
+    assert "filter Filter 2 of 30 operators" in shown
+    assert 'EdgeResponseStatus geq "500"' in shown
+    assert "ownership_challenge ***" in shown
+
+
+def test_job_is_a_dict() -> None:
+    data = {"id": 7, "dataset": "http_requests", "destination_conf": S3, "filter": None, "enabled": False}
+    job = Job(data)
+    assert job == data and data == job
+    assert job["id"] == 7 and job.get("name") is None and list(job) == list(data)
+    assert json.loads(json.dumps(job)) == data
+    job["name"] = "renamed"
+    assert job["name"] == "renamed"
+    assert copy.copy(job) == job and type(copy.copy(job)) is Job
+    assert copy.deepcopy(job) == job and type(copy.deepcopy(job)) is Job
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(job, protocol=protocol))
+        assert back == job and type(back) is Job, protocol
+    assert Job.__module__ == "escpush" and escpush.Job is Job
+    with pytest.raises(AttributeError):
+        job.extra = 1  # type: ignore[attr-defined]
+    assert "filter None" in text_of(job._repr_html_())
+
+
+def test_job_display_survives_odd_records() -> None:
+    assert text_of(Job()._repr_html_()) == "Log-push job"
+    odd = Job({"id": "<1>", "destination_conf": 42, "filter": "{not json", "output_options": {"a": "<b>"}})
+    assert odd.redacted()["destination_conf"] == "***"
+    shown = text_of(odd._repr_html_())
+    assert "Log-push job <1>" in shown
+    assert "filter {not json" in shown
+    assert "output_options {'a': '<b>'}" in shown
+    assert Job({"destination_conf": "ftp://user:pw@host/x"}).redacted()["destination_conf"] == "***"
+
+
+@pytest.mark.parametrize(
+    ("conf", "shown"),
+    [
+        (S3, S3),
+        (
+            "s3://bucket/logs?region=us-east-1&access-key-id=K&secret-access-key=S",
+            f"{S3}&access-key-id=***&secret-access-key=***",
+        ),
+        (
+            "datadog://http-intake.logs.datadoghq.com/v1/input?header_DD-API-KEY=KEY&ddsource=cloudflare",
+            "datadog://http-intake.logs.datadoghq.com/v1/input?header_DD-API-KEY=***&ddsource=cloudflare",
+        ),
+        (
+            "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/CODE",
+            "sumo://endpoint1.collection.sumologic.com/***",
+        ),
+        (
+            "https://user:PW@logs.example.com/in?header_Authorization=Basic%20X",
+            "https://***@logs.example.com/in?header_Authorization=***",
+        ),
+        ("not a destination", "***"),
+    ],
+)
+def test_destinations_are_masked_as_the_core_masks_them(conf: str, shown: str) -> None:
+    assert escpush.redact_destination_conf(conf) == shown
+    assert Job({"destination_conf": conf}).redacted()["destination_conf"] == shown
