@@ -54,8 +54,8 @@ lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --str
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
-	$(VENV)/bin/ruff check python tests scripts benches
-	$(VENV)/bin/ruff format --check python tests scripts benches
+	$(VENV)/bin/ruff check python tests scripts benches notebooks
+	$(VENV)/bin/ruff format --check python tests scripts benches notebooks
 	$(PYTHON) -m mypy.stubtest escpush._escpush
 	$(PYTHON) -m mypy --strict python/escpush
 
@@ -63,7 +63,7 @@ lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --str
 fmt: ## Format Rust and Python sources
 	cargo fmt --all
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
-	$(VENV)/bin/ruff format python tests scripts benches
+	$(VENV)/bin/ruff format python tests scripts benches notebooks
 
 .PHONY: bench
 bench: release ## Run the committed benchmarks (figures go to stdout)
