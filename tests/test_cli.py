@@ -510,12 +510,13 @@ def test_logpush_create_list_get(cli: Cli, api: Emulator, tmp_path: Path) -> Non
         "--name", "errors", "--filter", str(flt),
         "--logpull-options", "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339",
         "--enabled", "--frequency", "low", "--max-upload-records", "1000", "--output-options", '{"sample_rate": 0.5}',
-        "--no-filter-attack-traffic", "--json",
+        "--no-filter-attack-traffic", "--ownership-challenge", "challenge-token-0123", "--json",
     )  # fmt: skip
     assert run.code == EXIT_OK, run.err
     job = run.json()
     assert isinstance(job, dict)
-    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out
+    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out and "challenge-token" not in run.out
+    assert job["ownership_challenge"] == "***"
     assert job["destination_conf"] == "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***"
     assert (job["name"], job["dataset"], job["enabled"], job["frequency"]) == ("errors", "http_requests", True, "low")
     assert job["filter"] == GOOD and job["max_upload_records"] == 1000

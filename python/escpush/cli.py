@@ -736,17 +736,6 @@ def _run_esc(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _job_view(job: dict[str, object]) -> dict[str, object]:
-    """A job as printed: the destination's parameters masked."""
-    from . import redact_destination_conf
-
-    view = dict(job)
-    conf = view.get("destination_conf")
-    if isinstance(conf, str):
-        view["destination_conf"] = redact_destination_conf(conf)
-    return view
-
-
 def _job_text(job: dict[str, object]) -> str:
     import json
 
@@ -793,20 +782,20 @@ def _run_logpush_create(args: argparse.Namespace) -> int:
         logpull_options=args.logpull_options,
         **fields,
     )
-    view = _job_view(job)
+    view = job.redacted()
     _emit(args, view, f"created on {_where(args)}: " + _job_text(view))
     return EXIT_OK
 
 
 def _run_logpush_list(args: argparse.Namespace) -> int:
-    jobs = [_job_view(j) for j in _scope(args).logpush.jobs()]
+    jobs = [j.redacted() for j in _scope(args).logpush.jobs()]
     text = "\n".join(_job_text(j) for j in jobs) if jobs else f"no log-push jobs on {_where(args)}"
     _emit(args, jobs, text)
     return EXIT_OK
 
 
 def _run_logpush_get(args: argparse.Namespace) -> int:
-    view = _job_view(_scope(args).logpush.job(args.job_id))
+    view = _scope(args).logpush.job(args.job_id).redacted()
     _emit(args, view, _job_text(view))
     return EXIT_OK
 
