@@ -51,12 +51,14 @@ def test_filter_and_options_as_text_and_extra_fields(escpush_emulator: Emulator)
         enabled=True,
         frequency="low",
         max_upload_records=1000,
+        ownership_challenge="challenge-0123456789",
     )
+    assert job["ownership_challenge"] == "challenge-0123456789"  # the API's answer, as sent
     assert job["filter"] == '{"where":{"key":"QueryName","operator":"endsWith","value":".example.com"}}'
     assert (job["enabled"], job["frequency"], job["max_upload_records"]) == (True, "low", 1000)
     assert account.logpush.jobs()[0]["id"] == job["id"]
-    assert "s3cr3t-value" not in json.dumps(escpush_emulator.requests())
-    assert "s3cr3t-value" not in json.dumps(escpush_emulator.state())
+    for log in (escpush_emulator.requests(), escpush_emulator.state()):
+        assert "s3cr3t-value" not in json.dumps(log) and "challenge-0123456789" not in json.dumps(log)
     assert repr(account.logpush) == f"Logpush(account='{ACCOUNT}')"
 
 

@@ -139,7 +139,7 @@ fn redact_secrets(v: &mut Value) {
     match v {
         Value::Object(obj) => {
             for (k, item) in obj.iter_mut() {
-                if k == "with_secret" {
+                if k == "with_secret" || k == "ownership_challenge" {
                     *item = Value::String("***".to_owned());
                 } else if k == "destination_conf" {
                     let text = item.as_str().unwrap_or_default().to_owned();

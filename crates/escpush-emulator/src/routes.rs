@@ -164,6 +164,9 @@ pub(crate) fn redact_job(mut job: Value) -> Value {
     if let Some(conf) = job.get_mut("destination_conf") {
         *conf = Value::String(DestinationConf::redact(conf.as_str().unwrap_or_default()));
     }
+    if let Some(challenge) = job.get_mut("ownership_challenge").filter(|v| !v.is_null()) {
+        *challenge = Value::String("***".to_owned());
+    }
     job
 }
 
