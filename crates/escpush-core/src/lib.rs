@@ -19,7 +19,7 @@
 //! assert_eq!(parsed, f);
 //! # Ok::<(), escpush_core::Error>(())
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod dataset;
 mod envelope;

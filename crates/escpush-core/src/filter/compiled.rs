@@ -14,8 +14,12 @@
 //! the grammar of every member and of nested objects and arrays, strings (no raw control
 //! characters, valid escapes), numbers and literals, and nothing after the object. Anything
 //! else is a [`MalformedLine`] with the byte offset and the reason, never a guess. The check
-//! is cheap because strings, which are most of a log line, are skipped with one `memchr`
-//! when the line holds no backslash and no control character (one vectorised pass finds out).
+//! is cheap because strings, which are most of a log line, are not read byte by byte: one
+//! vectorised pass over the line ([`stage1`](super::stage1)) lists the positions of its quotes
+//! and tells whether it holds backslashes, control characters or non-ASCII bytes. On a line
+//! without backslashes or control characters (most log lines), each string then ends at the
+//! next quote of the list; other lines are read with searches that check escapes and, where
+//! needed, every byte.
 //!
 //! The checks follow RFC 8259 and, where it leaves room, Python's `json.loads` (the
 //! reference the benchmark peers use):
@@ -50,6 +54,7 @@ use memchr::{memchr, memchr2, memmem};
 
 use super::ast::{Expr, Operator, Scalar, Value};
 use super::eval::cmp_float_int;
+use super::stage1;
 use super::Filter;
 
 /// Why a line is not a JSON object (see the [module docs](self)).
@@ -148,6 +153,8 @@ pub struct CompiledFilter {
     buf: Vec<u8>,
     /// Open containers while a nested value is checked (`{` or `[`).
     stack: Vec<u8>,
+    /// The positions of the current line's quotes (see [`stage1`]).
+    quotes: Vec<u32>,
 }
 
 /// The immutable part: field names and the condition tree.
@@ -231,7 +238,7 @@ enum Kind {
 
 /// A value in the current line: strings span their content (between the quotes), other
 /// values their text.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
     kind: Kind,
     start: usize,
@@ -320,48 +327,20 @@ impl Program {
     }
 }
 
-/// What one pass over a line found out about its bytes.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bytes {
-    /// A byte below 0x20 (a control character, or tab / CR / LF whitespace).
-    control: bool,
-    backslash: bool,
-    non_ascii: bool,
-}
+/// How strings are read: the line's bytes decide which is safe (see [`stage1`]).
+const INDEXED: u8 = 0; // no backslash, no control character: a string ends at the next quote, from the list
+const PLAIN: u8 = 1; // the same, on a line too long for the list: the next quote is searched for
+const ESCAPES: u8 = 2; // backslashes, no control character
+const CAREFUL: u8 = 3; // control characters somewhere: every string byte is checked
 
-/// One pass, written so that the compiler vectorises it. A byte outside 0x20..0x80 is
-/// "special" (`b - 0x20` wraps for control characters and lands at 0x60 or above for
-/// non-ASCII bytes); which kind it is takes a second pass, only on lines that have one.
-fn classify(line: &[u8]) -> Bytes {
-    fn fold(bytes: &[u8]) -> (u8, u8) {
-        let (mut special, mut backslash) = (0u8, 0u8);
-        for &b in bytes {
-            special |= u8::from(b.wrapping_sub(0x20) >= 0x60);
-            backslash |= u8::from(b == b'\\');
-        }
-        (special, backslash)
-    }
-    let (mut special, mut backslash) = (false, false);
-    let mut chunks = line.chunks_exact(64);
-    for chunk in &mut chunks {
-        let (s, b) = fold(chunk);
-        special |= s != 0;
-        backslash |= b != 0;
-    }
-    let (s, b) = fold(chunks.remainder());
-    special |= s != 0;
-    backslash |= b != 0;
-    Bytes {
-        control: special && line.iter().any(|&b| b < 0x20),
-        backslash,
-        non_ascii: special && !line.is_ascii(),
-    }
+/// The positions of a line's quotes when it has no backslash ([`stage1::index`]), and how
+/// many of them the walk has passed: the next string opens at `at[next]` and closes at
+/// `at[next + 1]`. Every string of the line goes through [`string_end`], in order, so the
+/// two never disagree. Empty in the other modes.
+struct Quotes<'q> {
+    at: &'q [u32],
+    next: usize,
 }
-
-/// How strings are read: the line's bytes decide which is safe (see [`classify`]).
-const PLAIN: u8 = 0; // no backslash, no control character: a string ends at the next quote
-const ESCAPES: u8 = 1; // backslashes, no control character
-const CAREFUL: u8 = 2; // control characters somewhere: every string byte is checked
 
 #[inline]
 fn skip_ws(line: &[u8], mut pos: usize) -> usize {
@@ -378,8 +357,18 @@ fn skip_ws(line: &[u8], mut pos: usize) -> usize {
 /// The index of the quote closing the string whose content starts at `start`, and whether
 /// the string holds escapes. Checks escapes and, in `CAREFUL` mode, control characters.
 #[inline]
-fn string_end<const MODE: u8>(line: &[u8], start: usize) -> Parsed<(usize, bool)> {
+fn string_end<const MODE: u8>(line: &[u8], start: usize, q: &mut Quotes<'_>) -> Parsed<(usize, bool)> {
     let unterminated = || MalformedLine::at(line.len(), Malformation::UnexpectedEnd);
+    if MODE == INDEXED {
+        return match q.at.get(q.next..q.next + 2) {
+            Some(&[open, close]) => {
+                debug_assert_eq!(open as usize + 1, start, "the walk and the quote list agree");
+                q.next += 2;
+                Ok((close as usize, false))
+            }
+            _ => Err(unterminated()),
+        };
+    }
     if MODE == PLAIN {
         return find_quote::<false>(line, start)
             .map(|at| (at, false))
@@ -547,26 +536,52 @@ impl CompiledFilter {
             decoded: vec![Vec::new(); slots],
             buf: Vec::new(),
             stack: Vec::new(),
+            quotes: Vec::new(),
         }
     }
 
     /// Whether one line (without its line break) passes the filter, or why it is not a JSON
     /// object. A blank line is malformed here; scans skip blank lines ([`is_blank`]).
     pub fn matches_line(&mut self, line: &[u8]) -> Result<bool, MalformedLine> {
-        let bytes = classify(line);
+        let (quotes, bytes) = if line.len() <= stage1::MAX_LINE {
+            stage1::index(line, &mut self.quotes)
+        } else {
+            (0, stage1::classify(line))
+        };
         if bytes.non_ascii {
             if let Err(e) = std::str::from_utf8(line) {
                 return Err(MalformedLine::at(e.valid_up_to(), Malformation::NotUtf8));
             }
         }
-        self.spans.fill(Span::MISSING);
-        if bytes.control {
-            self.read::<CAREFUL>(line)?;
+        let mode = if bytes.control {
+            CAREFUL
         } else if bytes.backslash {
-            self.read::<ESCAPES>(line)?;
+            ESCAPES
+        } else if line.len() <= stage1::MAX_LINE {
+            INDEXED
         } else {
-            self.read::<PLAIN>(line)?;
-        }
+            PLAIN
+        };
+        self.evaluate(line, mode, quotes)
+    }
+
+    /// Checks and evaluates a line of UTF-8 in `mode`, which must suit its bytes; in
+    /// `INDEXED` mode, `self.quotes[..quotes]` are the positions of its quotes.
+    fn evaluate(&mut self, line: &[u8], mode: u8, quotes: usize) -> Result<bool, MalformedLine> {
+        self.spans.fill(Span::MISSING);
+        let list = std::mem::take(&mut self.quotes);
+        let mut q = Quotes {
+            at: &list[..quotes],
+            next: 0,
+        };
+        let read = match mode {
+            INDEXED => self.read::<INDEXED>(line, &mut q),
+            PLAIN => self.read::<PLAIN>(line, &mut q),
+            ESCAPES => self.read::<ESCAPES>(line, &mut q),
+            _ => self.read::<CAREFUL>(line, &mut q),
+        };
+        self.quotes = list;
+        read?;
         for (slot, span) in self.spans.iter().enumerate() {
             if span.escaped {
                 unescape(&line[span.start..span.end], &mut self.decoded[slot]);
@@ -582,7 +597,7 @@ impl CompiledFilter {
 
     /// Reads the top-level object: checks all of it and records the spans of the fields the
     /// filter reads (the last occurrence of a key wins).
-    fn read<const MODE: u8>(&mut self, line: &[u8]) -> Parsed<()> {
+    fn read<const MODE: u8>(&mut self, line: &[u8], q: &mut Quotes<'_>) -> Parsed<()> {
         let mut pos = skip_ws(line, 0);
         if line.get(pos) != Some(&b'{') {
             return Err(MalformedLine::at(pos, Malformation::NotAnObject));
@@ -597,7 +612,7 @@ impl CompiledFilter {
                 None => return Err(MalformedLine::at(pos, Malformation::UnexpectedEnd)),
                 Some(_) => return Err(MalformedLine::at(pos, Malformation::Expected("a key (a string)"))),
             }
-            let (key_end, key_escaped) = string_end::<MODE>(line, pos + 1)?;
+            let (key_end, key_escaped) = string_end::<MODE>(line, pos + 1, q)?;
             let slot = if key_escaped {
                 unescape(&line[pos + 1..key_end], &mut self.buf);
                 self.program.lookup(&self.buf)
@@ -614,7 +629,7 @@ impl CompiledFilter {
             // Strings and numbers, most of a log line, are read here; the rest out of line.
             let end = match line.get(pos) {
                 Some(b'"') => {
-                    let (end, escaped) = string_end::<MODE>(line, pos + 1)?;
+                    let (end, escaped) = string_end::<MODE>(line, pos + 1, q)?;
                     if let Some(slot) = slot {
                         self.spans[slot] = Span {
                             kind: Kind::Str,
@@ -638,7 +653,7 @@ impl CompiledFilter {
                     end
                 }
                 _ => {
-                    let (span, end) = self.value::<MODE>(line, pos)?;
+                    let (span, end) = self.value::<MODE>(line, pos, q)?;
                     if let Some(slot) = slot {
                         self.spans[slot] = span;
                     }
@@ -662,7 +677,7 @@ impl CompiledFilter {
 
     /// Checks the value starting at `pos`; returns its span and the index after it.
     #[inline]
-    fn value<const MODE: u8>(&mut self, line: &[u8], pos: usize) -> Parsed<(Span, usize)> {
+    fn value<const MODE: u8>(&mut self, line: &[u8], pos: usize, q: &mut Quotes<'_>) -> Parsed<(Span, usize)> {
         let span = |kind, start, end| Span {
             kind,
             start,
@@ -671,7 +686,7 @@ impl CompiledFilter {
         };
         match line.get(pos) {
             Some(b'"') => {
-                let (end, escaped) = string_end::<MODE>(line, pos + 1)?;
+                let (end, escaped) = string_end::<MODE>(line, pos + 1, q)?;
                 Ok((
                     Span {
                         kind: Kind::Str,
@@ -692,7 +707,7 @@ impl CompiledFilter {
             Some(b'n') => literal_end(line, pos, b"null").map(|end| (span(Kind::Null, pos, end), end)),
             Some(b'{' | b'[') => {
                 let kind = if line[pos] == b'{' { Kind::Object } else { Kind::Array };
-                let end = self.container::<MODE>(line, pos)?;
+                let end = self.container::<MODE>(line, pos, q)?;
                 Ok((span(kind, pos, end), end))
             }
             None => Err(MalformedLine::at(pos, Malformation::UnexpectedEnd)),
@@ -702,7 +717,7 @@ impl CompiledFilter {
 
     /// Checks the object or array starting at `pos` and everything in it, without
     /// recursion; returns the index after it.
-    fn container<const MODE: u8>(&mut self, line: &[u8], mut pos: usize) -> Parsed<usize> {
+    fn container<const MODE: u8>(&mut self, line: &[u8], mut pos: usize, q: &mut Quotes<'_>) -> Parsed<usize> {
         let end_of_line = |pos: usize| MalformedLine::at(pos, Malformation::UnexpectedEnd);
         self.stack.clear();
         loop {
@@ -716,13 +731,13 @@ impl CompiledFilter {
                     } else {
                         self.stack.push(open);
                         if open == b'{' {
-                            pos = member_value::<MODE>(line, pos)?;
+                            pos = member_value::<MODE>(line, pos, q)?;
                         }
                         continue;
                     }
                 }
                 Some(_) => {
-                    let (_, end) = self.value::<MODE>(line, pos)?;
+                    let (_, end) = self.value::<MODE>(line, pos, q)?;
                     pos = end;
                 }
                 None => return Err(end_of_line(pos)),
@@ -737,7 +752,7 @@ impl CompiledFilter {
                     (_, Some(b',')) => {
                         pos = skip_ws(line, pos + 1);
                         if open == b'{' {
-                            pos = member_value::<MODE>(line, pos)?;
+                            pos = member_value::<MODE>(line, pos, q)?;
                         }
                         break;
                     }
@@ -765,13 +780,13 @@ impl CompiledFilter {
 }
 
 /// Checks `"key":` at `pos` inside a nested object; returns the index of the value.
-fn member_value<const MODE: u8>(line: &[u8], pos: usize) -> Parsed<usize> {
+fn member_value<const MODE: u8>(line: &[u8], pos: usize, q: &mut Quotes<'_>) -> Parsed<usize> {
     match line.get(pos) {
         Some(b'"') => {}
         None => return Err(MalformedLine::at(pos, Malformation::UnexpectedEnd)),
         Some(_) => return Err(MalformedLine::at(pos, Malformation::Expected("a key (a string)"))),
     }
-    let (end, _) = string_end::<MODE>(line, pos + 1)?;
+    let (end, _) = string_end::<MODE>(line, pos + 1, q)?;
     let pos = skip_ws(line, end + 1);
     match line.get(pos) {
         Some(b':') => Ok(skip_ws(line, pos + 1)),
@@ -1065,6 +1080,7 @@ fn checked_container_end(line: &[u8], mut pos: usize) -> usize {
 mod tests {
     use super::*;
     use crate::filter::field;
+    use proptest::prelude::*;
 
     fn check(filter: &Filter, line: &str) -> Result<bool, MalformedLine> {
         filter.compile().matches_line(line.as_bytes())
@@ -1227,5 +1243,131 @@ mod tests {
     fn deep_nesting_needs_no_recursion() {
         let deep = format!(r#"{{"B":{}{},"A":"x"}}"#, "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(check(&field("A").eq("x"), &deep), Ok(true));
+    }
+
+    /// Ways of writing a JSON value, valid or nearly: nested containers, escapes, control
+    /// characters, non-ASCII, numbers in every form, whitespace.
+    fn json_value() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just(r#""x""#.to_owned()),
+            Just(r#""""#.to_owned()),
+            Just(r#""a\"b\\c\u00e9\/""#.to_owned()),
+            Just("\"tab\there\"".to_owned()),
+            Just(r#""é€😀""#.to_owned()),
+            Just("-0".to_owned()),
+            Just("12345678901".to_owned()),
+            Just("2.5e-3".to_owned()),
+            Just("true".to_owned()),
+            Just("false".to_owned()),
+            Just("null".to_owned()),
+            "[a-z0-9 ]{0,70}".prop_map(|s| format!("\"{s}\"")),
+            any::<i64>().prop_map(|n| n.to_string()),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec((prop_oneof![Just("A"), Just("B"), Just("k")], inner), 0..4).prop_map(
+                    |members| {
+                        let members: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+                        format!("{{{}}}", members.join(","))
+                    }
+                ),
+            ]
+        })
+    }
+
+    /// A top-level object of such members, then a few bytes changed: inserted fragments
+    /// (quotes, backslashes, brackets, control characters) and deleted bytes.
+    fn json_line() -> impl Strategy<Value = Vec<u8>> {
+        let key = prop_oneof![Just("A"), Just("B"), Just("C"), Just(r"\u0041"), Just("x")];
+        let member = (key, json_value(), prop_oneof![Just(""), Just(" "), Just("\t")]);
+        let fragment = prop_oneof![
+            Just(&b"\""[..]),
+            Just(&b"\\"[..]),
+            Just(&b"{"[..]),
+            Just(&b"]"[..]),
+            Just(&b","[..]),
+            Just(&b":"[..]),
+            Just(&b"\x01"[..]),
+            Just(&b"\n"[..]),
+            Just(&b" "[..]),
+            Just(&b"\xc3"[..]),
+        ];
+        let edit = (any::<prop::sample::Index>(), proptest::option::of(fragment));
+        (
+            proptest::collection::vec(member, 0..8),
+            proptest::collection::vec(edit, 0..3),
+            any::<bool>(),
+        )
+            .prop_map(|(members, edits, pad)| {
+                let members: Vec<String> = members
+                    .iter()
+                    .map(|(k, v, ws)| format!("{ws}\"{k}\"{ws}:{ws}{v}{ws}"))
+                    .collect();
+                let mut line = format!("{{{}}}", members.join(",")).into_bytes();
+                if pad {
+                    // Past the 64-byte blocks' ends as well.
+                    line.splice(1..1, b" ".repeat(61).iter().copied());
+                }
+                for (at, fragment) in edits {
+                    let at = at.index(line.len() + 1);
+                    match fragment {
+                        Some(bytes) => drop(line.splice(at..at, bytes.iter().copied())),
+                        None if at < line.len() => drop(line.remove(at)),
+                        None => {}
+                    }
+                }
+                line
+            })
+    }
+
+    /// The result of evaluating `line` in `mode`, with what the walk found.
+    fn in_mode(f: &mut CompiledFilter, line: &[u8], mode: u8) -> (Result<bool, MalformedLine>, Vec<Span>) {
+        let (quotes, _) = stage1::index(line, &mut f.quotes);
+        let result = f.evaluate(line, mode, quotes);
+        (result, f.spans.clone())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Every way of reading strings that suits a line's bytes gives the same result,
+        /// spans and malformation (byte offset and reason) as the careful one, which checks
+        /// every byte; and `matches_line` picks one of them.
+        #[test]
+        fn every_mode_that_suits_a_line_reads_it_the_same(line in json_line()) {
+            let filter = field("A").eq("x") | field("B").ge(5) | field("C").contains("y") | field("k").is_in(["true"]);
+            let mut f = filter.compile();
+            let careful = in_mode(&mut f, &line, CAREFUL);
+            if std::str::from_utf8(&line).is_ok() {
+                prop_assert_eq!(f.matches_line(&line), careful.0);
+            }
+            let (_, bytes) = stage1::index(&line, &mut f.quotes);
+            if !bytes.control {
+                prop_assert_eq!(&in_mode(&mut f, &line, ESCAPES), &careful);
+                if !bytes.backslash {
+                    prop_assert_eq!(&in_mode(&mut f, &line, PLAIN), &careful);
+                    prop_assert_eq!(&in_mode(&mut f, &line, INDEXED), &careful);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_too_long_for_the_quote_list_are_read_the_same() {
+        let f = field("A").eq("x") & field("B").contains("y");
+        let filler = "z".repeat(stage1::MAX_LINE);
+        for (line, expected) in [
+            (format!(r#"{{"B":"y{filler}","A":"x"}}"#), Ok(true)),
+            (format!(r#"{{"B":"{filler}","A":"x"}}"#), Ok(false)),
+            (
+                format!(r#"{{"B":"y{filler}","A":"x"#),
+                Err((stage1::MAX_LINE + 15, Malformation::UnexpectedEnd)),
+            ),
+        ] {
+            assert!(line.len() > stage1::MAX_LINE);
+            let got = check(&f, &line).map_err(|e| (e.offset, e.reason));
+            assert_eq!(got, expected);
+        }
     }
 }

@@ -13,6 +13,7 @@ mod compiled;
 mod eval;
 mod parse;
 mod problem;
+mod stage1;
 
 use std::fmt;
 use std::str::FromStr;
