@@ -188,10 +188,9 @@ pub(super) mod avx2 {
     /// See [`index`](super::index). Safe to call on a processor with AVX2 only.
     #[target_feature(enable = "avx2,bmi1,popcnt")]
     pub(in crate::filter) fn index(line: &[u8], quotes: &mut Vec<u32>) -> (usize, Bytes) {
-        #[allow(clippy::cast_possible_wrap)] // the bytes' bits, as the intrinsics take them
         let (quote, backslash, below) = (
-            _mm256_set1_epi8(b'"' as i8),
-            _mm256_set1_epi8(b'\\' as i8),
+            _mm256_set1_epi8(b'"'.cast_signed()),
+            _mm256_set1_epi8(b'\\'.cast_signed()),
             _mm256_set1_epi8(0x20),
         );
         let (mut specials, mut backslashes) = (_mm256_setzero_si256(), _mm256_setzero_si256());
@@ -206,9 +205,8 @@ pub(super) mod avx2 {
                 )
             };
             // `movemask` gives the 32 bits as an i32: reinterpret them.
-            #[allow(clippy::cast_sign_loss)]
-            let mask = u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, quote)) as u32)
-                | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, quote)) as u32) << 32;
+            let mask = u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, quote)).cast_unsigned())
+                | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, quote)).cast_unsigned()) << 32;
             // As signed bytes, both control characters (0..0x20) and non-ASCII bytes
             // (negative) are below 0x20.
             specials = _mm256_or_si256(
@@ -236,11 +234,11 @@ pub(super) mod avx2 {
 pub(super) mod avx512 {
     use std::arch::x86_64::{
         __m128i, __m512i, _mm512_add_epi32, _mm512_castsi512_si128, _mm512_cmpeq_epi8_mask, _mm512_cmplt_epi8_mask,
-        _mm512_cvtepu8_epi32, _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_maskz_compress_epi8,
-        _mm512_set1_epi32, _mm512_set1_epi8, _mm512_storeu_si512,
+        _mm512_cvtepu8_epi32, _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_mask_loadu_epi8,
+        _mm512_maskz_compress_epi8, _mm512_set1_epi32, _mm512_set1_epi8, _mm512_storeu_si512,
     };
 
-    use super::{blocks, reserve, Bytes};
+    use super::{reserve, Bytes};
 
     /// 0, 1, ..., 63: the offsets within a block, packed by the quote mask.
     const OFFSETS: [u8; 64] = {
@@ -266,19 +264,16 @@ pub(super) mod avx512 {
     /// See [`index`](super::index). Safe to call only where [`available`] says so.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
     pub(in crate::filter) fn index(line: &[u8], quotes: &mut Vec<u32>) -> (usize, Bytes) {
-        #[allow(clippy::cast_possible_wrap)] // the bytes' bits, as the intrinsics take them
         let (quote, backslash, below) = (
-            _mm512_set1_epi8(b'"' as i8),
-            _mm512_set1_epi8(b'\\' as i8),
+            _mm512_set1_epi8(b'"'.cast_signed()),
+            _mm512_set1_epi8(b'\\'.cast_signed()),
             _mm512_set1_epi8(0x20),
         );
         // SAFETY: `OFFSETS` is 64 readable bytes.
         let offsets = unsafe { _mm512_loadu_si512(OFFSETS.as_ptr().cast::<__m512i>()) };
         let (mut specials, mut backslashes) = (0u64, 0u64);
         let mut n = 0;
-        for (bytes, base) in blocks(line, &mut [0; 64]) {
-            // SAFETY: `bytes` is 64 readable bytes.
-            let v = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast::<__m512i>()) };
+        let mut block = |v: __m512i, base: u32| {
             let mask = _mm512_cmpeq_epi8_mask(v, quote);
             // As signed bytes, both control characters (0..0x20) and non-ASCII bytes
             // (negative) are below 0x20.
@@ -287,8 +282,7 @@ pub(super) mod avx512 {
             // The offsets of the quotes, side by side in the low bytes; then 16 at a time
             // widened to u32 and moved to the block's position.
             let packed = _mm512_maskz_compress_epi8(mask, offsets);
-            #[allow(clippy::cast_possible_wrap)] // base <= MAX_LINE
-            let base = _mm512_set1_epi32(base as i32);
+            let base = _mm512_set1_epi32(base.cast_signed()); // base <= MAX_LINE: positive
             let count = mask.count_ones() as usize;
             reserve(quotes, n);
             let out = &mut quotes[n..n + 64];
@@ -307,6 +301,29 @@ pub(super) mod avx512 {
                 }
             }
             n += count;
+        };
+        let mut whole = line.chunks_exact(64);
+        let mut base = 0;
+        for bytes in &mut whole {
+            // SAFETY: `bytes` is 64 readable bytes.
+            block(unsafe { _mm512_loadu_si512(bytes.as_ptr().cast::<__m512i>()) }, base);
+            base += 64;
+        }
+        let rest = whole.remainder();
+        if !rest.is_empty() {
+            // The last bytes (fewer than 64), padded with spaces (see `blocks`) by a masked
+            // load, which reads only the bytes its mask selects.
+            let selected = (1u64 << rest.len()) - 1;
+            // SAFETY: the mask selects the `rest.len()` readable bytes of `rest`; the bytes
+            // it does not select are not read (nor can they fault).
+            let v = unsafe {
+                _mm512_mask_loadu_epi8(
+                    _mm512_set1_epi8(b' '.cast_signed()),
+                    selected,
+                    rest.as_ptr().cast::<i8>(),
+                )
+            };
+            block(v, base);
         }
         (n, Bytes::from_summary(line, specials != 0, backslashes != 0))
     }
