@@ -167,6 +167,9 @@ struct Program {
     /// read, and land in an empty bucket without a comparison.
     starts: Box<[u16; BUCKETS + 1]>,
     slots: Vec<usize>,
+    /// Bit `n` is set when a key of `n` bytes is read (bit 63: 63 bytes or more): a key of
+    /// another length is not looked up at all.
+    lengths: u64,
     root: Node,
 }
 
@@ -296,10 +299,12 @@ impl Program {
             let n = slots.iter().filter(|&&slot| bucket(&keys[slot]) == h).count();
             starts[h + 1] = starts[h] + u16::try_from(n).expect("fewer than 65536 fields");
         }
+        let lengths = keys.iter().fold(0, |bits, key| bits | 1 << key.len().min(63));
         Program {
             keys,
             starts,
             slots,
+            lengths,
             root,
         }
     }
@@ -343,6 +348,9 @@ impl Program {
     /// The slot of a member's key, if the filter reads that field.
     #[inline]
     fn lookup(&self, key: &[u8]) -> Option<usize> {
+        if self.lengths >> key.len().min(63) & 1 == 0 {
+            return None;
+        }
         let h = bucket(key);
         let (lo, hi) = (usize::from(self.starts[h]), usize::from(self.starts[h + 1]));
         if lo == hi {
@@ -1366,6 +1374,21 @@ mod tests {
                     assert_eq!(got, Ok((end, true)), "{prefix} {b:#x}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn keys_of_every_length_are_found() {
+        for n in (1..=70).chain([200]) {
+            let key = "k".repeat(n);
+            let f = field(&*key).eq("x") | field(&*"k".repeat(n + 1)).eq("y");
+            let line = format!(
+                r#"{{"{}":"z","{key}":"x","{}":"x"}}"#,
+                "k".repeat(n.saturating_sub(1)),
+                "j".repeat(n)
+            );
+            assert_eq!(check(&f, &line), Ok(true), "{n}");
+            assert_eq!(check(&f, &line.replace(":\"x\"", ":\"w\"")), Ok(false), "{n}");
         }
     }
 
