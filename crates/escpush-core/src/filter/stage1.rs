@@ -415,6 +415,22 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The same line at every address alignment (the loads are unaligned ones).
+        #[test]
+        fn the_address_of_the_line_does_not_matter(
+            line in proptest::collection::vec(byte(), 0..200),
+        ) {
+            let mut quotes = Vec::new();
+            let mut buffer = vec![b'"'; line.len() + 128];
+            for offset in 0..64 {
+                buffer[offset..offset + line.len()].copy_from_slice(&line);
+                check_all(&buffer[offset..offset + line.len()], &mut quotes);
+                buffer[offset] = b'"';
+            }
+        }
+    }
+
     #[test]
     fn the_longest_line_is_indexed_and_a_longer_one_refused() {
         let mut quotes = Vec::new();
