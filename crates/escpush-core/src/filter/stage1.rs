@@ -179,11 +179,32 @@ pub(super) mod portable {
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_testz_si256,
+        __m256i, _mm256_add_epi32, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_cvtepu8_epi32, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_storeu_si256, _mm256_testz_si256, _mm_cvtsi64_si128,
     };
 
-    use super::{blocks, flatten, reserve, Bytes};
+    use super::{blocks, reserve, Bytes};
+
+    /// For each byte, the positions of its set bits, packed into the low bytes of a word
+    /// (`0b1010_0001` gives 0, 5, 7): the quote positions of 8 bytes of a line, in one load.
+    const SET_BITS: [u64; 256] = {
+        let mut table = [0u64; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            let (mut packed, mut count, mut bit) = (0u64, 0, 0u64);
+            while bit < 8 {
+                if byte >> bit & 1 == 1 {
+                    packed |= bit << (8 * count);
+                    count += 1;
+                }
+                bit += 1;
+            }
+            table[byte] = packed;
+            byte += 1;
+        }
+        table
+    };
 
     /// See [`index`](super::index). Safe to call on a processor with AVX2 only.
     #[target_feature(enable = "avx2,bmi1,popcnt")]
@@ -217,8 +238,25 @@ pub(super) mod avx2 {
                 backslashes,
                 _mm256_or_si256(_mm256_cmpeq_epi8(lo, backslash), _mm256_cmpeq_epi8(hi, backslash)),
             );
+            // The quotes' positions, 8 bytes of the block at a time: a table gives the offsets
+            // of the quotes among them, widened to u32 and moved to their place. Eight
+            // positions are written each time and the next eight overwrite the unused ones:
+            // no loop over the mask's bits, no branch on how many there are.
             reserve(quotes, n);
-            flatten(mask, base, quotes, &mut n);
+            let out = &mut quotes[n..n + 64];
+            let mut written = 0;
+            for group in 0..8 {
+                let bits = (mask >> (8 * group)).to_le_bytes()[0];
+                let offsets = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(SET_BITS[usize::from(bits)].cast_signed()));
+                let positions = _mm256_add_epi32(offsets, _mm256_set1_epi32((base + 8 * group).cast_signed()));
+                // The groups before this one wrote at most 8 positions each: `written + 8`
+                // is at most 64, and the slice below is in bounds.
+                let at = &mut out[written..written + 8];
+                // SAFETY: `at` is 8 u32 (32 bytes), what the unaligned store writes.
+                unsafe { _mm256_storeu_si256(at.as_mut_ptr().cast::<__m256i>(), positions) };
+                written += bits.count_ones() as usize;
+            }
+            n += written;
         }
         let special = _mm256_testz_si256(specials, specials) == 0;
         let backslash = _mm256_testz_si256(backslashes, backslashes) == 0;
