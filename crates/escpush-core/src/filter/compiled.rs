@@ -15,7 +15,7 @@
 //! characters, valid escapes), numbers and literals, and nothing after the object. Anything
 //! else is a [`MalformedLine`] with the byte offset and the reason, never a guess. The check
 //! is cheap because strings, which are most of a log line, are not read byte by byte: one
-//! vectorised pass over the line ([`stage1`](super::stage1)) lists the positions of its quotes
+//! vectorised pass over the line ([`stage1`]) lists the positions of its quotes
 //! and tells whether it holds backslashes, control characters or non-ASCII bytes. On a line
 //! without backslashes or control characters (most log lines), each string then ends at the
 //! next quote of the list; other lines are read with searches that check escapes and, where
