@@ -92,9 +92,9 @@ pub(super) fn index(line: &[u8], quotes: &mut Vec<u32>) -> (usize, Bytes) {
             // (checked just above), its only requirement beyond its signature.
             return unsafe { avx512::index(line, quotes) };
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2 (checked just above), the only requirement of
-            // `avx2::index` beyond its signature.
+        if avx2::available() {
+            // SAFETY: the processor has the features `avx2::index` is compiled for (checked
+            // just above), its only requirement beyond its signature.
             return unsafe { avx2::index(line, quotes) };
         }
     }
@@ -209,7 +209,15 @@ pub(super) mod avx2 {
         table
     };
 
-    /// See [`index`](super::index). Safe to call on a processor with AVX2 only.
+    /// Whether this processor can run [`index`]. (Every processor with AVX2 has the other
+    /// two, but a virtual machine may hide any of them.)
+    pub(in crate::filter) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+
+    /// See [`index`](super::index). Safe to call only where [`available`] says so.
     #[target_feature(enable = "avx2,bmi1,popcnt")]
     pub(in crate::filter) fn index(line: &[u8], quotes: &mut Vec<u32>) -> (usize, Bytes) {
         let (quote, backslash, below) = (
@@ -300,6 +308,7 @@ pub(super) mod avx512 {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
 
     /// See [`index`](super::index). Safe to call only where [`available`] says so.
@@ -404,9 +413,9 @@ mod tests {
             assert_eq!(run(avx512, line, quotes), expected, "avx512, {line:?}");
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if avx2::available() {
             let avx2 = |line: &[u8], quotes: &mut Vec<u32>| {
-                // SAFETY: the processor has AVX2.
+                // SAFETY: the processor has the features (checked just above).
                 unsafe { avx2::index(line, quotes) }
             };
             assert_eq!(run(avx2, line, quotes), expected, "avx2, {line:?}");
