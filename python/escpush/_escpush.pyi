@@ -12,6 +12,7 @@ from .errors import FilterProblem
 
 __version__: str
 __all__ = [
+    "_SECRET_JOB_FIELDS",
     "Account",
     "Client",
     "EmulatorServer",
@@ -185,6 +186,9 @@ class LogpullOptions:
     def __eq__(self, other: object, /) -> bool: ...
 
 def field(name: str) -> Field: ...
+
+_SECRET_JOB_FIELDS: tuple[str, ...]  # job fields whose value is a secret (core's SECRET_JOB_FIELDS)
+
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
     (``region``, ...), a ``user:password@`` and a Sumo Logic collector code masked; ``***``

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._escpush import redact_destination_conf
+from ._escpush import _SECRET_JOB_FIELDS, redact_destination_conf
 
 __all__ = ["Job"]
 
@@ -15,9 +15,6 @@ if TYPE_CHECKING:
     _Dict = dict[str, Any]
 else:
     _Dict = dict
-
-# Job fields whose whole value is a secret (a token the destination's owner proves control with).
-_SECRET_FIELDS = ("ownership_challenge",)
 
 
 class Job(_Dict):
@@ -38,7 +35,7 @@ class Job(_Dict):
         if "destination_conf" in out:
             conf = out["destination_conf"]
             out["destination_conf"] = redact_destination_conf(conf) if isinstance(conf, str) else "***"
-        for name in _SECRET_FIELDS:
+        for name in _SECRET_JOB_FIELDS:  # core's list, the same the emulator masks
             if out.get(name) is not None:
                 out[name] = "***"
         return out

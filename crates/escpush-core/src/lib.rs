@@ -41,7 +41,7 @@ pub use filter::{
 };
 pub use json::{json_kind, Json};
 pub use logpush::{
-    dataset_scope, get_job_request, list_jobs_request, DestinationConf, JobSpec, JobSpecBuilder, LogpullOptions,
-    Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES,
+    dataset_scope, get_job_request, list_jobs_request, redact_job, DestinationConf, JobSpec, JobSpecBuilder,
+    LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
 pub use request::{Method, Request};

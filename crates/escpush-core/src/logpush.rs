@@ -420,6 +420,33 @@ impl FromStr for DestinationConf {
     }
 }
 
+/// Job fields whose whole value is a secret (a token that proves control of the destination).
+pub const SECRET_JOB_FIELDS: &[&str] = &["ownership_challenge"];
+
+/// Makes a job record fit to print, in place: `destination_conf` through
+/// [`DestinationConf::redact`] (`***` if it is not text) and every [`SECRET_JOB_FIELDS`]
+/// value that is set as `***`. The one rule for every printed job: the emulator's log and
+/// state, and Python's `Job.redacted()`.
+///
+/// ```
+/// use escpush_core::redact_job;
+/// use serde_json::json;
+///
+/// let mut job = json!({"id": 1, "destination_conf": "s3://b/p?region=r&secret-access-key=k", "ownership_challenge": "c"});
+/// redact_job(job.as_object_mut().unwrap());
+/// assert_eq!(job, json!({"id": 1, "destination_conf": "s3://b/p?region=r&secret-access-key=***", "ownership_challenge": "***"}));
+/// ```
+pub fn redact_job(job: &mut Map<String, Value>) {
+    if let Some(conf) = job.get_mut("destination_conf") {
+        *conf = Value::String(conf.as_str().map_or_else(|| "***".to_owned(), DestinationConf::redact));
+    }
+    for name in SECRET_JOB_FIELDS {
+        if let Some(value) = job.get_mut(*name).filter(|v| !v.is_null()) {
+            *value = Value::String("***".to_owned());
+        }
+    }
+}
+
 /// The job fields the API documents beyond those of SPEC 2.3, passed through as given
 /// (each checked for its JSON type).
 pub const EXTRA_FIELDS: &[(&str, &str)] = &[

@@ -138,12 +138,10 @@ fn redact_body(body: &[u8]) -> Option<Value> {
 fn redact_secrets(v: &mut Value) {
     match v {
         Value::Object(obj) => {
+            escpush_core::redact_job(obj); // a job payload's credentials
             for (k, item) in obj.iter_mut() {
-                if k == "with_secret" || k == "ownership_challenge" {
+                if k == "with_secret" {
                     *item = Value::String("***".to_owned());
-                } else if k == "destination_conf" {
-                    let text = item.as_str().unwrap_or_default().to_owned();
-                    *item = Value::String(escpush_core::DestinationConf::redact(&text));
                 } else {
                     redact_secrets(item);
                 }

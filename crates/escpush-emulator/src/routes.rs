@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use escpush_core::{ApiMessage, DatasetScope, DestinationConf, Envelope, Error as CoreError, JobSpec};
+use escpush_core::{ApiMessage, DatasetScope, Envelope, Error as CoreError, JobSpec};
 use serde_json::{json, Map, Value};
 
 use crate::wire::{HttpRequest, HttpResponse};
@@ -147,7 +147,16 @@ impl State {
         let mut snapshot = json!({ "zones": side(&self.zones), "accounts": side(&self.accounts) });
         for ((kind, id), jobs) in &self.jobs {
             let key = if *kind == ScopeKind::Zone { "zones" } else { "accounts" };
-            let redacted: Vec<Value> = jobs.iter().cloned().map(redact_job).collect();
+            let redacted: Vec<Value> = jobs
+                .iter()
+                .cloned()
+                .map(|mut job| {
+                    if let Value::Object(fields) = &mut job {
+                        escpush_core::redact_job(fields);
+                    }
+                    job
+                })
+                .collect();
             let entry = snapshot[key]
                 .as_object_mut()
                 .expect("a snapshot side is an object")
@@ -157,17 +166,6 @@ impl State {
         }
         snapshot
     }
-}
-
-/// A job record with its destination's parameters masked (they may hold credentials).
-pub(crate) fn redact_job(mut job: Value) -> Value {
-    if let Some(conf) = job.get_mut("destination_conf") {
-        *conf = Value::String(DestinationConf::redact(conf.as_str().unwrap_or_default()));
-    }
-    if let Some(challenge) = job.get_mut("ownership_challenge").filter(|v| !v.is_null()) {
-        *challenge = Value::String("***".to_owned());
-    }
-    job
 }
 
 /// An error answer in the v4 envelope.

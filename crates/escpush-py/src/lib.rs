@@ -22,6 +22,11 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<logpush::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
+    // Which job fields `Job.redacted()` masks: core's list, so Python and the emulator agree.
+    m.add(
+        "_SECRET_JOB_FIELDS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::SECRET_JOB_FIELDS)?,
+    )?;
     m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
