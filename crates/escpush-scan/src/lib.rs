@@ -37,6 +37,7 @@
 
 mod error;
 mod input;
+mod output;
 mod scan;
 
 pub use error::ScanError;

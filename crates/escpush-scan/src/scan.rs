@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +18,7 @@ use escpush_core::{is_blank, CompiledFilter, Filter, MalformedLine};
 use memchr::{memchr_iter, memrchr};
 
 use crate::input::{Opened, PositionalFile, Source};
+use crate::output::{self, Output};
 use crate::{Input, ScanError};
 
 /// What a scan found.
@@ -206,9 +208,9 @@ impl<'a> Scanner<'a> {
         self
     }
 
-    /// The line limit, in bytes (default 16 MiB): a line of this many bytes or more (line
-    /// break excluded) is counted malformed and skipped as it is read, never held whole.
-    /// Lines that fit in a chunk are always read.
+    /// The line limit, in bytes (default 16 MiB): a line whose content (without its line
+    /// break, `\n` or `\r\n`) is longer is counted malformed and skipped as it is read,
+    /// never held whole. Lines that fit in a chunk are always read.
     #[must_use]
     pub fn max_line(mut self, bytes: usize) -> Self {
         self.max_line = bytes.max(2);
@@ -237,6 +239,32 @@ impl<'a> Scanner<'a> {
         out: &mut dyn Write,
     ) -> Result<ScanResult, ScanError> {
         let result = self.run(inputs.into_iter().collect(), Some(out))?;
+        Ok(result)
+    }
+
+    /// Writes the lines of `inputs` that pass the filter to the file at `path` (see
+    /// [`Scanner::select`]). `path` may not be one of the inputs ([`ScanError::OutputIsInput`],
+    /// checked by device and inode where the platform has them); the lines go to a new file
+    /// beside it, renamed over it when the scan succeeds, so that on any error (an input that
+    /// cannot be read, a malformed line in strict mode, a cancelled scan) an existing file
+    /// at `path` is left as it was. A path that is not a regular file (`/dev/null`, a pipe)
+    /// is written directly.
+    pub fn select_to_file(
+        &mut self,
+        inputs: impl IntoIterator<Item = Input>,
+        path: impl AsRef<Path>,
+    ) -> Result<ScanResult, ScanError> {
+        let path = path.as_ref();
+        let inputs: Vec<Input> = inputs.into_iter().collect();
+        output::check_not_input(&inputs, path)?;
+        let output = Output::create(path)?;
+        let result = {
+            let mut out = BufWriter::with_capacity(1 << 20, &output.file);
+            let result = self.run(inputs, Some(&mut out))?;
+            out.flush().map_err(|error| ScanError::Write { error })?;
+            result
+        };
+        output.commit()?;
         Ok(result)
     }
 
@@ -427,8 +455,10 @@ impl Reader<'_> {
 
     /// Cuts a stream into chunks of whole lines, carrying the partial last line over.
     fn read_stream(&mut self, index: usize, mut source: Source) -> Result<(), ScanError> {
-        // A buffer never outgrows `max_line`, so that a line is too long exactly when it
-        // fills a buffer of `max_line` bytes without a line break.
+        // A buffer never outgrows `cap`, so that a line is too long for sure when it fills a
+        // buffer of `cap` bytes without a line break; shorter lines are measured by
+        // `evaluate`, without their line break (LF or CRLF).
+        let cap = line_cap(self.max_line);
         let Some(mut buf) = self.buffer(self.chunk_size) else {
             return Ok(());
         };
@@ -447,8 +477,8 @@ impl Reader<'_> {
                     };
                     let tail = filled - last - 1;
                     if tail >= next.len() {
-                        // tail < buf.len() <= max_line: the line may still end in time.
-                        next.resize((2 * tail).min(self.max_line), 0);
+                        // tail < buf.len() <= cap: the line may still end in time.
+                        next.resize((2 * tail).min(cap), 0);
                     }
                     next[..tail].copy_from_slice(&buf[last + 1..filled]);
                     let mut chunk = Chunk::new(0, index, buf);
@@ -459,12 +489,12 @@ impl Reader<'_> {
                     }
                     buf = next;
                     filled = tail;
-                } else if buf.len() >= self.max_line {
+                } else if buf.len() >= cap {
                     skipping = true;
                     skipped = filled as u64;
                     filled = 0;
                 } else {
-                    let size = (buf.len() * 2).min(self.max_line);
+                    let size = (buf.len() * 2).min(cap);
                     buf.resize(size, 0);
                 }
                 continue;
@@ -546,29 +576,46 @@ fn read_range(chunk: &mut Chunk, max_line: usize) -> Result<(), ScanError> {
     }
     let mut filled = n;
     let mut at = range.end;
+    let cap = line_cap(max_line);
     loop {
-        // Doubling reads, but never past the line limit: the buffer stays under a chunk
-        // plus `max_line`.
-        let piece = (filled - tail).max(SLACK).min(max_line + 1 - (filled - tail));
+        // Doubling reads, but never past the line cap: the buffer stays under a chunk plus
+        // `cap`.
+        let held = filled - tail;
+        let piece = held.max(SLACK).min(cap - held);
         grow(&mut chunk.buf, filled + piece);
         let got = file.read_full(&mut chunk.buf[filled..filled + piece], at)?;
-        let (end, done) = match memchr::memchr(b'\n', &chunk.buf[filled..filled + got]) {
-            Some(i) => (filled + i, true),
+        let (end, newline, done) = match memchr::memchr(b'\n', &chunk.buf[filled..filled + got]) {
+            Some(i) => (filled + i, true, true),
             // Fewer bytes than asked: the end of the file, and of a line without a break.
-            None => (filled + got, got < piece),
+            None => (filled + got, false, got < piece),
         };
-        if end - tail >= max_line {
-            // As long as a stream's line that fills `max_line` bytes without a break.
+        if !newline && end - tail >= cap {
+            // As long as a stream's line that fills `cap` bytes without a break.
             chunk.len = tail;
             chunk.long_line = true;
             return Ok(());
         }
         if done {
-            chunk.len = if end < filled + got { end + 1 } else { end };
+            chunk.len = if newline { end + 1 } else { end };
             return Ok(());
         }
         filled += got;
         at += got as u64;
+    }
+}
+
+/// The most bytes of one line held while looking for its end: the limit, plus a CRLF.
+fn line_cap(max_line: usize) -> usize {
+    max_line.saturating_add(2)
+}
+
+/// The length of a line's content: without its line break (`\n` or `\r\n`); `line` is the
+/// text before the `\n`, if there is one (`terminated`).
+fn content_len(line: &[u8], terminated: bool) -> usize {
+    if terminated && line.last() == Some(&b'\r') {
+        line.len() - 1
+    } else {
+        line.len()
     }
 }
 
@@ -641,6 +688,16 @@ fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: boo
             continue;
         }
         done.total += 1;
+        if content_len(line, end < data.len()) > max_line {
+            done.malformed += 1;
+            if done.first_malformed.is_none() {
+                done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
+                if strict {
+                    return done;
+                }
+            }
+            continue;
+        }
         match filter.matches_line(line) {
             Ok(true) => {
                 done.matched += 1;
