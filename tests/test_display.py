@@ -17,6 +17,7 @@ from IPython.core.formatters import DisplayFormatter
 
 import escpush
 from escpush import EscStatus, Filter, FilterError, InvalidInput, Job, LogpullOptions, ScanResult, field
+from escpush._format import JOB_FIELD_ORDER
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
@@ -202,7 +203,7 @@ def test_scan_result_counts_shares_and_throughput() -> None:
     assert "first malformed logs/a<1>.ndjson line 42: byte 7: <unexpected> & more" in shown
     assert "read 3.0 MiB" in shown
     assert "seconds 0.500" in shown
-    assert "throughput 6.3 MB/s, 2,000 lines/s" in shown
+    assert "throughput 6.0 MiB/s, 2,000 lines/s" in shown
 
 
 def test_scan_result_shows_small_shares_as_small() -> None:
@@ -259,7 +260,10 @@ def test_jobs_are_job_dicts_with_masked_display(escpush_emulator: Emulator) -> N
     assert "<b>" not in markup
     shown = text_of(markup)
     assert shown.startswith(f"Log-push job {job['id']}: <b>errors</b>")
-    assert f"id {job['id']} name <b>errors</b> dataset http_requests enabled True destination_conf {masked}" in shown
+    # The main fields first, in the order the command line shows them too.
+    assert f"id {job['id']} name <b>errors</b> dataset http_requests destination_conf {masked} enabled True" in shown
+    heads = [markup.index(f"<th>{k}</th>") for k in JOB_FIELD_ORDER]
+    assert heads == sorted(heads) and markup.count("<th>") == len(job)
     assert "logpull_options fields=ClientIP&timestamps=rfc3339" in shown
     assert "filter Filter 2 of 30 operators" in shown
     assert 'EdgeResponseStatus geq "500"' in shown
