@@ -181,7 +181,7 @@ def test_select_refuses_to_overwrite_an_input(logs: list[Path], tmp_path: Path) 
 def test_select_keeps_an_existing_output_when_an_input_cannot_be_read(logs: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "out.ndjson"
     out.write_text("kept\n")
-    with pytest.raises(ScanError, match="missing.ndjson"):
+    with pytest.raises(ScanError, match=r"missing\.ndjson"):
         escpush.field("A").eq("a").select([logs[0], tmp_path / "missing.ndjson"], out)
     assert out.read_text() == "kept\n"
     # On success it is replaced.

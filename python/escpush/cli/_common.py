@@ -16,12 +16,14 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import NoReturn, TypeAlias
+    from typing import Any, NoReturn, TypeAlias
 
     from .._escpush import Account, Client, Filter, Zone
     from .._problem import FilterProblem
 
-    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+    # Sub-command lists; their parsers are all `Parser`s at run time (argparse makes each
+    # of the parent's class), which the stubs do not know.
+    Commands: TypeAlias = argparse._SubParsersAction[Any]
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -115,7 +117,7 @@ def command(
     parents: Sequence[argparse.ArgumentParser] = (),
 ) -> argparse.ArgumentParser:
     """A command whose ``--help`` ends with its examples and the exit status."""
-    return commands.add_parser(
+    parser: argparse.ArgumentParser = commands.add_parser(
         name,
         help=summary,
         description=description,
@@ -123,6 +125,7 @@ def command(
         parents=list(parents),
         formatter_class=Formatter,
     )
+    return parser
 
 
 def group(commands: Commands, name: str, summary: str, description: str, example: str) -> Commands:
@@ -252,8 +255,11 @@ def read_text(arg: str, what: str) -> str:
 
 def read_stdin(what: str) -> str:
     """Standard input as text; bad UTF-8 is bad input, not a traceback."""
+    # Bytes, decoded here: a text stdin may decode with surrogate escapes (C locale) and
+    # fail later, far from here.
+    binary = getattr(sys.stdin, "buffer", None)
     try:
-        return sys.stdin.read()
+        return binary.read().decode("utf-8") if binary is not None else sys.stdin.read()
     except UnicodeDecodeError:
         raise CliError(f"the {what} on standard input is not UTF-8 text") from None
 
@@ -293,9 +299,9 @@ def client(args: argparse.Namespace) -> Client:
         "max_retries": args.retries,
     }
     if token is not None:
-        return Client(api_token=token, **options)  # type: ignore[arg-type]
+        return Client(api_token=token, **options)
     if key is not None and email is not None:
-        return Client(api_key=key, email=email, **options)  # type: ignore[arg-type]
+        return Client(api_key=key, email=email, **options)
     if key is not None:
         raise CliError("an API key needs its email: set CLOUDFLARE_EMAIL or pass --email")
     raise CliError(
@@ -335,6 +341,15 @@ def failure(err: BaseException) -> CliError:
         return CliError(str(err), EXIT_API)
     if isinstance(err, EscpushError):  # ScanError: an input could not be read
         return CliError(str(err), EXIT_USAGE)
+    if isinstance(err, UnicodeEncodeError):
+        # An argument that is not UTF-8 (the shell passes bytes; Python keeps the bad ones
+        # as surrogates, which the native module cannot take).
+        bad = err.object[err.start : err.end]
+        try:
+            shown = repr(bad.encode("utf-8", "surrogateescape"))
+        except UnicodeEncodeError:
+            shown = ascii(bad)
+        return CliError(f"an argument is not UTF-8 text: it holds {shown}", EXIT_USAGE)
     raise err
 
 
