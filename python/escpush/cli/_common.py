@@ -220,20 +220,13 @@ def filter_options(rules: bool) -> argparse.ArgumentParser:
         checks = options.add_argument_group("checks")
         checks.add_argument("--dataset", metavar="NAME", help="also check fields, types and values against it")
         checks.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
-        checks.add_argument(
-            "--max-operators",
-            type=integer(0, MAX_COUNT),
-            default=DEFAULT_MAX_OPERATORS,
-            metavar="N",
-            help=f"operator limit (default {DEFAULT_MAX_OPERATORS})",
-        )
-        checks.add_argument(
-            "--max-bytes",
-            type=integer(0, MAX_COUNT),
-            default=DEFAULT_MAX_BYTES,
-            metavar="N",
-            help=f"size limit (default {DEFAULT_MAX_BYTES})",
-        )
+        for flag, default, what in (
+            ("--max-operators", DEFAULT_MAX_OPERATORS, "operator limit"),
+            ("--max-bytes", DEFAULT_MAX_BYTES, "size limit, in bytes"),
+        ):
+            checks.add_argument(
+                flag, type=integer(0, MAX_COUNT), default=default, metavar="N", help=f"{what} (default {default})"
+            )
     return options
 
 
