@@ -356,6 +356,9 @@ mod tests {
         assert!(gunzip(garbage).is_err());
         let mut after_padding = data;
         after_padding.extend(gzip(b"c\n"));
-        assert!(gunzip(after_padding).is_err(), "gzip data after padding is not read as a member");
+        assert!(
+            gunzip(after_padding).is_err(),
+            "gzip data after padding is not read as a member"
+        );
     }
 }

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufWriter, Write};
-use std::path::Path;
 use std::num::NonZeroUsize;
 use std::ops::Range;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};

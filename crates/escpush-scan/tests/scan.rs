@@ -291,7 +291,10 @@ fn the_line_limit_counts_the_content_not_the_line_break() {
             let scanner = || Scanner::new(&filter()).max_line(limit).chunk_size(16);
             let from_file = scanner().scan([Input::path(&p)]).unwrap();
             let from_stream = scanner()
-                .scan([Input::reader(name.clone(), std::io::Cursor::new(text.clone().into_bytes()))])
+                .scan([Input::reader(
+                    name.clone(),
+                    std::io::Cursor::new(text.clone().into_bytes()),
+                )])
                 .unwrap();
             for r in [from_file, from_stream] {
                 let want = if too_long { (2, 1, 1) } else { (2, 2, 0) };
@@ -344,7 +347,12 @@ fn a_file_truncated_during_the_scan_is_an_error_naming_it() {
         .progress(Duration::ZERO, |now| {
             // Once the file is open and being read by position.
             if !cut && now.bytes > 0 {
-                fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(1000).unwrap();
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(&p)
+                    .unwrap()
+                    .set_len(1000)
+                    .unwrap();
                 cut = true;
             }
             true
@@ -353,7 +361,10 @@ fn a_file_truncated_during_the_scan_is_an_error_naming_it() {
         .unwrap_err();
     assert!(matches!(err, ScanError::Read { .. }), "{err}");
     let message = err.to_string();
-    assert!(message.contains("shrinks.ndjson") && message.contains("shrank"), "{message}");
+    assert!(
+        message.contains("shrinks.ndjson") && message.contains("shrank"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -379,20 +390,17 @@ fn select_to_file_refuses_an_input_and_keeps_the_output_on_failure() {
     }
     assert_eq!(fs::read_to_string(&input).unwrap(), text, "the input is untouched");
     // An input that cannot be opened, a strict failure: the old output stays as it was.
-    let out = write(&d.join("out.ndjson"), b"old
-");
+    let out = write(&d.join("out.ndjson"), b"old\n");
     let err = select(vec![Input::path(&input), Input::path(d.join("missing"))], &out).unwrap_err();
     assert!(matches!(err, ScanError::Open { .. }), "{err}");
-    assert_eq!(fs::read_to_string(&out).unwrap(), "old
-");
+    assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
     let bad = write(&d.join("bad.ndjson"), format!("{text}{{\n").as_bytes());
     let err = Scanner::new(&filter())
         .strict(true)
         .select_to_file([Input::path(&bad)], &out)
         .unwrap_err();
     assert!(matches!(err, ScanError::Malformed { .. }), "{err}");
-    assert_eq!(fs::read_to_string(&out).unwrap(), "old
-");
+    assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
     // Success replaces it, keeping its permissions; no temporary file is left behind.
     #[cfg(unix)]
     {
@@ -408,12 +416,14 @@ fn select_to_file_refuses_an_input_and_keeps_the_output_on_failure() {
         assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o640);
     }
     let names: Vec<_> = fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(names.iter().all(|n| !n.to_string_lossy().contains("escpush-tmp")), "{names:?}");
+    assert!(
+        names.iter().all(|n| !n.to_string_lossy().contains("escpush-tmp")),
+        "{names:?}"
+    );
     // A symbolic link as the output: the file it points at is written, the link stays.
     #[cfg(unix)]
     {
-        let target = write(&d.join("target.ndjson"), b"old
-");
+        let target = write(&d.join("target.ndjson"), b"old\n");
         let link = d.join("link.ndjson");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         select(vec![Input::path(&input)], &link).unwrap();
