@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import sys
 from html.parser import HTMLParser
 from typing import Any
 
@@ -381,3 +382,21 @@ def test_job_display_survives_odd_records() -> None:
 def test_destinations_are_masked_as_the_core_masks_them(conf: str, shown: str) -> None:
     assert escpush.redact_destination_conf(conf) == shown
     assert Job({"destination_conf": conf}).redacted()["destination_conf"] == shown
+
+
+# The tree both the display and `escpush filter explain` draw (escpush._format)
+
+
+def test_trees_of_any_depth_are_drawn_without_recursion() -> None:
+    from escpush._display import _tree
+    from escpush._format import tree_lines
+
+    depth = 5 * sys.getrecursionlimit()
+    where: dict[str, Any] = {"key": "A", "operator": "eq", "value": 1}
+    for _ in range(depth):
+        where = {"and": [where]}
+    lines = tree_lines(where, ascii_only=True)
+    assert len(lines) == depth + 1
+    assert lines[0] == "and (1)" and lines[-1] == " " * 3 * (depth - 1) + "`- A eq 1"
+    markup = _tree(where)
+    assert markup.count("<li>") == depth + 1 and markup.count("<ul>") == markup.count("</ul>") == depth + 1

@@ -1,4 +1,7 @@
-//! Where lines come from: files (plain or gzip), stdin, or any reader.
+//! Where lines come from: files (plain or gzip), stdin, or any reader. Plain regular files
+//! are read by position ([`PositionalFile`], which notices a file that shrinks); the rest,
+//! and files that report no size (`/proc`), as streams; gzip through [`GzipMembers`]
+//! (members in a row, zero padding after the last ignored).
 
 use std::fmt;
 use std::fs::File;

@@ -57,10 +57,10 @@ _COMMANDS = {
 
 
 def _builder(name: str) -> Callable[[Commands, str], None]:
-    import importlib
-
     _, module, function = _COMMANDS[name]
-    add: Callable[[Commands, str], None] = getattr(importlib.import_module(f".{module}", __name__), function)
+    # The built-in __import__ rather than importlib, which start-up does without.
+    loaded = __import__(f"{__name__}.{module}", fromlist=[function])
+    add: Callable[[Commands, str], None] = getattr(loaded, function)
     return add
 
 
