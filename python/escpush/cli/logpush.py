@@ -29,17 +29,18 @@ if TYPE_CHECKING:
 
     from ._common import Commands
 
-# What each optional job field's option says; a field core adds later gets a plain help.
+# What each optional job field's option says, and its metavar; a field core adds later
+# gets a plain help.
 _HELP = {
-    "enabled": "start it enabled",
-    "kind": '"edge" for Instant Logs jobs, else leave it out',
-    "frequency": '"high" or "low"',
-    "max_upload_bytes": "largest upload, in bytes",
-    "max_upload_records": "most records per upload",
-    "max_upload_interval_seconds": "longest wait between uploads",
-    "output_options": "the output_options object, as JSON",
-    "ownership_challenge": "the destination's ownership challenge token",
-    "filter_attack_traffic": "leave out attack traffic",
+    "enabled": ("start it enabled", None),
+    "kind": ('"edge" for Instant Logs jobs, else leave it out', "KIND"),
+    "frequency": ('"high" or "low"', "FREQ"),
+    "max_upload_bytes": ("largest upload, in bytes", "N"),
+    "max_upload_records": ("most records per upload", "N"),
+    "max_upload_interval_seconds": ("longest wait between uploads", "N"),
+    "output_options": ("the output_options object, as JSON", "JSON"),
+    "ownership_challenge": ("the destination's ownership challenge token", "TOKEN"),
+    "filter_attack_traffic": ("leave out attack traffic", None),
 }
 _METAVARS = {"string": "VALUE", "int": "N", "object": "JSON"}
 
@@ -50,13 +51,14 @@ def _add_extra_fields(options: argparse._ArgumentGroup) -> None:
 
     for name, kind in _EXTRA_JOB_FIELDS:
         flag = "--" + name.replace("_", "-")
-        help = _HELP.get(name, f"the job's {name} ({kind})")
+        help, metavar = _HELP.get(name, (f"the job's {name} ({kind})", None))
+        metavar = metavar or _METAVARS.get(kind, "VALUE")
         if kind == "bool":
             options.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help)
         elif kind == "int":
-            options.add_argument(flag, type=integer(0, MAX_COUNT), metavar="N", help=help)
+            options.add_argument(flag, type=integer(0, MAX_COUNT), metavar=metavar, help=help)
         else:
-            options.add_argument(flag, metavar=_METAVARS.get(kind, "VALUE"), help=help)
+            options.add_argument(flag, metavar=metavar, help=help)
 
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
