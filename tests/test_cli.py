@@ -682,7 +682,7 @@ def test_arguments_that_are_not_utf8_are_bad_input() -> None:
     assert done.stderr == b"escpush: an argument is not UTF-8 text: it holds b'\\xff'\n"
 
 
-def test_a_closed_stdout_ends_quietly(tmp_path: Path) -> None:
+def test_a_closed_stdout_is_one_line_and_exit_2(tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     conditions = [{"key": f"K{i}", "operator": "eq", "value": "x" * 40} for i in range(5000)]
     big.write_text(json.dumps({"where": {"or": conditions}}))
@@ -696,8 +696,8 @@ def test_a_closed_stdout_ends_quietly(tmp_path: Path) -> None:
     proc.stdout.close()  # as `| head -1` does
     err = proc.stderr.read()
     proc.stderr.close()
-    assert proc.wait(timeout=30) == 141  # as a tool killed by SIGPIPE
-    assert err == b""
+    assert proc.wait(timeout=30) == EXIT_USAGE
+    assert err == b"escpush: the output was closed before everything was written (broken pipe)\n"
 
 
 def test_emulator_port_in_use_is_a_clear_error(cli: Cli) -> None:

@@ -8,8 +8,9 @@ command being run is imported, and each imports what it uses when it runs, so
 ``escpush --version`` and ``escpush filter validate`` do not pay for the HTTP client, the
 emulator or the scanner.
 
-Exit status: 0 success, 1 a check failed, 2 bad usage or input, 3 an API or network error;
-141 when stdout is closed early (``escpush ... | head``), quietly, as other tools do.
+Exit status: 0 success, 1 a check failed, 2 bad usage or input, 3 an API or network error.
+A stdout closed early (``escpush ... | head``) is bad output, not a crash: one line on
+stderr says so, and the status is 2.
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
 ``CLOUDFLARE_EMAIL``) or the options, and are never printed.
@@ -22,7 +23,6 @@ import sys
 from .. import __version__
 from ._common import (
     EXIT_API,
-    EXIT_BROKEN_PIPE,
     EXIT_CHECK_FAILED,
     EXIT_CODES,
     EXIT_OK,
@@ -139,4 +139,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(argv, as_json="--json" in argv)
     except BrokenPipeError:
         _silence_stdout()
-        return EXIT_BROKEN_PIPE
+        print("escpush: the output was closed before everything was written (broken pipe)", file=sys.stderr)
+        return EXIT_USAGE

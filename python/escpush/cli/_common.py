@@ -29,9 +29,6 @@ EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
 EXIT_API = 3
-# A closed stdout (`escpush ... | head`): the status of a process killed by SIGPIPE, as
-# other command-line tools report it.
-EXIT_BROKEN_PIPE = 128 + 13
 
 EXIT_CODES = """exit status:
   0  success
