@@ -9,18 +9,17 @@
 
 mod ast;
 mod build;
-mod compiled;
 mod eval;
+mod line;
 mod parse;
 mod problem;
-mod stage1;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
-pub use compiled::{is_blank, CompiledFilter, Malformation, MalformedLine};
+pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use eval::{eval_condition, FieldValue, Record};
 pub(crate) use problem::describe as describe_problems;
 pub use problem::{FilterError, Problem, ProblemCode};
