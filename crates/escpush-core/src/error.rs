@@ -2,7 +2,8 @@
 
 use crate::dataset::DatasetScope;
 use crate::envelope::ApiMessage;
-use crate::filter::{FilterError, Problem};
+use crate::filter::FilterError;
+use crate::problem::Problem;
 use crate::suggest;
 
 /// Everything escpush-core can refuse.
@@ -25,7 +26,7 @@ pub enum Error {
     },
     /// Input refused before anything was sent, with every problem found (a log-push job's
     /// fields, `logpull_options`, `destination_conf`, ...), each with its path.
-    #[error("{}", crate::filter::describe_problems("invalid input", problems))]
+    #[error("{}", crate::problem::describe("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
     #[error("invalid {what}: {message}")]

@@ -28,6 +28,8 @@ mod esc;
 pub mod filter;
 mod json;
 mod logpush;
+mod operation;
+mod problem;
 mod request;
 mod suggest;
 
@@ -37,11 +39,13 @@ pub use error::Error;
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Malformation,
-    MalformedLine, Operator, Problem, ProblemCode, Record, Scalar, Value,
+    MalformedLine, Operator, Record, Scalar, Value,
 };
 pub use json::{json_kind, Json};
 pub use logpush::{
-    dataset_scope, get_job_request, list_jobs_request, redact_job, DestinationConf, JobSpec, JobSpecBuilder,
-    LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, redact_job, DestinationConf, JobOp,
+    JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
+pub use operation::Operation;
+pub use problem::{Problem, ProblemCode};
 pub use request::{Method, Request};

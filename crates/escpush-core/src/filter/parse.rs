@@ -5,7 +5,7 @@ use crate::json::Json;
 use crate::suggest;
 
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
-use super::problem::{Problem, ProblemCode};
+use crate::problem::{Problem, ProblemCode};
 
 /// Parses filter text: `{"where": ...}`, or the same as a JSON string (`"{\"where\":...}"`),
 /// the form copied out of a job payload.
@@ -84,7 +84,7 @@ fn duplicate(path: &str) -> Problem {
     )
 }
 
-fn join(path: &str, member: &str) -> String {
+pub(super) fn join(path: &str, member: &str) -> String {
     if path.is_empty() {
         member.to_owned()
     } else {
@@ -267,7 +267,7 @@ fn parse_condition(
         operator: operator?,
         value: value?,
     };
-    let shape = check_condition(&condition, path);
+    let shape = super::validate::check_condition(&condition, path);
     if shape.is_empty() {
         Some(condition)
     } else {
@@ -330,59 +330,6 @@ fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<
     };
     problems.push(problem);
     None
-}
-
-/// The rules every condition obeys, whether parsed or built: a non-empty key, a set for
-/// `in` / `!in` (non-empty) and one value otherwise, an integer for the numeric operators.
-pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    if condition.key.is_empty() {
-        problems.push(Problem::new(
-            join(path, "key"),
-            ProblemCode::EmptyKey,
-            "`key` is empty; name a log field such as \"ClientRequestHost\"",
-        ));
-    }
-    let op = condition.operator;
-    let value_path = join(path, "value");
-    match (&condition.value, op.takes_set()) {
-        (Value::Set(items), true) if items.is_empty() => problems.push(Problem::new(
-            value_path,
-            ProblemCode::EmptySet,
-            format!("`{op}` needs at least one value in its array"),
-        )),
-        (Value::Set(_), true) => {}
-        (Value::Scalar(s), true) => problems.push(Problem::new(
-            value_path,
-            ProblemCode::InvalidValue,
-            format!("`{op}` takes an array of values, like [{s}]"),
-        )),
-        (Value::Set(_), false) => problems.push(Problem::new(
-            value_path,
-            ProblemCode::InvalidValue,
-            format!(
-                "`{op}` takes one value, not an array{}",
-                if matches!(op, Operator::Eq | Operator::NotEq) {
-                    format!(
-                        "; for a set of values use `{}`",
-                        if op == Operator::Eq { "in" } else { "!in" }
-                    )
-                } else {
-                    String::new()
-                }
-            ),
-        )),
-        (Value::Scalar(s), false) => {
-            if op.is_numeric() && s.as_integer().is_none() {
-                problems.push(Problem::new(
-                    value_path,
-                    ProblemCode::NotAnInteger,
-                    format!("`{op}` compares numbers; {s} is not an integer (write it like \"500\")"),
-                ));
-            }
-        }
-    }
-    problems
 }
 
 #[cfg(test)]

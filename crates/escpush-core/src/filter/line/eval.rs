@@ -220,4 +220,3 @@ fn checked_container_end(line: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
 }
-

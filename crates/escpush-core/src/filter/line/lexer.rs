@@ -224,7 +224,7 @@ fn literal_end<const N: usize>(line: &[u8], pos: usize, word: &[u8; N]) -> Parse
     }
 }
 
-    /// filter reads (the last occurrence of a key wins).
+/// filter reads (the last occurrence of a key wins).
 impl CompiledFilter {
     /// Reads the top-level object: checks all of it and records the spans of the fields the
     pub(super) fn read<const MODE: u8>(&mut self, line: &[u8], q: &mut Quotes<'_>) -> Parsed<()> {
@@ -579,4 +579,3 @@ fn push_code_point(code: u32, out: &mut Vec<u8>) {
         ]);
     }
 }
-

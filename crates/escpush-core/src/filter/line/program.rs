@@ -216,4 +216,3 @@ impl Program {
         slots.iter().copied().find(|&slot| same(&self.keys[slot], key))
     }
 }
-

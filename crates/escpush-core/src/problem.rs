@@ -1,4 +1,6 @@
-//! What can be wrong with a filter: each problem has a path, a stable code and a message.
+//! Problems: what can be wrong with input escpush checks before anything is sent (a filter,
+//! a log-push job's fields, its `logpull_options` or `destination_conf`). Each problem has a
+//! path, a stable code and a message; [`describe`] lists several in one message.
 
 use std::fmt;
 
@@ -100,7 +102,7 @@ impl fmt::Display for ProblemCode {
     }
 }
 
-/// One thing wrong with a filter.
+/// One thing wrong with the input (a filter, a job field, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
     /// Where: `where.and[2].or[0].value`; empty for the filter as a whole.
@@ -132,36 +134,6 @@ impl fmt::Display for Problem {
     }
 }
 
-/// A filter that cannot be built or does not pass validation, with every problem found.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct FilterError {
-    problems: Vec<Problem>,
-}
-
-impl FilterError {
-    /// An error with these problems (at least one).
-    pub fn new(problems: Vec<Problem>) -> Self {
-        debug_assert!(!problems.is_empty(), "a FilterError needs a problem");
-        FilterError { problems }
-    }
-
-    /// Every problem, in the order of the filter's text.
-    pub fn problems(&self) -> &[Problem] {
-        &self.problems
-    }
-
-    /// The problems, by value.
-    pub fn into_problems(self) -> Vec<Problem> {
-        self.problems
-    }
-}
-
-impl fmt::Display for FilterError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&describe("invalid filter", &self.problems))
-    }
-}
-
 /// `"{what}: {problem}"` for one problem, else a count and one line each.
 pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
     match problems {
@@ -174,31 +146,5 @@ pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
             }
             out
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn display_names_path_message_and_code() {
-        let one = FilterError::new(vec![Problem::new(
-            "where.value",
-            ProblemCode::EmptySet,
-            "`in` needs at least one value",
-        )]);
-        assert_eq!(
-            one.to_string(),
-            "invalid filter: where.value: `in` needs at least one value [empty_set]"
-        );
-        let two = FilterError::new(vec![
-            Problem::new("", ProblemCode::MissingWhere, "no `where`"),
-            Problem::new("x", ProblemCode::UnknownMember, "unknown"),
-        ]);
-        assert_eq!(
-            two.to_string(),
-            "invalid filter: 2 problems\n  - no `where` [missing_where]\n  - x: unknown [unknown_member]"
-        );
     }
 }
