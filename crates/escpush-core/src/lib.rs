@@ -39,9 +39,9 @@ pub use error::Error;
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Malformation,
-    MalformedLine, Operator, Record, Scalar, Value,
+    MalformedLine, Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
 };
-pub use json::{json_kind, Json};
+pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, redact_job, DestinationConf, JobOp,
     JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES, SECRET_JOB_FIELDS,

@@ -42,6 +42,8 @@ pub enum ProblemCode {
     NotAnInteger,
     /// An integer outside the 64-bit range.
     IntegerOutOfRange,
+    /// `and` / `or` groups nested deeper than the limit (`MAX_DEPTH`).
+    TooDeep,
     /// More comparison operators than the limit.
     TooManyOperators,
     /// More bytes of canonical JSON than the limit.
@@ -83,6 +85,7 @@ impl ProblemCode {
             ProblemCode::EmptySet => "empty_set",
             ProblemCode::NotAnInteger => "not_an_integer",
             ProblemCode::IntegerOutOfRange => "integer_out_of_range",
+            ProblemCode::TooDeep => "too_deep",
             ProblemCode::TooManyOperators => "too_many_operators",
             ProblemCode::TooLarge => "too_large",
             ProblemCode::UnknownField => "unknown_field",

@@ -14,6 +14,7 @@ mod eval;
 mod line;
 mod parse;
 pub mod print;
+mod shared;
 mod validate;
 
 use std::fmt;
@@ -24,7 +25,8 @@ pub use build::{field, Field};
 pub use error::FilterError;
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
-pub use validate::Limits;
+pub use shared::SharedFilter;
+pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
 use crate::dataset::Dataset;
 use crate::json::Json;

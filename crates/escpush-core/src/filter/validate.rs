@@ -9,6 +9,40 @@ use super::ast::{Condition, Expr, Operator, Scalar, Value};
 use super::parse::join;
 use super::Filter;
 
+/// The deepest `and` / `or` groups may nest: a condition sits inside at most this many
+/// groups. Every way of making a filter (parsing, building, converting) refuses more, so
+/// every filter prints to text that parses back and every walk over the tree is shallow.
+pub const MAX_DEPTH: usize = 64;
+
+/// The deepest JSON nesting read as a filter document: the document, two levels per group
+/// (the object and its array) for one group more than [`MAX_DEPTH`] (so that the problem of
+/// that group has its path), the condition and its `in` array. Deeper text is refused
+/// before it is read.
+pub const MAX_JSON_DEPTH: usize = 2 * (MAX_DEPTH + 1) + 3;
+
+/// The problem of an empty field name, the one rule of a `key`.
+pub(crate) fn key_problem(key: &str, path: &str) -> Option<Problem> {
+    key.is_empty().then(|| {
+        Problem::new(
+            join(path, "key"),
+            ProblemCode::EmptyKey,
+            "`key` is empty; name a log field such as \"ClientRequestHost\"",
+        )
+    })
+}
+
+/// The problem of groups nested deeper than [`MAX_DEPTH`], at `path`.
+pub fn too_deep(path: &str) -> Problem {
+    Problem::new(
+        path,
+        ProblemCode::TooDeep,
+        format!(
+            "`and` / `or` groups nest more than {MAX_DEPTH} deep; flatten them (a group inside a \
+             group of the same kind can be merged into it)"
+        ),
+    )
+}
+
 /// The API's limits on a filter. It documents "approximately 30 operators and 1000
 /// bytes", so both are configurable; the defaults are those numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,14 +56,16 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_operators: 30,
-            max_bytes: 1000,
-        }
+        Limits::new(Limits::DEFAULT_MAX_OPERATORS, Limits::DEFAULT_MAX_BYTES)
     }
 }
 
 impl Limits {
+    /// The API's documented "approximately 30 operators".
+    pub const DEFAULT_MAX_OPERATORS: usize = 30;
+    /// The API's documented "approximately 1000 bytes".
+    pub const DEFAULT_MAX_BYTES: usize = 1000;
+
     /// Limits of `max_operators` conditions and `max_bytes` bytes.
     pub fn new(max_operators: usize, max_bytes: usize) -> Self {
         Limits {
@@ -76,6 +112,10 @@ impl FieldType {
 /// Every problem the API would refuse; see [`Filter::problems`].
 pub(crate) fn problems(filter: &Filter, dataset: Option<&Dataset>, limits: Limits) -> Vec<Problem> {
     let mut problems = shape_problems(filter.expr());
+    if problems.first().is_some_and(|p| p.code == ProblemCode::TooDeep) {
+        // A tree no walk should recurse into (only Rust's `&` / `|` can make one).
+        return problems;
+    }
     let ops = filter.operator_count();
     if ops > limits.max_operators {
         problems.push(Problem::new(
@@ -128,6 +168,9 @@ pub(crate) fn shape_problems(expr: &Expr) -> Vec<Problem> {
             }
         }
     }
+    if expr.depth() > MAX_DEPTH {
+        return vec![too_deep("where")];
+    }
     let mut out = Vec::new();
     check(expr, "where", &mut out);
     out
@@ -136,14 +179,7 @@ pub(crate) fn shape_problems(expr: &Expr) -> Vec<Problem> {
 /// The rules every condition obeys, whether parsed or built: a non-empty key, a set for
 /// `in` / `!in` (non-empty) and one value otherwise, an integer for the numeric operators.
 pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    if condition.key.is_empty() {
-        problems.push(Problem::new(
-            join(path, "key"),
-            ProblemCode::EmptyKey,
-            "`key` is empty; name a log field such as \"ClientRequestHost\"",
-        ));
-    }
+    let mut problems: Vec<Problem> = key_problem(&condition.key, path).into_iter().collect();
     let op = condition.operator;
     let value_path = join(path, "value");
     match (&condition.value, op.takes_set()) {
