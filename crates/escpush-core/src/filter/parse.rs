@@ -447,7 +447,9 @@ mod tests {
     fn numbers_strings_and_depth_are_read_as_the_line_evaluator_reads_them() {
         let cond = |value: &str| format!(r#"{{"where":{{"key":"A","operator":"lt","value":{value}}}}}"#);
         // `-0` is the integer 0, as in a log line.
-        let Expr::Condition(c) = parse_text(&cond("-0")).unwrap() else { panic!() };
+        let Expr::Condition(c) = parse_text(&cond("-0")).unwrap() else {
+            panic!()
+        };
         assert_eq!(c.value, Value::Scalar(Scalar::Int(0)));
         let message = |text: &str| {
             let p = parse_text(text).unwrap_err();
@@ -488,7 +490,10 @@ mod tests {
         for groups in [MAX_DEPTH + 1, MAX_DEPTH + 2, 10_000] {
             assert_eq!(message(&nested(groups)).1, ProblemCode::TooDeep, "{groups}");
         }
-        assert_eq!(message(&nested(MAX_DEPTH + 1)).0, format!("where{}.and", ".and[0]".repeat(MAX_DEPTH)));
+        assert_eq!(
+            message(&nested(MAX_DEPTH + 1)).0,
+            format!("where{}.and", ".and[0]".repeat(MAX_DEPTH))
+        );
     }
 
     #[test]

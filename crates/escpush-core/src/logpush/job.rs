@@ -58,6 +58,11 @@ pub const EXTRA_FIELDS: &[(&str, &str)] = &[
     ("filter_attack_traffic", "bool"),
 ];
 
+/// The job fields of [`EXTRA_FIELDS`] whose value is one of a closed set, as Cloudflare
+/// documents them: `frequency` (`high` or `low`) and `kind` (empty, or `edge` for Edge Log
+/// Delivery).
+pub const CLOSED_JOB_FIELDS: &[(&str, &[&str])] = &[("frequency", &["high", "low"]), ("kind", &["", "edge"])];
+
 /// A log-push job's creation payload, checked against its dataset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
@@ -445,6 +450,18 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
                 ProblemCode::InvalidValue,
                 format!("`{key}` takes {want}"),
             ));
+            continue;
+        }
+        let closed = CLOSED_JOB_FIELDS.iter().find(|(k, _)| k == key);
+        if let (Some((_, allowed)), Some(given)) = (closed, value.as_str()) {
+            if !allowed.contains(&given) {
+                let allowed: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+                found.job(Problem::new(
+                    key.clone(),
+                    ProblemCode::InvalidValue,
+                    format!("`{key}` is {given:?}; it takes one of {}", allowed.join(", ")),
+                ));
+            }
         }
     }
 }

@@ -6,8 +6,10 @@ use crate::error::Error;
 use crate::esc::Scope;
 use crate::field;
 use crate::filter::Filter;
+use crate::operation::Operation;
 use crate::request::Method;
 use serde_json::json;
+use serde_json::{Map, Value};
 
 fn codes(err: &Error) -> Vec<(String, &'static str)> {
     let problems = match err {
@@ -214,5 +216,106 @@ fn filter_only_problems_are_a_filter_error() {
             ("filter".into(), "too_large"),
             ("filter.where.and[1].operator".into(), "operator_not_supported"),
         ]
+    );
+}
+
+#[test]
+fn closed_job_fields_take_only_their_documented_values() {
+    let build = |key: &str, value: Value| {
+        JobSpec::builder("http_requests", DatasetScope::Zone)
+            .destination_conf("s3://bucket/logs?region=us-east-1")
+            .extra(key, value)
+            .build()
+    };
+    for (key, good) in [
+        ("frequency", "high"),
+        ("frequency", "low"),
+        ("kind", ""),
+        ("kind", "edge"),
+    ] {
+        assert!(build(key, json!(good)).is_ok(), "{key}={good}");
+    }
+    let err = build("frequency", json!("medium")).unwrap_err();
+    assert_eq!(codes(&err), [("frequency".to_owned(), "invalid_value")]);
+    assert!(
+        err.to_string()
+            .contains(r#"`frequency` is "medium"; it takes one of "high", "low""#),
+        "{err}"
+    );
+    let err = build("kind", json!("bogus")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(r#"`kind` is "bogus"; it takes one of "", "edge""#),
+        "{err}"
+    );
+    // The same check reads what the emulator receives.
+    let body = json!({"dataset": "http_requests", "destination_conf": "s3://b/l?region=r", "kind": "bogus"});
+    assert_eq!(
+        codes(&JobSpec::from_body(&body, DatasetScope::Zone).unwrap_err()),
+        [("kind".to_owned(), "invalid_value")]
+    );
+}
+
+#[test]
+fn job_operations_describe_their_requests() {
+    let scope = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+    let list = JobOp::List.request(&scope).unwrap();
+    assert_eq!(
+        (list.method, list.path.as_str(), list.retry_safe),
+        (
+            Method::Get,
+            "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs",
+            true
+        )
+    );
+    let get = JobOp::Get(7).request(&scope).unwrap();
+    assert_eq!(get.path, "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs/7");
+    assert_eq!(list_jobs_request(&scope), list);
+    assert_eq!(get_job_request(&scope, 7), get);
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .build()
+        .unwrap();
+    let create = JobOp::Create(&spec).request(&scope).unwrap();
+    assert_eq!(
+        (create.method, create.retry_safe, create.carries_secret),
+        (Method::Post, false, true)
+    );
+    assert_eq!(spec.create_request(&scope).unwrap(), create);
+    let account = Scope::account("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+    assert!(matches!(
+        JobOp::Create(&spec).request(&account),
+        Err(Error::InvalidInput { what: "scope", .. })
+    ));
+}
+
+#[test]
+fn job_answers_are_read_or_refused_by_what_they_hold() {
+    let job = read_job(json!({"id": 1})).unwrap();
+    assert_eq!(job["id"], 1);
+    for (body, found) in [
+        (json!(null), "null"),
+        (json!([]), "an array"),
+        (json!("x"), "a string"),
+        (json!(5), "a number"),
+    ] {
+        let err = read_job(body).unwrap_err();
+        assert!(matches!(&err, Error::MalformedResponse { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&format!("the job is {found}, not an object")),
+            "{err}"
+        );
+    }
+    assert_eq!(read_job_list(json!(null)).unwrap(), Vec::<Map<String, Value>>::new());
+    assert_eq!(read_job_list(json!([{"id": 1}, {"id": 2}])).unwrap().len(), 2);
+    let err = read_job_list(json!({"id": 1})).unwrap_err();
+    assert!(
+        err.to_string().contains("the job list is an object, not an array"),
+        "{err}"
+    );
+    let err = read_job_list(json!([{"id": 1}, 5])).unwrap_err();
+    assert!(
+        err.to_string().contains("job 1 of the list is a number, not an object"),
+        "{err}"
     );
 }
