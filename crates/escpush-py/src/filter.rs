@@ -45,6 +45,15 @@ fn parse(py: Python<'_>, text: &str) -> PyResult<PyFilter> {
         .map_err(|e| errors::filter_error(py, &e))
 }
 
+/// The limits given, each defaulting to the core's (`Limits::default()`).
+fn limits(max_operators: Option<usize>, max_bytes: Option<usize>) -> Limits {
+    let default = Limits::default();
+    Limits::new(
+        max_operators.unwrap_or(default.max_operators),
+        max_bytes.unwrap_or(default.max_bytes),
+    )
+}
+
 fn problem_error(py: Python<'_>, problem: Problem) -> PyErr {
     errors::filter_error(py, &FilterError::new(vec![problem]))
 }
@@ -145,33 +154,33 @@ impl PyFilter {
     /// Raises `FilterError` listing every problem the API would refuse (limits; and given a
     /// dataset: unknown or unfilterable fields, operators the field's type does not take,
     /// values no field of that type can equal). Returns None when the filter is fine.
-    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=Limits::DEFAULT_MAX_OPERATORS, max_bytes=Limits::DEFAULT_MAX_BYTES))]
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=None, max_bytes=None))]
     fn validate(
         &self,
         py: Python<'_>,
         dataset: Option<&str>,
         scope: Option<&str>,
-        max_operators: usize,
-        max_bytes: usize,
+        max_operators: Option<usize>,
+        max_bytes: Option<usize>,
     ) -> PyResult<()> {
         let ds = dataset_arg(py, dataset, scope)?;
         self.filter()
-            .validate(ds, Limits::new(max_operators, max_bytes))
+            .validate(ds, limits(max_operators, max_bytes))
             .map_err(|e| errors::filter_error(py, &e))
     }
 
     /// The problems `validate` would raise, as a list of dicts (path, code, message).
-    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=Limits::DEFAULT_MAX_OPERATORS, max_bytes=Limits::DEFAULT_MAX_BYTES))]
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=None, max_bytes=None))]
     fn problems<'py>(
         &self,
         py: Python<'py>,
         dataset: Option<&str>,
         scope: Option<&str>,
-        max_operators: usize,
-        max_bytes: usize,
+        max_operators: Option<usize>,
+        max_bytes: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
         let ds = dataset_arg(py, dataset, scope)?;
-        errors::problem_list(py, &self.filter().problems(ds, Limits::new(max_operators, max_bytes)))
+        errors::problem_list(py, &self.filter().problems(ds, limits(max_operators, max_bytes)))
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
