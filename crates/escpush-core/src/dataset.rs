@@ -3,6 +3,8 @@
 //! The data, `data/datasets.json`, holds facts from Cloudflare's documentation
 //! (cloudflare/cloudflare-docs; each dataset records its page and commit): field names,
 //! documented types and deprecation flags. `scripts/import_datasets.py` regenerates it.
+//! This file holds data and lookup only; what a filter may do with a field type (SPEC
+//! table B.1) is decided in `filter/validate.rs`.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -12,33 +14,10 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::error::Error;
+pub use crate::scope::DatasetScope;
 use crate::suggest;
 
 const EMBEDDED: &str = include_str!("../data/datasets.json");
-
-/// Whether a dataset belongs to a zone or to an account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DatasetScope {
-    Zone,
-    Account,
-}
-
-impl DatasetScope {
-    /// `"zone"` or `"account"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DatasetScope::Zone => "zone",
-            DatasetScope::Account => "account",
-        }
-    }
-}
-
-impl fmt::Display for DatasetScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 impl FromStr for DatasetScope {
     type Err = Error;

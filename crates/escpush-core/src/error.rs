@@ -1,9 +1,11 @@
-//! The one error type of escpush-core.
+//! The one error type of escpush-core, and the API's error entries it carries.
 
-use crate::dataset::DatasetScope;
-use crate::envelope::ApiMessage;
-use crate::filter::FilterError;
-use crate::problem::Problem;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::problem::{FilterError, Problem};
+use crate::scope::DatasetScope;
 use crate::suggest;
 
 /// Everything escpush-core can refuse.
@@ -46,4 +48,30 @@ fn format_api_errors(errors: &[ApiMessage]) -> String {
     }
     let parts: Vec<String> = errors.iter().map(ToString::to_string).collect();
     format!(": {}", parts.join("; "))
+}
+
+/// One entry of the envelope's `errors` or `messages`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ApiMessage {
+    #[serde(default)]
+    pub code: i64,
+    #[serde(default)]
+    pub message: String,
+}
+
+impl ApiMessage {
+    /// An entry from its two parts.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ApiMessage {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ApiMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.code, self.message)
+    }
 }

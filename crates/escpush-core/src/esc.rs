@@ -13,7 +13,6 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::json::json_kind;
-use crate::operation::Operation;
 use crate::request::{Method, Request};
 
 /// The most characters an ESC secret may have (SPEC §8).
@@ -397,13 +396,6 @@ impl EscOp {
                 .with_secret(),
         }
         .retry_safe(true)
-    }
-}
-
-/// The trait form of [`EscOp::request`], which cannot fail.
-impl Operation for EscOp {
-    fn request(&self, scope: &Scope) -> Result<Request, Error> {
-        Ok(EscOp::request(self, scope))
     }
 }
 

@@ -7,7 +7,7 @@
 //! of the answer beside the enum if the answer has a new shape.
 
 use crate::error::Error;
-use crate::esc::Scope;
+use crate::esc::{EscOp, Scope};
 use crate::request::Request;
 
 /// An API operation on a zone or an account, described but not sent.
@@ -15,4 +15,11 @@ pub trait Operation {
     /// The request performing this operation on `scope`, or why it cannot be made (an
     /// argument that does not fit the scope, ...). Nothing is sent.
     fn request(&self, scope: &Scope) -> Result<Request, Error>;
+}
+
+/// The trait form of [`EscOp::request`], which cannot fail.
+impl Operation for EscOp {
+    fn request(&self, scope: &Scope) -> Result<Request, Error> {
+        Ok(EscOp::request(self, scope))
+    }
 }

@@ -6,10 +6,14 @@
 //! [`Filter::validate`] checks what the API would refuse on top of that: the size limits,
 //! and, given a dataset, field names, operator × field type, and values no field of that
 //! type can have.
+//!
+//! Files: `ast` (the tree), `parse` (JSON → tree), `build` (builders), `shared`
+//! ([`SharedFilter`]), `validate` (every rule: shapes, [`MAX_DEPTH`], [`Limits`], the
+//! dataset checks), [`print`] (the printers), `eval` (records),
+//! `line` (NDJSON lines, [`CompiledFilter`]).
 
 mod ast;
 mod build;
-mod error;
 mod eval;
 mod line;
 mod parse;
@@ -20,9 +24,9 @@ mod validate;
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::problem::FilterError;
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
-pub use error::FilterError;
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use shared::SharedFilter;

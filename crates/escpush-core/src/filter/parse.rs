@@ -4,7 +4,7 @@
 use crate::json::{Json, JsonError, JsonErrorKind};
 use crate::suggest;
 
-use super::validate::{too_deep, MAX_DEPTH, MAX_JSON_DEPTH};
+use super::validate::{join, too_deep, MAX_DEPTH, MAX_JSON_DEPTH};
 
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
 use crate::problem::{Problem, ProblemCode};
@@ -113,14 +113,6 @@ fn number_problem(text: &str, integer: bool, path: &str) -> Problem {
             ProblemCode::InvalidValue,
             format!("{text} is not an integer; filter values are strings, integers or booleans"),
         )
-    }
-}
-
-pub(super) fn join(path: &str, member: &str) -> String {
-    if path.is_empty() {
-        member.to_owned()
-    } else {
-        format!("{path}.{member}")
     }
 }
 

@@ -6,7 +6,6 @@ use crate::dataset::{Dataset, FieldType};
 use crate::problem::{Problem, ProblemCode};
 
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
-use super::parse::join;
 use super::Filter;
 
 /// The deepest `and` / `or` groups may nest: a condition sits inside at most this many
@@ -19,6 +18,15 @@ pub const MAX_DEPTH: usize = 64;
 /// that group has its path), the condition and its `in` array. Deeper text is refused
 /// before it is read.
 pub const MAX_JSON_DEPTH: usize = 2 * (MAX_DEPTH + 1) + 3;
+
+/// `path.member`, or `member` at the root.
+pub(super) fn join(path: &str, member: &str) -> String {
+    if path.is_empty() {
+        member.to_owned()
+    } else {
+        format!("{path}.{member}")
+    }
+}
 
 /// The problem of an empty field name, the one rule of a `key`.
 pub(crate) fn key_problem(key: &str, path: &str) -> Option<Problem> {

@@ -6,16 +6,12 @@ use serde_json::{Map, Value};
 
 use crate::dataset::{Dataset, DatasetScope};
 use crate::error::Error;
-use crate::esc::Scope;
 use crate::filter::{Filter, Limits};
 use crate::problem::{Problem, ProblemCode};
-use crate::request::Request;
 use crate::suggest;
 
 use super::destination::DestinationConf;
 use super::options::LogpullOptions;
-use super::requests::{dataset_scope, JobOp};
-use crate::operation::Operation;
 
 /// Job fields whose whole value is a secret (a token that proves control of the destination).
 pub const SECRET_JOB_FIELDS: &[&str] = &["ownership_challenge"];
@@ -211,27 +207,6 @@ impl JobSpec {
                 Err(Error::Invalid { problems })
             }
         }
-    }
-
-    /// `POST {scope}/logpush/jobs` with this payload; the same as [`JobOp::Create`].
-    pub fn create_request(&self, scope: &Scope) -> Result<Request, Error> {
-        JobOp::Create(self).request(scope)
-    }
-
-    /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
-    pub(super) fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
-        if dataset_scope(scope) == self.dataset.scope() {
-            return Ok(());
-        }
-        Err(Error::InvalidInput {
-            what: "scope",
-            message: format!(
-                "`{}` is a {} dataset; create the job on the {} it belongs to, not on {scope}",
-                self.dataset.name(),
-                self.dataset.scope(),
-                self.dataset.scope()
-            ),
-        })
     }
 }
 

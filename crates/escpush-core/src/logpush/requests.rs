@@ -24,6 +24,29 @@ pub(super) fn jobs_path(scope: &Scope) -> String {
     format!("{}/logpush/jobs", scope.path())
 }
 
+impl JobSpec {
+    /// `POST {scope}/logpush/jobs` with this payload; the same as [`JobOp::Create`].
+    pub fn create_request(&self, scope: &Scope) -> Result<Request, Error> {
+        JobOp::Create(self).request(scope)
+    }
+
+    /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
+    fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
+        if dataset_scope(scope) == self.dataset().scope() {
+            return Ok(());
+        }
+        Err(Error::InvalidInput {
+            what: "scope",
+            message: format!(
+                "`{}` is a {} dataset; create the job on the {} it belongs to, not on {scope}",
+                self.dataset().name(),
+                self.dataset().scope(),
+                self.dataset().scope()
+            ),
+        })
+    }
+}
+
 /// One operation on the log-push jobs of a zone or an account. Each variant names its
 /// endpoint; [`Operation::request`] describes the request, and the answer is read with
 /// [`read_job`] or [`read_job_list`].
