@@ -42,6 +42,17 @@ pub enum Error {
     MalformedResponse { status: Option<u16>, message: String },
 }
 
+impl Error {
+    /// [`Error::MalformedResponse`] without a status: an answer's body that is not what
+    /// the operation returns.
+    pub(crate) fn malformed(message: impl Into<String>) -> Error {
+        Error::MalformedResponse {
+            status: None,
+            message: message.into(),
+        }
+    }
+}
+
 fn format_api_errors(errors: &[ApiMessage]) -> String {
     if errors.is_empty() {
         return String::new();

@@ -90,16 +90,15 @@ fn read_request(scope: &Scope, job_id: Option<u64>) -> Request {
     Request::new(Method::Get, path).retry_safe(true)
 }
 
-fn malformed(message: String) -> Error {
-    Error::MalformedResponse { status: None, message }
-}
-
 /// Reads the `result` of a job answer (create, get): a JSON object, the job record.
 /// Anything else is [`Error::MalformedResponse`] naming what was found.
 pub fn read_job(result: Value) -> Result<Map<String, Value>, Error> {
     match result {
         Value::Object(job) => Ok(job),
-        other => Err(malformed(format!("the job is {}, not an object", json_kind(&other)))),
+        other => Err(Error::malformed(format!(
+            "the job is {}, not an object",
+            json_kind(&other)
+        ))),
     }
 }
 
@@ -111,7 +110,7 @@ pub fn read_job_list(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
         Value::Null => return Ok(Vec::new()),
         Value::Array(items) => items,
         other => {
-            return Err(malformed(format!(
+            return Err(Error::malformed(format!(
                 "the job list is {}, not an array",
                 json_kind(&other)
             )))
@@ -122,7 +121,7 @@ pub fn read_job_list(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
         .enumerate()
         .map(|(i, item)| match item {
             Value::Object(job) => Ok(job),
-            other => Err(malformed(format!(
+            other => Err(Error::malformed(format!(
                 "job {i} of the list is {}, not an object",
                 json_kind(&other)
             ))),
