@@ -93,7 +93,7 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn error(&self, kind: JsonErrorKind, message: impl Into<String>) -> JsonError {
         let before = &self.text[..self.pos.min(self.text.len())];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
         let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
         JsonError {

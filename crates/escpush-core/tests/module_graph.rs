@@ -31,9 +31,8 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The module paths a file names, resolved against the known modules (an item's path ends
 /// at its module).
-fn references(module: &[String], is_mod_file: bool, text: &str, known: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
-    // `super` of `a/b.rs` (module a::b) is `a`; of `a/b/mod.rs` (module a::b) also `a`.
-    let _ = is_mod_file;
+fn references(module: &[String], text: &str, known: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
+    // `super` of `a/b.rs` and of `a/b/mod.rs` (both module a::b) is `a`.
     let mut out = Vec::new();
     let words = |s: &str| -> Vec<String> {
         s.split("::")
@@ -85,6 +84,35 @@ fn references(module: &[String], is_mod_file: bool, text: &str, known: &BTreeSet
     out
 }
 
+/// Depth-first search from `node`: the first cycle found, as the modules along it.
+fn visit<'a>(
+    node: &'a str,
+    graph: &BTreeMap<&'a str, Vec<&'a str>>,
+    state: &mut BTreeMap<&'a str, bool>,
+    path: &mut Vec<&'a str>,
+) -> Option<Vec<String>> {
+    match state.get(node) {
+        Some(true) => return None,
+        Some(false) => {
+            let at = path.iter().position(|n| *n == node).unwrap();
+            let mut cycle: Vec<String> = path[at..].iter().map(|s| (*s).to_owned()).collect();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        None => {}
+    }
+    state.insert(node, false);
+    path.push(node);
+    for next in graph.get(node).into_iter().flatten() {
+        if let Some(cycle) = visit(next, graph, state, path) {
+            return Some(cycle);
+        }
+    }
+    path.pop();
+    state.insert(node, true);
+    None
+}
+
 #[test]
 fn no_module_imports_a_module_that_imports_it() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -98,8 +126,7 @@ fn no_module_imports_a_module_that_imports_it() {
         let text = std::fs::read_to_string(file).unwrap();
         // Test modules may name anything.
         let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
-        let is_mod = file.ends_with("mod.rs");
-        for target in references(&module, is_mod, text, &known) {
+        for target in references(&module, text, &known) {
             let common = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
             if common < module.len() && common < target.len() {
                 let parent = module[..common].to_vec();
@@ -119,33 +146,6 @@ fn no_module_imports_a_module_that_imports_it() {
         let mut graph: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for (a, b) in pairs {
             graph.entry(a.as_str()).or_default().push(b.as_str());
-        }
-        fn visit<'a>(
-            node: &'a str,
-            graph: &BTreeMap<&'a str, Vec<&'a str>>,
-            state: &mut BTreeMap<&'a str, bool>,
-            path: &mut Vec<&'a str>,
-        ) -> Option<Vec<String>> {
-            match state.get(node) {
-                Some(true) => return None,
-                Some(false) => {
-                    let at = path.iter().position(|n| *n == node).unwrap();
-                    let mut cycle: Vec<String> = path[at..].iter().map(|s| (*s).to_owned()).collect();
-                    cycle.push(node.to_owned());
-                    return Some(cycle);
-                }
-                None => {}
-            }
-            state.insert(node, false);
-            path.push(node);
-            for next in graph.get(node).into_iter().flatten() {
-                if let Some(cycle) = visit(next, graph, state, path) {
-                    return Some(cycle);
-                }
-            }
-            path.pop();
-            state.insert(node, true);
-            None
         }
         let mut state = BTreeMap::new();
         for node in graph.keys() {

@@ -100,7 +100,9 @@ fn to_json_in(obj: &Bound<'_, PyAny>, path: &str, open: &mut Path) -> Result<Jso
         if open.strict_numbers {
             return Err(other(format!("{} is an integer outside the 64-bit range", at(path))));
         }
-        return Ok(Json::BigNumber(obj.str().map_err(|e| other(e.to_string()))?.to_string()));
+        return Ok(Json::BigNumber(
+            obj.str().map_err(|e| other(e.to_string()))?.to_string(),
+        ));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let value = f.value();

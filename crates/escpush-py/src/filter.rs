@@ -256,6 +256,7 @@ impl PyFilter {
 
     /// A filter has no truth value: `500 <= f < 600` would keep only `f < 600`, and
     /// `f in [...]` would always hold.
+    #[allow(clippy::unused_self)] // Python calls it on the object
     fn __bool__(&self) -> PyResult<bool> {
         Err(PyTypeError::new_err(
             "a Filter has no truth value: combine filters with & (and), | (or) and ~ (not), not with \
@@ -362,7 +363,10 @@ fn text_value(obj: &Bound<'_, PyAny>, op: Operator) -> Result<Json, Problem> {
         Err(Problem::new(
             "value",
             ProblemCode::InvalidValue,
-            format!("`{op}` takes a str, not {}", obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())),
+            format!(
+                "`{op}` takes a str, not {}",
+                obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+            ),
         ))
     }
 }

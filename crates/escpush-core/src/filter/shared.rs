@@ -195,7 +195,7 @@ mod tests {
     #[test]
     fn depth_is_checked_at_each_step() {
         let leaf = SharedFilter::from(field("A").eq("x"));
-        let step = |f: &SharedFilter, i: usize| if i % 2 == 0 { leaf.and(f) } else { leaf.or(f) };
+        let step = |f: &SharedFilter, i: usize| if i.is_multiple_of(2) { leaf.and(f) } else { leaf.or(f) };
         let mut f = leaf.clone();
         for i in 0..MAX_DEPTH {
             f = step(&f, i).unwrap();
