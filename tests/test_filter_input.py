@@ -170,6 +170,7 @@ def test_combining_in_a_loop_is_linear() -> None:
     [
         ({"frequency": "medium"}, '`frequency` is "medium"; it takes one of "high", "low"'),
         ({"kind": "bogus"}, '`kind` is "bogus"; it takes one of "", "edge"'),
+        ({"max_upload_records": 5}, "`max_upload_records` is 5; it takes 1000 to 1000000, or 0 to turn it off"),
     ],
 )
 def test_closed_job_fields_are_checked_before_sending(

@@ -53,8 +53,8 @@ pub use filter::{
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, redact_job, DestinationConf, JobOp,
-    JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, KNOWN_SCHEMES,
-    SECRET_JOB_FIELDS,
+    JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES,
+    KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};

@@ -59,6 +59,14 @@ pub const EXTRA_FIELDS: &[(&str, &str)] = &[
 /// Delivery).
 pub const CLOSED_JOB_FIELDS: &[(&str, &[&str])] = &[("frequency", &["high", "low"]), ("kind", &["", "edge"])];
 
+/// The integer job fields of [`EXTRA_FIELDS`] with a documented range, `(field, least,
+/// most)`; `0` (off) is allowed besides the range.
+pub const JOB_FIELD_RANGES: &[(&str, u64, u64)] = &[
+    ("max_upload_bytes", 5_000_000, 1_000_000_000),
+    ("max_upload_records", 1_000, 1_000_000),
+    ("max_upload_interval_seconds", 30, 300),
+];
+
 /// A log-push job's creation payload, checked against its dataset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
@@ -426,6 +434,16 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
                 format!("`{key}` takes {want}"),
             ));
             continue;
+        }
+        let range = JOB_FIELD_RANGES.iter().find(|(k, _, _)| k == key);
+        if let (Some((_, least, most)), Some(n)) = (range, value.as_u64()) {
+            if n != 0 && !(*least..=*most).contains(&n) {
+                found.job(Problem::new(
+                    key.clone(),
+                    ProblemCode::InvalidValue,
+                    format!("`{key}` is {n}; it takes {least} to {most}, or 0 to turn it off"),
+                ));
+            }
         }
         let closed = CLOSED_JOB_FIELDS.iter().find(|(k, _)| k == key);
         if let (Some((_, allowed)), Some(given)) = (closed, value.as_str()) {

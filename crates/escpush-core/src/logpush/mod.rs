@@ -20,6 +20,8 @@ mod requests;
 mod tests;
 
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
-pub use job::{redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, SECRET_JOB_FIELDS};
+pub use job::{
+    redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
+};
 pub use options::{LogpullOptions, Timestamps};
 pub use requests::{dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, JobOp};

@@ -248,6 +248,20 @@ fn closed_job_fields_take_only_their_documented_values() {
             .contains(r#"`kind` is "bogus"; it takes one of "", "edge""#),
         "{err}"
     );
+    for (key, good, bad) in [
+        ("max_upload_bytes", 5_000_000, 4_999_999),
+        ("max_upload_records", 1_000_000, 1_000_001),
+        ("max_upload_interval_seconds", 30, 301),
+    ] {
+        assert!(build(key, json!(good)).is_ok(), "{key}={good}");
+        assert!(build(key, json!(0)).is_ok(), "{key}=0 turns it off");
+        let err = build(key, json!(bad)).unwrap_err();
+        assert_eq!(codes(&err), [(key.to_owned(), "invalid_value")]);
+        assert!(
+            err.to_string().contains(&format!("`{key}` is {bad}; it takes ")),
+            "{err}"
+        );
+    }
     // The same check reads what the emulator receives.
     let body = json!({"dataset": "http_requests", "destination_conf": "s3://b/l?region=r", "kind": "bogus"});
     assert_eq!(
