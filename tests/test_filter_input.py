@@ -185,3 +185,12 @@ def test_closed_job_fields_are_checked_before_sending(
     assert escpush_emulator.requests() == []
     job = zone.logpush.create_job(destination_conf=S3, dataset="http_requests", frequency="low", kind="")
     assert job["frequency"] == "low"
+
+
+def test_a_job_field_that_contains_itself_is_refused(escpush_emulator: Emulator) -> None:
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    zone = escpush_emulator.client().zone(ZONE)
+    with pytest.raises(InvalidInput, match="contains itself"):
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests", output_options=loop)
+    assert escpush_emulator.requests() == []
