@@ -3,7 +3,7 @@
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, ClassVar, Literal, final
+from typing import Any, ClassVar, Literal, NoReturn, final
 
 from typing_extensions import TypeAlias
 
@@ -64,16 +64,18 @@ class Filter:
         dataset: str | None = None,
         *,
         scope: str | None = None,
-        max_operators: int = 30,
-        max_bytes: int = 1000,
-    ) -> None: ...
+        max_operators: int | None = None,
+        max_bytes: int | None = None,
+    ) -> None:
+        """Raises ``FilterError`` listing every problem the API would refuse. The limits
+        default (``None``) to the API's, 30 operators and 1000 bytes."""
     def problems(
         self,
         dataset: str | None = None,
         *,
         scope: str | None = None,
-        max_operators: int = 30,
-        max_bytes: int = 1000,
+        max_operators: int | None = None,
+        max_bytes: int | None = None,
     ) -> list[FilterProblem]: ...
     def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
     def scan(
@@ -103,6 +105,8 @@ class Filter:
     def __or__(self, other: Filter, /) -> Filter: ...
     def __rand__(self, other: Filter, /) -> Filter: ...
     def __ror__(self, other: Filter, /) -> Filter: ...
+    def __bool__(self) -> NoReturn:
+        """Raises ``TypeError``: a filter has no truth value (combine with ``&``, ``|``, ``~``)."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[type[Filter], tuple[str]]: ...

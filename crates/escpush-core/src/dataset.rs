@@ -3,6 +3,8 @@
 //! The data, `data/datasets.json`, holds facts from Cloudflare's documentation
 //! (cloudflare/cloudflare-docs; each dataset records its page and commit): field names,
 //! documented types and deprecation flags. `scripts/import_datasets.py` regenerates it.
+//! This file holds data and lookup only; what a filter may do with a field type (SPEC
+//! table B.1) is decided in `filter/validate.rs`.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -12,34 +14,10 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::error::Error;
-use crate::filter::Operator;
+pub use crate::scope::DatasetScope;
 use crate::suggest;
 
 const EMBEDDED: &str = include_str!("../data/datasets.json");
-
-/// Whether a dataset belongs to a zone or to an account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DatasetScope {
-    Zone,
-    Account,
-}
-
-impl DatasetScope {
-    /// `"zone"` or `"account"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DatasetScope::Zone => "zone",
-            DatasetScope::Account => "account",
-        }
-    }
-}
-
-impl fmt::Display for DatasetScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 impl FromStr for DatasetScope {
     type Err = Error;
@@ -118,33 +96,6 @@ impl FieldType {
     /// Objects and arrays of objects cannot be filtered (Cloudflare's filtering limitations).
     pub fn is_filterable(self) -> bool {
         !matches!(self, FieldType::Object | FieldType::ObjectArray)
-    }
-
-    /// Whether `op` applies to a field of this type: SPEC table B.1, with `int` and
-    /// `float` as Int, `array[*]` as Array, `int or string` as String or Int.
-    pub fn supports(self, op: Operator) -> bool {
-        use Operator as O;
-        let string = !matches!(op, O::Lt | O::Leq | O::Gt | O::Geq);
-        let int = matches!(
-            op,
-            O::Eq | O::NotEq | O::Lt | O::Leq | O::Gt | O::Geq | O::In | O::NotIn
-        );
-        let boolean = matches!(op, O::Eq | O::NotEq);
-        let array = matches!(op, O::Contains | O::NotContains | O::In | O::NotIn);
-        match self {
-            FieldType::String => string,
-            FieldType::Int | FieldType::Float => int,
-            FieldType::Bool => boolean,
-            FieldType::StringArray | FieldType::IntArray => array,
-            FieldType::IntOrString => string || int,
-            FieldType::Object | FieldType::ObjectArray => false,
-            FieldType::Unknown => true,
-        }
-    }
-
-    /// The operators this type supports, in the order of table B.1.
-    pub fn operators(self) -> Vec<Operator> {
-        Operator::ALL.into_iter().filter(|op| self.supports(*op)).collect()
     }
 }
 
@@ -389,38 +340,5 @@ mod tests {
             err.to_string(),
             "unknown dataset `http_request`; did you mean `http_requests`?"
         );
-    }
-
-    #[test]
-    fn operator_support_follows_table_b1() {
-        use Operator as O;
-        assert_eq!(
-            FieldType::String.operators(),
-            [
-                O::Eq,
-                O::NotEq,
-                O::StartsWith,
-                O::EndsWith,
-                O::NotStartsWith,
-                O::NotEndsWith,
-                O::Contains,
-                O::NotContains,
-                O::In,
-                O::NotIn
-            ]
-        );
-        assert_eq!(
-            FieldType::Int.operators(),
-            [O::Eq, O::NotEq, O::Lt, O::Leq, O::Gt, O::Geq, O::In, O::NotIn]
-        );
-        assert_eq!(FieldType::Float.operators(), FieldType::Int.operators());
-        assert_eq!(FieldType::Bool.operators(), [O::Eq, O::NotEq]);
-        assert_eq!(
-            FieldType::StringArray.operators(),
-            [O::Contains, O::NotContains, O::In, O::NotIn]
-        );
-        assert_eq!(FieldType::IntOrString.operators(), O::ALL);
-        assert!(FieldType::Object.operators().is_empty());
-        assert!(FieldType::ObjectArray.operators().is_empty());
     }
 }

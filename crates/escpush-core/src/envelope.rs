@@ -1,38 +1,10 @@
 //! The v4 envelope every answer comes in:
 //! `{"success": bool, "errors": [{"code", "message"}], "messages": [...], "result": ...}`.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::Error;
-
-/// One entry of the envelope's `errors` or `messages`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ApiMessage {
-    #[serde(default)]
-    pub code: i64,
-    #[serde(default)]
-    pub message: String,
-}
-
-impl ApiMessage {
-    /// An entry from its two parts.
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
-        ApiMessage {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ApiMessage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{}] {}", self.code, self.message)
-    }
-}
+use crate::error::{ApiMessage, Error};
 
 /// The v4 envelope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,8 +1,11 @@
-//! The one error type of escpush-core.
+//! The one error type of escpush-core, and the API's error entries it carries.
 
-use crate::dataset::DatasetScope;
-use crate::envelope::ApiMessage;
-use crate::filter::{FilterError, Problem};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::problem::{FilterError, Problem};
+use crate::scope::DatasetScope;
 use crate::suggest;
 
 /// Everything escpush-core can refuse.
@@ -25,7 +28,7 @@ pub enum Error {
     },
     /// Input refused before anything was sent, with every problem found (a log-push job's
     /// fields, `logpull_options`, `destination_conf`, ...), each with its path.
-    #[error("{}", crate::filter::describe_problems("invalid input", problems))]
+    #[error("{}", crate::problem::describe("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
     #[error("invalid {what}: {message}")]
@@ -39,10 +42,47 @@ pub enum Error {
     MalformedResponse { status: Option<u16>, message: String },
 }
 
+impl Error {
+    /// [`Error::MalformedResponse`] without a status: an answer's body that is not what
+    /// the operation returns.
+    pub(crate) fn malformed(message: impl Into<String>) -> Error {
+        Error::MalformedResponse {
+            status: None,
+            message: message.into(),
+        }
+    }
+}
+
 fn format_api_errors(errors: &[ApiMessage]) -> String {
     if errors.is_empty() {
         return String::new();
     }
     let parts: Vec<String> = errors.iter().map(ToString::to_string).collect();
     format!(": {}", parts.join("; "))
+}
+
+/// One entry of the envelope's `errors` or `messages`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ApiMessage {
+    #[serde(default)]
+    pub code: i64,
+    #[serde(default)]
+    pub message: String,
+}
+
+impl ApiMessage {
+    /// An entry from its two parts.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ApiMessage {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ApiMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.code, self.message)
+    }
 }

@@ -319,10 +319,8 @@ impl EscStatus {
         if body.iter().all(u8::is_ascii_whitespace) {
             return Ok(EscStatus::default());
         }
-        let value: Value = serde_json::from_slice(body).map_err(|e| Error::MalformedResponse {
-            status: None,
-            message: format!("the ESC status is not JSON: {e}"),
-        })?;
+        let value: Value =
+            serde_json::from_slice(body).map_err(|e| Error::malformed(format!("the ESC status is not JSON: {e}")))?;
         let is_envelope = value
             .as_object()
             .is_some_and(|o| o.contains_key("success") || o.contains_key("result"));
@@ -335,7 +333,7 @@ impl EscStatus {
 
     /// Reads the `result` of a GET answer (an object with `always` and/or `with_secret`, or null).
     pub fn from_result(result: &Value) -> Result<Self, Error> {
-        let malformed = |message: String| Error::MalformedResponse { status: None, message };
+        let malformed = |message: String| Error::malformed(message);
         let obj = match result {
             Value::Null => return Ok(EscStatus::default()),
             Value::Object(obj) => obj,

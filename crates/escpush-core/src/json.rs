@@ -1,6 +1,12 @@
 //! A JSON tree that keeps what `serde_json::Value` forgets: the order of an object's
-//! members and members given twice. Filters are parsed through it so that problems are
-//! reported in the order of the text and a repeated member is refused, not silently dropped.
+//! members, members given twice, and numbers no `serde_json::Number` holds (integers beyond
+//! 64 bits, floats beyond `f64`), as written. Filters are parsed through it so that problems
+//! are reported in the order of the text, a repeated member is refused, not silently
+//! dropped, and a message shows a number as it was written.
+//!
+//! [`Json::parse`] reads text with a bounded nesting depth (no recursion limit to hit, no
+//! stack to overflow) and tells a lone surrogate escape (`"\ud800"`, which JSON's grammar
+//! allows and a Rust string cannot hold) from a syntax error.
 
 use std::fmt;
 
@@ -12,15 +18,34 @@ pub enum Json {
     Null,
     Bool(bool),
     Number(serde_json::Number),
+    /// A number `serde_json::Number` cannot hold (an integer beyond 64 bits, a float
+    /// beyond `f64`, Python's `inf` / `nan`), as written.
+    BigNumber(String),
     String(String),
     Array(Vec<Json>),
     Object(Vec<(String, Json)>),
 }
 
 impl Json {
-    /// Parses JSON text.
-    pub fn parse(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Parses JSON text (RFC 8259) nesting at most `max_depth` arrays and objects.
+    pub fn parse_with_depth(text: &str, max_depth: usize) -> Result<Self, JsonError> {
+        let mut p = Parser {
+            text: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            max_depth,
+        };
+        let value = p.value()?;
+        p.skip_ws();
+        if p.pos < p.text.len() {
+            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
+        }
+        Ok(value)
+    }
+
+    /// Parses JSON text nesting at most 128 levels (serde_json's limit).
+    pub fn parse(text: &str) -> Result<Self, JsonError> {
+        Json::parse_with_depth(text, 128)
     }
 
     /// A short name of the value's JSON type, for messages.
@@ -28,11 +53,282 @@ impl Json {
         match self {
             Json::Null => "null",
             Json::Bool(_) => "a boolean",
-            Json::Number(_) => "a number",
+            Json::Number(_) | Json::BigNumber(_) => "a number",
             Json::String(_) => "a string",
             Json::Array(_) => "an array",
             Json::Object(_) => "an object",
         }
+    }
+}
+
+/// What kind of text [`Json::parse`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonErrorKind {
+    /// Not JSON's grammar.
+    Syntax,
+    /// Arrays and objects nested deeper than allowed.
+    TooDeep,
+    /// A `\uD800`..`\uDFFF` escape without its other half: JSON, but not text.
+    LoneSurrogate,
+}
+
+/// Why [`Json::parse`] refused a text, and where (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at line {line} column {column}")]
+pub struct JsonError {
+    pub kind: JsonErrorKind,
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+struct Parser<'a> {
+    text: &'a [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, kind: JsonErrorKind, message: impl Into<String>) -> JsonError {
+        let before = &self.text[..self.pos.min(self.text.len())];
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+        JsonError {
+            kind,
+            message: message.into(),
+            line,
+            column,
+        }
+    }
+
+    fn syntax(&self, message: &str) -> JsonError {
+        self.error(JsonErrorKind::Syntax, message)
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.text.get(self.pos), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, JsonError> {
+        self.skip_ws();
+        match self.text.get(self.pos) {
+            None => Err(self.syntax("EOF while parsing a value")),
+            Some(b'{' | b'[') => self.container(),
+            Some(b'"') => self.string().map(Json::String),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(_) => Err(self.syntax("expected value")),
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Json) -> Result<Json, JsonError> {
+        if self.text[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.syntax("expected value"))
+        }
+    }
+
+    /// An array or object, with its nested values; one level of Rust recursion per level of
+    /// JSON, at most `max_depth`.
+    fn container(&mut self) -> Result<Json, JsonError> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(self.error(
+                JsonErrorKind::TooDeep,
+                format!("arrays and objects nest more than {} levels deep", self.max_depth),
+            ));
+        }
+        let object = self.text[self.pos] == b'{';
+        let close = if object { b'}' } else { b']' };
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.text.get(self.pos) == Some(&close) {
+            self.pos += 1;
+        } else {
+            loop {
+                if object {
+                    self.skip_ws();
+                    if self.text.get(self.pos) != Some(&b'"') {
+                        return Err(self.syntax(if self.pos >= self.text.len() {
+                            "EOF while parsing an object"
+                        } else {
+                            "key must be a string"
+                        }));
+                    }
+                    let key = self.string()?;
+                    self.skip_ws();
+                    if self.text.get(self.pos) != Some(&b':') {
+                        return Err(self.syntax("expected `:`"));
+                    }
+                    self.pos += 1;
+                    members.push((key, self.value()?));
+                } else {
+                    items.push(self.value()?);
+                }
+                self.skip_ws();
+                match self.text.get(self.pos) {
+                    Some(b',') => self.pos += 1,
+                    Some(&b) if b == close => {
+                        self.pos += 1;
+                        break;
+                    }
+                    None => return Err(self.syntax("EOF while parsing a list or an object")),
+                    Some(_) => {
+                        return Err(self.syntax(if object {
+                            "expected `,` or `}`"
+                        } else {
+                            "expected `,` or `]`"
+                        }))
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(if object {
+            Json::Object(members)
+        } else {
+            Json::Array(items)
+        })
+    }
+
+    /// The string whose opening quote is at `pos`, escapes resolved.
+    fn string(&mut self) -> Result<String, JsonError> {
+        self.pos += 1;
+        let mut out = Vec::new();
+        loop {
+            let Some(&b) = self.text.get(self.pos) else {
+                return Err(self.syntax("EOF while parsing a string"));
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    // The text was UTF-8 and escapes add whole characters.
+                    return Ok(String::from_utf8(out).unwrap_or_default());
+                }
+                b'\\' => self.escape(&mut out)?,
+                0..=0x1f => return Err(self.syntax("control character (\\u0000-\\u001F) found while parsing a string")),
+                _ => {
+                    out.push(b);
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let hex = std::str::from_utf8(self.text.get(at..at + 4)?).ok()?;
+        if hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u32::from_str_radix(hex, 16).ok()
+        } else {
+            None
+        }
+    }
+
+    /// The escape at `pos` (a backslash), appended to `out` as UTF-8.
+    fn escape(&mut self, out: &mut Vec<u8>) -> Result<(), JsonError> {
+        let byte = match self.text.get(self.pos + 1) {
+            None => return Err(self.syntax("EOF while parsing a string")),
+            Some(b'"') => b'"',
+            Some(b'\\') => b'\\',
+            Some(b'/') => b'/',
+            Some(b'b') => 0x08,
+            Some(b'f') => 0x0c,
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
+            Some(b'u') => {
+                let start = self.pos;
+                let code = self
+                    .hex4(self.pos + 2)
+                    .ok_or_else(|| self.syntax("invalid \\u escape"))?;
+                self.pos += 6;
+                let code = if (0xD800..0xDC00).contains(&code) && self.text[self.pos..].starts_with(b"\\u") {
+                    match self.hex4(self.pos + 2) {
+                        Some(low) if (0xDC00..0xE000).contains(&low) => {
+                            self.pos += 6;
+                            0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        _ => code,
+                    }
+                } else {
+                    code
+                };
+                let Some(c) = char::from_u32(code) else {
+                    self.pos = start;
+                    return Err(self.error(
+                        JsonErrorKind::LoneSurrogate,
+                        format!("`\\u{code:04x}` is a lone surrogate"),
+                    ));
+                };
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                return Ok(());
+            }
+            Some(_) => return Err(self.syntax("invalid escape")),
+        };
+        out.push(byte);
+        self.pos += 2;
+        Ok(())
+    }
+
+    /// A number by JSON's grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    fn number(&mut self) -> Result<Json, JsonError> {
+        let start = self.pos;
+        let digits = |p: &mut Parser<'_>| {
+            let from = p.pos;
+            while p.text.get(p.pos).is_some_and(u8::is_ascii_digit) {
+                p.pos += 1;
+            }
+            p.pos > from
+        };
+        if self.text.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        match self.text.get(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(self.syntax("invalid number")),
+        }
+        let mut integer = true;
+        if self.text.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            integer = false;
+            if !digits(self) {
+                return Err(self.syntax("invalid number"));
+            }
+        }
+        if matches!(self.text.get(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            integer = false;
+            if matches!(self.text.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if !digits(self) {
+                return Err(self.syntax("invalid number"));
+            }
+        }
+        let text = std::str::from_utf8(&self.text[start..self.pos]).unwrap_or_default();
+        let number = if integer {
+            text.parse::<i64>()
+                .map(serde_json::Number::from)
+                .or_else(|_| text.parse::<u64>().map(serde_json::Number::from))
+                .ok()
+        } else {
+            text.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+        };
+        Ok(number.map_or_else(|| Json::BigNumber(text.to_owned()), Json::Number))
     }
 }
 
@@ -68,6 +364,11 @@ impl From<Json> for serde_json::Value {
             Json::Null => serde_json::Value::Null,
             Json::Bool(b) => serde_json::Value::Bool(b),
             Json::Number(n) => serde_json::Value::Number(n),
+            Json::BigNumber(text) => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(serde_json::Value::Null, serde_json::Value::Number),
             Json::String(s) => serde_json::Value::String(s),
             Json::Array(items) => serde_json::Value::Array(items.into_iter().map(Into::into).collect()),
             Json::Object(members) => {
@@ -163,6 +464,70 @@ mod tests {
             members[1].1,
             Json::Array(vec![Json::Bool(true), Json::Null, Json::String("x".into())])
         );
+    }
+
+    #[test]
+    fn parses_what_serde_json_parses_and_numbers_it_cannot_hold() {
+        for text in [
+            r#"{"a":[1,-2,3.5,1e3,true,false,null,"x\"\u00e9\ud83d\ude00\n"],"b":{}}"#,
+            " [ ] ",
+            "0",
+        ] {
+            let mine: serde_json::Value = Json::parse(text).unwrap().into();
+            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(mine, theirs, "{text}");
+        }
+        assert_eq!(Json::parse("-0").unwrap(), Json::Number(0.into()));
+        assert_eq!(
+            Json::parse("1180591620717411303424").unwrap(),
+            Json::BigNumber("1180591620717411303424".into())
+        );
+        assert_eq!(Json::parse("1e400").unwrap(), Json::BigNumber("1e400".into()));
+    }
+
+    #[test]
+    fn refusals_say_what_and_where() {
+        for (text, kind, message) in [
+            (
+                "{",
+                JsonErrorKind::Syntax,
+                "EOF while parsing an object at line 1 column 2",
+            ),
+            ("[1,]", JsonErrorKind::Syntax, "expected value at line 1 column 4"),
+            (
+                "{\"a\":1}x",
+                JsonErrorKind::Syntax,
+                "trailing characters at line 1 column 8",
+            ),
+            ("\n 01", JsonErrorKind::Syntax, "trailing characters at line 2 column 3"),
+            (
+                "\"\\ud800\"",
+                JsonErrorKind::LoneSurrogate,
+                "`\\ud800` is a lone surrogate at line 1 column 2",
+            ),
+            (
+                "\"\\udc00\\ud800\"",
+                JsonErrorKind::LoneSurrogate,
+                "`\\udc00` is a lone surrogate at line 1 column 2",
+            ),
+            ("\"\\x\"", JsonErrorKind::Syntax, "invalid escape at line 1 column 2"),
+            (
+                "\"a\tb\"",
+                JsonErrorKind::Syntax,
+                "control character (\\u0000-\\u001F) found while parsing a string at line 1 column 3",
+            ),
+            (
+                "[[[]]]",
+                JsonErrorKind::TooDeep,
+                "arrays and objects nest more than 2 levels deep at line 1 column 3",
+            ),
+        ] {
+            let err = Json::parse_with_depth(text, 2).unwrap_err();
+            assert_eq!((err.kind, err.to_string().as_str()), (kind, message), "{text}");
+        }
+        // Deep text is refused without recursing into it.
+        let deep = "[".repeat(1_000_000);
+        assert_eq!(Json::parse(&deep).unwrap_err().kind, JsonErrorKind::TooDeep);
     }
 
     #[test]

@@ -1,8 +1,16 @@
 //! The pure core of escpush: the model of Cloudflare's log-push job filters (parse,
-//! print, validate, evaluate) and of its Edge Side Code deprecation controls.
+//! print, validate, evaluate on records and on NDJSON lines), of log-push job payloads, and
+//! of its Edge Side Code deprecation controls.
 //!
 //! Nothing here does I/O: the core decides, a transport (escpush-http, or your own HTTP
-//! stack) moves bytes.
+//! stack) moves bytes. Every API call is an [`Operation`] ([`EscOp`], [`JobOp`]) that
+//! describes its [`Request`]; the answers are read by [`parse_response`] and the readers
+//! beside each operation.
+//!
+//! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
+//! (the embedded schemas), `problem` (what input checks report), `esc`, `logpush`,
+//! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
+//! its bounded reader), `error`, `suggest` (did-you-mean).
 //!
 //! ```
 //! use escpush_core::{field, Dataset, Filter, Limits};
@@ -28,20 +36,26 @@ mod esc;
 pub mod filter;
 mod json;
 mod logpush;
+mod operation;
+mod problem;
 mod request;
+mod scope;
 mod suggest;
 
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
-pub use envelope::{parse_response, ApiMessage, Envelope};
-pub use error::Error;
+pub use envelope::{parse_response, Envelope};
+pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
-    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, FilterError, Limits, Malformation,
-    MalformedLine, Operator, Problem, ProblemCode, Record, Scalar, Value,
+    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
+    Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
 };
-pub use json::{json_kind, Json};
+pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    dataset_scope, get_job_request, list_jobs_request, redact_job, DestinationConf, JobSpec, JobSpecBuilder,
-    LogpullOptions, Timestamps, EXTRA_FIELDS, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, redact_job, DestinationConf, JobOp,
+    JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES,
+    KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
+pub use operation::Operation;
+pub use problem::{FilterError, Problem, ProblemCode};
 pub use request::{Method, Request};

@@ -11,15 +11,17 @@ use serde_json::Value;
 pub enum Method {
     Get,
     Post,
+    Put,
     Delete,
 }
 
 impl Method {
-    /// `"GET"`, `"POST"` or `"DELETE"`.
+    /// `"GET"`, `"POST"`, `"PUT"` or `"DELETE"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
             Method::Post => "POST",
+            Method::Put => "PUT",
             Method::Delete => "DELETE",
         }
     }
@@ -111,5 +113,6 @@ mod tests {
         let r = Request::new(Method::Post, "/x").with_body(serde_json::json!({"always": true}));
         assert!(format!("{r:?}").contains("always"));
         assert_eq!(Method::Delete.to_string(), "DELETE");
+        assert_eq!(Method::Put.as_str(), "PUT");
     }
 }

@@ -5,27 +5,57 @@ use std::cell::RefCell;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PySet, PyString, PyType};
+use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PyList, PySet, PyString, PyTuple, PyType};
 
 use escpush_core::{
-    datasets as core_datasets, field as core_field, Dataset, DatasetScope, FieldValue, Filter, FilterError, Limits,
-    Problem, ProblemCode, Record, Scalar,
+    datasets as core_datasets, Dataset, DatasetScope, Field, FieldValue, Filter, FilterError, Json, Limits, Operator,
+    Problem, ProblemCode, Record, SharedFilter,
 };
 
 use crate::convert;
 use crate::errors;
 
-/// A log-push job filter, `{"where": ...}`.
+/// A log-push job filter, `{"where": ...}`. Python filters are immutable values that
+/// programs combine in loops (`f = f & g`), so the core filter is held as a
+/// [`SharedFilter`]: combining is constant time and never copies the operands.
 #[pyclass(name = "Filter", module = "escpush", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyFilter {
-    pub(crate) inner: Filter,
+    inner: SharedFilter,
+}
+
+impl PyFilter {
+    /// The core filter (flattened on first use).
+    pub(crate) fn filter(&self) -> &Filter {
+        self.inner.filter()
+    }
+}
+
+impl From<Filter> for PyFilter {
+    fn from(filter: Filter) -> Self {
+        PyFilter {
+            inner: SharedFilter::from(filter),
+        }
+    }
 }
 
 fn parse(py: Python<'_>, text: &str) -> PyResult<PyFilter> {
     Filter::parse(text)
-        .map(|inner| PyFilter { inner })
+        .map(PyFilter::from)
         .map_err(|e| errors::filter_error(py, &e))
+}
+
+/// The limits given, each defaulting to the core's (`Limits::default()`).
+fn limits(max_operators: Option<usize>, max_bytes: Option<usize>) -> Limits {
+    let default = Limits::default();
+    Limits::new(
+        max_operators.unwrap_or(default.max_operators),
+        max_bytes.unwrap_or(default.max_bytes),
+    )
+}
+
+fn problem_error(py: Python<'_>, problem: Problem) -> PyErr {
+    errors::filter_error(py, &FilterError::new(vec![problem]))
 }
 
 /// Text from `str` or UTF-8 `bytes`.
@@ -58,17 +88,12 @@ fn dataset_arg(py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> Py
 /// form), or a dict `{"where": ...}`. Every problem raises `FilterError`.
 pub(crate) fn filter_from_py(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
     if let Ok(f) = obj.cast::<PyFilter>() {
-        return Ok(f.get().inner.clone());
+        return Ok(f.get().filter().clone());
     }
     if let Some(t) = text_of(obj)? {
-        return parse(py, &t).map(|f| f.inner);
+        return Filter::parse(&t).map_err(|e| errors::filter_error(py, &e));
     }
-    let json = convert::to_json(obj, "").map_err(|message| {
-        errors::filter_error(
-            py,
-            &FilterError::new(vec![Problem::new("", ProblemCode::InvalidValue, message)]),
-        )
-    })?;
+    let json = convert::filter_json(obj, "").map_err(|p| problem_error(py, p))?;
     Filter::from_json(json).map_err(|e| errors::filter_error(py, &e))
 }
 
@@ -95,67 +120,67 @@ impl PyFilter {
     /// Builds a filter from a dict `{"where": {...}}` (or a str, as `parse`).
     #[staticmethod]
     fn from_dict(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        filter_from_py(py, obj).map(|inner| PyFilter { inner })
+        filter_from_py(py, obj).map(PyFilter::from)
     }
 
     /// Canonical compact JSON: the value for a job's `filter` field.
     fn to_json(&self) -> String {
-        self.inner.to_json()
+        self.filter().to_json()
     }
 
     /// The filter as plain dicts and lists.
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        convert::from_json(py, &self.inner.to_value())
+        convert::from_json(py, &self.filter().to_value())
     }
 
     /// How many comparison operators (conditions) the filter holds.
     #[getter]
     fn operator_count(&self) -> usize {
-        self.inner.operator_count()
+        self.filter().operator_count()
     }
 
     /// The size of the canonical JSON in bytes.
     #[getter]
     fn byte_size(&self) -> usize {
-        self.inner.byte_size()
+        self.filter().byte_size()
     }
 
     /// The field names the filter reads, each once, in order of first use.
     #[getter]
     fn fields(&self) -> Vec<String> {
-        self.inner.fields().into_iter().map(str::to_owned).collect()
+        self.filter().fields().into_iter().map(str::to_owned).collect()
     }
 
     /// Raises `FilterError` listing every problem the API would refuse (limits; and given a
     /// dataset: unknown or unfilterable fields, operators the field's type does not take,
     /// values no field of that type can equal). Returns None when the filter is fine.
-    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=30, max_bytes=1000))]
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=None, max_bytes=None))]
     fn validate(
         &self,
         py: Python<'_>,
         dataset: Option<&str>,
         scope: Option<&str>,
-        max_operators: usize,
-        max_bytes: usize,
+        max_operators: Option<usize>,
+        max_bytes: Option<usize>,
     ) -> PyResult<()> {
         let ds = dataset_arg(py, dataset, scope)?;
-        self.inner
-            .validate(ds, Limits::new(max_operators, max_bytes))
+        self.filter()
+            .validate(ds, limits(max_operators, max_bytes))
             .map_err(|e| errors::filter_error(py, &e))
     }
 
     /// The problems `validate` would raise, as a list of dicts (path, code, message).
-    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=30, max_bytes=1000))]
+    #[pyo3(signature = (dataset=None, *, scope=None, max_operators=None, max_bytes=None))]
     fn problems<'py>(
         &self,
         py: Python<'py>,
         dataset: Option<&str>,
         scope: Option<&str>,
-        max_operators: usize,
-        max_bytes: usize,
+        max_operators: Option<usize>,
+        max_bytes: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
         let ds = dataset_arg(py, dataset, scope)?;
-        errors::problem_list(py, &self.inner.problems(ds, Limits::new(max_operators, max_bytes)))
+        errors::problem_list(py, &self.filter().problems(ds, limits(max_operators, max_bytes)))
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
@@ -165,7 +190,7 @@ impl PyFilter {
             // The line evaluator `scan` uses, so one line gives one answer everywhere
             // (numbers as json.loads reads them: `-0`, integers of any size).
             return self
-                .inner
+                .filter()
                 .compile()
                 .matches_line(line.as_bytes())
                 .map_err(|e| errors::invalid_input(py, format!("the record is not a JSON object ({e})")));
@@ -174,7 +199,7 @@ impl PyFilter {
             mapping: record,
             error: RefCell::new(None),
         };
-        let matched = self.inner.matches(&record);
+        let matched = self.filter().matches(&record);
         match record.error.into_inner() {
             Some(err) => Err(err),
             None => Ok(matched),
@@ -192,7 +217,7 @@ impl PyFilter {
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        crate::scan::scan(py, &self.inner, paths, strict, threads, progress)
+        crate::scan::scan(py, self.filter(), paths, strict, threads, progress)
     }
 
     /// Writes the lines of `src` (one path or a list) that match to the file `dst`, in input
@@ -208,33 +233,44 @@ impl PyFilter {
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        crate::scan::select(py, &self.inner, src, &dst, strict, threads, progress)
+        crate::scan::select(py, self.filter(), src, &dst, strict, threads, progress)
     }
 
     fn __invert__(&self) -> Self {
-        PyFilter {
-            inner: !self.inner.clone(),
-        }
+        PyFilter::from(!self.filter().clone())
     }
 
-    fn __and__(&self, other: &Bound<'_, PyFilter>) -> Self {
-        PyFilter {
-            inner: self.inner.clone() & other.get().inner.clone(),
-        }
+    fn __and__(&self, py: Python<'_>, other: &Bound<'_, PyFilter>) -> PyResult<Self> {
+        self.inner
+            .and(&other.get().inner)
+            .map(|inner| PyFilter { inner })
+            .map_err(|e| errors::filter_error(py, &e))
     }
 
-    fn __or__(&self, other: &Bound<'_, PyFilter>) -> Self {
-        PyFilter {
-            inner: self.inner.clone() | other.get().inner.clone(),
-        }
+    fn __or__(&self, py: Python<'_>, other: &Bound<'_, PyFilter>) -> PyResult<Self> {
+        self.inner
+            .or(&other.get().inner)
+            .map(|inner| PyFilter { inner })
+            .map_err(|e| errors::filter_error(py, &e))
+    }
+
+    /// A filter has no truth value: `500 <= f < 600` would keep only `f < 600`, and
+    /// `f in [...]` would always hold.
+    #[allow(clippy::unused_self)] // Python calls it on the object
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(PyTypeError::new_err(
+            "a Filter has no truth value: combine filters with & (and), | (or) and ~ (not), not with \
+             `and`, `or`, `not` or a chained comparison such as `500 <= field(\"X\") < 600` (write \
+             `(field(\"X\") >= 500) & (field(\"X\") < 600)`); compare filters with ==",
+        ))
     }
 
     fn __str__(&self) -> String {
-        self.inner.to_json()
+        self.filter().to_json()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let text = PyString::new(py, &self.inner.to_json());
+        let text = PyString::new(py, &self.filter().to_json());
         match text.repr() {
             Ok(r) => format!("Filter({r})"),
             Err(_) => "Filter(<unprintable>)".to_owned(),
@@ -243,12 +279,15 @@ impl PyFilter {
 
     /// In Jupyter: the filter as a tree, its size against the default limits, its JSON.
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let limits = Limits::default();
-        crate::display::html(slf.py(), "filter_html", (slf, limits.max_operators, limits.max_bytes))
+        crate::display::html(
+            slf.py(),
+            "filter_html",
+            (slf, Limits::DEFAULT_MAX_OPERATORS, Limits::DEFAULT_MAX_BYTES),
+        )
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
-        (slf.get_type(), (slf.get().inner.to_json(),))
+        (slf.get_type(), (slf.get().filter().to_json(),))
     }
 }
 
@@ -291,101 +330,67 @@ impl Record for PyRecord<'_, '_> {
 #[pyclass(name = "Field", module = "escpush", frozen)]
 #[derive(Debug)]
 pub struct PyField {
-    name: String,
+    field: Field,
 }
 
-fn value_problem(py: Python<'_>, code: ProblemCode, message: String) -> PyErr {
-    errors::filter_error(py, &FilterError::new(vec![Problem::new("value", code, message)]))
-}
-
-/// One filter value: str, int or bool.
-fn scalar(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
-    let py = obj.py();
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Scalar::Bool(b.is_true()));
+/// The values of `in` / `!in` as JSON: a list or tuple as it is; any other iterable
+/// (set, generator, ...) item by item, and whether its order means nothing (a set). A str
+/// or anything not iterable is handed over as one value, for the core to refuse.
+fn set_json(obj: &Bound<'_, PyAny>) -> Result<(Json, bool), Problem> {
+    let is_text = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>();
+    if is_text || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return Ok((convert::filter_json(obj, "value")?, false));
     }
-    if obj.is_instance_of::<PyInt>() {
-        return obj.extract::<i64>().map(Scalar::Int).map_err(|_| {
-            value_problem(
-                py,
-                ProblemCode::IntegerOutOfRange,
-                format!("{obj} is outside the 64-bit integer range"),
-            )
-        });
+    let Ok(iter) = obj.try_iter() else {
+        return Ok((convert::filter_json(obj, "value")?, false));
+    };
+    let unordered = obj.is_instance_of::<PySet>() || obj.is_instance_of::<PyFrozenSet>();
+    let mut items = Vec::new();
+    for (i, item) in iter.enumerate() {
+        let path = format!("value[{i}]");
+        let item = item.map_err(|e| Problem::new(path.clone(), ProblemCode::InvalidValue, e.to_string()))?;
+        items.push(convert::filter_json(&item, &path)?);
     }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Scalar::String(s.to_cow()?.into_owned()));
-    }
-    Err(value_problem(
-        py,
-        ProblemCode::InvalidValue,
-        format!(
-            "a filter value is a str, an int or a bool, not {} ({})",
-            obj.get_type().name()?,
-            obj.repr()?
-        ),
-    ))
+    Ok((Json::Array(items), unordered))
 }
 
-fn integer(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<i64> {
-    let py = obj.py();
-    let s = scalar(obj)?;
-    s.as_integer().filter(|_| !matches!(s, Scalar::Bool(_))).ok_or_else(|| {
-        value_problem(
-            py,
-            ProblemCode::NotAnInteger,
-            format!("`{op}` compares numbers; {s} is not an integer (write it like 500 or \"500\")"),
-        )
-    })
-}
-
-fn string(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<String> {
-    match obj.cast::<PyString>() {
-        Ok(s) => Ok(s.to_cow()?.into_owned()),
-        Err(_) => Err(value_problem(
-            obj.py(),
-            ProblemCode::InvalidValue,
-            format!("`{op}` takes a str, not {}", obj.get_type().name()?),
-        )),
-    }
-}
-
-fn set(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<Vec<Scalar>> {
-    let py = obj.py();
-    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
-        return Err(value_problem(
-            py,
+/// A `str` for `startsWith` / `endsWith` and their negations, the type the core's builders
+/// take for them.
+fn text_value(obj: &Bound<'_, PyAny>, op: Operator) -> Result<Json, Problem> {
+    if obj.is_instance_of::<PyString>() {
+        convert::filter_json(obj, "value")
+    } else {
+        Err(Problem::new(
+            "value",
             ProblemCode::InvalidValue,
             format!(
-                "`{op}` takes a list of values, not a single string; write [{}]",
-                obj.repr()?
+                "`{op}` takes a str, not {}",
+                obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
             ),
-        ));
+        ))
     }
-    let mut values = obj
-        .try_iter()
-        .map_err(|_| value_problem(py, ProblemCode::InvalidValue, format!("`{op}` takes a list of values")))?
-        .map(|item| scalar(&item?))
-        .collect::<PyResult<Vec<_>>>()?;
-    if values.is_empty() {
-        return Err(value_problem(
-            py,
-            ProblemCode::EmptySet,
-            format!("`{op}` needs at least one value"),
-        ));
-    }
-    // A Python set has no stable order; sort it so that the filter prints the same bytes every run.
-    if obj.is_instance_of::<PySet>() || obj.is_instance_of::<PyFrozenSet>() {
-        values.sort();
-    }
-    Ok(values)
 }
 
 impl PyField {
-    fn make(&self, build: impl FnOnce(escpush_core::Field) -> Filter) -> PyFilter {
-        PyFilter {
-            inner: build(core_field(self.name.clone())),
+    /// The condition `operator` with `value`, converted, then checked by the core.
+    fn make(&self, operator: Operator, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let py = value.py();
+        let (json, unordered) = if operator.takes_set() {
+            set_json(value)
+        } else if matches!(
+            operator,
+            Operator::StartsWith | Operator::EndsWith | Operator::NotStartsWith | Operator::NotEndsWith
+        ) {
+            text_value(value, operator).map(|json| (json, false))
+        } else {
+            convert::filter_json(value, "value").map(|json| (json, false))
         }
+        .map_err(|p| problem_error(py, p))?;
+        self.field
+            .clone()
+            .build(operator, &json, unordered)
+            .map(PyFilter::from)
+            .map_err(|e| errors::filter_error(py, &e))
     }
 }
 
@@ -393,107 +398,85 @@ impl PyField {
 impl PyField {
     #[new]
     fn py_new(py: Python<'_>, name: &str) -> PyResult<Self> {
-        if name.is_empty() {
-            return Err(errors::filter_error(
-                py,
-                &FilterError::new(vec![Problem::new(
-                    "key",
-                    ProblemCode::EmptyKey,
-                    "a field name cannot be empty",
-                )]),
-            ));
-        }
-        Ok(PyField { name: name.to_owned() })
+        Field::new(name)
+            .map(|field| PyField { field })
+            .map_err(|e| errors::filter_error(py, &e))
     }
 
     /// The field's name.
     #[getter]
     fn name(&self) -> &str {
-        &self.name
+        self.field.name()
     }
 
     /// `eq`: equals `value` (str, int or bool).
     fn eq(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = scalar(value)?;
-        Ok(self.make(|f| f.eq(v)))
+        self.make(Operator::Eq, value)
     }
 
     /// `!eq`: does not equal `value` (true where the field is missing).
     fn ne(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = scalar(value)?;
-        Ok(self.make(|f| f.ne(v)))
+        self.make(Operator::NotEq, value)
     }
 
     /// `lt`: a number less than `value` (an int, or its decimal text).
     fn lt(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = integer(value, "lt")?;
-        Ok(self.make(|f| f.lt(v)))
+        self.make(Operator::Lt, value)
     }
 
     /// `leq`: a number less than or equal to `value`.
     fn le(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = integer(value, "leq")?;
-        Ok(self.make(|f| f.le(v)))
+        self.make(Operator::Leq, value)
     }
 
     /// `gt`: a number greater than `value`.
     fn gt(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = integer(value, "gt")?;
-        Ok(self.make(|f| f.gt(v)))
+        self.make(Operator::Gt, value)
     }
 
     /// `geq`: a number greater than or equal to `value`.
     fn ge(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = integer(value, "geq")?;
-        Ok(self.make(|f| f.ge(v)))
+        self.make(Operator::Geq, value)
     }
 
     /// `startsWith`: a string starting with `prefix`.
     fn starts_with(&self, prefix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = string(prefix, "startsWith")?;
-        Ok(self.make(|f| f.starts_with(v)))
+        self.make(Operator::StartsWith, prefix)
     }
 
     /// `endsWith`: a string ending with `suffix`.
     fn ends_with(&self, suffix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = string(suffix, "endsWith")?;
-        Ok(self.make(|f| f.ends_with(v)))
+        self.make(Operator::EndsWith, suffix)
     }
 
     /// `!startsWith`.
     fn not_starts_with(&self, prefix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = string(prefix, "!startsWith")?;
-        Ok(self.make(|f| f.not_starts_with(v)))
+        self.make(Operator::NotStartsWith, prefix)
     }
 
     /// `!endsWith`.
     fn not_ends_with(&self, suffix: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = string(suffix, "!endsWith")?;
-        Ok(self.make(|f| f.not_ends_with(v)))
+        self.make(Operator::NotEndsWith, suffix)
     }
 
     /// `contains`: a substring of a string field, an element of an array field.
     fn contains(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = scalar(value)?;
-        Ok(self.make(|f| f.contains(v)))
+        self.make(Operator::Contains, value)
     }
 
     /// `!contains`.
     fn not_contains(&self, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = scalar(value)?;
-        Ok(self.make(|f| f.not_contains(v)))
+        self.make(Operator::NotContains, value)
     }
 
     /// `in`: the value (or any element of an array field) is one of `values`.
     fn is_in(&self, values: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = set(values, "in")?;
-        Ok(self.make(|f| f.is_in(v)))
+        self.make(Operator::In, values)
     }
 
     /// `!in`.
     fn not_in(&self, values: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
-        let v = set(values, "!in")?;
-        Ok(self.make(|f| f.not_in(v)))
+        self.make(Operator::NotIn, values)
     }
 
     /// `field == v`, `!=`, `<`, `<=`, `>`, `>=` make filters, like the methods.
@@ -509,7 +492,7 @@ impl PyField {
     }
 
     fn __repr__(&self) -> String {
-        format!("field({:?})", self.name)
+        format!("field({:?})", self.field.name())
     }
 }
 

@@ -266,14 +266,16 @@ pub fn canonical_integer(s: &str) -> Option<i64> {
     canonical_int(s).and_then(|n| i64::try_from(n).ok())
 }
 
+/// Whether `s` is written as a JSON integer: an optional `-`, then `0` or digits without a
+/// leading zero (`-0` included), of any length.
+pub(crate) fn canonical_int_text(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'))
+}
+
 /// `s` as an integer when it is the canonical decimal text of one (up to 128 bits).
 pub(crate) fn canonical_int(s: &str) -> Option<i128> {
-    let digits = s.strip_prefix('-').unwrap_or(s);
-    let canonical = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-        && s != "-0";
-    if canonical {
+    if canonical_int_text(s) && s != "-0" {
         s.parse().ok()
     } else {
         None
@@ -373,6 +375,23 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// How deep `and` / `or` groups nest: 0 for a condition, 1 for a group of conditions.
+    /// Measured without recursion, so any tree can be measured.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0)];
+        while let Some((expr, depth)) = stack.pop() {
+            match expr {
+                Expr::Condition(_) => deepest = deepest.max(depth),
+                Expr::And(items) | Expr::Or(items) => {
+                    deepest = deepest.max(depth + 1);
+                    stack.extend(items.iter().map(|e| (e, depth + 1)));
+                }
+            }
+        }
+        deepest
+    }
+
     /// Every condition of the tree, depth first, in the order of the text.
     pub fn conditions(&self) -> Vec<&Condition> {
         fn walk<'a>(expr: &'a Expr, out: &mut Vec<&'a Condition>) {

@@ -6,62 +6,35 @@
 //! [`Filter::validate`] checks what the API would refuse on top of that: the size limits,
 //! and, given a dataset, field names, operator × field type, and values no field of that
 //! type can have.
+//!
+//! Files: `ast` (the tree), `parse` (JSON → tree), `build` (builders), `shared`
+//! ([`SharedFilter`]), `validate` (every rule: shapes, [`MAX_DEPTH`], [`Limits`], the
+//! dataset checks), [`print`] (the printers), `eval` (records),
+//! `line` (NDJSON lines, [`CompiledFilter`]).
 
 mod ast;
 mod build;
-mod compiled;
 mod eval;
+mod line;
 mod parse;
-mod problem;
-mod stage1;
+pub mod print;
+mod shared;
+mod validate;
 
 use std::fmt;
 use std::str::FromStr;
 
+pub use crate::problem::FilterError;
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
-pub use compiled::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use eval::{eval_condition, FieldValue, Record};
-pub(crate) use problem::describe as describe_problems;
-pub use problem::{FilterError, Problem, ProblemCode};
+pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
+pub use shared::SharedFilter;
+pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
-use crate::dataset::{Dataset, FieldType};
+use crate::dataset::Dataset;
 use crate::json::Json;
-
-/// The API's limits on a filter. It documents "approximately 30 operators and 1000
-/// bytes", so both are configurable; the defaults are those numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct Limits {
-    /// The most comparison operators (conditions) a filter may hold.
-    pub max_operators: usize,
-    /// The most bytes of canonical JSON (UTF-8) a filter may take.
-    pub max_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_operators: 30,
-            max_bytes: 1000,
-        }
-    }
-}
-
-impl Limits {
-    /// Limits of `max_operators` conditions and `max_bytes` bytes.
-    pub fn new(max_operators: usize, max_bytes: usize) -> Self {
-        Limits {
-            max_operators,
-            max_bytes,
-        }
-    }
-
-    /// No limits at all.
-    pub fn none() -> Self {
-        Limits::new(usize::MAX, usize::MAX)
-    }
-}
+use crate::problem::Problem;
 
 /// A log-push job filter. See the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,7 +51,7 @@ impl Condition {
             operator,
             value,
         };
-        let problems = parse::check_condition(&condition, "");
+        let problems = validate::check_condition(&condition, "");
         if problems.is_empty() {
             Ok(condition)
         } else {
@@ -96,7 +69,7 @@ impl Filter {
     /// least one expression and every condition obeys [`Condition::new`].
     pub fn new(expr: Expr) -> Result<Filter, FilterError> {
         let filter = Filter { expr };
-        let problems = filter.shape_problems();
+        let problems = validate::shape_problems(&filter.expr);
         if problems.is_empty() {
             Ok(filter)
         } else {
@@ -129,16 +102,12 @@ impl Filter {
     /// The same filter always prints the same bytes; this is the value for a job's
     /// `filter` field.
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(128);
-        out.push_str(r#"{"where":"#);
-        write_expr(&self.expr, &mut out);
-        out.push('}');
-        out
+        print::json::to_json(self)
     }
 
     /// The filter as a JSON value (members in canonical order).
     pub fn to_value(&self) -> serde_json::Value {
-        serde_json::json!({ "where": expr_value(&self.expr) })
+        print::json::to_value(self)
     }
 
     /// How many comparison operators (conditions) the filter holds.
@@ -182,36 +151,7 @@ impl Filter {
     /// dataset) unknown or unfilterable fields, operators the field's type does not take,
     /// and values no field of that type can equal. Empty when the filter is fine.
     pub fn problems(&self, dataset: Option<&Dataset>, limits: Limits) -> Vec<Problem> {
-        let mut problems = self.shape_problems();
-        let ops = self.operator_count();
-        if ops > limits.max_operators {
-            problems.push(Problem::new(
-                "",
-                ProblemCode::TooManyOperators,
-                format!(
-                    "the filter has {ops} comparison operators; the limit is {}. Merge conditions on one \
-                     field with `in` / `!in`",
-                    limits.max_operators
-                ),
-            ));
-        }
-        let bytes = self.byte_size();
-        if bytes > limits.max_bytes {
-            problems.push(Problem::new(
-                "",
-                ProblemCode::TooLarge,
-                format!(
-                    "the filter takes {bytes} bytes as compact JSON; the limit is {}",
-                    limits.max_bytes
-                ),
-            ));
-        }
-        if let Some(dataset) = dataset {
-            walk(&self.expr, "where", &mut |c, path| {
-                dataset_problems(dataset, c, path, &mut problems);
-            });
-        }
-        problems
+        validate::problems(self, dataset, limits)
     }
 
     /// [`problems`](Filter::problems) as a `Result`.
@@ -222,196 +162,6 @@ impl Filter {
         } else {
             Err(FilterError::new(problems))
         }
-    }
-
-    fn shape_problems(&self) -> Vec<Problem> {
-        fn check(expr: &Expr, path: &str, out: &mut Vec<Problem>) {
-            match expr {
-                Expr::Condition(c) => out.extend(parse::check_condition(c, path)),
-                Expr::And(items) | Expr::Or(items) => {
-                    let path = format!("{path}.{}", if matches!(expr, Expr::And(_)) { "and" } else { "or" });
-                    if items.is_empty() {
-                        out.push(Problem::new(
-                            path.clone(),
-                            ProblemCode::EmptyGroup,
-                            "a group needs at least one expression",
-                        ));
-                    }
-                    for (i, item) in items.iter().enumerate() {
-                        check(item, &format!("{path}[{i}]"), out);
-                    }
-                }
-            }
-        }
-        let mut out = Vec::new();
-        check(&self.expr, "where", &mut out);
-        out
-    }
-}
-
-/// Calls `f` with every condition and its path (`where.and[1].or[0]`).
-fn walk<'a>(expr: &'a Expr, path: &str, f: &mut impl FnMut(&'a Condition, &str)) {
-    match expr {
-        Expr::Condition(c) => f(c, path),
-        Expr::And(items) => items
-            .iter()
-            .enumerate()
-            .for_each(|(i, e)| walk(e, &format!("{path}.and[{i}]"), f)),
-        Expr::Or(items) => items
-            .iter()
-            .enumerate()
-            .for_each(|(i, e)| walk(e, &format!("{path}.or[{i}]"), f)),
-    }
-}
-
-fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<Problem>) {
-    let Some(schema) = dataset.field(&c.key) else {
-        let hint = crate::suggest::did_you_mean(dataset.suggest_field(&c.key));
-        out.push(Problem::new(
-            format!("{path}.key"),
-            ProblemCode::UnknownField,
-            format!("`{}` is not a field of {}{hint}", c.key, dataset.name()),
-        ));
-        return;
-    };
-    let ty = schema.field_type();
-    if !schema.filterable() {
-        let why = if ty.is_filterable() {
-            format!("{} does not support filtering on it", dataset.name())
-        } else {
-            format!("fields of type {ty} cannot be filtered")
-        };
-        out.push(Problem::new(
-            format!("{path}.key"),
-            ProblemCode::FieldNotFilterable,
-            format!("`{}` cannot be filtered: {why}", c.key),
-        ));
-        return;
-    }
-    if !ty.supports(c.operator) {
-        let ops: Vec<&str> = ty.operators().into_iter().map(Operator::as_str).collect();
-        out.push(Problem::new(
-            format!("{path}.operator"),
-            ProblemCode::OperatorNotSupported,
-            format!(
-                "`{}` does not apply to `{}`, a field of type {ty}; it takes {}",
-                c.operator,
-                c.key,
-                ops.join(", ")
-            ),
-        ));
-        return;
-    }
-    // Values that no field of this type can ever equal (numeric bounds are checked by shape).
-    let element_kind = match ty {
-        FieldType::Int | FieldType::Float | FieldType::IntArray => Some("an integer"),
-        FieldType::Bool => Some("true or false"),
-        _ => None,
-    };
-    let Some(kind) = element_kind else { return };
-    if c.operator.is_numeric() {
-        return;
-    }
-    let fits = |s: &Scalar| match ty {
-        FieldType::Bool => {
-            matches!(s, Scalar::Bool(_)) || matches!(s, Scalar::String(t) if t == "true" || t == "false")
-        }
-        _ => s.as_integer().is_some(),
-    };
-    let mut check = |s: &Scalar, p: String| {
-        if !fits(s) {
-            out.push(Problem::new(
-                p,
-                ProblemCode::ValueTypeMismatch,
-                format!(
-                    "`{}` is a field of type {ty}, so {s} never matches; write {kind}",
-                    c.key
-                ),
-            ));
-        }
-    };
-    match &c.value {
-        Value::Scalar(s) => check(s, format!("{path}.value")),
-        Value::Set(items) => {
-            for (i, s) in items.iter().enumerate() {
-                check(s, format!("{path}.value[{i}]"));
-            }
-        }
-    }
-}
-
-fn write_expr(expr: &Expr, out: &mut String) {
-    match expr {
-        Expr::Condition(c) => {
-            out.push_str(r#"{"key":"#);
-            write_str(&c.key, out);
-            out.push_str(r#","operator":""#);
-            out.push_str(c.operator.as_str());
-            out.push_str(r#"","value":"#);
-            match &c.value {
-                Value::Scalar(s) => write_scalar(s, out),
-                Value::Set(items) => {
-                    out.push('[');
-                    for (i, s) in items.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        write_scalar(s, out);
-                    }
-                    out.push(']');
-                }
-            }
-            out.push('}');
-        }
-        Expr::And(items) | Expr::Or(items) => {
-            out.push_str(if matches!(expr, Expr::And(_)) {
-                r#"{"and":["#
-            } else {
-                r#"{"or":["#
-            });
-            for (i, e) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_expr(e, out);
-            }
-            out.push_str("]}");
-        }
-    }
-}
-
-fn write_scalar(s: &Scalar, out: &mut String) {
-    match s {
-        Scalar::String(v) => write_str(v, out),
-        Scalar::Int(n) => out.push_str(&n.to_string()),
-        Scalar::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-    }
-}
-
-fn write_str(s: &str, out: &mut String) {
-    out.push_str(&serde_json::Value::from(s).to_string());
-}
-
-fn scalar_value(s: &Scalar) -> serde_json::Value {
-    match s {
-        Scalar::String(v) => v.as_str().into(),
-        Scalar::Int(n) => (*n).into(),
-        Scalar::Bool(b) => (*b).into(),
-    }
-}
-
-fn expr_value(expr: &Expr) -> serde_json::Value {
-    match expr {
-        Expr::Condition(c) => serde_json::json!({
-            "key": c.key,
-            "operator": c.operator.as_str(),
-            "value": match &c.value {
-                Value::Scalar(s) => scalar_value(s),
-                Value::Set(items) => items.iter().map(scalar_value).collect(),
-            },
-        }),
-        Expr::And(items) => serde_json::json!({ "and": items.iter().map(expr_value).collect::<Vec<_>>() }),
-        Expr::Or(items) => serde_json::json!({ "or": items.iter().map(expr_value).collect::<Vec<_>>() }),
     }
 }
 
@@ -450,6 +200,7 @@ mod tests {
     use super::*;
     use crate::dataset::DatasetScope;
     use crate::Dataset;
+    use crate::ProblemCode;
 
     fn http() -> &'static Dataset {
         Dataset::get("http_requests", None).unwrap()

@@ -1,28 +1,42 @@
 //! JSON → filter tree, collecting every problem with its path; and the shape rules that
 //! every condition obeys, however it was made (parsed or built).
 
-use crate::json::Json;
+use crate::json::{Json, JsonError, JsonErrorKind};
 use crate::suggest;
 
+use super::validate::{join, too_deep, MAX_DEPTH, MAX_JSON_DEPTH};
+
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
-use super::problem::{Problem, ProblemCode};
+use crate::problem::{Problem, ProblemCode};
 
 /// Parses filter text: `{"where": ...}`, or the same as a JSON string (`"{\"where\":...}"`),
 /// the form copied out of a job payload.
 pub(crate) fn parse_text(text: &str) -> Result<Expr, Vec<Problem>> {
-    let json = Json::parse(text).map_err(|e| vec![invalid_json(false, &e)])?;
+    let json = Json::parse_with_depth(text, MAX_JSON_DEPTH).map_err(|e| vec![invalid_json(false, &e)])?;
     match json {
         Json::String(inner) => {
-            let json = Json::parse(&inner).map_err(|e| vec![invalid_json(true, &e)])?;
+            let json = Json::parse_with_depth(&inner, MAX_JSON_DEPTH).map_err(|e| vec![invalid_json(true, &e)])?;
             parse_json(&json)
         }
         json => parse_json(&json),
     }
 }
 
-fn invalid_json(quoted: bool, err: &serde_json::Error) -> Problem {
+fn invalid_json(quoted: bool, err: &JsonError) -> Problem {
     let what = if quoted { "the quoted filter" } else { "the filter" };
-    Problem::new("", ProblemCode::InvalidJson, format!("{what} is not JSON: {err}"))
+    match err.kind {
+        JsonErrorKind::TooDeep => too_deep(""),
+        JsonErrorKind::LoneSurrogate => Problem::new(
+            "",
+            ProblemCode::InvalidValue,
+            format!(
+                "{what} holds {err}: a filter value is Unicode text, so it cannot hold one. A log line \
+                 may (scans accept it, as json.loads does), but it never equals a filter value; \
+                 prefixes, suffixes and substrings around it still match"
+            ),
+        ),
+        _ => Problem::new("", ProblemCode::InvalidJson, format!("{what} is not JSON: {err}")),
+    }
 }
 
 /// Parses a filter document `{"where": EXPR}`.
@@ -48,7 +62,7 @@ pub(crate) fn parse_json(json: &Json) -> Result<Expr, Vec<Problem>> {
                 }
             }
             if let Some(value) = seen_where {
-                parse_expr(value, "where", &mut problems)
+                parse_expr(value, "where", 0, &mut problems)
             } else {
                 problems.insert(
                     0,
@@ -84,18 +98,29 @@ fn duplicate(path: &str) -> Problem {
     )
 }
 
-fn join(path: &str, member: &str) -> String {
-    if path.is_empty() {
-        member.to_owned()
+/// The problem of a number that is not a filter value: an integer beyond 64 bits, or any
+/// other number (a fraction, an exponent, beyond `f64`).
+fn number_problem(text: &str, integer: bool, path: &str) -> Problem {
+    if integer {
+        Problem::new(
+            path,
+            ProblemCode::IntegerOutOfRange,
+            format!("{text} is outside the 64-bit integer range"),
+        )
     } else {
-        format!("{path}.{member}")
+        Problem::new(
+            path,
+            ProblemCode::InvalidValue,
+            format!("{text} is not an integer; filter values are strings, integers or booleans"),
+        )
     }
 }
 
 const EXPR_MEMBERS: [&str; 5] = ["key", "operator", "value", "and", "or"];
 
-/// Parses one expression; `None` when it has a problem (pushed to `problems`).
-fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Expr> {
+/// Parses one expression inside `depth` groups; `None` when it has a problem (pushed to
+/// `problems`).
+fn parse_expr(json: &Json, path: &str, depth: usize, problems: &mut Vec<Problem>) -> Option<Expr> {
     let Json::Object(members) = json else {
         problems.push(Problem::new(
             path,
@@ -132,10 +157,10 @@ fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Ex
             let condition = parse_condition(key, operator, value, path, problems);
             condition.filter(|_| problems.len() == before).map(Expr::Condition)
         }
-        (false, Some(items), None) => parse_group(items, &join(path, "and"), problems)
+        (false, Some(items), None) => parse_group(items, &join(path, "and"), depth, problems)
             .filter(|_| problems.len() == before)
             .map(Expr::And),
-        (false, None, Some(items)) => parse_group(items, &join(path, "or"), problems)
+        (false, None, Some(items)) => parse_group(items, &join(path, "or"), depth, problems)
             .filter(|_| problems.len() == before)
             .map(Expr::Or),
         (false, None, None) => {
@@ -164,14 +189,18 @@ fn parse_expr(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Ex
                 "this object has both `and` and `or`; nest one inside the other, \
                  like {\"and\": [X, {\"or\": [Y, Z]}]}",
             ));
-            parse_group(a, &join(path, "and"), problems);
-            parse_group(o, &join(path, "or"), problems);
+            parse_group(a, &join(path, "and"), depth, problems);
+            parse_group(o, &join(path, "or"), depth, problems);
             None
         }
     }
 }
 
-fn parse_group(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Vec<Expr>> {
+fn parse_group(json: &Json, path: &str, depth: usize, problems: &mut Vec<Problem>) -> Option<Vec<Expr>> {
+    if depth >= MAX_DEPTH {
+        problems.push(too_deep(path));
+        return None;
+    }
     let Json::Array(items) = json else {
         problems.push(Problem::new(
             path,
@@ -192,7 +221,7 @@ fn parse_group(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<V
     let exprs: Vec<Expr> = items
         .iter()
         .enumerate()
-        .filter_map(|(i, item)| parse_expr(item, &format!("{path}[{i}]"), problems))
+        .filter_map(|(i, item)| parse_expr(item, &format!("{path}[{i}]"), depth + 1, problems))
         .collect();
     (problems.len() == before).then_some(exprs)
 }
@@ -267,7 +296,7 @@ fn parse_condition(
         operator: operator?,
         value: value?,
     };
-    let shape = check_condition(&condition, path);
+    let shape = super::validate::check_condition(&condition, path);
     if shape.is_empty() {
         Some(condition)
     } else {
@@ -280,7 +309,7 @@ fn operator_list() -> String {
     Operator::ALL.map(Operator::as_str).join(", ")
 }
 
-fn parse_value(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Value> {
+pub(super) fn parse_value(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Value> {
     match json {
         Json::Array(items) => {
             let before = problems.len();
@@ -303,22 +332,10 @@ fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<
             if let Some(i) = n.as_i64() {
                 return Some(Scalar::Int(i));
             }
-            // Integers beyond 64 bits reach here as u64 or as a whole f64.
-            let whole_but_huge = n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() >= 9.2e18);
-            if whole_but_huge {
-                Problem::new(
-                    path,
-                    ProblemCode::IntegerOutOfRange,
-                    format!("{n} is outside the 64-bit integer range"),
-                )
-            } else {
-                Problem::new(
-                    path,
-                    ProblemCode::InvalidValue,
-                    format!("{n} is not an integer; filter values are strings, integers or booleans"),
-                )
-            }
+            number_problem(&n.to_string(), n.is_u64(), path)
         }
+        // Integers beyond 64 bits, as written (`-0` is read as the integer 0, as in a log line).
+        Json::BigNumber(text) => number_problem(text, super::ast::canonical_int_text(text), path),
         other => Problem::new(
             path,
             ProblemCode::InvalidValue,
@@ -330,59 +347,6 @@ fn parse_scalar(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<
     };
     problems.push(problem);
     None
-}
-
-/// The rules every condition obeys, whether parsed or built: a non-empty key, a set for
-/// `in` / `!in` (non-empty) and one value otherwise, an integer for the numeric operators.
-pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    if condition.key.is_empty() {
-        problems.push(Problem::new(
-            join(path, "key"),
-            ProblemCode::EmptyKey,
-            "`key` is empty; name a log field such as \"ClientRequestHost\"",
-        ));
-    }
-    let op = condition.operator;
-    let value_path = join(path, "value");
-    match (&condition.value, op.takes_set()) {
-        (Value::Set(items), true) if items.is_empty() => problems.push(Problem::new(
-            value_path,
-            ProblemCode::EmptySet,
-            format!("`{op}` needs at least one value in its array"),
-        )),
-        (Value::Set(_), true) => {}
-        (Value::Scalar(s), true) => problems.push(Problem::new(
-            value_path,
-            ProblemCode::InvalidValue,
-            format!("`{op}` takes an array of values, like [{s}]"),
-        )),
-        (Value::Set(_), false) => problems.push(Problem::new(
-            value_path,
-            ProblemCode::InvalidValue,
-            format!(
-                "`{op}` takes one value, not an array{}",
-                if matches!(op, Operator::Eq | Operator::NotEq) {
-                    format!(
-                        "; for a set of values use `{}`",
-                        if op == Operator::Eq { "in" } else { "!in" }
-                    )
-                } else {
-                    String::new()
-                }
-            ),
-        )),
-        (Value::Scalar(s), false) => {
-            if op.is_numeric() && s.as_integer().is_none() {
-                problems.push(Problem::new(
-                    value_path,
-                    ProblemCode::NotAnInteger,
-                    format!("`{op}` compares numbers; {s} is not an integer (write it like \"500\")"),
-                ));
-            }
-        }
-    }
-    problems
 }
 
 #[cfg(test)]
@@ -468,6 +432,59 @@ mod tests {
         assert_eq!(
             problems(r#"{"where":{"and":{}}}"#),
             [("where.and".into(), "invalid_type")]
+        );
+    }
+
+    #[test]
+    fn numbers_strings_and_depth_are_read_as_the_line_evaluator_reads_them() {
+        let cond = |value: &str| format!(r#"{{"where":{{"key":"A","operator":"lt","value":{value}}}}}"#);
+        // `-0` is the integer 0, as in a log line.
+        let Expr::Condition(c) = parse_text(&cond("-0")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(c.value, Value::Scalar(Scalar::Int(0)));
+        let message = |text: &str| {
+            let p = parse_text(text).unwrap_err();
+            (p[0].path.clone(), p[0].code, p[0].message.clone())
+        };
+        assert_eq!(
+            message(&cond("1180591620717411303424")),
+            (
+                "where.value".into(),
+                ProblemCode::IntegerOutOfRange,
+                "1180591620717411303424 is outside the 64-bit integer range".into()
+            )
+        );
+        assert_eq!(
+            message(&cond("1e400")),
+            (
+                "where.value".into(),
+                ProblemCode::InvalidValue,
+                "1e400 is not an integer; filter values are strings, integers or booleans".into()
+            )
+        );
+        let (path, code, text) = message(r#"{"where":{"key":"A","operator":"eq","value":"\ud800"}}"#);
+        assert_eq!((path.as_str(), code), ("", ProblemCode::InvalidValue));
+        assert!(
+            text.starts_with("the filter holds `\\ud800` is a lone surrogate at line 1 column 46")
+                && text.contains("never equals a filter value"),
+            "{text}"
+        );
+        // Groups nest up to MAX_DEPTH; deeper is `too_deep`, never "not JSON".
+        let nested = |groups: usize| {
+            let mut text = r#"{"key":"A","operator":"in","value":["x"]}"#.to_owned();
+            for _ in 0..groups {
+                text = format!(r#"{{"and":[{text}]}}"#);
+            }
+            format!(r#"{{"where":{text}}}"#)
+        };
+        assert_eq!(parse_text(&nested(MAX_DEPTH)).unwrap().depth(), MAX_DEPTH);
+        for groups in [MAX_DEPTH + 1, MAX_DEPTH + 2, 10_000] {
+            assert_eq!(message(&nested(groups)).1, ProblemCode::TooDeep, "{groups}");
+        }
+        assert_eq!(
+            message(&nested(MAX_DEPTH + 1)).0,
+            format!("where{}.and", ".and[0]".repeat(MAX_DEPTH))
         );
     }
 

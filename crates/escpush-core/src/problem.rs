@@ -1,4 +1,7 @@
-//! What can be wrong with a filter: each problem has a path, a stable code and a message.
+//! Problems: what can be wrong with input escpush checks before anything is sent (a filter,
+//! a log-push job's fields, its `logpull_options` or `destination_conf`). Each problem has a
+//! path, a stable code and a message; [`describe`] lists several in one message, and
+//! [`FilterError`] is the error of a filter with problems.
 
 use std::fmt;
 
@@ -40,6 +43,8 @@ pub enum ProblemCode {
     NotAnInteger,
     /// An integer outside the 64-bit range.
     IntegerOutOfRange,
+    /// `and` / `or` groups nested deeper than the limit (`MAX_DEPTH`).
+    TooDeep,
     /// More comparison operators than the limit.
     TooManyOperators,
     /// More bytes of canonical JSON than the limit.
@@ -81,6 +86,7 @@ impl ProblemCode {
             ProblemCode::EmptySet => "empty_set",
             ProblemCode::NotAnInteger => "not_an_integer",
             ProblemCode::IntegerOutOfRange => "integer_out_of_range",
+            ProblemCode::TooDeep => "too_deep",
             ProblemCode::TooManyOperators => "too_many_operators",
             ProblemCode::TooLarge => "too_large",
             ProblemCode::UnknownField => "unknown_field",
@@ -100,7 +106,7 @@ impl fmt::Display for ProblemCode {
     }
 }
 
-/// One thing wrong with a filter.
+/// One thing wrong with the input (a filter, a job field, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
     /// Where: `where.and[2].or[0].value`; empty for the filter as a whole.
@@ -132,6 +138,21 @@ impl fmt::Display for Problem {
     }
 }
 
+/// `"{what}: {problem}"` for one problem, else a count and one line each.
+pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
+    match problems {
+        [one] => format!("{what}: {one}"),
+        many => {
+            let mut out = format!("{what}: {} problems", many.len());
+            for problem in many {
+                out.push_str("\n  - ");
+                out.push_str(&problem.to_string());
+            }
+            out
+        }
+    }
+}
+
 /// A filter that cannot be built or does not pass validation, with every problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct FilterError {
@@ -159,21 +180,6 @@ impl FilterError {
 impl fmt::Display for FilterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&describe("invalid filter", &self.problems))
-    }
-}
-
-/// `"{what}: {problem}"` for one problem, else a count and one line each.
-pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
-    match problems {
-        [one] => format!("{what}: {one}"),
-        many => {
-            let mut out = format!("{what}: {} problems", many.len());
-            for problem in many {
-                out.push_str("\n  - ");
-                out.push_str(&problem.to_string());
-            }
-            out
-        }
     }
 }
 

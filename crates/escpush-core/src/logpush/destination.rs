@@ -1,0 +1,172 @@
+//! `destination_conf`: `<scheme>://<path>?<params>`, and its redaction: parameters may hold
+//! credentials, so the value is never printed as given.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+use crate::problem::{Problem, ProblemCode};
+use crate::suggest;
+/// Destination schemes the API documents.
+pub const KNOWN_SCHEMES: &[&str] = &["r2", "s3", "gs", "azure", "https", "datadog", "splunk", "sumo"];
+
+/// Query parameters whose values are shown; every other value may be a credential
+/// (`secret-access-key`, `sig`, `header_DD-API-KEY`, a Splunk token, ...) and is masked.
+const SHOWN_PARAMS: &[&str] = &[
+    "region",
+    "sse",
+    "channel",
+    "insecure-skip-verify",
+    "service",
+    "ddsource",
+    "host",
+];
+
+/// `destination_conf`: where a job delivers, `<scheme>://<path>?<params>`.
+///
+/// Its parameters may hold credentials, so `Debug` and `Display` mask every parameter
+/// value except a few harmless ones (`region`, ...); [`DestinationConf::expose`] gives the
+/// full text, to send.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DestinationConf {
+    text: String,
+    scheme: String,
+    path: String,
+    params: Vec<(String, String)>,
+}
+
+impl DestinationConf {
+    /// Parses and checks: a known scheme, a non-empty path, and for `s3` a `region`.
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let problem = |message: String| Error::Invalid {
+            problems: vec![Problem::new(
+                "destination_conf",
+                ProblemCode::InvalidDestination,
+                message,
+            )],
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(problem(
+                "a job needs a destination, like \"s3://bucket/logs?region=us-east-1\"".to_owned(),
+            ));
+        }
+        let Some((scheme, rest)) = text.split_once("://") else {
+            return Err(problem(
+                "the destination is not of the form <scheme>://<path>?<params>, like \"s3://bucket/logs?region=us-east-1\""
+                    .to_owned(),
+            ));
+        };
+        if !KNOWN_SCHEMES.contains(&scheme) {
+            let hint = suggest::did_you_mean(suggest::closest(scheme, KNOWN_SCHEMES.iter().map(|s| (*s, *s))));
+            return Err(problem(format!(
+                "`{scheme}` is not a destination scheme; use one of {}{hint}",
+                KNOWN_SCHEMES.join(", ")
+            )));
+        }
+        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+        if path.is_empty() || path == "/" {
+            return Err(problem(format!("the {scheme} destination names no bucket or path")));
+        }
+        let mut params = Vec::new();
+        for part in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            params.push((k.to_owned(), v.to_owned()));
+        }
+        let conf = DestinationConf {
+            text: text.to_owned(),
+            scheme: scheme.to_owned(),
+            path: path.to_owned(),
+            params,
+        };
+        if scheme == "s3" && conf.param("region").is_none_or(str::is_empty) {
+            return Err(problem(
+                "an s3 destination names its region: append ?region=<region>, like \"s3://bucket/logs?region=us-east-1\""
+                    .to_owned(),
+            ));
+        }
+        Ok(conf)
+    }
+
+    /// `"s3"`, `"r2"`, ...
+    pub fn scheme(&self) -> &str {
+        &self.scheme
+    }
+
+    /// The bucket and path (or host and path).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// A parameter's value. It may be a credential: do not print it.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Any `destination_conf` text made fit to print: [`DestinationConf::redacted`] when it
+    /// parses, else `***` (text that is not a destination may still hold a credential).
+    ///
+    /// ```
+    /// use escpush_core::DestinationConf;
+    ///
+    /// let text = "s3://logs/http?region=us-east-1&access-key-id=AKIA1&secret-access-key=s3cr3t";
+    /// assert_eq!(DestinationConf::redact(text), "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***");
+    /// assert_eq!(DestinationConf::redact("https://me:pw@logs.example.com/in"), "https://***@logs.example.com/in");
+    /// assert_eq!(DestinationConf::redact("not a destination"), "***");
+    /// ```
+    pub fn redact(text: &str) -> String {
+        DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
+    }
+
+    /// The whole text, credentials included: the value to send.
+    pub fn expose(&self) -> &str {
+        &self.text
+    }
+
+    /// The text with every parameter value but harmless ones masked, and the parts of the
+    /// path that carry credentials: a `user:password@` and a Sumo Logic collector code
+    /// (`sumo://<endpoint>/receiver/v1/http/<code>`).
+    pub fn redacted(&self) -> String {
+        let mut path = self.path.as_str();
+        let mut out = format!("{}://", self.scheme);
+        let host_end = path.find('/').unwrap_or(path.len());
+        if let Some(at) = path[..host_end].rfind('@') {
+            out.push_str("***@");
+            path = &path[at + 1..];
+        }
+        match (self.scheme.as_str(), path.find('/')) {
+            ("sumo", Some(slash)) => {
+                out.push_str(&path[..slash]);
+                out.push_str("/***");
+            }
+            _ => out.push_str(path),
+        }
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            out.push(if i == 0 { '?' } else { '&' });
+            out.push_str(k);
+            out.push('=');
+            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { "***" });
+        }
+        out
+    }
+}
+
+impl fmt::Display for DestinationConf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.redacted())
+    }
+}
+
+impl fmt::Debug for DestinationConf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("DestinationConf").field(&self.redacted()).finish()
+    }
+}
+
+impl FromStr for DestinationConf {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        DestinationConf::parse(s)
+    }
+}

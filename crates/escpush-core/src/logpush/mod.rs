@@ -1,0 +1,27 @@
+//! Log-push jobs (SPEC 2.3): the creation payload, checked before anything is sent.
+//!
+//! - [`LogpullOptions`]: the query-string options (`fields=A,B&timestamps=rfc3339&CVE-2021-44228=true`);
+//! - [`DestinationConf`]: `<scheme>://<path>?<params>`, whose parameters may hold credentials
+//!   and are therefore never printed;
+//! - [`JobSpec`]: the whole payload, validated against its dataset (field names, the filter
+//!   with its limits, the dataset's scope).
+
+//! - [`JobOp`]: every request of the job endpoints, in the one shape of the core's operations.
+//!
+//! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
+//! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
+//! readers of the answers).
+
+mod destination;
+mod job;
+mod options;
+mod requests;
+#[cfg(test)]
+mod tests;
+
+pub use destination::{DestinationConf, KNOWN_SCHEMES};
+pub use job::{
+    redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
+};
+pub use options::{LogpullOptions, Timestamps};
+pub use requests::{dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, JobOp};

@@ -1,0 +1,247 @@
+//! `logpull_options`: the query-string options of a job (`fields=A,B&timestamps=rfc3339&...`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::dataset::Dataset;
+use crate::error::Error;
+use crate::problem::{Problem, ProblemCode};
+use crate::suggest;
+
+/// The `timestamps` option: how the job writes timestamp fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Timestamps {
+    /// Nanoseconds since the epoch.
+    UnixNano,
+    /// Seconds since the epoch.
+    Unix,
+    /// RFC 3339 text.
+    Rfc3339,
+}
+
+impl Timestamps {
+    /// The option's value (`"rfc3339"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Timestamps::UnixNano => "unixnano",
+            Timestamps::Unix => "unix",
+            Timestamps::Rfc3339 => "rfc3339",
+        }
+    }
+}
+
+impl FromStr for Timestamps {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "unixnano" => Ok(Timestamps::UnixNano),
+            "unix" => Ok(Timestamps::Unix),
+            "rfc3339" => Ok(Timestamps::Rfc3339),
+            other => Err(format!(
+                "`{other}` is not a timestamp format; use unixnano, unix or rfc3339{}",
+                suggest::did_you_mean(suggest::closest(
+                    other,
+                    ["unixnano", "unix", "rfc3339"].into_iter().map(|s| (s, s))
+                ))
+            )),
+        }
+    }
+}
+
+/// Boolean flags the API documents for `logpull_options`.
+const KNOWN_FLAGS: &[&str] = &["CVE-2021-44228"];
+
+/// `logpull_options`: which fields a job writes, how it writes timestamps, and flags.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogpullOptions {
+    fields: Vec<String>,
+    timestamps: Option<Timestamps>,
+    flags: Vec<(String, bool)>,
+    /// Options escpush does not know, kept in order and reported by [`LogpullOptions::unknown_options`].
+    other: Vec<(String, String)>,
+}
+
+impl LogpullOptions {
+    /// Options with these fields and nothing else.
+    pub fn new<S: Into<String>>(fields: impl IntoIterator<Item = S>) -> Self {
+        LogpullOptions {
+            fields: fields.into_iter().map(Into::into).collect(),
+            ..LogpullOptions::default()
+        }
+    }
+
+    /// Sets the timestamp format.
+    #[must_use]
+    pub fn timestamps(mut self, timestamps: Timestamps) -> Self {
+        self.timestamps = Some(timestamps);
+        self
+    }
+
+    /// Sets a boolean flag (`CVE-2021-44228`).
+    #[must_use]
+    pub fn flag(mut self, name: impl Into<String>, on: bool) -> Self {
+        let name = name.into();
+        self.flags.retain(|(n, _)| *n != name);
+        self.flags.push((name, on));
+        self
+    }
+
+    /// Parses `fields=A,B&timestamps=rfc3339&CVE-2021-44228=true` (a leading `?` is allowed).
+    /// Every problem is reported, each with its path (`logpull_options.timestamps`).
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let mut problems = Vec::new();
+        let mut options = LogpullOptions::default();
+        let text = text.trim().strip_prefix('?').unwrap_or(text.trim());
+        let mut seen: Vec<&str> = Vec::new();
+        for part in text.split('&').filter(|p| !p.is_empty()) {
+            let Some((key, value)) = part.split_once('=') else {
+                problems.push(Problem::new(
+                    format!("logpull_options.{part}"),
+                    ProblemCode::InvalidOption,
+                    format!("option `{part}` has no value; write `{part}=true` or `{part}=<value>`"),
+                ));
+                continue;
+            };
+            let path = format!("logpull_options.{key}");
+            if seen.contains(&key) {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::InvalidOption,
+                    format!("option `{key}` is given twice"),
+                ));
+                continue;
+            }
+            seen.push(key);
+            match key {
+                "fields" => {
+                    for (i, name) in value.split(',').enumerate() {
+                        if name.is_empty() {
+                            problems.push(Problem::new(
+                                format!("{path}[{i}]"),
+                                ProblemCode::InvalidOption,
+                                "an empty field name in `fields`; separate names with one comma",
+                            ));
+                        } else {
+                            options.fields.push(name.to_owned());
+                        }
+                    }
+                }
+                "timestamps" => match value.parse() {
+                    Ok(t) => options.timestamps = Some(t),
+                    Err(message) => problems.push(Problem::new(path, ProblemCode::InvalidOption, message)),
+                },
+                _ if KNOWN_FLAGS.contains(&key) => match value {
+                    "true" => options.flags.push((key.to_owned(), true)),
+                    "false" => options.flags.push((key.to_owned(), false)),
+                    other => problems.push(Problem::new(
+                        path,
+                        ProblemCode::InvalidOption,
+                        format!("`{key}` is a flag: write `{key}=true` or `{key}=false`, not `{other}`"),
+                    )),
+                },
+                _ => options.other.push((key.to_owned(), value.to_owned())),
+            }
+        }
+        if problems.is_empty() {
+            Ok(options)
+        } else {
+            Err(Error::Invalid { problems })
+        }
+    }
+
+    /// The field names, in order.
+    pub fn fields(&self) -> &[String] {
+        &self.fields
+    }
+
+    /// The timestamp format, if set.
+    pub fn timestamps_format(&self) -> Option<Timestamps> {
+        self.timestamps
+    }
+
+    /// The flags, in order.
+    pub fn flags(&self) -> &[(String, bool)] {
+        &self.flags
+    }
+
+    /// Options escpush does not know (kept and sent as given).
+    pub fn unknown_options(&self) -> &[(String, String)] {
+        &self.other
+    }
+
+    /// Notes on what is kept but not checked: unknown options.
+    pub fn warnings(&self) -> Vec<String> {
+        self.other
+            .iter()
+            .map(|(k, _)| {
+                let hint = suggest::did_you_mean(suggest::closest(
+                    k,
+                    ["fields", "timestamps"].iter().chain(KNOWN_FLAGS).map(|s| (*s, *s)),
+                ));
+                format!("logpull_options: `{k}` is not an option escpush knows; it is sent as given{hint}")
+            })
+            .collect()
+    }
+
+    /// The problems of these options for a dataset: fields it does not have.
+    pub fn problems(&self, dataset: &Dataset) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if self.fields.is_empty() {
+            problems.push(Problem::new(
+                "logpull_options.fields",
+                ProblemCode::InvalidOption,
+                "name at least one field in `fields`",
+            ));
+        }
+        for (i, name) in self.fields.iter().enumerate() {
+            if dataset.field(name).is_none() {
+                let hint = suggest::did_you_mean(dataset.suggest_field(name));
+                problems.push(Problem::new(
+                    format!("logpull_options.fields[{i}]"),
+                    ProblemCode::UnknownField,
+                    format!("`{name}` is not a field of {}{hint}", dataset.name()),
+                ));
+            } else if self.fields[..i].contains(name) {
+                problems.push(Problem::new(
+                    format!("logpull_options.fields[{i}]"),
+                    ProblemCode::InvalidOption,
+                    format!("`{name}` is listed twice in `fields`"),
+                ));
+            }
+        }
+        problems
+    }
+
+    /// The query-string form the API takes.
+    pub fn to_query(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.fields.is_empty() {
+            parts.push(format!("fields={}", self.fields.join(",")));
+        }
+        if let Some(t) = self.timestamps {
+            parts.push(format!("timestamps={}", t.as_str()));
+        }
+        for (name, on) in &self.flags {
+            parts.push(format!("{name}={on}"));
+        }
+        for (k, v) in &self.other {
+            parts.push(format!("{k}={v}"));
+        }
+        parts.join("&")
+    }
+}
+
+impl fmt::Display for LogpullOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_query())
+    }
+}
+
+impl FromStr for LogpullOptions {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        LogpullOptions::parse(s)
+    }
+}

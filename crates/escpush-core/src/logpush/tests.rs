@@ -1,0 +1,335 @@
+//! Tests of log-push job payloads, options, destinations and requests.
+
+use super::*;
+use crate::dataset::DatasetScope;
+use crate::error::Error;
+use crate::esc::Scope;
+use crate::field;
+use crate::filter::Filter;
+use crate::operation::Operation;
+use crate::request::Method;
+use serde_json::json;
+use serde_json::{Map, Value};
+
+fn codes(err: &Error) -> Vec<(String, &'static str)> {
+    let problems = match err {
+        Error::Invalid { problems } => problems.clone(),
+        Error::Filter(f) => f.problems().to_vec(),
+        other => panic!("unexpected {other:?}"),
+    };
+    problems.into_iter().map(|p| (p.path, p.code.as_str())).collect()
+}
+
+#[test]
+fn logpull_options_parse_and_print() {
+    let text = "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339&CVE-2021-44228=true";
+    let o = LogpullOptions::parse(text).unwrap();
+    assert_eq!(o.fields(), ["ClientIP", "EdgeResponseStatus"]);
+    assert_eq!(o.timestamps_format(), Some(Timestamps::Rfc3339));
+    assert_eq!(o.flags(), [("CVE-2021-44228".to_owned(), true)]);
+    assert_eq!(o.to_query(), text);
+    assert_eq!(LogpullOptions::parse(&format!("?{text}")).unwrap(), o);
+    let built = LogpullOptions::new(["ClientIP", "EdgeResponseStatus"])
+        .timestamps(Timestamps::Rfc3339)
+        .flag("CVE-2021-44228", true);
+    assert_eq!(built, o);
+    let kept = LogpullOptions::parse("fields=A&sample=0.1").unwrap();
+    assert_eq!(kept.unknown_options(), [("sample".to_owned(), "0.1".to_owned())]);
+    assert_eq!(kept.to_query(), "fields=A&sample=0.1");
+    assert_eq!(kept.warnings().len(), 1);
+}
+
+#[test]
+fn logpull_options_report_every_problem() {
+    let err = LogpullOptions::parse("fields=A,,B&timestamps=iso&CVE-2021-44228=yes&flag&fields=C").unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [
+            ("logpull_options.fields[1]".into(), "invalid_option"),
+            ("logpull_options.timestamps".into(), "invalid_option"),
+            ("logpull_options.CVE-2021-44228".into(), "invalid_option"),
+            ("logpull_options.flag".into(), "invalid_option"),
+            ("logpull_options.fields".into(), "invalid_option"),
+        ]
+    );
+    let err = LogpullOptions::parse("timestamps=rfc3339x").unwrap_err();
+    assert!(err.to_string().contains("did you mean `rfc3339`?"), "{err}");
+}
+
+#[test]
+fn destinations_are_checked_and_never_print_credentials() {
+    let d = DestinationConf::parse("s3://bucket/logs?region=us-east-1").unwrap();
+    assert_eq!(
+        (d.scheme(), d.path(), d.param("region")),
+        ("s3", "bucket/logs", Some("us-east-1"))
+    );
+    let r2 =
+        DestinationConf::parse("r2://bucket/logs?account-id=abc&access-key-id=AKIA123&secret-access-key=topsecret")
+            .unwrap();
+    assert_eq!(
+        r2.to_string(),
+        "r2://bucket/logs?account-id=***&access-key-id=***&secret-access-key=***"
+    );
+    assert!(!format!("{r2:?}").contains("topsecret"));
+    assert!(r2.expose().contains("topsecret"));
+    for (text, shown) in [
+        (
+            "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dhaV2topsecret",
+            "sumo://endpoint1.collection.sumologic.com/***",
+        ),
+        (
+            "https://user:topsecret@logs.example.com/ingest?header_Authorization=Basic%20topsecret",
+            "https://***@logs.example.com/ingest?header_Authorization=***",
+        ),
+        ("https://me:p@ss@logs.example.com/in", "https://***@logs.example.com/in"),
+        ("https://logs.example.com/a@b?x=1", "https://logs.example.com/a@b?x=***"),
+        (
+            "splunk://h.example.com:8088/services/collector/raw?channel=c1",
+            "splunk://h.example.com:8088/services/collector/raw?channel=c1",
+        ),
+        ("not a destination topsecret", "***"),
+    ] {
+        assert_eq!(DestinationConf::redact(text), shown, "{text}");
+    }
+    for (bad, says) in [
+        ("", "needs a destination"),
+        ("bucket/logs", "<scheme>://<path>?<params>"),
+        ("s4://bucket?region=x", "did you mean `s3`?"),
+        ("s3://bucket/logs", "names its region"),
+        ("s3://?region=x", "names no bucket"),
+    ] {
+        let err = DestinationConf::parse(bad).unwrap_err().to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_good_job_and_its_body() {
+    let f = field("EdgeResponseStatus").ge(500);
+    let job = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .name("errors")
+        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .logpull_options(LogpullOptions::new(["ClientIP", "EdgeResponseStatus"]).timestamps(Timestamps::Rfc3339))
+        .filter(f.clone())
+        .extra("enabled", json!(true))
+        .build()
+        .unwrap();
+    let body = job.to_body();
+    assert_eq!(
+        body,
+        json!({
+            "name": "errors",
+            "dataset": "http_requests",
+            "destination_conf": "s3://bucket/logs?region=us-east-1",
+            "logpull_options": "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339",
+            "filter": f.to_json(),
+            "enabled": true,
+        })
+    );
+    assert_eq!(Filter::parse(body["filter"].as_str().unwrap()).unwrap(), f);
+}
+
+#[test]
+fn every_mistake_is_caught_before_sending() {
+    let err = JobSpec::builder("gateway_dns", DatasetScope::Zone)
+        .logpull_options_text("fields=Nope&timestamps=iso")
+        .filter_text("{}")
+        .extra("frequncy", json!("high"))
+        .extra("max_upload_bytes", json!(-1))
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [
+            ("dataset".into(), "unknown_dataset"),
+            ("destination_conf".into(), "invalid_destination"),
+            ("logpull_options.timestamps".into(), "invalid_option"),
+            ("filter".into(), "missing_where"),
+            ("frequncy".into(), "unknown_member"),
+            ("max_upload_bytes".into(), "invalid_value"),
+        ]
+    );
+    assert!(err
+        .to_string()
+        .contains("`gateway_dns` is an account dataset; create the job on an account, not on a zone"));
+    let err = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://b?region=r")
+        .logpull_options(LogpullOptions::new(["ClientIP", "ClientIPP"]))
+        .build()
+        .unwrap_err();
+    assert_eq!(codes(&err), [("logpull_options.fields[1]".into(), "unknown_field")]);
+}
+
+#[test]
+fn bodies_read_back_and_requests() {
+    let f = field("EdgeResponseStatus").ge(500);
+    let job = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("r2://b/p?account-id=a&access-key-id=k&secret-access-key=topsecret")
+        .filter(f.clone())
+        .logpull_options(LogpullOptions::new(["ClientIP"]))
+        .build()
+        .unwrap();
+    let back = JobSpec::from_body(&job.to_body(), DatasetScope::Zone).unwrap();
+    assert_eq!(back, job);
+    let zone = Scope::zone("z1").unwrap();
+    let req = job.create_request(&zone).unwrap();
+    assert_eq!(
+        (req.method, req.path.as_str(), req.retry_safe),
+        (Method::Post, "/zones/z1/logpush/jobs", false)
+    );
+    assert!(!format!("{req:?}").contains("topsecret"));
+    assert!(job.create_request(&Scope::account("a1").unwrap()).is_err());
+    assert_eq!(list_jobs_request(&zone).path, "/zones/z1/logpush/jobs");
+    assert_eq!(get_job_request(&zone, 7).path, "/zones/z1/logpush/jobs/7");
+    let err = JobSpec::from_body(
+        &json!({"dataset": 5, "destination_conf": "s3://b?region=r", "filter": "{}", "enabled": null}),
+        DatasetScope::Zone,
+    )
+    .unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [
+            ("dataset".into(), "invalid_type"),
+            ("dataset".into(), "unknown_dataset"),
+            ("filter".into(), "missing_where")
+        ]
+    );
+    assert!(JobSpec::from_body(&json!([]), DatasetScope::Zone).is_err());
+}
+
+#[test]
+fn filter_only_problems_are_a_filter_error() {
+    let over = (0..31)
+        .map(|i| field("ClientIP").eq(format!("{i}")))
+        .reduce(|a, b| a | b)
+        .unwrap();
+    let err = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://b?region=r")
+        .filter(over & field("EdgeResponseStatus").starts_with("5"))
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, Error::Filter(_)));
+    assert_eq!(
+        codes(&err),
+        [
+            ("filter".into(), "too_many_operators"),
+            ("filter".into(), "too_large"),
+            ("filter.where.and[1].operator".into(), "operator_not_supported"),
+        ]
+    );
+}
+
+#[test]
+fn closed_job_fields_take_only_their_documented_values() {
+    let build = |key: &str, value: Value| {
+        JobSpec::builder("http_requests", DatasetScope::Zone)
+            .destination_conf("s3://bucket/logs?region=us-east-1")
+            .extra(key, value)
+            .build()
+    };
+    for (key, good) in [
+        ("frequency", "high"),
+        ("frequency", "low"),
+        ("kind", ""),
+        ("kind", "edge"),
+    ] {
+        assert!(build(key, json!(good)).is_ok(), "{key}={good}");
+    }
+    let err = build("frequency", json!("medium")).unwrap_err();
+    assert_eq!(codes(&err), [("frequency".to_owned(), "invalid_value")]);
+    assert!(
+        err.to_string()
+            .contains(r#"`frequency` is "medium"; it takes one of "high", "low""#),
+        "{err}"
+    );
+    let err = build("kind", json!("bogus")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(r#"`kind` is "bogus"; it takes one of "", "edge""#),
+        "{err}"
+    );
+    for (key, good, bad) in [
+        ("max_upload_bytes", 5_000_000, 4_999_999),
+        ("max_upload_records", 1_000_000, 1_000_001),
+        ("max_upload_interval_seconds", 30, 301),
+    ] {
+        assert!(build(key, json!(good)).is_ok(), "{key}={good}");
+        assert!(build(key, json!(0)).is_ok(), "{key}=0 turns it off");
+        let err = build(key, json!(bad)).unwrap_err();
+        assert_eq!(codes(&err), [(key.to_owned(), "invalid_value")]);
+        assert!(
+            err.to_string().contains(&format!("`{key}` is {bad}; it takes ")),
+            "{err}"
+        );
+    }
+    // The same check reads what the emulator receives.
+    let body = json!({"dataset": "http_requests", "destination_conf": "s3://b/l?region=r", "kind": "bogus"});
+    assert_eq!(
+        codes(&JobSpec::from_body(&body, DatasetScope::Zone).unwrap_err()),
+        [("kind".to_owned(), "invalid_value")]
+    );
+}
+
+#[test]
+fn job_operations_describe_their_requests() {
+    let scope = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+    let list = JobOp::List.request(&scope).unwrap();
+    assert_eq!(
+        (list.method, list.path.as_str(), list.retry_safe),
+        (
+            Method::Get,
+            "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs",
+            true
+        )
+    );
+    let get = JobOp::Get(7).request(&scope).unwrap();
+    assert_eq!(get.path, "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs/7");
+    assert_eq!(list_jobs_request(&scope), list);
+    assert_eq!(get_job_request(&scope, 7), get);
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .build()
+        .unwrap();
+    let create = JobOp::Create(&spec).request(&scope).unwrap();
+    assert_eq!(
+        (create.method, create.retry_safe, create.carries_secret),
+        (Method::Post, false, true)
+    );
+    assert_eq!(spec.create_request(&scope).unwrap(), create);
+    let account = Scope::account("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+    assert!(matches!(
+        JobOp::Create(&spec).request(&account),
+        Err(Error::InvalidInput { what: "scope", .. })
+    ));
+}
+
+#[test]
+fn job_answers_are_read_or_refused_by_what_they_hold() {
+    let job = read_job(json!({"id": 1})).unwrap();
+    assert_eq!(job["id"], 1);
+    for (body, found) in [
+        (json!(null), "null"),
+        (json!([]), "an array"),
+        (json!("x"), "a string"),
+        (json!(5), "a number"),
+    ] {
+        let err = read_job(body).unwrap_err();
+        assert!(matches!(&err, Error::MalformedResponse { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&format!("the job is {found}, not an object")),
+            "{err}"
+        );
+    }
+    assert_eq!(read_job_list(json!(null)).unwrap(), Vec::<Map<String, Value>>::new());
+    assert_eq!(read_job_list(json!([{"id": 1}, {"id": 2}])).unwrap().len(), 2);
+    let err = read_job_list(json!({"id": 1})).unwrap_err();
+    assert!(
+        err.to_string().contains("the job list is an object, not an array"),
+        "{err}"
+    );
+    let err = read_job_list(json!([{"id": 1}, 5])).unwrap_err();
+    assert!(
+        err.to_string().contains("job 1 of the list is a number, not an object"),
+        "{err}"
+    );
+}

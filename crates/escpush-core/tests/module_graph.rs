@@ -1,0 +1,161 @@
+//! No import cycle among the modules of escpush-core: for every module, the graph of its
+//! child modules (one node each, with everything under it) and of which one names which
+//! (`crate::a::...`, `super::a`, `self::a`, `use super::{a::...}`) has no cycle. A child
+//! naming its parent's own items is not an edge: that is how a module and its parts work.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The module path of a source file: `src/filter/line/mod.rs` is `filter::line`.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_owned());
+    }
+    parts
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module paths a file names, resolved against the known modules (an item's path ends
+/// at its module).
+fn references(module: &[String], text: &str, known: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
+    // `super` of `a/b.rs` and of `a/b/mod.rs` (both module a::b) is `a`.
+    let mut out = Vec::new();
+    let words = |s: &str| -> Vec<String> {
+        s.split("::")
+            .map(|w| {
+                w.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<String>()
+            })
+            .take_while(|w| !w.is_empty())
+            .collect()
+    };
+    let resolve = |mut base: Vec<String>, rest: Vec<String>, out: &mut Vec<Vec<String>>| {
+        for w in rest {
+            base.push(w);
+            if !known.contains(&base) {
+                base.pop();
+                break;
+            }
+        }
+        out.push(base);
+    };
+    for (prefix, up) in [
+        ("crate::", None),
+        ("super::super::", Some(2)),
+        ("super::", Some(1)),
+        ("self::", Some(0)),
+    ] {
+        let mut rest = text;
+        while let Some(i) = rest.find(prefix) {
+            let before = rest[..i].chars().last();
+            rest = &rest[i + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let base: Vec<String> = match up {
+                None => Vec::new(),
+                Some(n) => module[..module.len().saturating_sub(n)].to_vec(),
+            };
+            if let Some(list) = rest.strip_prefix('{') {
+                let end = list.find('}').unwrap_or(list.len());
+                for item in list[..end].split(',') {
+                    resolve(base.clone(), words(item.trim()), &mut out);
+                }
+            } else {
+                resolve(base, words(rest), &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Depth-first search from `node`: the first cycle found, as the modules along it.
+fn visit<'a>(
+    node: &'a str,
+    graph: &BTreeMap<&'a str, Vec<&'a str>>,
+    state: &mut BTreeMap<&'a str, bool>,
+    path: &mut Vec<&'a str>,
+) -> Option<Vec<String>> {
+    match state.get(node) {
+        Some(true) => return None,
+        Some(false) => {
+            let at = path.iter().position(|n| *n == node).unwrap();
+            let mut cycle: Vec<String> = path[at..].iter().map(|s| (*s).to_owned()).collect();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        None => {}
+    }
+    state.insert(node, false);
+    path.push(node);
+    for next in graph.get(node).into_iter().flatten() {
+        if let Some(cycle) = visit(next, graph, state, path) {
+            return Some(cycle);
+        }
+    }
+    path.pop();
+    state.insert(node, true);
+    None
+}
+
+#[test]
+fn no_module_imports_a_module_that_imports_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let known: BTreeSet<Vec<String>> = all.iter().map(|f| module_of(&src, f)).collect();
+    // For each parent, edges between its children: child -> sibling it names.
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<(String, String)>> = BTreeMap::new();
+    for file in &all {
+        let module = module_of(&src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        // Test modules may name anything.
+        let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
+        for target in references(&module, text, &known) {
+            let common = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if common < module.len() && common < target.len() {
+                let parent = module[..common].to_vec();
+                edges
+                    .entry(parent)
+                    .or_default()
+                    .insert((module[common].clone(), target[common].clone()));
+            }
+        }
+    }
+    assert!(
+        edges.contains_key(&Vec::new()),
+        "the crate's top-level modules name each other"
+    );
+    for (parent, pairs) in &edges {
+        // Depth-first search for a cycle.
+        let mut graph: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (a, b) in pairs {
+            graph.entry(a.as_str()).or_default().push(b.as_str());
+        }
+        let mut state = BTreeMap::new();
+        for node in graph.keys() {
+            let cycle = visit(node, &graph, &mut state, &mut Vec::new());
+            assert!(
+                cycle.is_none(),
+                "import cycle among the modules of `crate::{}`: {}",
+                parent.join("::"),
+                cycle.unwrap().join(" -> ")
+            );
+        }
+    }
+}
