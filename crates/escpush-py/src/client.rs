@@ -1,11 +1,13 @@
-//! `escpush.Client` and the scope handles `client.zone(id)` / `client.account(id)`.
+//! `escpush.Client` and the scope handles `client.zone(id)` / `client.account(id)`: one
+//! `Scope` class, which `Zone` and `Account` extend.
 
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use pyo3::PyClassInitializer;
 
 use escpush_core::Scope;
-use escpush_http::{Client, ClientBuilder};
+use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides};
 
 use crate::errors;
 use crate::esc::PyEsc;
@@ -66,6 +68,15 @@ impl Settings {
 ///
 /// `Client(api_key=..., email=...)` (the `X-Auth-Key`/`X-Auth-Email` scheme) or
 /// `Client(api_token=...)` (`Authorization: Bearer`), or `Client.from_env()`.
+///
+/// `timeout` (seconds) is the deadline of each call, from its start to its result:
+/// connecting, sending and receiving every attempt, and the waits between retries. When the
+/// API asks (`Retry-After`) to wait past it, the call stops at once with a `RateLimitError`
+/// (or `ServerError`) that says when to retry. `max_retries` retries of requests safe to
+/// repeat (never a job creation) after 429, 5xx or a lost connection; `retry_backoff` is the
+/// first wait, doubling; `max_retry_after` the longest `Retry-After` waited for (a longer
+/// one is cut to it). A negative or unreadable `Retry-After` is ignored, a past date means
+/// "now".
 #[pyclass(name = "Client", module = "escpush", frozen)]
 #[derive(Debug)]
 pub struct PyClient {
@@ -92,33 +103,10 @@ impl PyClient {
         max_retry_after: f64,
         allow_insecure_http: bool,
     ) -> PyResult<Self> {
-        let b =
-            match (api_key, email, api_token) {
-                (None, None, Some(token)) => Client::builder().api_token(token),
-                (Some(key), Some(email), None) => Client::builder().api_key(key, email),
-                (_, _, Some(_)) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: give api_token, or api_key with email, not both",
-                    ))
-                }
-                (Some(_), None, None) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: api_key needs the account's email too",
-                    ))
-                }
-                (None, Some(_), None) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: email needs api_key too",
-                    ))
-                }
-                (None, None, None) => return Err(errors::invalid_input(
-                    py,
-                    "invalid credentials: give api_token=..., or api_key=... with email=... (or use Client.from_env())",
-                )),
-            };
+        let b = match Auth::from_parts(api_token, api_key, email).map_err(|e| errors::http_error(py, &e))? {
+            Some(auth) => Client::builder().auth(auth),
+            None => Client::builder(),
+        };
         let settings = Settings {
             base_url,
             timeout,
@@ -131,15 +119,22 @@ impl PyClient {
         Ok(PyClient { inner })
     }
 
-    /// A client from `CLOUDFLARE_API_TOKEN`, or `CLOUDFLARE_API_KEY` with `CLOUDFLARE_EMAIL`;
-    /// the base URL from `base_url`, else `CLOUDFLARE_BASE_URL`, else Cloudflare's.
+    /// A client whose credentials and base URL come from the environment:
+    /// `CLOUDFLARE_API_TOKEN`, or `CLOUDFLARE_API_KEY` with `CLOUDFLARE_EMAIL`, and
+    /// `CLOUDFLARE_BASE_URL` (else Cloudflare's). Each of `api_token`, `api_key`, `email`
+    /// and `base_url` given wins over its variable; a token or key given is used whatever
+    /// the environment holds.
     #[staticmethod]
     #[pyo3(signature = (
-        *, base_url=None, timeout=30.0, max_retries=2, retry_backoff=0.5, max_retry_after=60.0,
-        allow_insecure_http=false
+        *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2,
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false
     ))]
+    #[allow(clippy::too_many_arguments)]
     fn from_env(
         py: Python<'_>,
+        api_token: Option<String>,
+        api_key: Option<String>,
+        email: Option<String>,
         base_url: Option<String>,
         timeout: f64,
         max_retries: u32,
@@ -147,9 +142,16 @@ impl PyClient {
         max_retry_after: f64,
         allow_insecure_http: bool,
     ) -> PyResult<Self> {
-        let b = Client::builder().from_env().map_err(|e| errors::http_error(py, &e))?;
+        let given = EnvOverrides::new()
+            .api_token(api_token)
+            .api_key(api_key)
+            .email(email)
+            .base_url(base_url);
+        let b = Client::builder()
+            .from_env_with(&given)
+            .map_err(|e| errors::http_error(py, &e))?;
         let settings = Settings {
-            base_url,
+            base_url: None,
             timeout,
             max_retries,
             retry_backoff,
@@ -167,33 +169,15 @@ impl PyClient {
     }
 
     /// A zone, its id checked (raises `InvalidInput` before anything is sent).
-    fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<PyZone> {
+    fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<Py<PyZone>> {
         let scope = Scope::zone(zone_id).map_err(|e| errors::core_error(py, &e))?;
-        Ok(PyZone {
-            logpush: PyLogpush {
-                client: self.inner.clone(),
-                scope: scope.clone(),
-            },
-            esc: PyEsc {
-                client: self.inner.clone(),
-                scope,
-            },
-        })
+        Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyZone))
     }
 
     /// An account, its id checked (raises `InvalidInput` before anything is sent).
-    fn account(&self, py: Python<'_>, account_id: String) -> PyResult<PyAccount> {
+    fn account(&self, py: Python<'_>, account_id: String) -> PyResult<Py<PyAccount>> {
         let scope = Scope::account(account_id).map_err(|e| errors::core_error(py, &e))?;
-        Ok(PyAccount {
-            logpush: PyLogpush {
-                client: self.inner.clone(),
-                scope: scope.clone(),
-            },
-            esc: PyEsc {
-                client: self.inner.clone(),
-                scope,
-            },
-        })
+        Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyAccount))
     }
 
     fn __repr__(&self) -> String {
@@ -205,68 +189,66 @@ impl PyClient {
     }
 }
 
-/// One zone of the API: `client.zone(id)`.
-#[pyclass(name = "Zone", module = "escpush", frozen)]
+/// A zone or an account of the API, with its ESC controls and log-push jobs; `Zone` and
+/// `Account` are its two kinds.
+#[pyclass(name = "Scope", module = "escpush", frozen, subclass)]
 #[derive(Debug)]
-pub struct PyZone {
+pub struct PyScope {
     esc: PyEsc,
     logpush: PyLogpush,
 }
 
+impl PyScope {
+    fn new(client: &Client, scope: Scope) -> PyClassInitializer<PyScope> {
+        PyClassInitializer::from(PyScope {
+            logpush: PyLogpush {
+                client: client.clone(),
+                scope: scope.clone(),
+            },
+            esc: PyEsc {
+                client: client.clone(),
+                scope,
+            },
+        })
+    }
+}
+
 #[pymethods]
-impl PyZone {
-    /// The zone id.
+impl PyScope {
+    /// The zone or account id.
     #[getter]
     fn id(&self) -> &str {
         self.esc.scope.id()
     }
 
-    /// The zone's ESC controls.
+    /// The ESC controls (an account's cover all its zones).
     #[getter]
     fn esc(&self) -> PyEsc {
         self.esc.clone()
     }
 
-    /// The zone's log-push jobs.
+    /// The log-push jobs.
     #[getter]
     fn logpush(&self) -> PyLogpush {
         self.logpush.clone()
     }
 
+    /// `Zone('id')` or `Account('id')`.
     fn __repr__(&self) -> String {
-        format!("Zone({})", quote(self.esc.scope.id()))
+        let kind = match self.esc.scope {
+            Scope::Zone(_) => "Zone",
+            Scope::Account(_) => "Account",
+        };
+        format!("{kind}({})", quote(self.esc.scope.id()))
     }
 }
+
+/// One zone of the API: `client.zone(id)`.
+#[pyclass(name = "Zone", module = "escpush", frozen, extends = PyScope)]
+#[derive(Debug)]
+pub struct PyZone;
 
 /// One account of the API: `client.account(id)`. Its ESC setting covers all its zones.
-#[pyclass(name = "Account", module = "escpush", frozen)]
+#[pyclass(name = "Account", module = "escpush", frozen, extends = PyScope)]
 #[derive(Debug)]
-pub struct PyAccount {
-    esc: PyEsc,
-    logpush: PyLogpush,
-}
-
-#[pymethods]
-impl PyAccount {
-    /// The account id.
-    #[getter]
-    fn id(&self) -> &str {
-        self.esc.scope.id()
-    }
-
-    /// The account's ESC controls.
-    #[getter]
-    fn esc(&self) -> PyEsc {
-        self.esc.clone()
-    }
-
-    /// The account's log-push jobs.
-    #[getter]
-    fn logpush(&self) -> PyLogpush {
-        self.logpush.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Account({})", quote(self.esc.scope.id()))
-    }
-}
+pub struct PyAccount;

@@ -134,7 +134,7 @@ impl PyLogpush {
     /// string holding its canonical JSON. A creation is never retried.
     #[pyo3(signature = (
         *, destination_conf, dataset, name=None, filter=None, logpull_options=None,
-        max_operators=30, max_bytes=1000, **fields
+        max_operators=Limits::default().max_operators, max_bytes=Limits::default().max_bytes, **fields
     ))]
     #[allow(clippy::too_many_arguments)]
     fn create_job(
@@ -217,6 +217,30 @@ impl PyLogpush {
     fn __repr__(&self) -> String {
         format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
     }
+}
+
+/// A job record fit to print: core's `redact_job` applied to a copy of `job` (a dict).
+/// Values that are not JSON are treated as opaque: masked where core masks the field, kept
+/// as they are elsewhere; values core leaves alone stay the same objects.
+#[pyfunction]
+pub fn _redact_job<'py>(py: Python<'py>, job: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
+    let out = job.copy()?;
+    let mut given = serde_json::Map::new();
+    for (key, value) in job.iter() {
+        let Ok(key) = key.extract::<String>() else { continue };
+        // Not JSON: a stand-in that is neither null nor text, so that core masks it where it
+        // masks any value.
+        let json = convert::to_json(&value, &key).map_or(serde_json::Value::Array(Vec::new()), Into::into);
+        given.insert(key, json);
+    }
+    let mut redacted = given.clone();
+    escpush_core::redact_job(&mut redacted);
+    for (key, value) in &redacted {
+        if given.get(key) != Some(value) {
+            out.set_item(key, convert::from_json(py, value)?)?;
+        }
+    }
+    Ok(out)
 }
 
 /// A `destination_conf` fit to print: every parameter value but harmless ones (`region`, ...)
