@@ -152,12 +152,16 @@ impl Client {
     }
 }
 
-/// A job answer must be a JSON object (a job record).
-// Until core reads job answers itself (issue 17.4), the one shape relied on is checked here.
+/// A job answer must be a job record: a JSON object with an integer `id`.
+// Until core reads job answers itself (issue 17.4), the shape relied on is checked here.
 fn job_record(result: Value) -> Result<Value, Error> {
-    match result {
-        Value::Object(_) => Ok(result),
-        other => Err(malformed(format!("the job is {}, not an object", json_kind(&other)))),
+    match &result {
+        Value::Object(fields) if fields.get("id").is_some_and(Value::is_u64) => Ok(result),
+        Value::Object(fields) => Err(malformed(match fields.get("id") {
+            None => "the job has no `id`".to_owned(),
+            Some(id) => format!("the job's `id` is {}, not a job id", json_kind(id)),
+        })),
+        other => Err(malformed(format!("the job is {}, not an object", json_kind(other)))),
     }
 }
 
