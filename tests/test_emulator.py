@@ -290,7 +290,9 @@ def test_a_body_fault_answers_exactly_that(escpush_emulator: Emulator) -> None:
 
 
 def _raw_get(emu: Emulator) -> tuple[int, bytes]:
-    req = urllib.request.Request(f"{emu.base_url}/zones/z/disable_esc", headers={"Authorization": f"Bearer {emu.api_token}"})
+    req = urllib.request.Request(
+        f"{emu.base_url}/zones/z/disable_esc", headers={"Authorization": f"Bearer {emu.api_token}"}
+    )
     with urllib.request.urlopen(req, timeout=5) as resp:
         return resp.status, resp.read()
 

@@ -5,16 +5,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Literal, final
 
-from typing_extensions import TypeAlias
+from typing_extensions import TypeAlias, disjoint_base
 
 from ._job import Job
 from .errors import FilterProblem
 
 __version__: str
 __all__ = [
-    "_error_kinds",
-    "_raise_error",
-    "_redact_job",
     "Account",
     "Client",
     "EmulatorServer",
@@ -29,6 +26,9 @@ __all__ = [
     "Scope",
     "Zone",
     "__version__",
+    "_error_kinds",
+    "_raise_error",
+    "_redact_job",
     "dataset_fields",
     "datasets",
     "esc_cookie",
@@ -189,8 +189,6 @@ class LogpullOptions:
     def __eq__(self, other: object, /) -> bool: ...
 
 def field(name: str) -> Field: ...
-
-
 def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
     """A copy of a job record with core's ``redact_job`` applied (``Job.redacted()``)."""
 
@@ -268,13 +266,14 @@ class Logpush:
         name: str | None = None,
         filter: Filter | str | Mapping[str, Any] | None = None,
         logpull_options: LogpullOptions | str | None = None,
-        max_operators: int = 30,
-        max_bytes: int = 1000,
+        max_operators: int = ...,  # core's Limits::default(): 30
+        max_bytes: int = ...,  # core's Limits::default(): 1000
         **fields: Any,
     ) -> Job: ...
     def jobs(self) -> list[Job]: ...
     def job(self, job_id: int) -> Job: ...
 
+@disjoint_base
 class Scope:
     """A zone or an account: ``Zone`` and ``Account`` are its two kinds."""
 
@@ -343,7 +342,7 @@ class EmulatorServer:
         api_key: str | None = None,
         email: str | None = None,
         api_token: str | None = None,
-        log_capacity: int = 10000,
+        log_capacity: int | None = None,
     ) -> EmulatorServer: ...
     @property
     def base_url(self) -> str: ...

@@ -35,8 +35,8 @@ class Emulator:
 
     ``port=0`` (the default) picks a free port. Credentials not given are random; read them
     from ``api_key``, ``email`` and ``api_token`` to configure other clients (curl, SDKs).
-    The request log keeps the ``log_capacity`` most recent requests, so that a long-running
-    emulator stays bounded.
+    The request log keeps the ``log_capacity`` most recent requests (None: the emulator's
+    default, 10,000), so that a long-running emulator stays bounded.
     """
 
     def __init__(
@@ -46,7 +46,7 @@ class Emulator:
         api_key: str | None = None,
         email: str | None = None,
         api_token: str | None = None,
-        log_capacity: int = 10_000,
+        log_capacity: int | None = None,
     ) -> None:
         self._server = EmulatorServer(
             port, api_key=api_key, email=email, api_token=api_token, log_capacity=log_capacity

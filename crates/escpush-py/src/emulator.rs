@@ -43,23 +43,29 @@ impl PyEmulatorServer {
 #[pymethods]
 impl PyEmulatorServer {
     /// Starts serving on 127.0.0.1 (`port=0`: a free port). Credentials not given are random.
-    /// The request log keeps the `log_capacity` most recent requests.
+    /// The request log keeps the `log_capacity` most recent requests (None: the emulator's
+    /// default, 10,000).
     #[new]
-    #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None, log_capacity=DEFAULT_LOG_CAPACITY as i64))]
+    #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None, log_capacity=None))]
     fn py_new(
         py: Python<'_>,
         port: u16,
         api_key: Option<String>,
         email: Option<String>,
         api_token: Option<String>,
-        log_capacity: i64,
+        log_capacity: Option<i64>,
     ) -> PyResult<Self> {
-        let log_capacity = usize::try_from(log_capacity).map_err(|_| {
-            errors::invalid_input(
-                py,
-                format!("invalid log_capacity: must be 0 or more requests (got {log_capacity})"),
-            )
-        })?;
+        let log_capacity = log_capacity
+            .map_or(Ok(DEFAULT_LOG_CAPACITY), usize::try_from)
+            .map_err(|_| {
+                errors::invalid_input(
+                    py,
+                    format!(
+                        "invalid log_capacity: must be 0 or more requests (got {})",
+                        log_capacity.unwrap_or_default()
+                    ),
+                )
+            })?;
         let mut b = Emulator::builder().port(port).log_capacity(log_capacity);
         if let Some(k) = api_key {
             b = b.api_key(k);
@@ -239,11 +245,9 @@ fn float_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     };
     match value.extract::<f64>() {
         Ok(x) => Ok(Some(x)),
-        Err(_) if value.is_instance_of::<PyInt>() => Ok(Some(if value.lt(0)? {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        })),
+        Err(_) if value.is_instance_of::<PyInt>() => {
+            Ok(Some(if value.lt(0)? { f64::NEG_INFINITY } else { f64::INFINITY }))
+        }
         Err(e) => Err(e),
     }
 }

@@ -143,7 +143,9 @@ pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>)
     match err {
         ScanError::Open { source_name, .. }
         | ScanError::Read { source_name, .. }
-        | ScanError::Gzip { source_name, .. } => exc::ScanError::new_err((err.to_string(), source_name.clone(), none())),
+        | ScanError::Gzip { source_name, .. } => {
+            exc::ScanError::new_err((err.to_string(), source_name.clone(), none()))
+        }
         ScanError::Malformed { source_name, line, .. } => {
             exc::ScanError::new_err((err.to_string(), source_name.clone(), Some(*line)))
         }
