@@ -8,6 +8,14 @@ use serde_json::json;
 mod common;
 use common::client;
 
+/// The smallest zone job: http_requests to a bucket.
+fn plain_spec() -> JobSpec {
+    JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://b?region=r")
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn create_list_and_read_back_on_both_scopes() {
     let emu = Emulator::start().unwrap();
@@ -72,10 +80,7 @@ fn a_creation_is_not_retried_but_reads_are() {
     let emu = Emulator::start().unwrap();
     let c = client(&emu);
     let zone = Scope::zone("z1").unwrap();
-    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://b?region=r")
-        .build()
-        .unwrap();
+    let spec = plain_spec();
     emu.fail_next(
         Fault::Status {
             status: 503,
@@ -135,10 +140,7 @@ fn job_answers_that_are_not_jobs_are_malformed() {
     let emu = Emulator::start().unwrap();
     let c = client(&emu);
     let zone = Scope::zone("z1").unwrap();
-    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://b?region=r")
-        .build()
-        .unwrap();
+    let spec = plain_spec();
     for body in [
         &b"null"[..],
         b"",
