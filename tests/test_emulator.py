@@ -304,3 +304,9 @@ def test_an_echo_fault_quotes_the_request_and_the_log_still_redacts(escpush_emul
         _raw_get(escpush_emulator)
     assert exc.value.code == 400 and token in exc.value.read().decode()
     assert token not in json.dumps(escpush_emulator.requests())
+
+
+def test_a_port_out_of_range_is_invalid_input() -> None:
+    for port in [-1, 65536]:
+        with pytest.raises(InvalidInput, match="invalid port: must be from 0 to 65535"):
+            Emulator(port=port)

@@ -293,6 +293,9 @@ def test_unknown_routes_and_methods(escpush_emulator: Emulator) -> None:
         ({"api_token": "t", "base_url": "ftp://example.com/"}, "scheme"),
         ({"api_token": "t", "timeout": 0}, "timeout"),
         ({"api_token": "t", "timeout": -1.0}, "timeout"),
+        ({"api_token": "t", "timeout": 1e300}, "timeout"),
+        ({"api_token": "t", "max_retries": -1}, "invalid max_retries: must be from 0 to 100 \\(got -1\\)"),
+        ({"api_token": "t", "max_retries": 101}, "max_retries"),
     ],
 )
 def test_bad_settings_are_refused(kwargs: dict[str, Any], message: str) -> None:

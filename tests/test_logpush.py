@@ -309,3 +309,15 @@ def test_the_default_limits_are_cores() -> None:
 
     text = Logpush.create_job.__text_signature__ or ""
     assert "max_operators" in text and "30" not in text and "1000" not in text, text
+
+
+def test_integer_arguments_out_of_range_are_invalid_input(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    with pytest.raises(InvalidInput, match=r"invalid job id: must be from 1 to \d+ \(got -1\)"):
+        logpush.job(-1)
+    with pytest.raises(InvalidInput, match="invalid job id"):
+        logpush.job(0)
+    for name in ["max_operators", "max_bytes"]:
+        with pytest.raises(InvalidInput, match=f"invalid {name}: must be from 0"):
+            logpush.create_job(destination_conf=S3, dataset="http_requests", **{name: -1})
+    assert escpush_emulator.requests() == []

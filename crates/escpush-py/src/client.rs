@@ -32,6 +32,22 @@ fn seconds_or_zero(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration>
     }
 }
 
+/// `value` checked against `min..=max`; `InvalidInput` naming `what` and the range otherwise
+/// (instead of the `OverflowError` a narrower Rust type would give).
+pub(crate) fn int_in_range(py: Python<'_>, what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(errors::invalid_input(
+            py,
+            format!("invalid {what}: must be from {min} to {max} (got {value})"),
+        ))
+    }
+}
+
+/// The most retries a client may be asked for.
+const MAX_RETRIES: i64 = 100;
+
 /// A string as Python's `repr` writes simple ones: `'abc'`.
 pub(crate) fn quote(s: &str) -> String {
     if s.contains(['\'', '\\']) {
@@ -45,7 +61,7 @@ pub(crate) fn quote(s: &str) -> String {
 struct Settings {
     base_url: Option<String>,
     timeout: f64,
-    max_retries: u32,
+    max_retries: i64,
     retry_backoff: f64,
     max_retry_after: f64,
     allow_insecure_http: bool,
@@ -57,7 +73,7 @@ impl Settings {
             b = b.base_url(url);
         }
         Ok(b.timeout(seconds(py, "timeout", self.timeout)?)
-            .max_retries(self.max_retries)
+            .max_retries(u32::try_from(int_in_range(py, "max_retries", self.max_retries, 0, MAX_RETRIES)?).unwrap_or(0))
             .backoff(seconds_or_zero(py, "retry_backoff", self.retry_backoff)?)
             .max_retry_after(seconds_or_zero(py, "max_retry_after", self.max_retry_after)?)
             .allow_insecure_http(self.allow_insecure_http))
@@ -98,7 +114,7 @@ impl PyClient {
         api_token: Option<String>,
         base_url: Option<String>,
         timeout: f64,
-        max_retries: u32,
+        max_retries: i64,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
@@ -137,7 +153,7 @@ impl PyClient {
         email: Option<String>,
         base_url: Option<String>,
         timeout: f64,
-        max_retries: u32,
+        max_retries: i64,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,

@@ -49,7 +49,7 @@ impl PyEmulatorServer {
     #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None, log_capacity=None))]
     fn py_new(
         py: Python<'_>,
-        port: u16,
+        port: i64,
         api_key: Option<String>,
         email: Option<String>,
         api_token: Option<String>,
@@ -66,6 +66,7 @@ impl PyEmulatorServer {
                     ),
                 )
             })?;
+        let port = u16::try_from(crate::client::int_in_range(py, "port", port, 0, 65_535)?).unwrap_or_default();
         let mut b = Emulator::builder().port(port).log_capacity(log_capacity);
         if let Some(k) = api_key {
             b = b.api_key(k);
