@@ -24,6 +24,26 @@ struct Answer {
 }
 
 impl Answer {
+    /// The envelope's `result`, or the error the answer holds: core's reading.
+    fn read(&self) -> Result<Value, Error> {
+        Ok(parse_response(self.status, &self.body)?)
+    }
+
+    /// The error this answer holds, with the wait it asked for, which the call cannot give.
+    fn retry_later(&self, retry_after: Duration, reason: &str) -> Error {
+        match self.read() {
+            Err(Error::Core(error)) => Error::RetryLater {
+                error,
+                retry_after,
+                at: SystemTime::now() + retry_after,
+                reason: reason.to_owned(),
+            },
+            other => other.err().unwrap_or(Error::Transport {
+                message: format!("HTTP {} asked to retry", self.status),
+            }),
+        }
+    }
+
     fn asks_for_retry(&self) -> bool {
         self.status == 429 || (500..600).contains(&self.status)
     }
@@ -64,60 +84,23 @@ impl Client {
                     error: Error::Transport { .. },
                     ..
                 }) if may_retry => self.retry.backoff_for(attempt),
-                _ => return self.finish_outcome(req, outcome),
+                _ => return finish(req, outcome),
             };
             let remaining = deadline.saturating_duration_since(Instant::now());
             if wait >= remaining {
                 return match outcome {
                     Ok(answer) => match answer.retry_after {
-                        Some(asked) => Err(self.retry_later(
-                            &answer,
+                        Some(asked) => Err(answer.retry_later(
                             asked,
                             &format!("; the call's timeout of {} ends before that", secs(self.timeout)),
                         )),
-                        None => self.finish(&answer),
+                        None => answer.read(),
                     },
-                    failed => self.finish_outcome(req, failed),
+                    failed => finish(req, failed),
                 };
             }
             std::thread::sleep(wait);
             attempt += 1;
-        }
-    }
-
-    fn finish_outcome(&self, req: &Request, outcome: Result<Answer, Failed>) -> Result<Value, Error> {
-        match outcome {
-            Ok(answer) => self.finish(&answer),
-            Err(Failed { error, maybe_sent }) => Err(
-                if maybe_sent && !req.retry_safe && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
-                    // The caller (who knows what the request does) adds how to check.
-                    Error::OutcomeUnknown {
-                        cause: Box::new(error),
-                        check: String::new(),
-                    }
-                } else {
-                    error
-                },
-            ),
-        }
-    }
-
-    #[allow(clippy::unused_self)]
-    fn finish(&self, answer: &Answer) -> Result<Value, Error> {
-        Ok(parse_response(answer.status, &answer.body)?)
-    }
-
-    fn retry_later(&self, answer: &Answer, retry_after: Duration, reason: &str) -> Error {
-        match self.finish(answer) {
-            Err(Error::Core(error)) => Error::RetryLater {
-                error,
-                retry_after,
-                at: SystemTime::now() + retry_after,
-                reason: reason.to_owned(),
-            },
-            other => other.err().unwrap_or(Error::Transport {
-                message: format!("HTTP {} asked to retry", answer.status),
-            }),
         }
     }
 
@@ -205,6 +188,25 @@ impl Client {
             },
         };
         Failed { error, maybe_sent }
+    }
+}
+
+/// The call's result from its last attempt. A transport failure after a request that is
+/// not safe to repeat was sent becomes [`Error::OutcomeUnknown`]; the caller, who knows what
+/// the request does, adds how to check.
+fn finish(req: &Request, outcome: Result<Answer, Failed>) -> Result<Value, Error> {
+    match outcome {
+        Ok(answer) => answer.read(),
+        Err(Failed { error, maybe_sent }) => Err(
+            if maybe_sent && !req.retry_safe && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
+                Error::OutcomeUnknown {
+                    cause: Box::new(error),
+                    check: String::new(),
+                }
+            } else {
+                error
+            },
+        ),
     }
 }
 
