@@ -391,6 +391,38 @@ mod tests {
     }
 
     #[test]
+    fn the_log_keeps_the_most_recent_requests() {
+        let emu = Emulator::builder().log_capacity(2).start().unwrap();
+        for path in ["/a", "/b", "/c"] {
+            raw(&emu, &format!("GET {path} HTTP/1.1\r\nConnection: close\r\n\r\n"));
+        }
+        let paths: Vec<String> = emu.requests().into_iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["/b", "/c"]);
+    }
+
+    #[test]
+    fn fault_specs_are_checked_before_anything_is_queued() {
+        let emu = Emulator::start().unwrap();
+        let too_long = FaultSpec {
+            delay: Some(1e30),
+            ..FaultSpec::default()
+        };
+        assert!(emu.fail_next_spec(&too_long).is_err());
+        let empty = FaultSpec {
+            body: Some(b"null".to_vec()),
+            status: Some(204),
+            ..FaultSpec::default()
+        };
+        emu.fail_next_spec(&empty).unwrap();
+        let r = raw(&emu, "GET /x HTTP/1.1\r\nConnection: close\r\n\r\n");
+        assert!(
+            r.starts_with("HTTP/1.1 204 No Content") && r.ends_with("\r\n\r\n"),
+            "{r}"
+        );
+        assert!(raw(&emu, "GET /x HTTP/1.1\r\nConnection: close\r\n\r\n").starts_with("HTTP/1.1 404"));
+    }
+
+    #[test]
     fn credentials_never_show_in_debug() {
         let emu = Emulator::builder()
             .api_key("supersecretkey")
