@@ -57,29 +57,6 @@ pub(crate) fn quote(s: &str) -> String {
     }
 }
 
-/// The settings every constructor shares.
-struct Settings {
-    base_url: Option<String>,
-    timeout: f64,
-    max_retries: i64,
-    retry_backoff: f64,
-    max_retry_after: f64,
-    allow_insecure_http: bool,
-}
-
-impl Settings {
-    fn apply(self, py: Python<'_>, mut b: ClientBuilder) -> PyResult<ClientBuilder> {
-        if let Some(url) = self.base_url {
-            b = b.base_url(url);
-        }
-        Ok(b.timeout(seconds(py, "timeout", self.timeout)?)
-            .max_retries(u32::try_from(int_in_range(py, "max_retries", self.max_retries, 0, MAX_RETRIES)?).unwrap_or(0))
-            .backoff(seconds_or_zero(py, "retry_backoff", self.retry_backoff)?)
-            .max_retry_after(seconds_or_zero(py, "max_retry_after", self.max_retry_after)?)
-            .allow_insecure_http(self.allow_insecure_http))
-    }
-}
-
 /// A client of Cloudflare's v4 API.
 ///
 /// `Client(api_key=..., email=...)` (the `X-Auth-Key`/`X-Auth-Email` scheme) or
@@ -97,6 +74,34 @@ impl Settings {
 #[derive(Debug)]
 pub struct PyClient {
     inner: Client,
+}
+
+impl PyClient {
+    /// The client from builder `b` (credentials set) and the settings both constructors take.
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        py: Python<'_>,
+        mut b: ClientBuilder,
+        base_url: Option<String>,
+        timeout: f64,
+        max_retries: i64,
+        retry_backoff: f64,
+        max_retry_after: f64,
+        allow_insecure_http: bool,
+    ) -> PyResult<Self> {
+        if let Some(url) = base_url {
+            b = b.base_url(url);
+        }
+        let max_retries = u32::try_from(int_in_range(py, "max_retries", max_retries, 0, MAX_RETRIES)?).unwrap_or(0);
+        let b = b
+            .timeout(seconds(py, "timeout", timeout)?)
+            .max_retries(max_retries)
+            .backoff(seconds_or_zero(py, "retry_backoff", retry_backoff)?)
+            .max_retry_after(seconds_or_zero(py, "max_retry_after", max_retry_after)?)
+            .allow_insecure_http(allow_insecure_http);
+        let inner = b.build().map_err(|e| errors::http_error(py, &e))?;
+        Ok(PyClient { inner })
+    }
 }
 
 #[pymethods]
@@ -123,16 +128,16 @@ impl PyClient {
             Some(auth) => Client::builder().auth(auth),
             None => Client::builder(),
         };
-        let settings = Settings {
+        Self::build(
+            py,
+            b,
             base_url,
             timeout,
             max_retries,
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
-        };
-        let inner = settings.apply(py, b)?.build().map_err(|e| errors::http_error(py, &e))?;
-        Ok(PyClient { inner })
+        )
     }
 
     /// A client whose credentials and base URL come from the environment:
@@ -158,24 +163,21 @@ impl PyClient {
         max_retry_after: f64,
         allow_insecure_http: bool,
     ) -> PyResult<Self> {
-        let given = EnvOverrides::new()
-            .api_token(api_token)
-            .api_key(api_key)
-            .email(email)
-            .base_url(base_url);
+        let given = EnvOverrides::new().api_token(api_token).api_key(api_key).email(email);
         let b = Client::builder()
             .from_env_with(&given)
             .map_err(|e| errors::http_error(py, &e))?;
-        let settings = Settings {
-            base_url: None,
+        // The base URL given wins over CLOUDFLARE_BASE_URL, which from_env_with read.
+        Self::build(
+            py,
+            b,
+            base_url,
             timeout,
             max_retries,
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
-        };
-        let inner = settings.apply(py, b)?.build().map_err(|e| errors::http_error(py, &e))?;
-        Ok(PyClient { inner })
+        )
     }
 
     /// The API root this client talks to.
