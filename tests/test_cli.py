@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from escpush import Filter, __version__
+from escpush import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, Filter, __version__
 from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, build_parser, main
 from escpush.testing import Emulator
 
@@ -172,7 +172,8 @@ def test_python_m_and_the_console_script_run() -> None:
 def test_validate_a_good_filter(cli: Cli) -> None:
     run = cli("filter", "validate", GOOD, "--dataset", "http_requests")
     assert (run.code, run.err) == (EXIT_OK, "")
-    assert run.out == f"valid for http_requests: 2 of 30 operators, {len(GOOD)} of 1000 bytes\n"
+    limits = f"2 of {DEFAULT_MAX_OPERATORS} operators, {len(GOOD)} of {DEFAULT_MAX_BYTES} bytes"
+    assert run.out == f"valid for http_requests: {limits}\n"
     run = cli("filter", "validate", GOOD, "--json")
     assert run.code == EXIT_OK
     assert run.json() == {
@@ -180,7 +181,7 @@ def test_validate_a_good_filter(cli: Cli) -> None:
         "dataset": None,
         "operators": 2,
         "bytes": len(GOOD),
-        "limits": {"operators": 30, "bytes": 1000},
+        "limits": {"operators": DEFAULT_MAX_OPERATORS, "bytes": DEFAULT_MAX_BYTES},
         "problems": [],
     }
 
@@ -296,8 +297,8 @@ def test_explain_draws_the_tree_with_sizes_and_problems(cli: Cli) -> None:
         '  │  ├─ ClientRequestHost endsWith ".example.com"',
         "  │  └─ EdgeResponseStatus geq 500",
         '  └─ ClientCountry in ["cn", "ru"]',
-        "operators: 3 of 30",
-        f"size:      {Filter.parse(f).byte_size} of 1000 bytes",
+        f"operators: 3 of {DEFAULT_MAX_OPERATORS}",
+        f"size:      {Filter.parse(f).byte_size} of {DEFAULT_MAX_BYTES} bytes",
         "no problems for http_requests",
     ]
     run = cli("filter", "explain", f, "--max-operators", "2", "--max-bytes", "100")
@@ -598,3 +599,184 @@ def test_start_up_imports_only_what_the_command_uses(argv: list[str]) -> None:
     assert not loaded & LAZY, loaded & LAZY
     if argv == ["--version"]:
         assert "json" not in loaded
+
+
+# -- bad values: a clear message and exit 2, never a traceback -------------------------------
+
+CREATE = ("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", "r2://b/p")
+BAD_VALUES = [
+    (("filter", "validate", GOOD, "--max-operators", "-1"), "--max-operators"),
+    (("filter", "validate", GOOD, "--max-operators", "x"), "--max-operators"),
+    (("filter", "validate", GOOD, "--max-bytes", "9" * 30), "--max-bytes"),
+    (("filter", "explain", GOOD, "--max-bytes", "-1"), "--max-bytes"),
+    (("filter", "validate", GOOD, "--scope", "planet"), "--scope"),
+    (("filter", "fmt", GOOD, "--indent", "-1"), "--indent"),
+    (("filter", "fmt", GOOD, "--indent", "1000000000"), "--indent"),
+    (("filter", "scan", GOOD, "-", "--threads", "-1"), "--threads"),
+    (("filter", "scan", GOOD, "-", "--threads", "100000"), "--threads"),
+    (("logpush", "get", "-1", "--zone", ZONE), "JOB_ID"),
+    (("logpush", "get", "9" * 30, "--zone", ZONE), "JOB_ID"),
+    (("logpush", "get", "seven", "--zone", ZONE), "JOB_ID"),
+    (("logpush", "list", "--zone", ZONE, "--timeout", "-1"), "--timeout"),
+    (("logpush", "list", "--zone", ZONE, "--timeout", "nan"), "--timeout"),
+    (("esc", "status", "--zone", ZONE, "--timeout", "inf"), "--timeout"),
+    (("esc", "status", "--zone", ZONE, "--timeout", "0"), "--timeout"),
+    (("esc", "status", "--zone", ZONE, "--retries", "-1"), "--retries"),
+    (("esc", "status", "--zone", ZONE, "--retries", "1000"), "--retries"),
+    ((*CREATE, "--max-upload-bytes", "-5"), "--max-upload-bytes"),
+    ((*CREATE, "--max-upload-records", "9" * 30), "--max-upload-records"),
+    ((*CREATE, "--max-upload-interval-seconds", "1.5"), "--max-upload-interval-seconds"),
+    (("emulator", "--port", "99999"), "--port"),
+    (("emulator", "--port", "-1"), "--port"),
+]
+
+
+@pytest.mark.parametrize(("argv", "option"), BAD_VALUES, ids=lambda v: " ".join(v) if isinstance(v, tuple) else v)
+def test_bad_option_values_are_usage_errors(
+    argv: tuple[str, ...], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(list(argv))
+    err = capsys.readouterr().err
+    assert exit.value.code == EXIT_USAGE
+    assert err.startswith("usage: escpush") and f"error: argument {option}" in err and "Traceback" not in err
+    # With --json, the same error as a JSON object.
+    with pytest.raises(SystemExit) as exit:
+        main([*argv, "--json"] if argv[0] != "emulator" else list(argv))
+    captured = capsys.readouterr()
+    assert exit.value.code == EXIT_USAGE and captured.out == ""
+    if argv[0] != "emulator":  # no --json there
+        error = json.loads(captured.err)["error"]
+        assert error["exit_code"] == EXIT_USAGE and option in error["message"] and error["problems"] == []
+
+
+def test_usage_errors_with_json_are_json(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["esc", "status", "--json"], ["filter", "validate", "--json"], ["logpush", "get", "--json"]):
+        with pytest.raises(SystemExit) as exit:
+            main(argv)
+        assert exit.value.code == EXIT_USAGE
+        error = json.loads(capsys.readouterr().err)["error"]
+        assert error["exit_code"] == EXIT_USAGE and "required" in error["message"]
+
+
+def test_stdin_that_is_not_utf8_is_bad_input() -> None:
+    for argv in (["filter", "validate", "-"], ["esc", "secret", "--zone", ZONE, "--secret-file", "-"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "escpush", *argv],
+            input=b'{"where": "\xff"}',
+            capture_output=True,
+            env={**os.environ, "LC_ALL": "C", "CLOUDFLARE_API_TOKEN": "t"},
+            check=False,
+        )
+        assert done.returncode == EXIT_USAGE, done.stderr
+        assert done.stderr.decode().endswith("on standard input is not UTF-8 text\n"), done.stderr
+
+
+def test_arguments_that_are_not_utf8_are_bad_input() -> None:
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"escpush", b"filter", b"validate", b'{"where":"\xff"}'],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == EXIT_USAGE
+    assert done.stderr == b"escpush: an argument is not UTF-8 text: it holds b'\\xff'\n"
+
+
+def test_a_closed_stdout_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    conditions = [{"key": f"K{i}", "operator": "eq", "value": "x" * 40} for i in range(5000)]
+    big.write_text(json.dumps({"where": {"or": conditions}}))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "escpush", "filter", "explain", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"where\n"
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=30) == EXIT_USAGE
+    assert err == b"escpush: the output was closed before everything was written (broken pipe)\n"
+
+
+def test_emulator_port_in_use_is_a_clear_error(cli: Cli) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = cli("emulator", "--port", str(port))
+    assert run.code == EXIT_USAGE
+    assert run.err.startswith(f"escpush: cannot serve on 127.0.0.1 port {port}: ")
+
+
+def test_retries_and_timeout_reach_the_client(cli: Cli, api: Emulator) -> None:
+    api.fail_next(status=503, count=2)
+    assert cli("esc", "status", "--zone", ZONE, "--retries", "0").code == EXIT_API
+    assert cli("esc", "status", "--zone", ZONE, "--retries", "2").code == EXIT_OK
+    api.fail_next(status=503, count=2)
+    assert cli("esc", "status", "--zone", ZONE, "--retries", "3", "--timeout", "5").code == EXIT_OK
+
+
+# -- esc secret --save: a new file, readable by its owner only -------------------------------
+
+
+def test_save_replaces_an_existing_file_with_a_private_one(cli: Cli, api: Emulator, tmp_path: Path) -> None:
+    saved = tmp_path / "secret.txt"
+    saved.write_text("old\n")
+    saved.chmod(0o644)
+    run = cli("esc", "secret", "--zone", ZONE, "--save", str(saved))
+    assert run.code == EXIT_OK, run.err
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    assert saved.read_text() != "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["secret.txt"], "no temporary file left"
+
+
+def test_save_refuses_a_symbolic_link_and_sends_nothing(cli: Cli, api: Emulator, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep\n")
+    target.chmod(0o644)
+    link = tmp_path / "secret.txt"
+    link.symlink_to(target)
+    run = cli("esc", "secret", "--zone", ZONE, "--save", str(link))
+    assert run.code == EXIT_USAGE and "symbolic link" in run.err
+    assert target.read_text() == "keep\n" and link.is_symlink()
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(tmp_path / "nowhere.txt")
+    run = cli("esc", "secret", "--zone", ZONE, "--save", str(dangling))
+    assert run.code == EXIT_USAGE and not (tmp_path / "nowhere.txt").exists()
+    run = cli("esc", "secret", "--zone", ZONE, "--save", str(tmp_path / "no-such-dir" / "s.txt"))
+    assert run.code == EXIT_USAGE and "cannot save the secret" in run.err
+    assert api.requests() == []
+
+
+# -- filter scan --output: never an input, never half-written --------------------------------
+
+
+def test_scan_output_refuses_a_hard_link_to_an_input(cli: Cli, tmp_path: Path) -> None:
+    logs = tmp_path / "logs.ndjson"
+    text = '{"EdgeResponseStatus":503,"ClientCountry":"cn"}\n' * 10
+    logs.write_text(text)
+    link = tmp_path / "link.ndjson"
+    os.link(logs, link)
+    run = cli("filter", "scan", GOOD, str(logs), "--output", str(link))
+    assert run.code == EXIT_USAGE and "is also an input" in run.err
+    assert logs.read_text() == text
+    out = tmp_path / "out.ndjson"
+    out.write_text("previous\n")
+    run = cli("filter", "scan", GOOD, str(logs), str(tmp_path / "missing.ndjson"), "--output", str(out))
+    assert run.code == EXIT_USAGE and out.read_text() == "previous\n"
+
+
+def test_create_has_an_option_for_every_job_field_core_accepts() -> None:
+    from escpush._escpush import _EXTRA_JOB_FIELDS
+
+    create = dict(_leaf_parsers())["logpush create"]
+    flags = {flag for action in create._actions for flag in action.option_strings}
+    assert _EXTRA_JOB_FIELDS, "core's list reaches Python"
+    for name, kind in _EXTRA_JOB_FIELDS:
+        assert "--" + name.replace("_", "-") in flags, name
+        if kind == "bool":
+            assert "--no-" + name.replace("_", "-") in flags, name

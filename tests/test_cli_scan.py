@@ -40,7 +40,7 @@ def test_counts_in_words(capsys: pytest.CaptureFixture[str], logs: Path) -> None
     code, out, err = run(capsys, FILTER, str(logs))
     assert code == 0 and err == ""
     first, second = out.splitlines()
-    assert first.startswith("2 of 5 lines match (40.00%); 175 B in ")
+    assert first.startswith("2 of 5 lines match (40.00%); 175 bytes in ")
     assert second == f"1 malformed line; the first: {logs} line 5: byte 25: the line ends inside the object"
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
+
+from escpush import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, Filter
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +19,18 @@ def demo_output() -> str:
 
 
 def test_demo_shows_a_valid_and_a_broken_filter(demo_output: str) -> None:
-    assert "valid for http_requests: 3 operators, 221 of 1000 bytes" in demo_output
+    # The filter's size, as the demo prints it, is that of the filter it printed, within
+    # core's default limits.
+    built = next(line for line in demo_output.splitlines() if line.startswith("built:"))
+    f = eval(built.split(":", 1)[1].strip(), {"Filter": Filter})
+    valid = next(line for line in demo_output.splitlines() if line.startswith("valid for http_requests:"))
+    m = re.fullmatch(r"valid for http_requests: (\d+) of (\d+) operators, (\d+) of (\d+) bytes", valid)
+    assert m is not None, valid
+    ops, op_limit, size, byte_limit = map(int, m.groups())
+    assert (ops, size) == (f.operator_count, f.byte_size)
+    assert (op_limit, byte_limit) == (DEFAULT_MAX_OPERATORS, DEFAULT_MAX_BYTES)
+    assert 0 < ops <= op_limit and 0 < size <= byte_limit
+    assert f.problems("http_requests") == []
     assert "unknown operator `gte`; did you mean `geq`?" in demo_output
     assert "did you mean `ClientRequestHost`?" in demo_output
 

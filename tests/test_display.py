@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import sys
 from html.parser import HTMLParser
 from typing import Any
 
@@ -16,7 +17,19 @@ import pytest
 from IPython.core.formatters import DisplayFormatter
 
 import escpush
-from escpush import EscStatus, Filter, FilterError, InvalidInput, Job, LogpullOptions, ScanResult, field
+from escpush import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_OPERATORS,
+    EscStatus,
+    Filter,
+    FilterError,
+    InvalidInput,
+    Job,
+    LogpullOptions,
+    ScanResult,
+    field,
+)
+from escpush._format import JOB_FIELD_ORDER
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
@@ -81,7 +94,8 @@ def test_filter_shows_a_tree_and_its_size_against_the_limits() -> None:
         "ClientCountry"
     ).is_in(["cn", "ru"])
     shown = text_of(html_of(f))
-    assert "3 of 30 operators · 221 of 1000 bytes" in shown
+    limits = f"{f.operator_count} of {DEFAULT_MAX_OPERATORS} operators · {f.byte_size} of {DEFAULT_MAX_BYTES} bytes"
+    assert limits in shown
     assert "or (any of) and (all of)" in shown
     assert 'ClientRequestHost endsWith ".example.com"' in shown
     assert 'EdgeResponseStatus geq "500"' in shown
@@ -90,21 +104,64 @@ def test_filter_shows_a_tree_and_its_size_against_the_limits() -> None:
     assert "over the limit" not in shown
 
 
-def test_filter_html_nests_groups() -> None:
-    a, b = ({"key": k, "operator": "eq", "value": 1} for k in "AB")
-    f = Filter.from_dict({"where": {"and": [a, {"or": [b]}]}})
-    markup = f._repr_html_()
-    # The `or` group is a list item inside the `and` group's list.
-    assert markup.index("<strong>and</strong>") < markup.index("<strong>or</strong>")
-    assert "<ul><li><code>A</code>" in markup
-    assert "<ul><li><code>B</code>" in markup.split("<strong>or</strong>")[1]
+class _Items(HTMLParser):
+    """The list items of a filter's tree: (depth, text of the item's own line)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.items: list[list[Any]] = []
+        self.open: list[list[Any]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "ul":
+            self.depth += 1
+            if self.open:
+                self.open[-1][2] = True  # its own line is over
+        elif tag == "li":
+            item = [self.depth, "", False]
+            self.items.append(item)
+            self.open.append(item)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "ul":
+            self.depth -= 1
+        elif tag == "li":
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.open and not self.open[-1][2]:
+            self.open[-1][1] += data
+
+
+def tree_items(f: Filter) -> list[tuple[int, str]]:
+    reader = _Items()
+    reader.feed(f._repr_html_())
+    return [(depth, " ".join(text.split())) for depth, text, _ in reader.items]
+
+
+def test_filter_html_has_an_item_per_condition_and_group_nested_as_the_filter() -> None:
+    a, b, c = ({"key": k, "operator": "eq", "value": 1} for k in "ABC")
+    f = Filter.from_dict({"where": {"and": [a, {"or": [b, c]}]}})
+    assert tree_items(f) == [
+        (1, "and (all of)"),
+        (2, "A eq 1"),
+        (2, "or (any of)"),
+        (3, "B eq 1"),
+        (3, "C eq 1"),
+    ]
+    # Any filter: one item per condition and per group, in the order of to_dict().
+    wide = Filter.from_dict({"where": {"or": [{"key": f"K{i}", "operator": "eq", "value": i} for i in range(25)]}})
+    assert [text for _, text in tree_items(wide)[1:]] == [f"K{i} eq {i}" for i in range(25)]
+    assert {depth for depth, _ in tree_items(wide)[1:]} == {2}
 
 
 def test_filter_over_the_limits_says_so() -> None:
     big = field("ClientIP").is_in([f"10.0.0.{i}" for i in range(120)]) | field("ClientCountry").is_in(["cn"])
     many = Filter.from_dict({"where": {"or": [{"key": f"F{i}", "operator": "eq", "value": i} for i in range(31)]}})
-    assert "1568 of 1000 bytes: over the limit" in text_of(big._repr_html_())
-    assert "31 of 30 operators: over the limit" in text_of(many._repr_html_())
+    assert big.byte_size > DEFAULT_MAX_BYTES and many.operator_count > DEFAULT_MAX_OPERATORS
+    assert f"{big.byte_size} of {DEFAULT_MAX_BYTES} bytes: over the limit" in text_of(big._repr_html_())
+    assert f"{many.operator_count} of {DEFAULT_MAX_OPERATORS} operators: over the limit" in text_of(many._repr_html_())
 
 
 def test_filter_html_escapes_keys_and_values() -> None:
@@ -202,7 +259,7 @@ def test_scan_result_counts_shares_and_throughput() -> None:
     assert "first malformed logs/a<1>.ndjson line 42: byte 7: <unexpected> & more" in shown
     assert "read 3.0 MiB" in shown
     assert "seconds 0.500" in shown
-    assert "throughput 6.3 MB/s, 2,000 lines/s" in shown
+    assert "throughput 6.0 MiB/s, 2,000 lines/s" in shown
 
 
 def test_scan_result_shows_small_shares_as_small() -> None:
@@ -259,9 +316,12 @@ def test_jobs_are_job_dicts_with_masked_display(escpush_emulator: Emulator) -> N
     assert "<b>" not in markup
     shown = text_of(markup)
     assert shown.startswith(f"Log-push job {job['id']}: <b>errors</b>")
-    assert f"id {job['id']} name <b>errors</b> dataset http_requests enabled True destination_conf {masked}" in shown
+    # The main fields first, in the order the command line shows them too.
+    assert f"id {job['id']} name <b>errors</b> dataset http_requests destination_conf {masked} enabled True" in shown
+    heads = [markup.index(f"<th>{k}</th>") for k in JOB_FIELD_ORDER]
+    assert heads == sorted(heads) and markup.count("<th>") == len(job)
     assert "logpull_options fields=ClientIP&timestamps=rfc3339" in shown
-    assert "filter Filter 2 of 30 operators" in shown
+    assert f"filter Filter 2 of {DEFAULT_MAX_OPERATORS} operators" in shown
     assert 'EdgeResponseStatus geq "500"' in shown
     assert "ownership_challenge ***" in shown
 
@@ -322,3 +382,21 @@ def test_job_display_survives_odd_records() -> None:
 def test_destinations_are_masked_as_the_core_masks_them(conf: str, shown: str) -> None:
     assert escpush.redact_destination_conf(conf) == shown
     assert Job({"destination_conf": conf}).redacted()["destination_conf"] == shown
+
+
+# The tree both the display and `escpush filter explain` draw (escpush._format)
+
+
+def test_trees_of_any_depth_are_drawn_without_recursion() -> None:
+    from escpush._display import _tree
+    from escpush._format import tree_lines
+
+    depth = 5 * sys.getrecursionlimit()
+    where: dict[str, Any] = {"key": "A", "operator": "eq", "value": 1}
+    for _ in range(depth):
+        where = {"and": [where]}
+    lines = tree_lines(where, ascii_only=True)
+    assert len(lines) == depth + 1
+    assert lines[0] == "and (1)" and lines[-1] == " " * 3 * (depth - 1) + "`- A eq 1"
+    markup = _tree(where)
+    assert markup.count("<li>") == depth + 1 and markup.count("<ul>") == markup.count("</ul>") == depth + 1

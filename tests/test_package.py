@@ -30,3 +30,14 @@ def test_stub_file_matches_the_module() -> None:
         cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_default_limits_are_cores() -> None:
+    def conditions(n: int) -> escpush.Filter:
+        where = {"or": [{"key": "ClientCountry", "operator": "eq", "value": "cn"}] * n}
+        return escpush.Filter.from_dict({"where": where})
+
+    at, over = conditions(escpush.DEFAULT_MAX_OPERATORS), conditions(escpush.DEFAULT_MAX_OPERATORS + 1)
+    assert "too_many_operators" not in {p["code"] for p in at.problems()}
+    assert "too_many_operators" in {p["code"] for p in over.problems()}
+    assert escpush.DEFAULT_MAX_BYTES > 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import pickle
 import random
 from pathlib import Path
@@ -150,22 +151,60 @@ def test_strict_mode_stops_at_the_first_malformed_line(tmp_path: Path) -> None:
     with pytest.raises(ScanError, match=r"line 4 is malformed: byte 5") as info:
         f.scan(p, strict=True)
     assert (info.value.path, info.value.line) == (str(p), 4)
+    # A failed select leaves no output, and an existing one as it was.
     out = tmp_path / "out.ndjson"
     with pytest.raises(ScanError):
         f.select(p, out, strict=True)
-    assert out.read_text() == '{"A":"a"}\n{"A":"a"}\n'
+    assert not out.exists()
+    out.write_text("old\n")
+    with pytest.raises(ScanError):
+        f.select(p, out, strict=True)
+    assert out.read_text() == "old\n"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["out.ndjson", "s.ndjson"], "no temporary file left"
     err = pickle.loads(pickle.dumps(info.value))
     assert (str(err), err.path, err.line) == (str(info.value), str(p), 4)
 
 
-def test_select_refuses_to_overwrite_an_input(logs: list[Path]) -> None:
+def test_select_refuses_to_overwrite_an_input(logs: list[Path], tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="is also an input"):
         escpush.field("A").eq("a").select(logs, logs[1])
+    # A hard link to an input is the same file: refused, the input kept whole.
+    copy = tmp_path / "in.ndjson"
+    copy.write_bytes(logs[0].read_bytes())
+    link = tmp_path / "link.ndjson"
+    os.link(copy, link)
+    with pytest.raises(InvalidInput, match="is also an input"):
+        escpush.field("A").eq("a").select([copy], link)
+    assert copy.read_bytes() == logs[0].read_bytes()
+
+
+def test_select_keeps_an_existing_output_when_an_input_cannot_be_read(logs: list[Path], tmp_path: Path) -> None:
+    out = tmp_path / "out.ndjson"
+    out.write_text("kept\n")
+    with pytest.raises(ScanError, match=r"missing\.ndjson"):
+        escpush.field("A").eq("a").select([logs[0], tmp_path / "missing.ndjson"], out)
+    assert out.read_text() == "kept\n"
+    # On success it is replaced.
+    r = escpush.field("A").eq("a").select([logs[0]], out)
+    assert len(out.read_text().splitlines()) == r.matched
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_proc_files_are_read_though_they_report_no_size() -> None:
+    r = escpush.field("A").eq("a").scan("/proc/self/status")
+    assert r.total > 0 and r.bytes > 0 and r.malformed == r.total
+
+
+def test_gzip_with_zero_padding_scans_as_gzip_reads_it(tmp_path: Path) -> None:
+    p = tmp_path / "padded.ndjson.gz"
+    p.write_bytes(gzip.compress(b'{"A":"a"}\n{"A":"b"}\n') + bytes(512))
+    r = escpush.field("A").eq("a").scan(p)
+    assert (r.total, r.matched, r.malformed) == (2, 1, 0)
 
 
 def test_progress_is_called_and_its_exceptions_stop_the_scan(tmp_path: Path) -> None:
     p = tmp_path / "big.ndjson"
-    p.write_text('{"A":"a","B":"' + "x" * 200 + '"}\n' * 20_000)
+    p.write_text(('{"A":"a","B":"' + "x" * 200 + '"}\n') * 20_000)
     seen: list[tuple[int, int]] = []
     r = escpush.field("A").eq("a").scan(p, progress=lambda b, n: seen.append((b, n)))
     assert seen and seen[-1] == (r.bytes, r.total) == (p.stat().st_size, 20_000)

@@ -11,6 +11,8 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 from __future__ import annotations
 
 from ._escpush import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_OPERATORS,
     Account,
     Client,
     Esc,
@@ -57,6 +59,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_OPERATORS",
     "Account",
     "ApiError",
     "AuthenticationError",

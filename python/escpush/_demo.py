@@ -1,10 +1,14 @@
-"""``escpush demo``: the main jobs, end to end, printed as a user would run them."""
+"""``escpush demo``: the main jobs, end to end, printed as a user would run them: a filter
+built, validated and previewed (:func:`filter_demo`), the ESC test order on a zone and an
+account (:func:`esc_demo`) and a log-push job created (:func:`logpush_demo`), all against the
+embedded emulator."""
 
 from __future__ import annotations
 
 import json
 
-from . import Filter, FilterError, InvalidInput, esc_cookie, field
+from . import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, Filter, FilterError, InvalidInput, esc_cookie, field
+from ._format import usage
 
 
 def filter_demo() -> None:
@@ -15,7 +19,10 @@ def filter_demo() -> None:
     ).is_in(["cn", "ru"])
     print(f"built:      {f!r}")
     f.validate("http_requests")
-    print(f"valid for http_requests: {f.operator_count} operators, {f.byte_size} of 1000 bytes")
+    print(
+        f"valid for http_requests: {usage(f.operator_count, DEFAULT_MAX_OPERATORS, 'operators')}, "
+        f"{usage(f.byte_size, DEFAULT_MAX_BYTES, 'bytes')}"
+    )
     print(f"job field:  {json.dumps(f.to_json())}")
     print(
         "matches a 503 from a.example.com:",

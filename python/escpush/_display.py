@@ -10,13 +10,16 @@ Every value that comes from data (field names, filter values, messages, paths, j
 goes through :func:`_text`, so a ``<``, ``&`` or quote in it is shown, never interpreted.
 The HTML is plain tables and lists with one small style sheet scoped to the class
 ``escpush``: readable in light and dark themes, and where a notebook viewer strips styles.
+What the command line shows too (byte sizes, the job field order, a filter's tree) comes
+from :mod:`escpush._format`.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import re
+
+from ._format import condition_parts, group_of, job_items, plural, size, usage, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,11 +54,6 @@ def _code(value: object) -> str:
     return f"<code>{_text(value)}</code>"
 
 
-def _json(value: object) -> str:
-    """A filter or job value as JSON text (strings quoted), escaped."""
-    return _code(json.dumps(value, ensure_ascii=False))
-
-
 def _message(text: str) -> str:
     """A problem message, escaped, with its `backticked` names set as code."""
     return _BACKTICKED.sub(r"<code>\1</code>", _text(text))
@@ -72,34 +70,43 @@ def _rows(rows: Sequence[tuple[str, str]]) -> str:
     return f"<table><tbody>{cells}</tbody></table>"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 # Filter
 
 
 def _usage(used: int, limit: int, unit: str) -> str:
-    text = f"{used} of {limit} {unit}"
+    text = usage(used, limit, unit)
     if used > limit:
         return f'<span class="escpush-over">{_text(text)}: over the limit</span>'
     return _text(text)
 
 
-def _expr(expr: Mapping[str, Any]) -> str:
-    """One expression of ``Filter.to_dict()["where"]`` as a list item, groups nested."""
-    for group, label in (("and", "all of"), ("or", "any of")):
-        if group in expr:
-            items = "".join(_expr(e) for e in expr[group])
-            return f'<li><strong>{group}</strong> <span class="escpush-note">({label})</span><ul>{items}</ul></li>'
-    return f"<li>{_code(expr['key'])} <strong>{_text(expr['operator'])}</strong> {_json(expr['value'])}</li>"
+_GROUP_LABELS = {"and": "all of", "or": "any of"}
+
+
+def _tree(where: Mapping[str, Any]) -> str:
+    """``Filter.to_dict()["where"]`` as nested lists: a group as a list item holding the
+    list of its children, a condition as one item."""
+    parts = ["<ul>"]
+    for event, expr, _, _ in walk(where):
+        if event == "leaf":
+            key, operator, value = condition_parts(expr)
+            parts.append(f"<li>{_code(key)} <strong>{_text(operator)}</strong> {_code(value)}</li>")
+        elif event == "open":
+            group = group_of(expr)
+            assert group is not None
+            label = _GROUP_LABELS[group[0]]
+            parts.append(f'<li><strong>{group[0]}</strong> <span class="escpush-note">({label})</span><ul>')
+        else:
+            parts.append("</ul></li>")
+    parts.append("</ul>")
+    return "".join(parts)
 
 
 def filter_html(f: Filter, max_operators: int, max_bytes: int) -> str:
     """A filter as a tree of ``and`` / ``or`` groups and ``key operator value`` conditions,
     with its size against the limits and its canonical JSON."""
     usage = f"{_usage(f.operator_count, max_operators, 'operators')} · {_usage(f.byte_size, max_bytes, 'bytes')}"
-    tree = f"<ul>{_expr(f.to_dict()['where'])}</ul>"
+    tree = _tree(f.to_dict()["where"])
     canonical = f"<details><summary>canonical JSON</summary>{_code(f.to_json())}</details>"
     return _box("filter", "Filter", f"<div>{usage}</div>{tree}{canonical}")
 
@@ -120,23 +127,24 @@ def problems_html(err: _WithProblems) -> str:
         for p in problems
     )
     table = f"<table><thead>{head}</thead><tbody>{body}</tbody></table>"
-    return _box("problems", f"{_text(name)}: {_plural(len(problems), 'problem')}", table)
+    return _box("problems", f"{_text(name)}: {plural(len(problems), 'problem')}", table)
 
 
 # EscStatus
 
-_ESC_STATES = {
-    "enabled": "ESC runs on every request",
-    "disabled": "ESC is off for every request of the scope",
-    "secret": "ESC is off only for requests carrying the cookie <code>disable_esc=&lt;secret&gt;</code>",
-}
-
 
 def esc_status_html(status: EscStatus) -> str:
     """An ESC setting: its state explained; the secret only as set or not, never shown."""
+    from ._escpush import _ESC_COOKIE_NAME
+
+    states = {
+        "enabled": "ESC runs on every request",
+        "disabled": "ESC is off for every request of the scope",
+        "secret": f"ESC is off only for requests carrying the cookie {_code(_ESC_COOKIE_NAME + '=<secret>')}",
+    }
     state = status.state
     rows = [
-        ("state", f"{_code(state)}: {_ESC_STATES[state]}" if state in _ESC_STATES else _code(state)),
+        ("state", f"{_code(state)}: {states[state]}" if state in states else _code(state)),
         ("disabled for every request", "yes" if status.disabled else "no"),
         ("secret", "<code>***</code> (set, not shown)" if status.secret is not None else "none"),
     ]
@@ -144,15 +152,6 @@ def esc_status_html(status: EscStatus) -> str:
 
 
 # ScanResult
-
-
-def _size(n: int) -> str:
-    size = float(n)
-    for unit in ("bytes", "KiB", "MiB", "GiB"):
-        if size < 1024 or unit == "GiB":
-            return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024
-    raise AssertionError("unreachable")
 
 
 def _share(part: int, whole: int) -> str:
@@ -175,18 +174,16 @@ def scan_result_html(result: ScanResult) -> str:
     if result.first_malformed is not None:
         source, line, reason = result.first_malformed
         rows.append(("first malformed", f"{_code(source)} line {line}: {_text(reason)}"))
-    rows.append(("read", _size(result.bytes)))
+    rows.append(("read", size(result.bytes)))
     rows.append(("seconds", f"{result.seconds:.3f}"))
     if result.seconds > 0:
-        rate = f"{result.bytes / result.seconds / 1e6:.1f} MB/s, {result.total / result.seconds:,.0f} lines/s"
+        rate = f"{size(result.bytes / result.seconds)}/s, {result.total / result.seconds:,.0f} lines/s"
         rows.append(("throughput", rate))
-    title = f"ScanResult: {result.matched} of {_plural(result.total, 'line')} matched"
+    title = f"ScanResult: {result.matched} of {plural(result.total, 'line')} matched"
     return _box("scan-result", title, _rows(rows))
 
 
 # Job
-
-_JOB_FIRST = ("id", "name", "dataset", "enabled", "destination_conf", "logpull_options", "filter")
 
 
 def _job_value(key: str, value: Any) -> str:
@@ -211,10 +208,9 @@ def job_html(job: Job) -> str:
     """A log-push job: its main fields first, the filter as a tree, every credential masked
     (the values of ``job.redacted()``)."""
     shown = job.redacted()
-    keys = [k for k in _JOB_FIRST if k in shown] + [k for k in shown if k not in _JOB_FIRST]
     title = "Log-push job"
     if "id" in shown:
         title += f" {_text(shown['id'])}"
     if shown.get("name"):
         title += f": {_text(shown['name'])}"
-    return _box("job", title, _rows([(k, _job_value(k, shown[k])) for k in keys]))
+    return _box("job", title, _rows([(k, _job_value(k, v)) for k, v in job_items(shown)]))

@@ -12,6 +12,10 @@ from .errors import FilterProblem
 
 __version__: str
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_OPERATORS",
+    "_ESC_COOKIE_NAME",
+    "_EXTRA_JOB_FIELDS",
     "Account",
     "Client",
     "EmulatorServer",
@@ -197,6 +201,13 @@ def _error_kinds() -> list[str]:
 
 def _raise_error(kind: str) -> None:
     """Raises a sample error of ``kind`` through the binding's one mapping (for the test suite)."""
+
+# The optional job fields create_job takes by keyword, with their JSON type ("bool", "int",
+# "string", "object"): core's EXTRA_FIELDS, from which the CLI builds its options.
+_EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
+DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
+DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
+_ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones

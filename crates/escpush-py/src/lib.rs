@@ -23,6 +23,15 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<logpush::PyLogpush>()?;
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
+    // Rules the CLI and the displays show or build on, from core so they are written once.
+    let limits = escpush_core::Limits::default();
+    m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
+    m.add("DEFAULT_MAX_BYTES", limits.max_bytes)?;
+    m.add(
+        "_EXTRA_JOB_FIELDS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::EXTRA_FIELDS)?,
+    )?;
+    m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
     m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(filter::field, m)?)?;
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;

@@ -2,8 +2,6 @@
 //! files by escpush-scan, with the GIL released.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -168,6 +166,9 @@ where
     match result {
         Ok(r) => Ok(PyScanResult::from_result(&r)),
         Err(ScanError::Cancelled) if raised.is_some() => Err(raised.take().expect("checked")),
+        // A mistake in the arguments, not a failure to read: as before the check moved into
+        // escpush-scan.
+        Err(err @ ScanError::OutputIsInput { .. }) => Err(errors::invalid_input(py, err.to_string())),
         Err(err) => Err(errors::scan_error(py, &err, output)),
     }
 }
@@ -187,7 +188,9 @@ pub(crate) fn scan(
     })
 }
 
-/// `Filter.select(src, dst, *, strict=False, threads=None, progress=None)`.
+/// `Filter.select(src, dst, *, strict=False, threads=None, progress=None)`: escpush-scan's
+/// `select_to_file`, which refuses an output that is an input and replaces `dst` only when the
+/// scan succeeds.
 pub(crate) fn select(
     py: Python<'_>,
     filter: &Filter,
@@ -199,35 +202,7 @@ pub(crate) fn select(
 ) -> PyResult<PyScanResult> {
     let inputs = inputs(src)?;
     let output = dst.display().to_string();
-    for input in &inputs {
-        if let Input::Path(path) = input {
-            if same_file(path, dst) {
-                return Err(errors::invalid_input(
-                    py,
-                    format!("`{output}` is also an input: writing it would destroy what is being read"),
-                ));
-            }
-        }
-    }
-    let file = File::create(dst).map_err(|error| {
-        errors::scan_error(
-            py,
-            &ScanError::Open {
-                source_name: output.clone(),
-                error,
-            },
-            None,
-        )
-    })?;
     run_detached(py, filter, strict, threads, progress, Some(&output), move |scanner| {
-        let mut out = BufWriter::with_capacity(1 << 20, file);
-        scanner.select(inputs, &mut out)
+        scanner.select_to_file(inputs, dst)
     })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }

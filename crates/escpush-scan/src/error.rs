@@ -23,6 +23,10 @@ pub enum ScanError {
         line: u64,
         reason: crate::MalformedReason,
     },
+    /// The output of [`Scanner::select_to_file`](crate::Scanner::select_to_file) is one of
+    /// the inputs (the same path, a link to it, or a hard link: the same file).
+    #[error("`{output}` is also an input (`{input}`, the same file): writing it would destroy what is being read")]
+    OutputIsInput { output: String, input: String },
     /// Writing the selected lines failed.
     #[error("cannot write the selected lines: {error}")]
     Write { error: io::Error },

@@ -1,11 +1,14 @@
-//! Where lines come from: files (plain or gzip), stdin, or any reader.
+//! Where lines come from: files (plain or gzip), stdin, or any reader. Plain regular files
+//! are read by position ([`PositionalFile`], which notices a file that shrinks); the rest,
+//! and files that report no size (`/proc`), as streams; gzip through [`GzipMembers`]
+//! (members in a row, zero padding after the last ignored).
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::bufread::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 
 use crate::ScanError;
 
@@ -77,11 +80,12 @@ impl From<PathBuf> for Input {
 }
 
 /// The size of a regular file that does not start like gzip; `None` for anything else (a
-/// pipe, a directory, gzip), which is read as a stream.
+/// pipe, a directory, gzip, and a file that reports no size, as `/proc` files do), which is
+/// read as a stream.
 #[cfg(any(unix, windows))]
 fn plain_file_size(file: &File) -> Option<u64> {
     let meta = file.metadata().ok()?;
-    if !meta.is_file() {
+    if !meta.is_file() || meta.len() == 0 {
         return None;
     }
     let mut magic = [0u8; 2];
@@ -110,7 +114,34 @@ pub(crate) struct PositionalFile {
 
 impl PositionalFile {
     /// Fills `buf` from `offset` on; fewer bytes only at the end of the file.
+    ///
+    /// A read that ends before the size taken at open while the file now reports less means
+    /// the file was truncated during the scan: that is an error naming the file, never a
+    /// partial count. (A file whose reported size exceeds what it holds, as some pseudo-files
+    /// do, is read to its real end.)
     pub(crate) fn read_full(&self, buf: &mut [u8], offset: u64) -> Result<usize, ScanError> {
+        let filled = self.read_raw(buf, offset)?;
+        let end = offset + filled as u64;
+        if filled < buf.len() && end < self.size {
+            let now = self.file.metadata().map_or(0, |m| m.len());
+            if now < self.size {
+                return Err(ScanError::Read {
+                    source_name: self.name.clone(),
+                    error: io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        format!(
+                            "the file shrank from {} to {now} bytes while it was scanned (truncated or rotated?); \
+                             the counts would be partial",
+                            self.size
+                        ),
+                    ),
+                });
+            }
+        }
+        Ok(filled)
+    }
+
+    fn read_raw(&self, buf: &mut [u8], offset: u64) -> Result<usize, ScanError> {
         let mut filled = 0;
         while filled < buf.len() {
             match read_at(&self.file, &mut buf[filled..], offset + filled as u64) {
@@ -185,7 +216,7 @@ impl Source {
         };
         let gzip = start.starts_with(&GZIP_MAGIC);
         let reader: Box<dyn Read + Send> = if gzip {
-            Box::new(MultiGzDecoder::new(buffered))
+            Box::new(GzipMembers::new(buffered))
         } else {
             Box::new(buffered)
         };
@@ -212,5 +243,125 @@ impl Source {
                 }
             }
         }
+    }
+}
+
+/// Gzip data of one or more members, decompressed in a row, as `gzip -dc` reads it: zeros
+/// after the last member (padding some tools and tape blocks add) are ignored; any other
+/// bytes there are an error.
+struct GzipMembers<R: BufRead> {
+    state: Members<R>,
+}
+
+enum Members<R: BufRead> {
+    /// Inside a member.
+    Member(Box<GzDecoder<R>>),
+    /// Between members: what follows decides.
+    Between(R),
+    /// At the end (or after an error).
+    Done,
+}
+
+impl<R: BufRead> GzipMembers<R> {
+    fn new(reader: R) -> Self {
+        GzipMembers {
+            state: Members::Member(Box::new(GzDecoder::new(reader))),
+        }
+    }
+
+    /// After a member: the next member, the end, or zero padding up to the end.
+    fn next_member(reader: &mut R) -> io::Result<bool> {
+        let mut padding = false;
+        loop {
+            let bytes = match reader.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if bytes.is_empty() {
+                return Ok(false);
+            }
+            if !padding && bytes[0] == GZIP_MAGIC[0] {
+                return Ok(true);
+            }
+            if bytes.iter().any(|&b| b != 0) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "bytes that are neither gzip data nor zero padding after the last member",
+                ));
+            }
+            padding = true;
+            let n = bytes.len();
+            reader.consume(n);
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzipMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match std::mem::replace(&mut self.state, Members::Done) {
+                Members::Member(mut decoder) => {
+                    let n = decoder.read(buf)?;
+                    self.state = if n == 0 {
+                        Members::Between(decoder.into_inner())
+                    } else {
+                        Members::Member(decoder)
+                    };
+                    if n > 0 {
+                        return Ok(n);
+                    }
+                }
+                Members::Between(mut reader) => {
+                    if !Self::next_member(&mut reader)? {
+                        return Ok(0);
+                    }
+                    self.state = Members::Member(Box::new(GzDecoder::new(reader)));
+                }
+                Members::Done => return Ok(0),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Cursor, Read, Write};
+
+    use flate2::{write::GzEncoder, Compression};
+
+    use super::GzipMembers;
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn gunzip(data: Vec<u8>) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        GzipMembers::new(Cursor::new(data)).read_to_end(&mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn members_in_a_row_and_zero_padding() {
+        let mut data = gzip(b"a\n");
+        data.extend(gzip(b"b\n"));
+        assert_eq!(gunzip(data.clone()).unwrap(), b"a\nb\n");
+        data.extend([0u8; 1000]);
+        assert_eq!(gunzip(data.clone()).unwrap(), b"a\nb\n");
+        let mut garbage = data.clone();
+        garbage.extend(b"junk");
+        assert!(gunzip(garbage).is_err());
+        let mut after_padding = data;
+        after_padding.extend(gzip(b"c\n"));
+        assert!(
+            gunzip(after_padding).is_err(),
+            "gzip data after padding is not read as a member"
+        );
     }
 }

@@ -37,7 +37,10 @@
 
 mod error;
 mod input;
+mod output;
+mod read;
 mod scan;
+mod work;
 
 pub use error::ScanError;
 pub use input::Input;

@@ -1,22 +1,23 @@
-//! The scan: a reader thread cuts inputs into chunks (byte ranges of plain files, which the
-//! workers read themselves; lines of streams), workers evaluate the chunks, the calling
-//! thread puts their results back in input order.
+//! The scan: [`Scanner`] and what it reports. A reader thread cuts inputs into chunks
+//! ([`crate::read`]: byte ranges of plain files, which the workers read themselves; lines of
+//! streams), workers evaluate the chunks and the calling thread puts their results back in
+//! input order ([`crate::work`]).
 
-use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::num::NonZeroUsize;
-use std::ops::Range;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use escpush_core::{is_blank, CompiledFilter, Filter, MalformedLine};
-use memchr::{memchr_iter, memrchr};
+use escpush_core::{CompiledFilter, Filter, MalformedLine};
 
-use crate::input::{Opened, PositionalFile, Source};
+use crate::output::{self, Output};
+use crate::read::{Chunk, Reader};
+use crate::work::{work, Collector, Done};
 use crate::{Input, ScanError};
 
 /// What a scan found.
@@ -85,7 +86,7 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + Send + 'a>;
+pub(crate) type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + Send + 'a>;
 
 /// Runs a filter over NDJSON inputs. See the [crate docs](crate).
 pub struct Scanner<'a> {
@@ -114,61 +115,6 @@ const MAX_CHUNK: usize = 2 << 20;
 const MIN_CHUNK: usize = 64 << 10;
 /// The default line limit (see [`Scanner::max_line`]).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
-
-/// A piece of one input: the whole lines `buf[start..len]` (the last one may lack its line
-/// break at the end of the input), then perhaps one line too long to hold. A chunk of a
-/// plain file comes as a byte range that the worker reads itself.
-struct Chunk {
-    seq: u64,
-    input: usize,
-    buf: Vec<u8>,
-    start: usize,
-    len: usize,
-    /// Bytes of the input the chunk stands for.
-    bytes: u64,
-    /// After its lines, one line longer than the limit (counted malformed, not read).
-    long_line: bool,
-    range: Option<FileRange>,
-}
-
-impl Chunk {
-    fn new(seq: u64, input: usize, buf: Vec<u8>) -> Chunk {
-        Chunk {
-            seq,
-            input,
-            buf,
-            start: 0,
-            len: 0,
-            bytes: 0,
-            long_line: false,
-            range: None,
-        }
-    }
-}
-
-/// The bytes `start..end` of a plain file of `size` bytes: the chunk holds the lines that
-/// start there (the last one is read to its end, past `end`).
-struct FileRange {
-    file: Arc<PositionalFile>,
-    start: u64,
-    end: u64,
-}
-
-/// What a worker found in one chunk.
-struct Done {
-    chunk: Chunk,
-    /// Line segments in the chunk, blank lines included (for line numbers).
-    lines: u64,
-    total: u64,
-    matched: u64,
-    malformed: u64,
-    /// Index of the first malformed line within the chunk, and why.
-    first_malformed: Option<(u64, MalformedReason)>,
-    /// The matching lines (select mode), without their line breaks.
-    selected: Vec<Range<usize>>,
-    /// Reading the chunk's range failed.
-    error: Option<ScanError>,
-}
 
 impl<'a> Scanner<'a> {
     /// A scanner for `filter`: one worker per core, not strict, lines up to 16 MiB.
@@ -206,9 +152,9 @@ impl<'a> Scanner<'a> {
         self
     }
 
-    /// The line limit, in bytes (default 16 MiB): a line of this many bytes or more (line
-    /// break excluded) is counted malformed and skipped as it is read, never held whole.
-    /// Lines that fit in a chunk are always read.
+    /// The line limit, in bytes (default 16 MiB): a line whose content (without its line
+    /// break, `\n` or `\r\n`) is longer is counted malformed and skipped as it is read,
+    /// never held whole. Lines that fit in a chunk are always read.
     #[must_use]
     pub fn max_line(mut self, bytes: usize) -> Self {
         self.max_line = bytes.max(2);
@@ -237,6 +183,32 @@ impl<'a> Scanner<'a> {
         out: &mut dyn Write,
     ) -> Result<ScanResult, ScanError> {
         let result = self.run(inputs.into_iter().collect(), Some(out))?;
+        Ok(result)
+    }
+
+    /// Writes the lines of `inputs` that pass the filter to the file at `path` (see
+    /// [`Scanner::select`]). `path` may not be one of the inputs ([`ScanError::OutputIsInput`],
+    /// checked by device and inode where the platform has them); the lines go to a new file
+    /// beside it, renamed over it when the scan succeeds, so that on any error (an input that
+    /// cannot be read, a malformed line in strict mode, a cancelled scan) an existing file
+    /// at `path` is left as it was. A path that is not a regular file (`/dev/null`, a pipe)
+    /// is written directly.
+    pub fn select_to_file(
+        &mut self,
+        inputs: impl IntoIterator<Item = Input>,
+        path: impl AsRef<Path>,
+    ) -> Result<ScanResult, ScanError> {
+        let path = path.as_ref();
+        let inputs: Vec<Input> = inputs.into_iter().collect();
+        output::check_not_input(&inputs, path)?;
+        let output = Output::create(path)?;
+        let result = {
+            let mut out = BufWriter::with_capacity(1 << 20, &output.file);
+            let result = self.run(inputs, Some(&mut out))?;
+            out.flush().map_err(|error| ScanError::Write { error })?;
+            result
+        };
+        output.commit()?;
         Ok(result)
     }
 
@@ -349,449 +321,5 @@ impl<'a> Scanner<'a> {
 fn drain(done_rx: &Receiver<Done>, pool_tx: &SyncSender<Vec<u8>>) {
     for done in done_rx {
         let _ = pool_tx.send(done.chunk.buf);
-    }
-}
-
-struct Reader<'s> {
-    pool: Receiver<Vec<u8>>,
-    work: SyncSender<Chunk>,
-    cancel: &'s AtomicBool,
-    chunk_size: usize,
-    max_line: usize,
-    seq: u64,
-}
-
-impl Reader<'_> {
-    /// Reads the inputs in turn; on an error, tells everyone to stop.
-    fn run(mut self, inputs: Vec<Input>) -> Result<(), ScanError> {
-        let result = inputs
-            .into_iter()
-            .enumerate()
-            .try_for_each(|(i, input)| self.read_input(i, input));
-        if result.is_err() {
-            self.cancel.store(true, Ordering::Relaxed);
-        }
-        result
-    }
-
-    /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
-    fn buffer(&self, size: usize) -> Option<Vec<u8>> {
-        let mut buf = self.pool.recv().ok()?;
-        if buf.capacity() > 2 * (self.chunk_size + SLACK) {
-            // Grown for a long line: give the memory back.
-            buf = Vec::new();
-        }
-        buf.resize(size, 0);
-        Some(buf)
-    }
-
-    fn send(&mut self, mut chunk: Chunk) -> bool {
-        chunk.seq = self.seq;
-        self.seq += 1;
-        self.work.send(chunk).is_ok()
-    }
-
-    /// Cuts one input into chunks of whole lines; a plain file into byte ranges that the
-    /// workers read themselves, so that reading is spread over the cores and each chunk is
-    /// evaluated while it is still in the cache of the core that read it.
-    fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
-        match Source::open(input)? {
-            Opened::Stream(source) => self.read_stream(index, source),
-            Opened::File(file) => {
-                let file = Arc::new(file);
-                let mut start = 0;
-                while start < file.size {
-                    if self.cancel.load(Ordering::Relaxed) {
-                        return Ok(());
-                    }
-                    let Some(buf) = self.buffer(self.chunk_size + SLACK) else {
-                        return Ok(());
-                    };
-                    let end = (start + self.chunk_size as u64).min(file.size);
-                    let mut chunk = Chunk::new(0, index, buf);
-                    chunk.bytes = end - start;
-                    chunk.range = Some(FileRange {
-                        file: Arc::clone(&file),
-                        start,
-                        end,
-                    });
-                    if !self.send(chunk) {
-                        return Ok(());
-                    }
-                    start = end;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Cuts a stream into chunks of whole lines, carrying the partial last line over.
-    fn read_stream(&mut self, index: usize, mut source: Source) -> Result<(), ScanError> {
-        // A buffer never outgrows `max_line`, so that a line is too long exactly when it
-        // fills a buffer of `max_line` bytes without a line break.
-        let Some(mut buf) = self.buffer(self.chunk_size) else {
-            return Ok(());
-        };
-        let mut filled = 0;
-        // Inside a line longer than `max_line`: its bytes are dropped as they come.
-        let mut skipping = false;
-        let mut skipped = 0u64;
-        loop {
-            if self.cancel.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            if filled == buf.len() {
-                if let Some(last) = memrchr(b'\n', &buf[..filled]) {
-                    let Some(mut next) = self.buffer(self.chunk_size) else {
-                        return Ok(());
-                    };
-                    let tail = filled - last - 1;
-                    if tail >= next.len() {
-                        // tail < buf.len() <= max_line: the line may still end in time.
-                        next.resize((2 * tail).min(self.max_line), 0);
-                    }
-                    next[..tail].copy_from_slice(&buf[last + 1..filled]);
-                    let mut chunk = Chunk::new(0, index, buf);
-                    chunk.len = last + 1;
-                    chunk.bytes = chunk.len as u64;
-                    if !self.send(chunk) {
-                        return Ok(());
-                    }
-                    buf = next;
-                    filled = tail;
-                } else if buf.len() >= self.max_line {
-                    skipping = true;
-                    skipped = filled as u64;
-                    filled = 0;
-                } else {
-                    let size = (buf.len() * 2).min(self.max_line);
-                    buf.resize(size, 0);
-                }
-                continue;
-            }
-            let n = source.read(&mut buf[filled..])?;
-            if n == 0 {
-                break;
-            }
-            if skipping {
-                let Some(i) = memchr::memchr(b'\n', &buf[filled..filled + n]) else {
-                    skipped += n as u64;
-                    filled = 0;
-                    continue;
-                };
-                // The long line ends: count it, keep what follows.
-                let rest = filled + i + 1..filled + n;
-                let Some(mut next) = self.buffer(self.chunk_size.max(rest.len())) else {
-                    return Ok(());
-                };
-                next[..rest.len()].copy_from_slice(&buf[rest.clone()]);
-                filled = rest.len();
-                skipping = false;
-                let mut chunk = Chunk::new(0, index, std::mem::replace(&mut buf, next));
-                chunk.long_line = true;
-                chunk.bytes = skipped + i as u64 + 1;
-                if !self.send(chunk) {
-                    return Ok(());
-                }
-                continue;
-            }
-            filled += n;
-        }
-        // The rest (maybe nothing: the buffer then goes back to the pool through a chunk of
-        // no lines, which keeps the sequence simple).
-        let mut chunk = Chunk::new(0, index, buf);
-        if skipping {
-            chunk.long_line = true;
-            chunk.bytes = skipped;
-        } else {
-            chunk.len = filled;
-            chunk.bytes = filled as u64;
-        }
-        self.send(chunk);
-        Ok(())
-    }
-}
-
-/// Room past the chunk size in every buffer: the byte before a range, and the end of its
-/// last line, which usually fits.
-const SLACK: usize = 64 << 10;
-
-/// Reads the lines that start in the chunk's byte range into its buffer: from the byte
-/// before the range (to see whether a line starts at its first byte) to the end of the last
-/// line that starts in it.
-fn read_range(chunk: &mut Chunk, max_line: usize) -> Result<(), ScanError> {
-    let Some(range) = chunk.range.take() else { return Ok(()) };
-    let file = &range.file;
-    let from = range.start.saturating_sub(1);
-    // Both are at most the chunk size plus one: they fit in memory.
-    let want = usize::try_from(range.end - from).unwrap_or(usize::MAX);
-    grow(&mut chunk.buf, want);
-    let n = file.read_full(&mut chunk.buf[..want], from)?;
-    let first = if range.start == 0 {
-        0
-    } else {
-        // The first line that starts in the range follows the first line break from the
-        // byte before it; none: a line from an earlier range covers this one.
-        memchr::memchr(b'\n', &chunk.buf[..n]).map_or(n, |i| i + 1)
-    };
-    chunk.start = first;
-    chunk.len = n;
-    if first >= n {
-        return Ok(());
-    }
-    // The last line may go on past the range: read it to its line break.
-    let tail = memrchr(b'\n', &chunk.buf[first..n]).map_or(first, |i| first + i + 1);
-    if tail == n || range.end >= file.size {
-        return Ok(());
-    }
-    let mut filled = n;
-    let mut at = range.end;
-    loop {
-        // Doubling reads, but never past the line limit: the buffer stays under a chunk
-        // plus `max_line`.
-        let piece = (filled - tail).max(SLACK).min(max_line + 1 - (filled - tail));
-        grow(&mut chunk.buf, filled + piece);
-        let got = file.read_full(&mut chunk.buf[filled..filled + piece], at)?;
-        let (end, done) = match memchr::memchr(b'\n', &chunk.buf[filled..filled + got]) {
-            Some(i) => (filled + i, true),
-            // Fewer bytes than asked: the end of the file, and of a line without a break.
-            None => (filled + got, got < piece),
-        };
-        if end - tail >= max_line {
-            // As long as a stream's line that fills `max_line` bytes without a break.
-            chunk.len = tail;
-            chunk.long_line = true;
-            return Ok(());
-        }
-        if done {
-            chunk.len = if end < filled + got { end + 1 } else { end };
-            return Ok(());
-        }
-        filled += got;
-        at += got as u64;
-    }
-}
-
-/// Makes `buf` at least `len` bytes long.
-fn grow(buf: &mut Vec<u8>, len: usize) {
-    if buf.len() < len {
-        buf.resize(len, 0);
-    }
-}
-
-/// A worker: evaluates chunks until there are none.
-fn work(
-    work_rx: &Mutex<Receiver<Chunk>>,
-    done_tx: &mpsc::Sender<Done>,
-    filter: &mut CompiledFilter,
-    select: bool,
-    strict: bool,
-    max_line: usize,
-) {
-    loop {
-        let chunk = {
-            let Ok(rx) = work_rx.lock() else { return };
-            match rx.recv() {
-                Ok(chunk) => chunk,
-                Err(_) => return,
-            }
-        };
-        let mut chunk = chunk;
-        let done = match read_range(&mut chunk, max_line) {
-            Ok(()) => evaluate(chunk, filter, select, strict, max_line),
-            Err(error) => Done {
-                error: Some(error),
-                ..Done::empty(chunk)
-            },
-        };
-        if done_tx.send(done).is_err() {
-            return;
-        }
-    }
-}
-
-impl Done {
-    fn empty(chunk: Chunk) -> Done {
-        Done {
-            lines: 0,
-            total: 0,
-            matched: 0,
-            malformed: 0,
-            first_malformed: None,
-            selected: Vec::new(),
-            error: None,
-            chunk,
-        }
-    }
-}
-
-fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: bool, max_line: usize) -> Done {
-    let mut done = Done::empty(chunk);
-    let data = &done.chunk.buf[..done.chunk.len];
-    let mut start = done.chunk.start;
-    let ends = memchr_iter(b'\n', &data[start..])
-        .map(|i| i + done.chunk.start)
-        .chain((data.len() > start && data.last() != Some(&b'\n')).then_some(data.len()));
-    for end in ends {
-        let line = &data[start..end];
-        let range = start..end;
-        start = end + 1;
-        done.lines += 1;
-        if line.first() != Some(&b'{') && is_blank(line) {
-            continue;
-        }
-        done.total += 1;
-        match filter.matches_line(line) {
-            Ok(true) => {
-                done.matched += 1;
-                if select {
-                    done.selected.push(range);
-                }
-            }
-            Ok(false) => {}
-            Err(e) => {
-                done.malformed += 1;
-                if done.first_malformed.is_none() {
-                    done.first_malformed = Some((done.lines - 1, MalformedReason::Json(e)));
-                    if strict {
-                        return done;
-                    }
-                }
-            }
-        }
-    }
-    if done.chunk.long_line {
-        done.lines += 1;
-        done.total += 1;
-        done.malformed += 1;
-        if done.first_malformed.is_none() {
-            done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
-        }
-    }
-    done
-}
-
-/// Takes the workers' results in input order.
-struct Collector<'s, 'o> {
-    names: &'s [String],
-    /// Lines of each input already collected: the line number base of the next chunk.
-    lines_before: Vec<u64>,
-    next: u64,
-    pending: BTreeMap<u64, Done>,
-    result: ScanResult,
-    out: Option<&'o mut dyn Write>,
-    strict: bool,
-    error: Option<ScanError>,
-}
-
-impl<'s, 'o> Collector<'s, 'o> {
-    fn new(names: &'s [String], out: Option<&'o mut dyn Write>, strict: bool) -> Self {
-        Collector {
-            names,
-            lines_before: vec![0; names.len()],
-            next: 0,
-            pending: BTreeMap::new(),
-            result: ScanResult {
-                total: 0,
-                matched: 0,
-                malformed: 0,
-                first_malformed: None,
-                bytes: 0,
-                seconds: 0.0,
-            },
-            out,
-            strict,
-            error: None,
-        }
-    }
-
-    /// Takes results until the workers are done, or an error or the progress callback stops
-    /// the scan (`self.error`).
-    fn collect(
-        &mut self,
-        done_rx: &Receiver<Done>,
-        pool_tx: &SyncSender<Vec<u8>>,
-        started: Instant,
-        mut progress: Option<&mut (Duration, ProgressFn<'_>)>,
-    ) {
-        let every = progress
-            .as_ref()
-            .map_or(Duration::from_millis(200), |(every, _)| *every);
-        let mut last_report = Instant::now();
-        loop {
-            match done_rx.recv_timeout(every) {
-                Ok(done) => {
-                    self.pending.insert(done.chunk.seq, done);
-                    while let Some(done) = self.pending.remove(&self.next) {
-                        self.next += 1;
-                        let chunk = self.take(done);
-                        let _ = pool_tx.send(chunk.buf);
-                    }
-                    if self.error.is_some() {
-                        return;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
-            if let Some((every, report)) = progress.as_mut() {
-                if last_report.elapsed() >= *every {
-                    last_report = Instant::now();
-                    let now = Progress {
-                        bytes: self.result.bytes,
-                        lines: self.result.total,
-                        elapsed: started.elapsed(),
-                    };
-                    if !report(&now) {
-                        self.error = Some(ScanError::Cancelled);
-                        return;
-                    }
-                }
-            }
-        }
-    }
-
-    /// Adds one chunk's result; returns the chunk for its buffer.
-    fn take(&mut self, done: Done) -> Chunk {
-        if self.error.is_some() {
-            return done.chunk;
-        }
-        if let Some(error) = done.error {
-            self.error = Some(error);
-            return done.chunk;
-        }
-        let base = self.lines_before[done.chunk.input];
-        self.lines_before[done.chunk.input] += done.lines;
-        self.result.total += done.total;
-        self.result.matched += done.matched;
-        self.result.malformed += done.malformed;
-        self.result.bytes += done.chunk.bytes;
-        if let Some(out) = self.out.as_mut() {
-            let data = &done.chunk.buf;
-            for range in &done.selected {
-                let written = out.write_all(&data[range.clone()]).and_then(|()| out.write_all(b"\n"));
-                if let Err(error) = written {
-                    self.error = Some(ScanError::Write { error });
-                    return done.chunk;
-                }
-            }
-        }
-        if let Some((index, reason)) = done.first_malformed {
-            let source_name = &self.names[done.chunk.input];
-            let line = base + index + 1;
-            if self.strict {
-                self.error = Some(ScanError::Malformed {
-                    source_name: source_name.clone(),
-                    line,
-                    reason,
-                });
-            }
-            self.result.first_malformed.get_or_insert_with(|| Malformed {
-                source_name: source_name.clone(),
-                line,
-                reason,
-            });
-        }
-        done.chunk
     }
 }

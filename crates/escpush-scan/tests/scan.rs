@@ -273,6 +273,167 @@ fn readers_and_progress() {
     assert!(matches!(err, ScanError::Cancelled));
 }
 
+/// A line whose content is exactly `len` bytes: `{"Status":500,"Pad":"xx..."}`.
+fn line_of(len: usize) -> String {
+    let head = r#"{"Status":500,"Pad":""#;
+    format!("{head}{}\"}}", "x".repeat(len - head.len() - 2))
+}
+
+#[test]
+fn the_line_limit_counts_the_content_not_the_line_break() {
+    let d = dir("line-limit");
+    let limit = 200;
+    for ending in ["\n", "\r\n"] {
+        for (len, too_long) in [(limit - 1, false), (limit, false), (limit + 1, true), (limit + 2, true)] {
+            let text = format!("{}{ending}{}{ending}", line_of(len), line_of(40));
+            let name = format!("l{len}-{}.ndjson", ending.len());
+            let p = write(&d.join(&name), text.as_bytes());
+            let scanner = || Scanner::new(&filter()).max_line(limit).chunk_size(16);
+            let from_file = scanner().scan([Input::path(&p)]).unwrap();
+            let from_stream = scanner()
+                .scan([Input::reader(
+                    name.clone(),
+                    std::io::Cursor::new(text.clone().into_bytes()),
+                )])
+                .unwrap();
+            for r in [from_file, from_stream] {
+                let want = if too_long { (2, 1, 1) } else { (2, 2, 0) };
+                assert_eq!((r.total, r.matched, r.malformed), want, "{len} bytes + {ending:?}");
+                if too_long {
+                    let first = r.first_malformed.unwrap();
+                    assert_eq!((first.line, first.reason), (1, MalformedReason::TooLong(limit)));
+                }
+            }
+            // The last line, without a line break.
+            let last = line_of(len);
+            let r = scanner()
+                .scan([Input::reader("last", std::io::Cursor::new(last.into_bytes()))])
+                .unwrap();
+            assert_eq!(r.malformed, u64::from(too_long), "{len} bytes at the end");
+        }
+    }
+}
+
+#[test]
+fn zero_padding_after_the_last_gzip_member_is_ignored() {
+    let d = dir("gzip-padding");
+    let mut bytes = gzip(lines(300).as_bytes());
+    bytes.extend(gzip(lines(30).as_bytes()));
+    bytes.extend([0u8; 4096]);
+    let p = write(&d.join("padded.gz"), &bytes);
+    let r = scan(&[&p]).unwrap();
+    assert_eq!((r.total, r.matched), (330, 110));
+    bytes.extend(b"trailing junk");
+    let p = write(&d.join("junk.gz"), &bytes);
+    assert!(matches!(scan(&[&p]).unwrap_err(), ScanError::Gzip { .. }));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn files_that_report_no_size_are_read_to_their_end() {
+    // /proc files report a size of 0; each of these lines is malformed, but they are read.
+    let r = scan(&[Path::new("/proc/self/status")]).unwrap();
+    assert!(r.total > 5 && r.malformed == r.total && r.bytes > 0, "{r:?}");
+}
+
+#[test]
+fn a_file_truncated_during_the_scan_is_an_error_naming_it() {
+    let d = dir("truncated");
+    let p = write(&d.join("shrinks.ndjson"), lines(50_000).as_bytes());
+    let mut cut = false;
+    let err = Scanner::new(&filter())
+        .threads(1)
+        .chunk_size(4096)
+        .progress(Duration::ZERO, |now| {
+            // Once the file is open and being read by position.
+            if !cut && now.bytes > 0 {
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(&p)
+                    .unwrap()
+                    .set_len(1000)
+                    .unwrap();
+                cut = true;
+            }
+            true
+        })
+        .scan([Input::path(&p)])
+        .unwrap_err();
+    assert!(matches!(err, ScanError::Read { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("shrinks.ndjson") && message.contains("shrank"),
+        "{message}"
+    );
+}
+
+#[test]
+fn select_to_file_refuses_an_input_and_keeps_the_output_on_failure() {
+    let d = dir("select-to-file");
+    let text = lines(3000);
+    let input = write(&d.join("in.ndjson"), text.as_bytes());
+    let select = |inputs: Vec<Input>, out: &Path| Scanner::new(&filter()).chunk_size(1024).select_to_file(inputs, out);
+    // A hard link to the input, the input itself, a symbolic link to it.
+    let hard = d.join("hard.ndjson");
+    fs::hard_link(&input, &hard).unwrap();
+    let mut outputs = vec![hard.clone(), input.clone()];
+    #[cfg(unix)]
+    {
+        let soft = d.join("soft.ndjson");
+        std::os::unix::fs::symlink(&input, &soft).unwrap();
+        outputs.push(soft);
+    }
+    for out in &outputs {
+        let err = select(vec![Input::path(&input)], out).unwrap_err();
+        assert!(matches!(err, ScanError::OutputIsInput { .. }), "{err}");
+        assert!(err.to_string().contains("is also an input"), "{err}");
+    }
+    assert_eq!(fs::read_to_string(&input).unwrap(), text, "the input is untouched");
+    // An input that cannot be opened, a strict failure: the old output stays as it was.
+    let out = write(&d.join("out.ndjson"), b"old\n");
+    let err = select(vec![Input::path(&input), Input::path(d.join("missing"))], &out).unwrap_err();
+    assert!(matches!(err, ScanError::Open { .. }), "{err}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
+    let bad = write(&d.join("bad.ndjson"), format!("{text}{{\n").as_bytes());
+    let err = Scanner::new(&filter())
+        .strict(true)
+        .select_to_file([Input::path(&bad)], &out)
+        .unwrap_err();
+    assert!(matches!(err, ScanError::Malformed { .. }), "{err}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), "old\n");
+    // Success replaces it, keeping its permissions; no temporary file is left behind.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let r = select(vec![Input::path(&input)], &out).unwrap();
+    assert_eq!(r.matched, 1000);
+    assert_eq!(fs::read_to_string(&out).unwrap(), keep(&text, |l| !l.contains(":200,")));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o640);
+    }
+    let names: Vec<_> = fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(
+        names.iter().all(|n| !n.to_string_lossy().contains("escpush-tmp")),
+        "{names:?}"
+    );
+    // A symbolic link as the output: the file it points at is written, the link stays.
+    #[cfg(unix)]
+    {
+        let target = write(&d.join("target.ndjson"), b"old\n");
+        let link = d.join("link.ndjson");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        select(vec![Input::path(&input)], &link).unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap().lines().count(), 1000);
+        // Not a regular file: written directly.
+        select(vec![Input::path(&input)], Path::new("/dev/null")).unwrap();
+    }
+}
+
 /// One line of a generated input.
 fn line() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -324,7 +485,10 @@ proptest! {
                     break; // after the final line break
                 }
                 let place = |reason| Some((name.display().to_string(), i as u64 + 1, reason));
-                if l.len() >= limit {
+                // The limit applies to the content, without the line break (LF or CRLF).
+                let terminated = i + 1 < text.split('\n').count();
+                let content = if terminated { l.strip_suffix('\r').unwrap_or(l) } else { l };
+                if content.len() > limit {
                     expected.0 += 1;
                     expected.2 += 1;
                     if expected.3.is_none() {

@@ -1,0 +1,297 @@
+//! The reading side of a scan: inputs cut into chunks of whole lines by the reader thread
+//! (byte ranges of plain files, read by the workers themselves with [`read_range`]; lines of
+//! streams), and the line limit, applied to a line's content without its line break.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::Arc;
+
+use memchr::memrchr;
+
+use crate::input::{Opened, PositionalFile, Source};
+use crate::{Input, ScanError};
+
+/// A piece of one input: the whole lines `buf[start..len]` (the last one may lack its line
+/// break at the end of the input), then perhaps one line too long to hold. A chunk of a
+/// plain file comes as a byte range that the worker reads itself.
+pub(crate) struct Chunk {
+    pub(crate) seq: u64,
+    pub(crate) input: usize,
+    pub(crate) buf: Vec<u8>,
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+    /// Bytes of the input the chunk stands for.
+    pub(crate) bytes: u64,
+    /// After its lines, one line longer than the limit (counted malformed, not read).
+    pub(crate) long_line: bool,
+    pub(crate) range: Option<FileRange>,
+}
+
+impl Chunk {
+    pub(crate) fn new(seq: u64, input: usize, buf: Vec<u8>) -> Chunk {
+        Chunk {
+            seq,
+            input,
+            buf,
+            start: 0,
+            len: 0,
+            bytes: 0,
+            long_line: false,
+            range: None,
+        }
+    }
+}
+
+/// The bytes `start..end` of a plain file of `size` bytes: the chunk holds the lines that
+/// start there (the last one is read to its end, past `end`).
+pub(crate) struct FileRange {
+    pub(crate) file: Arc<PositionalFile>,
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+}
+
+pub(crate) struct Reader<'s> {
+    pub(crate) pool: Receiver<Vec<u8>>,
+    pub(crate) work: SyncSender<Chunk>,
+    pub(crate) cancel: &'s AtomicBool,
+    pub(crate) chunk_size: usize,
+    pub(crate) max_line: usize,
+    pub(crate) seq: u64,
+}
+
+impl Reader<'_> {
+    /// Reads the inputs in turn; on an error, tells everyone to stop.
+    pub(crate) fn run(mut self, inputs: Vec<Input>) -> Result<(), ScanError> {
+        let result = inputs
+            .into_iter()
+            .enumerate()
+            .try_for_each(|(i, input)| self.read_input(i, input));
+        if result.is_err() {
+            self.cancel.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+
+    /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
+    pub(crate) fn buffer(&self, size: usize) -> Option<Vec<u8>> {
+        let mut buf = self.pool.recv().ok()?;
+        if buf.capacity() > 2 * (self.chunk_size + SLACK) {
+            // Grown for a long line: give the memory back.
+            buf = Vec::new();
+        }
+        buf.resize(size, 0);
+        Some(buf)
+    }
+
+    pub(crate) fn send(&mut self, mut chunk: Chunk) -> bool {
+        chunk.seq = self.seq;
+        self.seq += 1;
+        self.work.send(chunk).is_ok()
+    }
+
+    /// Cuts one input into chunks of whole lines; a plain file into byte ranges that the
+    /// workers read themselves, so that reading is spread over the cores and each chunk is
+    /// evaluated while it is still in the cache of the core that read it.
+    pub(crate) fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
+        match Source::open(input)? {
+            Opened::Stream(source) => self.read_stream(index, source),
+            Opened::File(file) => {
+                let file = Arc::new(file);
+                let mut start = 0;
+                while start < file.size {
+                    if self.cancel.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    let Some(buf) = self.buffer(self.chunk_size + SLACK) else {
+                        return Ok(());
+                    };
+                    let end = (start + self.chunk_size as u64).min(file.size);
+                    let mut chunk = Chunk::new(0, index, buf);
+                    chunk.bytes = end - start;
+                    chunk.range = Some(FileRange {
+                        file: Arc::clone(&file),
+                        start,
+                        end,
+                    });
+                    if !self.send(chunk) {
+                        return Ok(());
+                    }
+                    start = end;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Cuts a stream into chunks of whole lines, carrying the partial last line over.
+    pub(crate) fn read_stream(&mut self, index: usize, mut source: Source) -> Result<(), ScanError> {
+        // A buffer never outgrows `cap`, so that a line is too long for sure when it fills a
+        // buffer of `cap` bytes without a line break; shorter lines are measured by
+        // `evaluate`, without their line break (LF or CRLF).
+        let cap = line_cap(self.max_line);
+        let Some(mut buf) = self.buffer(self.chunk_size) else {
+            return Ok(());
+        };
+        let mut filled = 0;
+        // Inside a line longer than `max_line`: its bytes are dropped as they come.
+        let mut skipping = false;
+        let mut skipped = 0u64;
+        loop {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            if filled == buf.len() {
+                if let Some(last) = memrchr(b'\n', &buf[..filled]) {
+                    let Some(mut next) = self.buffer(self.chunk_size) else {
+                        return Ok(());
+                    };
+                    let tail = filled - last - 1;
+                    if tail >= next.len() {
+                        // tail < buf.len() <= cap: the line may still end in time.
+                        next.resize((2 * tail).min(cap), 0);
+                    }
+                    next[..tail].copy_from_slice(&buf[last + 1..filled]);
+                    let mut chunk = Chunk::new(0, index, buf);
+                    chunk.len = last + 1;
+                    chunk.bytes = chunk.len as u64;
+                    if !self.send(chunk) {
+                        return Ok(());
+                    }
+                    buf = next;
+                    filled = tail;
+                } else if buf.len() >= cap {
+                    skipping = true;
+                    skipped = filled as u64;
+                    filled = 0;
+                } else {
+                    let size = (buf.len() * 2).min(cap);
+                    buf.resize(size, 0);
+                }
+                continue;
+            }
+            let n = source.read(&mut buf[filled..])?;
+            if n == 0 {
+                break;
+            }
+            if skipping {
+                let Some(i) = memchr::memchr(b'\n', &buf[filled..filled + n]) else {
+                    skipped += n as u64;
+                    filled = 0;
+                    continue;
+                };
+                // The long line ends: count it, keep what follows.
+                let rest = filled + i + 1..filled + n;
+                let Some(mut next) = self.buffer(self.chunk_size.max(rest.len())) else {
+                    return Ok(());
+                };
+                next[..rest.len()].copy_from_slice(&buf[rest.clone()]);
+                filled = rest.len();
+                skipping = false;
+                let mut chunk = Chunk::new(0, index, std::mem::replace(&mut buf, next));
+                chunk.long_line = true;
+                chunk.bytes = skipped + i as u64 + 1;
+                if !self.send(chunk) {
+                    return Ok(());
+                }
+                continue;
+            }
+            filled += n;
+        }
+        // The rest (maybe nothing: the buffer then goes back to the pool through a chunk of
+        // no lines, which keeps the sequence simple).
+        let mut chunk = Chunk::new(0, index, buf);
+        if skipping {
+            chunk.long_line = true;
+            chunk.bytes = skipped;
+        } else {
+            chunk.len = filled;
+            chunk.bytes = filled as u64;
+        }
+        self.send(chunk);
+        Ok(())
+    }
+}
+
+/// Room past the chunk size in every buffer: the byte before a range, and the end of its
+/// last line, which usually fits.
+pub(crate) const SLACK: usize = 64 << 10;
+
+/// Reads the lines that start in the chunk's byte range into its buffer: from the byte
+/// before the range (to see whether a line starts at its first byte) to the end of the last
+/// line that starts in it.
+pub(crate) fn read_range(chunk: &mut Chunk, max_line: usize) -> Result<(), ScanError> {
+    let Some(range) = chunk.range.take() else { return Ok(()) };
+    let file = &range.file;
+    let from = range.start.saturating_sub(1);
+    // Both are at most the chunk size plus one: they fit in memory.
+    let want = usize::try_from(range.end - from).unwrap_or(usize::MAX);
+    grow(&mut chunk.buf, want);
+    let n = file.read_full(&mut chunk.buf[..want], from)?;
+    let first = if range.start == 0 {
+        0
+    } else {
+        // The first line that starts in the range follows the first line break from the
+        // byte before it; none: a line from an earlier range covers this one.
+        memchr::memchr(b'\n', &chunk.buf[..n]).map_or(n, |i| i + 1)
+    };
+    chunk.start = first;
+    chunk.len = n;
+    if first >= n {
+        return Ok(());
+    }
+    // The last line may go on past the range: read it to its line break.
+    let tail = memrchr(b'\n', &chunk.buf[first..n]).map_or(first, |i| first + i + 1);
+    if tail == n || range.end >= file.size {
+        return Ok(());
+    }
+    let mut filled = n;
+    let mut at = range.end;
+    let cap = line_cap(max_line);
+    loop {
+        // Doubling reads, but never past the line cap: the buffer stays under a chunk plus
+        // `cap`.
+        let held = filled - tail;
+        let piece = held.max(SLACK).min(cap - held);
+        grow(&mut chunk.buf, filled + piece);
+        let got = file.read_full(&mut chunk.buf[filled..filled + piece], at)?;
+        let (end, newline, done) = match memchr::memchr(b'\n', &chunk.buf[filled..filled + got]) {
+            Some(i) => (filled + i, true, true),
+            // Fewer bytes than asked: the end of the file, and of a line without a break.
+            None => (filled + got, false, got < piece),
+        };
+        if !newline && end - tail >= cap {
+            // As long as a stream's line that fills `cap` bytes without a break.
+            chunk.len = tail;
+            chunk.long_line = true;
+            return Ok(());
+        }
+        if done {
+            chunk.len = if newline { end + 1 } else { end };
+            return Ok(());
+        }
+        filled += got;
+        at += got as u64;
+    }
+}
+
+/// The most bytes of one line held while looking for its end: the limit, plus a CRLF.
+pub(crate) fn line_cap(max_line: usize) -> usize {
+    max_line.saturating_add(2)
+}
+
+/// The length of a line's content: without its line break (`\n` or `\r\n`); `line` is the
+/// text before the `\n`, if there is one (`terminated`).
+pub(crate) fn content_len(line: &[u8], terminated: bool) -> usize {
+    if terminated && line.last() == Some(&b'\r') {
+        line.len() - 1
+    } else {
+        line.len()
+    }
+}
+
+/// Makes `buf` at least `len` bytes long.
+pub(crate) fn grow(buf: &mut Vec<u8>, len: usize) {
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+}

@@ -1,0 +1,259 @@
+//! The evaluating side of a scan: workers evaluate chunks, and the calling thread collects
+//! their results in input order (counts, the first malformed line, the selected lines).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::ops::Range;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use escpush_core::{is_blank, CompiledFilter};
+use memchr::memchr_iter;
+
+use crate::read::{content_len, read_range, Chunk};
+use crate::scan::{Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
+use crate::ScanError;
+
+/// What a worker found in one chunk.
+pub(crate) struct Done {
+    pub(crate) chunk: Chunk,
+    /// Line segments in the chunk, blank lines included (for line numbers).
+    pub(crate) lines: u64,
+    pub(crate) total: u64,
+    pub(crate) matched: u64,
+    pub(crate) malformed: u64,
+    /// Index of the first malformed line within the chunk, and why.
+    pub(crate) first_malformed: Option<(u64, MalformedReason)>,
+    /// The matching lines (select mode), without their line breaks.
+    pub(crate) selected: Vec<Range<usize>>,
+    /// Reading the chunk's range failed.
+    pub(crate) error: Option<ScanError>,
+}
+
+/// A worker: evaluates chunks until there are none.
+pub(crate) fn work(
+    work_rx: &Mutex<Receiver<Chunk>>,
+    done_tx: &mpsc::Sender<Done>,
+    filter: &mut CompiledFilter,
+    select: bool,
+    strict: bool,
+    max_line: usize,
+) {
+    loop {
+        let chunk = {
+            let Ok(rx) = work_rx.lock() else { return };
+            match rx.recv() {
+                Ok(chunk) => chunk,
+                Err(_) => return,
+            }
+        };
+        let mut chunk = chunk;
+        let done = match read_range(&mut chunk, max_line) {
+            Ok(()) => evaluate(chunk, filter, select, strict, max_line),
+            Err(error) => Done {
+                error: Some(error),
+                ..Done::empty(chunk)
+            },
+        };
+        if done_tx.send(done).is_err() {
+            return;
+        }
+    }
+}
+
+impl Done {
+    pub(crate) fn empty(chunk: Chunk) -> Done {
+        Done {
+            lines: 0,
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            first_malformed: None,
+            selected: Vec::new(),
+            error: None,
+            chunk,
+        }
+    }
+}
+
+pub(crate) fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: bool, max_line: usize) -> Done {
+    let mut done = Done::empty(chunk);
+    let data = &done.chunk.buf[..done.chunk.len];
+    let mut start = done.chunk.start;
+    let ends = memchr_iter(b'\n', &data[start..])
+        .map(|i| i + done.chunk.start)
+        .chain((data.len() > start && data.last() != Some(&b'\n')).then_some(data.len()));
+    for end in ends {
+        let line = &data[start..end];
+        let range = start..end;
+        start = end + 1;
+        done.lines += 1;
+        if line.first() != Some(&b'{') && is_blank(line) {
+            continue;
+        }
+        done.total += 1;
+        if content_len(line, end < data.len()) > max_line {
+            done.malformed += 1;
+            if done.first_malformed.is_none() {
+                done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
+                if strict {
+                    return done;
+                }
+            }
+            continue;
+        }
+        match filter.matches_line(line) {
+            Ok(true) => {
+                done.matched += 1;
+                if select {
+                    done.selected.push(range);
+                }
+            }
+            Ok(false) => {}
+            Err(e) => {
+                done.malformed += 1;
+                if done.first_malformed.is_none() {
+                    done.first_malformed = Some((done.lines - 1, MalformedReason::Json(e)));
+                    if strict {
+                        return done;
+                    }
+                }
+            }
+        }
+    }
+    if done.chunk.long_line {
+        done.lines += 1;
+        done.total += 1;
+        done.malformed += 1;
+        if done.first_malformed.is_none() {
+            done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
+        }
+    }
+    done
+}
+
+/// Takes the workers' results in input order.
+pub(crate) struct Collector<'s, 'o> {
+    pub(crate) names: &'s [String],
+    /// Lines of each input already collected: the line number base of the next chunk.
+    pub(crate) lines_before: Vec<u64>,
+    pub(crate) next: u64,
+    pub(crate) pending: BTreeMap<u64, Done>,
+    pub(crate) result: ScanResult,
+    pub(crate) out: Option<&'o mut dyn Write>,
+    pub(crate) strict: bool,
+    pub(crate) error: Option<ScanError>,
+}
+
+impl<'s, 'o> Collector<'s, 'o> {
+    pub(crate) fn new(names: &'s [String], out: Option<&'o mut dyn Write>, strict: bool) -> Self {
+        Collector {
+            names,
+            lines_before: vec![0; names.len()],
+            next: 0,
+            pending: BTreeMap::new(),
+            result: ScanResult {
+                total: 0,
+                matched: 0,
+                malformed: 0,
+                first_malformed: None,
+                bytes: 0,
+                seconds: 0.0,
+            },
+            out,
+            strict,
+            error: None,
+        }
+    }
+
+    /// Takes results until the workers are done, or an error or the progress callback stops
+    /// the scan (`self.error`).
+    pub(crate) fn collect(
+        &mut self,
+        done_rx: &Receiver<Done>,
+        pool_tx: &SyncSender<Vec<u8>>,
+        started: Instant,
+        mut progress: Option<&mut (Duration, ProgressFn<'_>)>,
+    ) {
+        let every = progress
+            .as_ref()
+            .map_or(Duration::from_millis(200), |(every, _)| *every);
+        let mut last_report = Instant::now();
+        loop {
+            match done_rx.recv_timeout(every) {
+                Ok(done) => {
+                    self.pending.insert(done.chunk.seq, done);
+                    while let Some(done) = self.pending.remove(&self.next) {
+                        self.next += 1;
+                        let chunk = self.take(done);
+                        let _ = pool_tx.send(chunk.buf);
+                    }
+                    if self.error.is_some() {
+                        return;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+            if let Some((every, report)) = progress.as_mut() {
+                if last_report.elapsed() >= *every {
+                    last_report = Instant::now();
+                    let now = Progress {
+                        bytes: self.result.bytes,
+                        lines: self.result.total,
+                        elapsed: started.elapsed(),
+                    };
+                    if !report(&now) {
+                        self.error = Some(ScanError::Cancelled);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds one chunk's result; returns the chunk for its buffer.
+    pub(crate) fn take(&mut self, done: Done) -> Chunk {
+        if self.error.is_some() {
+            return done.chunk;
+        }
+        if let Some(error) = done.error {
+            self.error = Some(error);
+            return done.chunk;
+        }
+        let base = self.lines_before[done.chunk.input];
+        self.lines_before[done.chunk.input] += done.lines;
+        self.result.total += done.total;
+        self.result.matched += done.matched;
+        self.result.malformed += done.malformed;
+        self.result.bytes += done.chunk.bytes;
+        if let Some(out) = self.out.as_mut() {
+            let data = &done.chunk.buf;
+            for range in &done.selected {
+                let written = out.write_all(&data[range.clone()]).and_then(|()| out.write_all(b"\n"));
+                if let Err(error) = written {
+                    self.error = Some(ScanError::Write { error });
+                    return done.chunk;
+                }
+            }
+        }
+        if let Some((index, reason)) = done.first_malformed {
+            let source_name = &self.names[done.chunk.input];
+            let line = base + index + 1;
+            if self.strict {
+                self.error = Some(ScanError::Malformed {
+                    source_name: source_name.clone(),
+                    line,
+                    reason,
+                });
+            }
+            self.result.first_malformed.get_or_insert_with(|| Malformed {
+                source_name: source_name.clone(),
+                line,
+                reason,
+            });
+        }
+        done.chunk
+    }
+}

@@ -1,0 +1,125 @@
+"""Text formatting shared by the command line (:mod:`escpush.cli`) and the Jupyter display
+(:mod:`escpush._display`), so that both show the same thing the same way.
+
+- byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`) and a use
+  against its limit (:func:`usage`);
+- the order in which a log-push job's fields are shown (:func:`job_items`);
+- a filter's ``where`` as a tree: its groups and conditions (:func:`group_of`,
+  :func:`condition_parts`, :func:`walk`) and the text tree of ``escpush filter explain``
+  (:func:`tree_lines`). The walk is iterative, so a deep filter does not exhaust Python's
+  recursion limit.
+
+Only the standard library's :mod:`json` is imported, and only when a value is printed.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+__all__ = [
+    "JOB_FIELD_ORDER",
+    "condition_parts",
+    "group_of",
+    "job_items",
+    "plural",
+    "size",
+    "tree_lines",
+    "usage",
+    "walk",
+]
+
+
+def size(n: float) -> str:
+    """A number of bytes for people, in binary units: ``512 bytes``, ``1.5 KiB``, ``3.0 MiB``;
+    add ``/s`` for a rate."""
+    value = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def plural(n: int, word: str) -> str:
+    """``1 problem``, ``2 problems``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def usage(used: int, limit: int, unit: str) -> str:
+    """``3 of 30 operators``."""
+    return f"{used} of {limit} {unit}"
+
+
+# A log-push job's fields, in the order they are shown; the others follow in the job's order.
+JOB_FIELD_ORDER = ("id", "name", "dataset", "destination_conf", "enabled", "logpull_options", "filter")
+
+
+def job_items(job: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The fields of a job in display order: :data:`JOB_FIELD_ORDER` first."""
+    first = [k for k in JOB_FIELD_ORDER if k in job]
+    return [(k, job[k]) for k in first] + [(k, v) for k, v in job.items() if k not in JOB_FIELD_ORDER]
+
+
+# A filter's tree
+
+
+def group_of(expr: Mapping[str, Any]) -> tuple[str, list[Mapping[str, Any]]] | None:
+    """``("and", children)`` or ``("or", children)`` for a group; None for a condition."""
+    for group in ("and", "or"):
+        if group in expr:
+            return group, list(expr[group])
+    return None
+
+
+def condition_parts(expr: Mapping[str, Any]) -> tuple[str, str, str]:
+    """A condition's key, operator, and value as JSON text."""
+    import json
+
+    return str(expr["key"]), str(expr["operator"]), json.dumps(expr["value"], ensure_ascii=False)
+
+
+def walk(where: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], int, bool]]:
+    """The expressions of ``where`` depth first, each as ``(event, expr, depth, last)``:
+    ``"open"``/``"close"`` around a group's children, ``"leaf"`` for a condition; ``last``
+    says whether it is the last child of its group."""
+    stack: list[tuple[Mapping[str, Any], int, bool, bool]] = [(where, 0, True, False)]
+    while stack:
+        expr, depth, last, closing = stack.pop()
+        group = group_of(expr)
+        if group is None:
+            yield "leaf", expr, depth, last
+            continue
+        if closing:
+            yield "close", expr, depth, last
+            continue
+        yield "open", expr, depth, last
+        stack.append((expr, depth, last, True))
+        children = group[1]
+        for i in reversed(range(len(children))):
+            stack.append((children[i], depth + 1, i == len(children) - 1, False))
+
+
+def tree_lines(where: Mapping[str, Any], ascii_only: bool) -> list[str]:
+    """``where`` as an indented text tree: a group as ``and (2)`` with its children below,
+    a condition as ``key operator value`` on one line."""
+    tee, end, bar = ("|- ", "`- ", "|  ") if ascii_only else ("├─ ", "└─ ", "│  ")
+    lines: list[str] = []
+    # prefixes[d]: what goes before the branch of a child at depth d + 1.
+    prefixes: list[str] = []
+    for event, expr, depth, last in walk(where):
+        if event == "close":
+            prefixes.pop()
+            continue
+        group = group_of(expr)
+        label = f"{group[0]} ({len(group[1])})" if group is not None else " ".join(condition_parts(expr))
+        if depth == 0:
+            lines.append(label)
+        else:
+            lines.append(prefixes[depth - 1] + (end if last else tee) + label)
+        if event == "open":
+            below = "" if depth == 0 else prefixes[depth - 1] + ("   " if last else bar)
+            prefixes.append(below)
+    return lines

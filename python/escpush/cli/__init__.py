@@ -1,0 +1,143 @@
+"""The ``escpush`` command line (also ``python -m escpush``): :func:`main` and
+:func:`build_parser`.
+
+One module per command group: :mod:`.esc`, :mod:`.filter`, :mod:`.logpush`, and
+:mod:`.emulator` (``emulator`` and ``demo``); what they share (exit statuses, option groups
+and types, input, the client, error reports) is in :mod:`._common`. Only the module of the
+command being run is imported, and each imports what it uses when it runs, so
+``escpush --version`` and ``escpush filter validate`` do not pay for the HTTP client, the
+emulator or the scanner.
+
+Exit status: 0 success, 1 a check failed, 2 bad usage or input, 3 an API or network error.
+A stdout closed early (``escpush ... | head``) is bad output, not a crash: one line on
+stderr says so, and the status is 2.
+A usage error with ``--json`` is printed as a JSON error object, like any other failure.
+Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
+``CLOUDFLARE_EMAIL``) or the options, and are never printed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .. import __version__
+from ._common import (
+    EXIT_API,
+    EXIT_CHECK_FAILED,
+    EXIT_CODES,
+    EXIT_OK,
+    EXIT_USAGE,
+    ZONE_EXAMPLE,
+    CliError,
+    Formatter,
+    Parser,
+    UsageError,
+    failure,
+    report,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+
+    from ._common import Commands
+
+__all__ = ["EXIT_API", "EXIT_CHECK_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+# Each command: its summary (shown in the listing without importing its module), and the
+# module and function that add it in full.
+_COMMANDS = {
+    "demo": ("walk through the main jobs against the embedded emulator", "emulator", "add_demo"),
+    "emulator": ("serve the API emulator on 127.0.0.1 until interrupted", "emulator", "add_emulator"),
+    "esc": ("read, disable, re-enable or test-disable ESC on a zone or an account", "esc", "add"),
+    "filter": ("check, format, explain and preview log-push job filters", "filter", "add"),
+    "logpush": ("create and read log-push jobs", "logpush", "add"),
+}
+
+
+def _builder(name: str) -> Callable[[Commands, str], None]:
+    _, module, function = _COMMANDS[name]
+    # The built-in __import__ rather than importlib, which start-up does without.
+    loaded = __import__(f"{__name__}.{module}", fromlist=[function])
+    add: Callable[[Commands, str], None] = getattr(loaded, function)
+    return add
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command tree; with ``argv``, only the command it names (if any) is built in full
+    (building the whole tree costs about 5 ms)."""
+    parser = Parser(
+        prog="escpush",
+        description="Script Cloudflare's ESC deprecation controls and build, check and preview log-push filters.",
+        epilog="examples:\n"
+        "  escpush filter validate my-filter.json --dataset http_requests\n"
+        f"  escpush esc status --zone {ZONE_EXAMPLE}\n"
+        "  escpush COMMAND --help\n\n" + EXIT_CODES,
+        formatter_class=Formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"escpush {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
+    for name, (summary, _, _) in _COMMANDS.items():
+        if wanted is None or wanted == name:
+            _builder(name)(commands, summary)
+        else:
+            commands.add_parser(name, help=summary, formatter_class=Formatter)
+    return parser
+
+
+def _usage_error(err: UsageError, as_json: bool) -> None:
+    if as_json:
+        report(True, CliError(str(err), EXIT_USAGE))
+    else:
+        err.parser.print_usage(sys.stderr)
+        print(f"{err.parser.prog}: error: {err}", file=sys.stderr)
+
+
+def _run(argv: list[str], as_json: bool) -> int:
+    parser = build_parser(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as err:
+        _usage_error(err, as_json)
+        raise SystemExit(EXIT_USAGE) from None
+    if getattr(args, "run", None) is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()  # a closed stdout shows here, not at exit
+        return code
+    except KeyboardInterrupt:
+        print("escpush: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        raise
+    except Exception as err:  # each is mapped to its exit status, or re-raised
+        reported = failure(err)
+        report(getattr(args, "json", False), reported)
+        return reported.code
+
+
+def _silence_stdout() -> None:
+    """After a closed stdout: send what is still buffered nowhere, so that the interpreter's
+    flush at exit does not complain."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (captured output)
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command; returns its exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _run(argv, as_json="--json" in argv)
+    except BrokenPipeError:
+        _silence_stdout()
+        print("escpush: the output was closed before everything was written (broken pipe)", file=sys.stderr)
+        return EXIT_USAGE

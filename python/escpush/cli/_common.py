@@ -1,0 +1,353 @@
+"""What every command of :mod:`escpush.cli` shares: exit statuses and errors, the help
+layout, the option groups (output, API access, filter checks), option value types that
+refuse bad values as usage errors, reading FILTER and secret arguments, the API client,
+printing results and reporting failures.
+
+Imports beyond :mod:`argparse`, :mod:`os` and :mod:`sys` happen inside the functions, so
+that ``escpush --version`` stays fast (see benches/cli_startup_bench.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn, TypeAlias
+
+    from .._escpush import Account, Client, Filter, Zone
+    from .._problem import FilterProblem
+
+    # Sub-command lists; their parsers are all `Parser`s at run time (argparse makes each
+    # of the parent's class), which the stubs do not know.
+    Commands: TypeAlias = argparse._SubParsersAction[Any]
+
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1
+EXIT_USAGE = 2
+EXIT_API = 3
+
+EXIT_CODES = """exit status:
+  0  success
+  1  a check failed (filter validate/explain found problems, filter fmt --check found a change)
+  2  bad usage or input (arguments, a filter, a file, credentials, a dataset)
+  3  an API or network error"""
+
+ZONE_EXAMPLE = "023e105f4ecef8ad9ca31a8372d0c353"
+FILTER_EXAMPLE = """'{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'"""
+
+
+class CliError(Exception):
+    """A failure to report on stderr with an exit status; ``problems`` are listed under it."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE, problems: Sequence[FilterProblem] = ()) -> None:
+        super().__init__(message)
+        self.code = code
+        self.problems = list(problems)
+
+
+class UsageError(Exception):
+    """Bad arguments, found by argparse: reported by :func:`escpush.cli.main` as text with
+    the usage line, or with ``--json`` as a JSON error object."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are raised (:class:`UsageError`), not printed, so that
+    ``main`` can print them as ``--json`` asks."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self, message)
+
+
+# -- help layout ----------------------------------------------------------------------------
+
+
+class Formatter(argparse.HelpFormatter):
+    """Paragraphs are wrapped, but those with indented lines (examples, exit codes) are kept
+    as written. The width is read here, as argparse would read it through shutil, which
+    imports bz2, lzma and more (2 ms of start-up)."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            columns = int(os.environ["COLUMNS"])
+        except (KeyError, ValueError):
+            try:
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                columns = 80
+        super().__init__(prog, width=max(columns - 2, 40), max_help_position=min(24, max(columns - 22, 4)))
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:
+                paragraphs.append(
+                    textwrap.fill(
+                        " ".join(paragraph.split()),
+                        width,
+                        initial_indent=indent,
+                        subsequent_indent=indent,
+                        break_on_hyphens=False,  # not inside --options
+                    )
+                )
+        return "\n\n".join(paragraphs)
+
+
+def command(
+    commands: Commands,
+    name: str,
+    summary: str,
+    description: str,
+    examples: Sequence[str],
+    parents: Sequence[argparse.ArgumentParser] = (),
+) -> argparse.ArgumentParser:
+    """A command whose ``--help`` ends with its examples and the exit status."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog="examples:\n" + "\n".join(f"  {e}" for e in examples) + "\n\n" + EXIT_CODES,
+        parents=list(parents),
+        formatter_class=Formatter,
+    )
+    return parser
+
+
+def group(commands: Commands, name: str, summary: str, description: str, example: str) -> Commands:
+    """A command with actions of its own (``esc status``, ``filter validate``, ...)."""
+    parser = command(commands, name, summary, description, [example, f"escpush {name} ACTION --help"])
+    return parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+
+# -- option value types: a bad value is a usage error naming the range ----------------------
+
+
+def integer(low: int, high: int) -> Callable[[str], int]:
+    """An option type: an integer from ``low`` to ``high``."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"`{text}` is not an integer") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"`{text}` is out of range: give {low} to {high}")
+        return value
+
+    convert.__name__ = "integer"
+    return convert
+
+
+def seconds(text: str) -> float:
+    """An option type: a positive, finite number of seconds (at most a day)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number of seconds") from None
+    if not 0 < value <= 86_400:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"`{text}` is out of range: give more than 0 and at most 86400 seconds")
+    return value
+
+
+# Sizes and counts the Rust side holds in 64 bits (and JSON consumers as exact integers).
+MAX_COUNT = 2**53 - 1
+
+
+# -- option groups ---------------------------------------------------------------------------
+
+
+def output_options() -> argparse.ArgumentParser:
+    output = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
+    output.add_argument("--json", action="store_true", help="print the result (and errors, on stderr) as JSON")
+    return output
+
+
+def api_options() -> argparse.ArgumentParser:
+    """Where the API is and who calls it, then the zone or account."""
+    api = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
+    target = api.add_mutually_exclusive_group(required=True)
+    target.add_argument("--zone", metavar="ZONE_ID", help="act on this zone")
+    target.add_argument("--account", metavar="ACCOUNT_ID", help="act on this account (and so all its zones)")
+    creds = api.add_argument_group(
+        "API access",
+        "Each option falls back on its CLOUDFLARE_* variable; prefer the variables, since options "
+        "show in the process list. Credentials are never printed.",
+    )
+    creds.add_argument("--api-token", metavar="TOKEN", help="API token (CLOUDFLARE_API_TOKEN)")
+    creds.add_argument("--api-key", metavar="KEY", help="global API key (CLOUDFLARE_API_KEY), with --email")
+    creds.add_argument("--email", metavar="EMAIL", help="the account's email (CLOUDFLARE_EMAIL)")
+    creds.add_argument("--base-url", metavar="URL", help="API root (CLOUDFLARE_BASE_URL; default Cloudflare's v4)")
+    creds.add_argument(
+        "--timeout",
+        type=seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="deadline of each API call, retries and their waits included (default 30)",
+    )
+    creds.add_argument(
+        "--retries",
+        type=integer(0, 10),
+        default=2,
+        metavar="N",
+        help="retries of a call that is safe to repeat, after a 429, a 5xx or a network error (default 2)",
+    )
+    return api
+
+
+def filter_options(rules: bool) -> argparse.ArgumentParser:
+    """FILTER, and with ``rules`` the dataset and limits to check it against (the defaults are
+    core's)."""
+    from .. import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS
+
+    options = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
+    options.add_argument("filter", metavar="FILTER", help="the filter: a file, JSON text, or - for stdin")
+    if rules:
+        checks = options.add_argument_group("checks")
+        checks.add_argument("--dataset", metavar="NAME", help="also check fields, types and values against it")
+        checks.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
+        for flag, default, what in (
+            ("--max-operators", DEFAULT_MAX_OPERATORS, "operator limit"),
+            ("--max-bytes", DEFAULT_MAX_BYTES, "size limit, in bytes"),
+        ):
+            checks.add_argument(
+                flag, type=integer(0, MAX_COUNT), default=default, metavar="N", help=f"{what} (default {default})"
+            )
+    return options
+
+
+# -- input -----------------------------------------------------------------------------------
+
+
+def read_text(arg: str, what: str) -> str:
+    """A value given as a file name, or - for stdin; UTF-8 text."""
+    try:
+        if arg == "-":
+            return read_stdin(what)
+        with open(arg, encoding="utf-8") as f:
+            return f.read()
+    except OSError as err:
+        raise CliError(f"cannot read the {what} `{arg}`: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"the {what} `{arg}` is not UTF-8 text") from None
+
+
+def read_stdin(what: str) -> str:
+    """Standard input as text; bad UTF-8 is bad input, not a traceback."""
+    # Bytes, decoded here: a text stdin may decode with surrogate escapes (C locale) and
+    # fail later, far from here.
+    binary = getattr(sys.stdin, "buffer", None)
+    try:
+        return binary.read().decode("utf-8") if binary is not None else sys.stdin.read()
+    except UnicodeDecodeError:
+        raise CliError(f"the {what} on standard input is not UTF-8 text") from None
+
+
+def filter_text(arg: str) -> str:
+    """A FILTER argument's text: stdin (-), JSON text as given, or a file."""
+    if arg != "-" and arg.lstrip().startswith(("{", '"')):
+        return arg
+    return read_text(arg, "filter file" if arg != "-" else "filter")
+
+
+def parse_filter(arg: str) -> Filter:
+    from .. import Filter
+
+    return Filter.parse(filter_text(arg))
+
+
+# -- the API -----------------------------------------------------------------------------------
+
+
+def client(args: argparse.Namespace) -> Client:
+    """A client from the options, each falling back on its CLOUDFLARE_* variable.
+
+    Kept to one function until ``Client.from_env`` takes keyword overrides (api_token,
+    api_key, email, base_url, ...) that win over the environment: then this becomes
+    ``Client.from_env(**overrides)``."""
+    from .. import Client
+
+    def pick(option: str | None, variable: str) -> str | None:
+        return option if option is not None else (os.environ.get(variable) or None)
+
+    token = pick(args.api_token, "CLOUDFLARE_API_TOKEN")
+    key, email = pick(args.api_key, "CLOUDFLARE_API_KEY"), pick(args.email, "CLOUDFLARE_EMAIL")
+    options = {
+        "base_url": pick(args.base_url, "CLOUDFLARE_BASE_URL"),
+        "timeout": args.timeout,
+        "max_retries": args.retries,
+    }
+    if token is not None:
+        return Client(api_token=token, **options)
+    if key is not None and email is not None:
+        return Client(api_key=key, email=email, **options)
+    if key is not None:
+        raise CliError("an API key needs its email: set CLOUDFLARE_EMAIL or pass --email")
+    raise CliError(
+        "no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL "
+        "(or pass --api-token, or --api-key with --email)"
+    )
+
+
+def scope(args: argparse.Namespace) -> Zone | Account:
+    api = client(args)
+    return api.zone(args.zone) if args.zone is not None else api.account(args.account)
+
+
+def where(args: argparse.Namespace) -> str:
+    return f"zone {args.zone}" if args.zone is not None else f"account {args.account}"
+
+
+# -- output and failures ------------------------------------------------------------------------
+
+
+def emit(args: argparse.Namespace, data: object, text: str) -> None:
+    """The result: JSON with ``--json``, else the human text."""
+    import json
+
+    print(json.dumps(data, indent=2) if getattr(args, "json", False) else text)
+
+
+def failure(err: BaseException) -> CliError:
+    """The exit status and message of an exception a command raised."""
+    from ..errors import ApiError, EscpushError, TransportError, _WithProblems
+
+    if isinstance(err, CliError):
+        return err
+    if isinstance(err, _WithProblems):
+        return CliError(str(err), EXIT_USAGE, err.errors())
+    if isinstance(err, (ApiError, TransportError)):
+        return CliError(str(err), EXIT_API)
+    if isinstance(err, EscpushError):  # ScanError: an input could not be read
+        return CliError(str(err), EXIT_USAGE)
+    if isinstance(err, UnicodeEncodeError):
+        # An argument that is not UTF-8 (the shell passes bytes; Python keeps the bad ones
+        # as surrogates, which the native module cannot take).
+        bad = err.object[err.start : err.end]
+        try:
+            shown = repr(bad.encode("utf-8", "surrogateescape"))
+        except UnicodeEncodeError:
+            shown = ascii(bad)
+        return CliError(f"an argument is not UTF-8 text: it holds {shown}", EXIT_USAGE)
+    raise err
+
+
+def report(as_json: bool, failure: CliError) -> None:
+    if as_json:
+        import json
+
+        error = {"message": str(failure), "exit_code": failure.code, "problems": failure.problems}
+        print(json.dumps({"error": error}), file=sys.stderr)
+        return
+    print(f"escpush: {failure}", file=sys.stderr)  # an exception's text lists its problems

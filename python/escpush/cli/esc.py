@@ -1,0 +1,164 @@
+"""``escpush esc status|disable|enable|secret``: the Edge Side Code controls of one zone or
+account, and saving a generated test secret to a file only its owner can read."""
+
+from __future__ import annotations
+
+import os
+
+from ._common import (
+    EXIT_OK,
+    ZONE_EXAMPLE,
+    CliError,
+    api_options,
+    command,
+    emit,
+    group,
+    output_options,
+    read_text,
+    scope,
+    where,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from .._escpush import Esc
+    from ._common import Commands
+
+
+def add(commands: Commands, summary: str) -> None:
+    esc = group(
+        commands,
+        "esc",
+        summary,
+        "Edge Side Code controls of one zone or account.",
+        f"escpush esc status --zone {ZONE_EXAMPLE}",
+    )
+    parents = [api_options(), output_options()]
+    for action, summary, description in (
+        (
+            "status",
+            "show whether ESC runs",
+            "Show the ESC setting: enabled or disabled, and whether a test secret is set.",
+        ),
+        (
+            "disable",
+            "disable ESC for every request",
+            "Disable ESC for every request of the zone (or of every zone of the account), then show the setting.",
+        ),
+        ("enable", "re-enable ESC", "Re-enable ESC (the way back when problems appear), then show the setting."),
+    ):
+        examples = [f"escpush esc {action} --zone {ZONE_EXAMPLE}", f"escpush esc {action} --account ACCOUNT_ID --json"]
+        command(esc, action, summary, description, examples, parents).set_defaults(run=run)
+    secret = command(
+        esc,
+        "secret",
+        "set a secret that disables ESC for test requests only",
+        "Set the test secret of the zone or account: requests carrying the cookie disable_esc=SECRET are then "
+        "processed without ESC. The secret is read from --secret-file, or generated from the OS random source "
+        "and written to --save: a new file readable by you only, which replaces FILE (a symbolic link is "
+        "refused). It is never printed.",
+        [
+            f"escpush esc secret --zone {ZONE_EXAMPLE} --save esc-secret.txt",
+            "escpush esc secret --account ACCOUNT_ID --secret-file my-secret.txt",
+            "pass show esc | escpush esc secret --zone ZONE_ID --secret-file -",
+        ],
+        parents,
+    )
+    secret.add_argument("--secret-file", metavar="FILE", help="read the secret from FILE (- for stdin)")
+    secret.add_argument("--save", metavar="FILE", help="write the secret to FILE, readable by you only")
+    secret.set_defaults(run=run)
+
+
+class _SecretFile:
+    """Where ``--save`` puts a secret: a new file, mode 0600, created beside FILE before
+    anything is sent (so a path that cannot be written sends nothing), then renamed over
+    FILE. Never an existing file's mode, never through a symbolic link."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        if os.path.islink(path):
+            raise CliError(f"cannot save the secret to `{path}`: it is a symbolic link; give the file itself")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise CliError(f"cannot save the secret to `{path}`: not a regular file")
+        directory, name = os.path.split(path)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        for attempt in range(100):
+            self.temp = os.path.join(directory, f".{name}.{os.getpid()}-{attempt}.escpush-tmp")
+            try:
+                self.fd = os.open(self.temp, flags, 0o600)
+                break
+            except FileExistsError:
+                continue
+            except OSError as err:
+                raise CliError(f"cannot save the secret to `{path}`: {err.strerror}") from None
+        else:
+            raise CliError(f"cannot save the secret to `{path}`: no free temporary name beside it")
+
+    def discard(self) -> None:
+        os.close(self.fd)
+        os.unlink(self.temp)
+
+    def save(self, secret: str) -> None:
+        try:
+            with os.fdopen(self.fd, "w", encoding="utf-8") as out:
+                out.write(secret + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(self.temp, self.path)
+        except OSError as err:
+            try:
+                os.unlink(self.temp)
+            except OSError:
+                pass
+            raise CliError(
+                f"the secret is set, but it could not be saved to `{self.path}`: {err.strerror}; "
+                "run the command again to set a new one"
+            ) from None
+
+
+def _set_secret(args: argparse.Namespace, esc: Esc) -> str:
+    """Sets the secret; the note the status line ends with."""
+    from .._escpush import _ESC_COOKIE_NAME
+
+    if args.secret_file is None and args.save is None:
+        raise CliError("a generated secret must be kept: pass --save FILE (or --secret-file FILE to set your own)")
+    secret = None if args.secret_file is None else read_text(args.secret_file, "secret file").rstrip("\r\n")
+    save = None if args.save is None else _SecretFile(args.save)
+    try:
+        secret = esc.set_secret(secret)
+    except BaseException:
+        if save is not None:
+            save.discard()
+        raise
+    note = ""
+    if save is not None:
+        save.save(secret)
+        note = f"; saved to {args.save}"
+    return note + f"; send it as the cookie {_ESC_COOKIE_NAME} with each test request"
+
+
+def run(args: argparse.Namespace) -> int:
+    target = scope(args)
+    esc = target.esc
+    note = _set_secret(args, esc) if args.action == "secret" else ""
+    if args.action == "disable":
+        esc.disable()
+    elif args.action == "enable":
+        esc.enable()
+    status = esc.status()
+    length = None if status.secret is None else len(status.secret)
+    data = {
+        "scope": "zone" if args.zone is not None else "account",
+        "id": target.id,
+        "state": status.state,
+        "disabled": status.disabled,
+        "secret_set": length is not None,
+        "secret_length": length,
+    }
+    described = "ESC disabled for every request" if status.disabled else "ESC enabled"
+    if length is not None:
+        described += f"; a test secret is set ({length} characters){note}"
+    emit(args, data, f"{where(args)}: {described}")
+    return EXIT_OK

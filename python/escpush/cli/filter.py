@@ -1,0 +1,298 @@
+"""``escpush filter validate|fmt|explain|scan``: check, format, draw and preview a log-push
+filter. The tree ``explain`` draws and the byte sizes ``scan`` prints come from
+:mod:`escpush._format`, shared with the Jupyter display."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ._common import (
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    FILTER_EXAMPLE,
+    CliError,
+    command,
+    emit,
+    filter_options,
+    filter_text,
+    group,
+    integer,
+    output_options,
+    parse_filter,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from .._escpush import Filter
+    from .._problem import FilterProblem
+    from ._common import Commands
+
+
+def add(commands: Commands, summary: str) -> None:
+    flt = group(
+        commands,
+        "filter",
+        summary,
+        "Log-push job filters. FILTER is a file, JSON text, or - for stdin; the escaped string form of a job "
+        "payload is accepted too.",
+        "escpush filter validate my-filter.json --dataset http_requests",
+    )
+    checked, plain, output = filter_options(rules=True), filter_options(rules=False), output_options()
+    command(
+        flt,
+        "validate",
+        "check a filter (syntax, limits, and with --dataset its fields)",
+        "Check a filter: its syntax and the limits, and with --dataset its fields, operators and values. "
+        "Prints every problem with its path; exits 1 if there is any.",
+        [
+            f"escpush filter validate {FILTER_EXAMPLE}",
+            "escpush filter validate my-filter.json --dataset http_requests --json",
+        ],
+        [checked, output],
+    ).set_defaults(run=run_validate)
+
+    fmt = command(
+        flt,
+        "fmt",
+        "print a filter in its canonical form",
+        "Print the filter in its canonical form (compact, members in key/operator/value order): the text "
+        "escpush sends as a job's filter.",
+        [
+            f"escpush filter fmt {FILTER_EXAMPLE} --indent 2",
+            "escpush filter fmt my-filter.json --check",
+            "escpush filter fmt my-filter.json --as-string   # the JSON string a job payload holds",
+        ],
+        [plain, output],
+    )
+    layout = fmt.add_mutually_exclusive_group()
+    layout.add_argument("--indent", type=integer(0, 16), metavar="N", help="indent by N spaces instead of compact")
+    layout.add_argument("--as-string", action="store_true", help="print it as a JSON string (job payload form)")
+    fmt.add_argument("--check", action="store_true", help="print nothing; exit 1 if FILTER is not canonical")
+    fmt.set_defaults(run=run_fmt)
+
+    command(
+        flt,
+        "explain",
+        "show a filter as a tree, with its size against the limits and its problems",
+        "Print the filter as an indented tree, its operator count and byte size against the limits, and "
+        "every problem (with --dataset, also against the dataset). Exits 1 if there is any problem.",
+        [f"escpush filter explain {FILTER_EXAMPLE}", "escpush filter explain my-filter.json --dataset http_requests"],
+        [checked, output],
+    ).set_defaults(run=run_explain)
+
+    scan = command(
+        flt,
+        "scan",
+        "run a filter over NDJSON log files and count (or keep) the lines it matches",
+        "Run a filter over NDJSON log files (plain or gzip) on every core and print how many lines match. "
+        "Blank lines are skipped; lines that are not a JSON object are counted as malformed. A progress "
+        "line is drawn on stderr when it is a terminal. With --output, the lines go to a new file that "
+        "replaces FILE only when the scan succeeds; FILE may not be one of the inputs.",
+        [
+            "escpush filter scan my-filter.json logs/*.ndjson.gz",
+            "escpush filter scan my-filter.json logs.ndjson --output kept.ndjson",
+            "zcat big.ndjson.gz | escpush filter scan my-filter.json - --count",
+        ],
+        [plain, output],
+    )
+    scan.add_argument("logs", metavar="LOGS", nargs="+", help="NDJSON files (.gz too), or - for stdin")
+    mode = scan.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true", help="print only the number of matching lines")
+    mode.add_argument("--output", metavar="FILE", help="write the matching lines to FILE, in input order")
+    scan.add_argument("--dataset", metavar="NAME", help="check the filter against a dataset first")
+    scan.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
+    scan.add_argument(
+        "--threads", type=integer(0, 256), default=None, metavar="N", help="worker threads (default or 0: one per core)"
+    )
+    scan.set_defaults(run=run_scan)
+
+
+# -- validate, fmt, explain ---------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace) -> tuple[Filter | None, list[FilterProblem]]:
+    """The filter (None when it does not parse) and every problem found."""
+    from .. import FilterError
+
+    try:
+        f = parse_filter(args.filter)
+    except FilterError as err:
+        return None, list(err.errors())
+    problems = f.problems(args.dataset, scope=args.scope, max_operators=args.max_operators, max_bytes=args.max_bytes)
+    return f, list(problems)
+
+
+def _limits(args: argparse.Namespace) -> dict[str, int]:
+    return {"operators": args.max_operators, "bytes": args.max_bytes}
+
+
+def _problem_lines(problems: Sequence[FilterProblem]) -> list[str]:
+    return [f"  {p['path'] or '(filter)'}: {p['message']} [{p['code']}]" for p in problems]
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    from .._format import plural, usage
+
+    f, problems = _check(args)
+    against = f"for {args.dataset}" if args.dataset else "(syntax and limits; --dataset also checks the fields)"
+    data = {
+        "valid": not problems,
+        "dataset": args.dataset,
+        "operators": getattr(f, "operator_count", None),
+        "bytes": getattr(f, "byte_size", None),
+        "limits": _limits(args),
+        "problems": problems,
+    }
+    if problems:
+        lines = [f"invalid {against}: {plural(len(problems), 'problem')}", *_problem_lines(problems)]
+        emit(args, data, "\n".join(lines))
+        return EXIT_CHECK_FAILED
+    assert f is not None
+    size = f"{usage(f.operator_count, args.max_operators, 'operators')}, {usage(f.byte_size, args.max_bytes, 'bytes')}"
+    emit(args, data, f"valid {against}: {size}")
+    return EXIT_OK
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    text = filter_text(args.filter)
+    from .. import Filter
+
+    canonical = Filter.parse(text).to_json()
+    if args.check:
+        same = text.strip() == canonical
+        if args.json:
+            emit(args, {"canonical": same, "filter": canonical}, "")
+        elif not same:
+            print(f"escpush: {args.filter}: not in canonical form", file=sys.stderr)
+        return EXIT_OK if same else EXIT_CHECK_FAILED
+    import json
+
+    if args.indent is not None:
+        out = json.dumps(json.loads(canonical), indent=args.indent, ensure_ascii=False)
+    elif args.as_string:
+        out = json.dumps(canonical, ensure_ascii=False)
+    else:
+        out = canonical
+    emit(args, {"filter": canonical}, out)
+    return EXIT_OK
+
+
+def _over(n: int, limit: int) -> str:
+    return "  (over the limit)" if n > limit else ""
+
+
+def _ascii_only() -> bool:
+    """Whether stdout cannot print the tree's box-drawing characters."""
+    try:
+        "├─└│".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from .._format import plural, tree_lines
+
+    f, problems = _check(args)
+    data: dict[str, object] = {"dataset": args.dataset, "limits": _limits(args), "problems": problems}
+    lines: list[str] = []
+    if f is None:
+        data.update(filter=None, tree=None, operators=None, bytes=None)
+        lines.append("the filter does not parse")
+    else:
+        where = f.to_dict()["where"]
+        ops, size = f.operator_count, f.byte_size
+        data.update(filter=f.to_json(), tree=where, operators=ops, bytes=size)
+        lines += ["where", *("  " + line for line in tree_lines(where, _ascii_only()))]
+        lines.append(f"operators: {ops} of {args.max_operators}{_over(ops, args.max_operators)}")
+        lines.append(f"size:      {size} of {args.max_bytes} bytes{_over(size, args.max_bytes)}")
+    checked = f" for {args.dataset}" if args.dataset else ""
+    if problems:
+        lines += [f"{plural(len(problems), 'problem')}{checked}:", *_problem_lines(problems)]
+    else:
+        lines.append(f"no problems{checked}")
+    emit(args, data, "\n".join(lines))
+    return EXIT_CHECK_FAILED if problems else EXIT_OK
+
+
+# -- scan -------------------------------------------------------------------------------------
+
+
+class _ProgressBar:
+    """A one-line progress report on stderr, drawn only on a terminal and after a second."""
+
+    def __init__(self, logs: Sequence[str]) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.start = self.clock()
+        self.shown = False
+        # A percentage only when every input's size is its NDJSON size (plain files).
+        sizes = [os.path.getsize(p) if p != "-" and not p.endswith(".gz") and os.path.isfile(p) else None for p in logs]
+        self.total = None if None in sizes else sum(s for s in sizes if s is not None)
+
+    def __call__(self, done: int, lines: int) -> None:
+        from .._format import size
+
+        elapsed = self.clock() - self.start
+        if elapsed < 1.0:
+            return
+        text = f"{size(done)}, {lines:,} lines, {size(done / elapsed)}/s"
+        if self.total:
+            share = min(done / self.total, 1.0)
+            text = f"[{'#' * int(share * 30):<30}] {share:4.0%} {text}"
+        sys.stderr.write(f"\r{text}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    from .._format import size
+
+    if args.filter == "-" and "-" in args.logs:
+        raise CliError("FILTER and LOGS cannot both be - (stdin)")
+    f = parse_filter(args.filter)
+    if args.dataset:
+        f.validate(args.dataset)
+    progress = _ProgressBar(args.logs) if sys.stderr.isatty() else None
+    try:
+        if args.output is not None:
+            result = f.select(args.logs, args.output, strict=args.strict, threads=args.threads, progress=progress)
+        else:
+            result = f.scan(args.logs, strict=args.strict, threads=args.threads, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    first = result.first_malformed
+    data = {
+        "total": result.total,
+        "matched": result.matched,
+        "malformed": result.malformed,
+        "bytes": result.bytes,
+        "seconds": result.seconds,
+        "first_malformed": None if first is None else dict(zip(("source", "line", "reason"), first)),
+        "output": args.output,
+    }
+    if args.count and not args.json:
+        print(result.matched)
+        return EXIT_OK
+    share = f" ({result.matched / result.total:.2%})" if result.total else ""
+    rate = f", {size(result.bytes / result.seconds)}/s" if result.seconds > 0 else ""
+    read = f"{size(result.bytes)} in {result.seconds:.2f} s{rate}"
+    lines = [f"{result.matched:,} of {result.total:,} lines match{share}; {read}"]
+    if first is not None:
+        noun = "line" if result.malformed == 1 else "lines"
+        lines.append(f"{result.malformed:,} malformed {noun}; the first: {first[0]} line {first[1]}: {first[2]}")
+    if args.output is not None:
+        lines.append(f"matching lines written to {args.output}")
+    emit(args, data, "\n".join(lines))
+    return EXIT_OK
