@@ -243,18 +243,16 @@ def test_a_creation_cut_after_sending_says_the_job_may_exist(escpush_emulator: E
         zone.logpush.create_job(destination_conf=S3, dataset="http_requests")
 
 
-@pytest.mark.parametrize(
-    ("status", "body"),
-    [
-        (204, b""),
-        (200, b""),
-        (200, b"null"),
-        (200, b"{}"),
-        (200, b"[1]"),
-        (200, b'{"success": true, "errors": [], "messages": []}'),
-        (200, b'{"success": true, "errors": {}, "result": {"id": 1}}'),
-    ],
-)
+NOT_A_JOB = [
+    pytest.param(204, b"", id="204"),
+    pytest.param(200, b"", id="empty-200"),
+    pytest.param(200, b"null", id="null"),
+    pytest.param(200, b"[1]", id="a-list"),
+    pytest.param(200, b'{"success": true, "errors": [], "messages": []}', id="envelope-without-result"),
+]
+
+
+@pytest.mark.parametrize(("status", "body"), NOT_A_JOB)
 def test_job_answers_that_are_not_jobs_are_transport_errors(
     escpush_emulator: Emulator, status: int, body: bytes
 ) -> None:
@@ -264,11 +262,21 @@ def test_job_answers_that_are_not_jobs_are_transport_errors(
     for call in [
         lambda: logpush.create_job(destination_conf=S3, dataset="http_requests"),
         lambda: logpush.job(1),
-        lambda: logpush.jobs(),
     ]:
         escpush_emulator.fail_next(status=status, body=body)
         with pytest.raises(TransportError, match="malformed response"):
             call()
+
+
+@pytest.mark.parametrize("body", [b"{}", b'"jobs"', b"[1]", b"[null]", b'[{"id": 1}, 2]'])
+def test_job_lists_that_are_not_lists_of_jobs_are_transport_errors(escpush_emulator: Emulator, body: bytes) -> None:
+    from escpush import TransportError
+
+    escpush_emulator.fail_next(body=body)
+    with pytest.raises(TransportError, match="malformed response"):
+        escpush_emulator.client().zone(ZONE).logpush.jobs()
+    escpush_emulator.fail_next(body=b"null")
+    assert escpush_emulator.client().zone(ZONE).logpush.jobs() == [], "the API's null list: no jobs"
 
 
 def test_secrets_of_a_job_echoed_by_the_server_are_scrubbed(escpush_emulator: Emulator) -> None:

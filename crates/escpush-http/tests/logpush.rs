@@ -169,7 +169,7 @@ fn job_answers_that_are_not_jobs_are_malformed() {
     emu.fail_next(
         Fault::Body {
             status: 200,
-            body: b"null".to_vec(),
+            body: b"{}".to_vec(),
         },
         1,
     );
