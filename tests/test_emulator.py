@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -234,3 +235,78 @@ def test_the_esc_command(monkeypatch: pytest.MonkeyPatch, escpush_emulator: Emul
     assert out.stdout == "account a1: ESC enabled; a test secret is set (11 characters)\n"
     failed = run("status", "--zone", "a/b")
     assert failed.returncode == 2 and "invalid zone id" in failed.stderr
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument", "allowed"),
+    [
+        ({"delay": 1e30}, "delay", "from 0 to 86400"),
+        ({"delay": -1}, "delay", "from 0 to 86400"),
+        ({"delay": float("nan")}, "delay", "from 0 to 86400"),
+        ({"delay": float("inf")}, "delay", "from 0 to 86400"),
+        ({"delay": 10**400}, "delay", "from 0 to 86400"),
+        ({"trickle": -0.1}, "trickle", "from 0 to 86400"),
+        ({"status": 65536}, "status", "from 100 to 599"),
+        ({"status": 2**70}, "status", "from 100 to 599"),
+        ({"status": 99}, "status", "from 100 to 599"),
+        ({"status": 429, "retry_after": -1}, "retry_after", "from 0 to 4294967295"),
+        ({"status": 429, "retry_after": 2**40}, "retry_after", "from 0 to 4294967295"),
+        ({"drop": True, "count": -1}, "count", "from 0 to 1000000"),
+        ({"body": b"{}", "status": 700}, "status", "from 100 to 599"),
+    ],
+)
+def test_fail_next_arguments_out_of_range_are_invalid_input(
+    escpush_emulator: Emulator, kwargs: dict[str, object], argument: str, allowed: str
+) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        escpush_emulator.fail_next(**kwargs)  # type: ignore[arg-type]
+    assert str(exc.value).startswith(f"invalid {argument}: ") and allowed in str(exc.value), str(exc.value)
+    assert escpush_emulator.client().zone("z").esc.status().state == "enabled", "nothing was queued"
+
+
+def test_the_request_log_is_a_ring() -> None:
+    with Emulator(log_capacity=3) as emu:
+        esc = emu.client().zone("z").esc
+        for _ in range(5):
+            esc.status()
+        esc.disable()
+        log = emu.requests()
+        assert [r["method"] for r in log] == ["GET", "GET", "POST"]
+    with Emulator(log_capacity=0) as emu:
+        emu.client().zone("z").esc.status()
+        assert emu.requests() == []
+    with pytest.raises(InvalidInput, match="log_capacity"):
+        Emulator(log_capacity=-1)
+
+
+def test_a_body_fault_answers_exactly_that(escpush_emulator: Emulator) -> None:
+    escpush_emulator.fail_next(body='{"success": true, "result": {"always": true}}')
+    assert escpush_emulator.client().zone("z").esc.status().state == "disabled"
+    assert "z" not in escpush_emulator.state()["zones"], "the state is untouched"
+    escpush_emulator.fail_next(status=204, body=b"ignored")
+    status, _ = _raw_get(escpush_emulator)
+    assert status == 204
+    assert escpush_emulator.requests()[-1]["fault"] == "body 204 (7 bytes)"
+
+
+def _raw_get(emu: Emulator) -> tuple[int, bytes]:
+    req = urllib.request.Request(
+        f"{emu.base_url}/zones/z/disable_esc", headers={"Authorization": f"Bearer {emu.api_token}"}
+    )
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        return resp.status, resp.read()
+
+
+def test_an_echo_fault_quotes_the_request_and_the_log_still_redacts(escpush_emulator: Emulator) -> None:
+    token = escpush_emulator.api_token
+    escpush_emulator.fail_next(echo=True)
+    with pytest.raises(urllib.error.HTTPError) as exc:
+        _raw_get(escpush_emulator)
+    assert exc.value.code == 400 and token in exc.value.read().decode()
+    assert token not in json.dumps(escpush_emulator.requests())
+
+
+def test_a_port_out_of_range_is_invalid_input() -> None:
+    for port in [-1, 65536]:
+        with pytest.raises(InvalidInput, match="invalid port: must be from 0 to 65535"):
+            Emulator(port=port)

@@ -293,6 +293,9 @@ def test_unknown_routes_and_methods(escpush_emulator: Emulator) -> None:
         ({"api_token": "t", "base_url": "ftp://example.com/"}, "scheme"),
         ({"api_token": "t", "timeout": 0}, "timeout"),
         ({"api_token": "t", "timeout": -1.0}, "timeout"),
+        ({"api_token": "t", "timeout": 1e300}, "timeout"),
+        ({"api_token": "t", "max_retries": -1}, "invalid max_retries: must be from 0 to 100 \\(got -1\\)"),
+        ({"api_token": "t", "max_retries": 101}, "max_retries"),
     ],
 )
 def test_bad_settings_are_refused(kwargs: dict[str, Any], message: str) -> None:
@@ -354,3 +357,124 @@ def test_the_demo_walks_the_spec_order_without_showing_secrets(capsys: pytest.Ca
     assert out.count("2. disabled for every request: EscStatus(state='disabled', disabled=True, secret='***')") == 2
     assert out.index("-- zone ") < out.index("-- account ")
     assert not re.search(r"[A-Za-z0-9_-]{43}", out)
+
+
+# -- issue 10 and 17: one Scope class, from_env overrides, deadlines, restore, secrets -------
+
+
+def test_zone_and_account_share_one_scope_class(escpush_emulator: Emulator) -> None:
+    from escpush._escpush import Scope as ScopeClass
+
+    client = escpush_emulator.client()
+    zone, account = client.zone(ZONE), client.account(ACCOUNT)
+    assert isinstance(zone, Zone) and isinstance(zone, ScopeClass) and not isinstance(zone, Account)
+    assert isinstance(account, Account) and isinstance(account, ScopeClass)
+    assert (repr(zone), repr(account)) == (f"Zone('{ZONE}')", f"Account('{ACCOUNT}')")
+    assert type(zone).__module__ == "escpush" and type(zone).__mro__[1] is ScopeClass
+
+
+def test_from_env_keywords_win_over_the_variables(monkeypatch: pytest.MonkeyPatch, escpush_emulator: Emulator) -> None:
+    emu = escpush_emulator
+    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", "wrong-token")
+    monkeypatch.setenv("CLOUDFLARE_BASE_URL", "https://example.invalid/client/v4")
+    monkeypatch.setenv("CLOUDFLARE_EMAIL", emu.email)
+    client = Client.from_env(api_token=emu.api_token, base_url=emu.base_url, timeout=5, max_retries=0)
+    assert client.base_url == emu.base_url and client.zone("z").esc.status().state == "enabled"
+    # A key given in code is used although the environment holds a token; its email comes
+    # from CLOUDFLARE_EMAIL.
+    by_key = Client.from_env(api_key=emu.api_key, base_url=emu.base_url)
+    assert repr(by_key).endswith("auth='api_key')") and by_key.zone("z").esc.status().state == "enabled"
+    assert Client.from_env().base_url == "https://example.invalid/client/v4"
+    monkeypatch.delenv("CLOUDFLARE_EMAIL")
+    monkeypatch.delenv("CLOUDFLARE_API_TOKEN")
+    with pytest.raises(InvalidInput, match="needs its email") as exc:
+        Client.from_env(api_key=emu.api_key)
+    assert emu.api_key not in str(exc.value)
+    with pytest.raises(InvalidInput, match="not both"):
+        Client.from_env(api_token="t", api_key="k", email="e")
+    assert repr(Client.from_env(api_key="k", email="e@x.io")).endswith("auth='api_key')")
+
+
+def test_the_timeout_bounds_the_whole_call(escpush_emulator: Emulator) -> None:
+    esc = escpush_emulator.client(timeout=1.0).zone("z").esc
+    escpush_emulator.fail_next(status=429, count=3, retry_after=3600)
+    started = time.monotonic()
+    with pytest.raises(escpush.RateLimitError, match=r"retry in 3600 s \(after .* GMT\).*timeout of 1 s") as exc:
+        esc.status()
+    assert time.monotonic() - started < 0.9
+    assert exc.value.status == 429 and exc.value.errors[0]["code"] == 10429
+    escpush_emulator.clear_faults()
+    # A slow head, then a slow body: each part fits the timeout, the whole does not.
+    escpush_emulator.fail_next(trickle=0.6)
+    started = time.monotonic()
+    with pytest.raises(escpush.TransportError, match="timed out"):
+        esc.status()
+    assert time.monotonic() - started < 1.2
+
+
+class _FailingEnable(Exception):
+    pass
+
+
+def test_a_failed_restore_keeps_the_body_exception_and_says_esc_is_left_disabled(
+    escpush_emulator: Emulator,
+) -> None:
+    esc = escpush_emulator.client(max_retries=0).zone(ZONE).esc
+    with pytest.raises(escpush.ServerError) as exc, esc.disabled():
+        escpush_emulator.fail_next(status=503)
+        raise _FailingEnable("the user's own error")
+    message = str(exc.value)
+    assert f"ESC of zone {ZONE} was left disabled" in message
+    assert f"client.zone('{ZONE}').esc.enable()" in message and f"escpush esc enable --zone {ZONE}" in message
+    assert isinstance(exc.value.__context__, _FailingEnable), "the body's exception is kept"
+    assert exc.value.status == 503 and exc.value.errors[0]["code"] == 10503
+    assert escpush_emulator.state()["zones"][ZONE]["esc"]["always"] is True
+    # Without an exception in the body: the same message, nothing chained.
+    esc.enable()
+    with pytest.raises(escpush.ServerError, match="was left disabled") as plain, esc.disabled():
+        escpush_emulator.fail_next(status=500)
+    assert plain.value.__context__ is None
+
+
+def test_secrets_echoed_by_the_server_are_scrubbed(escpush_emulator: Emulator) -> None:
+    emu = escpush_emulator
+    secret = "echoed-secret-0123456789"
+    shown: list[str] = []
+    for client in [emu.client(), emu.client(token=True)]:
+        emu.fail_next(echo=True, status=500, count=3)
+        with pytest.raises(escpush.ServerError) as exc:
+            client.zone("z").esc.set_secret(secret)
+        emu.clear_faults()
+        shown += [str(exc.value), repr(exc.value), repr(exc.value.errors)]
+        assert "cannot process POST" in str(exc.value)
+    text = "\n".join(shown)
+    for leaked in [secret, emu.api_key, emu.api_token]:
+        assert leaked not in text
+
+
+# The answers below hold no ESC status. Reading them is escpush-core's job
+# (`EscStatus::from_result` / `parse_response`, issue 17 item 4, on the core branch); until
+# that lands they read as "enabled", hence the strict xfail, which turns into a failure,
+# to be removed, once the core fix is merged.
+NO_STATUS = [
+    pytest.param(204, b"", id="204"),
+    pytest.param(200, b"", id="empty-200"),
+    pytest.param(200, b"null", id="null"),
+    pytest.param(200, b"{}", id="bare-object"),
+    pytest.param(200, b'{"success": true, "errors": [], "messages": []}', id="envelope-without-result"),
+    pytest.param(200, b'{"success": true, "errors": {}, "result": {}}', id="errors-not-a-list"),
+]
+
+
+@pytest.mark.xfail(reason="needs escpush-core's reading of ESC answers (issue 17.4, core branch)", strict=True)
+@pytest.mark.parametrize(("status", "body"), NO_STATUS)
+def test_an_answer_without_status_is_a_transport_error(escpush_emulator: Emulator, status: int, body: bytes) -> None:
+    escpush_emulator.fail_next(status=status, body=body)
+    with pytest.raises(escpush.TransportError, match="malformed"):
+        escpush_emulator.client().zone("z").esc.status()
+
+
+def test_the_emulators_own_answer_without_secret_stays_enabled(escpush_emulator: Emulator) -> None:
+    escpush_emulator.fail_next(body=b'{"success": true, "errors": [], "messages": [], "result": {}}')
+    assert escpush_emulator.client().zone("z").esc.status().state == "enabled"
+    assert escpush_emulator.client().zone("z").esc.status().state == "enabled"

@@ -225,3 +225,107 @@ def test_redact_destination_conf_masks_every_credential() -> None:
         "https://***@logs.example.com/in?header_X=***"
     )
     assert redact_destination_conf("garbage with s3cr3t") == "***"
+
+
+def test_a_creation_cut_after_sending_says_the_job_may_exist(escpush_emulator: Emulator) -> None:
+    from escpush import TransportError
+
+    zone = escpush_emulator.client(max_retries=3).zone(ZONE)
+    escpush_emulator.fail_next(drop=True)
+    with pytest.raises(TransportError) as exc:
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests", name="edge-errors")
+    message = str(exc.value)
+    assert "may have taken effect" in message and "the job may exist" in message
+    assert f"list the jobs of zone {ZONE}" in message and "`edge-errors`" in message
+    assert len(escpush_emulator.requests()) == 1, "not retried"
+    escpush_emulator.fail_next(drop=True)
+    with pytest.raises(TransportError, match="of dataset `http_requests`"):
+        zone.logpush.create_job(destination_conf=S3, dataset="http_requests")
+
+
+NOT_A_JOB = [
+    pytest.param(204, b"", id="204"),
+    pytest.param(200, b"", id="empty-200"),
+    pytest.param(200, b"null", id="null"),
+    pytest.param(200, b"[1]", id="a-list"),
+    pytest.param(200, b'{"success": true, "errors": [], "messages": []}', id="envelope-without-result"),
+]
+
+
+@pytest.mark.parametrize(("status", "body"), NOT_A_JOB)
+def test_job_answers_that_are_not_jobs_are_transport_errors(
+    escpush_emulator: Emulator, status: int, body: bytes
+) -> None:
+    from escpush import TransportError
+
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    for call in [
+        lambda: logpush.create_job(destination_conf=S3, dataset="http_requests"),
+        lambda: logpush.job(1),
+    ]:
+        escpush_emulator.fail_next(status=status, body=body)
+        with pytest.raises(TransportError, match="malformed response"):
+            call()
+
+
+@pytest.mark.parametrize("body", [b"{}", b'"jobs"', b"[1]", b"[null]", b'[{"id": 1}, 2]'])
+def test_job_lists_that_are_not_lists_of_jobs_are_transport_errors(escpush_emulator: Emulator, body: bytes) -> None:
+    from escpush import TransportError
+
+    escpush_emulator.fail_next(body=body)
+    with pytest.raises(TransportError, match="malformed response"):
+        escpush_emulator.client().zone(ZONE).logpush.jobs()
+    escpush_emulator.fail_next(body=b"null")
+    assert escpush_emulator.client().zone(ZONE).logpush.jobs() == [], "the API's null list: no jobs"
+
+
+def test_secrets_of_a_job_echoed_by_the_server_are_scrubbed(escpush_emulator: Emulator) -> None:
+    conf = "s3://bucket/logs?region=us-east-1&access-key-id=AKIDECHO&secret-access-key=SAKECHO"
+    escpush_emulator.fail_next(echo=True, status=400)
+    with pytest.raises(ApiError) as exc:
+        escpush_emulator.client().zone(ZONE).logpush.create_job(
+            destination_conf=conf, dataset="http_requests", ownership_challenge="challenge-echo-123"
+        )
+    text = f"{exc.value} {exc.value!r} {exc.value.errors!r}"
+    assert "cannot process POST" in text and "region=us-east-1" in text
+    for leaked in ["AKIDECHO", "SAKECHO", "challenge-echo-123", escpush_emulator.api_key]:
+        assert leaked not in text
+
+
+def test_redacted_is_cores_rule() -> None:
+    from escpush import Job
+
+    opaque = object()
+    job = Job(
+        {
+            "id": 1,
+            "destination_conf": "s3://b/p?region=r&secret-access-key=k",
+            "ownership_challenge": opaque,
+            "name": opaque,
+            "frequency": None,
+        }
+    )
+    shown = job.redacted()
+    assert shown["destination_conf"] == "s3://b/p?region=r&secret-access-key=***"
+    assert shown["ownership_challenge"] == "***", "a value core masks is masked whatever its type"
+    assert shown["name"] is opaque and shown["frequency"] is None and type(shown) is dict
+    assert job["ownership_challenge"] is opaque, "the job itself is untouched"
+
+
+def test_the_default_limits_are_cores() -> None:
+    from escpush import Logpush
+
+    text = Logpush.create_job.__text_signature__ or ""
+    assert "max_operators" in text and "30" not in text and "1000" not in text, text
+
+
+def test_integer_arguments_out_of_range_are_invalid_input(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    with pytest.raises(InvalidInput, match=r"invalid job id: must be from 1 to \d+ \(got -1\)"):
+        logpush.job(-1)
+    with pytest.raises(InvalidInput, match="invalid job id"):
+        logpush.job(0)
+    for name in ["max_operators", "max_bytes"]:
+        with pytest.raises(InvalidInput, match=f"invalid {name}: must be from 0"):
+            logpush.create_job(destination_conf=S3, dataset="http_requests", **{name: -1})
+    assert escpush_emulator.requests() == []

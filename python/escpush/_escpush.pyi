@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Literal, NoReturn, final
 
-from typing_extensions import TypeAlias
+from typing_extensions import TypeAlias, disjoint_base
 
 from ._job import Job
 from .errors import FilterProblem
@@ -16,7 +16,6 @@ __all__ = [
     "DEFAULT_MAX_OPERATORS",
     "_ESC_COOKIE_NAME",
     "_EXTRA_JOB_FIELDS",
-    "_SECRET_JOB_FIELDS",
     "Account",
     "Client",
     "EmulatorServer",
@@ -28,8 +27,12 @@ __all__ = [
     "LogpullOptions",
     "Logpush",
     "ScanResult",
+    "Scope",
     "Zone",
     "__version__",
+    "_error_kinds",
+    "_raise_error",
+    "_redact_job",
     "dataset_fields",
     "datasets",
     "esc_cookie",
@@ -194,8 +197,15 @@ class LogpullOptions:
     def __eq__(self, other: object, /) -> bool: ...
 
 def field(name: str) -> Field: ...
+def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a job record with core's ``redact_job`` applied (``Job.redacted()``)."""
 
-_SECRET_JOB_FIELDS: tuple[str, ...]  # job fields whose value is a secret (core's SECRET_JOB_FIELDS)
+def _error_kinds() -> list[str]:
+    """Every Rust error variant, as ``core.X``, ``http.X``, ``scan.X`` (for the test suite)."""
+
+def _raise_error(kind: str) -> None:
+    """Raises a sample error of ``kind`` through the binding's one mapping (for the test suite)."""
+
 # The optional job fields create_job takes by keyword, with their JSON type ("bool", "int",
 # "string", "object"): core's EXTRA_FIELDS, from which the CLI builds its options.
 _EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
@@ -215,7 +225,17 @@ def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]: ..
 
 @final
 class Client:
-    """A client of Cloudflare's v4 API."""
+    """A client of Cloudflare's v4 API.
+
+    ``timeout`` (seconds) is the deadline of each call, from its start to its result:
+    connecting, sending and receiving every attempt, and the waits between retries. When the
+    API asks (``Retry-After``) to wait past it, the call stops at once with a
+    ``RateLimitError`` (or ``ServerError``) that says when to retry. ``max_retries`` retries
+    of requests safe to repeat (never a job creation) after 429, 5xx or a lost connection;
+    ``retry_backoff`` is the first wait, doubling; ``max_retry_after`` the longest
+    ``Retry-After`` waited for (a longer one is cut to it). A negative or unreadable
+    ``Retry-After`` is ignored, a past date means "now".
+    """
 
     def __new__(
         cls,
@@ -233,13 +253,17 @@ class Client:
     @staticmethod
     def from_env(
         *,
+        api_token: str | None = None,
+        api_key: str | None = None,
+        email: str | None = None,
         base_url: str | None = None,
         timeout: float = 30.0,
         max_retries: int = 2,
         retry_backoff: float = 0.5,
         max_retry_after: float = 60.0,
         allow_insecure_http: bool = False,
-    ) -> Client: ...
+    ) -> Client:
+        """Credentials and base URL from ``CLOUDFLARE_*``; each one given here wins."""
     @property
     def base_url(self) -> str: ...
     def zone(self, zone_id: str) -> Zone: ...
@@ -257,34 +281,31 @@ class Logpush:
         name: str | None = None,
         filter: Filter | str | Mapping[str, Any] | None = None,
         logpull_options: LogpullOptions | str | None = None,
-        max_operators: int = 30,
-        max_bytes: int = 1000,
+        max_operators: int = ...,  # core's Limits::default(): 30
+        max_bytes: int = ...,  # core's Limits::default(): 1000
         **fields: Any,
     ) -> Job: ...
     def jobs(self) -> list[Job]: ...
     def job(self, job_id: int) -> Job: ...
 
+@disjoint_base
+class Scope:
+    """A zone or an account: ``Zone`` and ``Account`` are its two kinds."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def esc(self) -> Esc: ...
+    @property
+    def logpush(self) -> Logpush: ...
+
 @final
-class Zone:
+class Zone(Scope):
     """One zone: ``client.zone(id)``."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def esc(self) -> Esc: ...
-    @property
-    def logpush(self) -> Logpush: ...
-
 @final
-class Account:
+class Account(Scope):
     """One account: ``client.account(id)``; its ESC setting covers all its zones."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def esc(self) -> Esc: ...
-    @property
-    def logpush(self) -> Logpush: ...
 
 @final
 class EscStatus:
@@ -318,9 +339,9 @@ class EscDisabled:
     def __enter__(self) -> EscStatus: ...
     def __exit__(
         self,
-        _exc_type: type[BaseException] | None = None,
-        _exc: BaseException | None = None,
-        _tb: TracebackType | None = None,
+        exc_type: type[BaseException] | None = None,
+        exc: BaseException | None = None,
+        tb: TracebackType | None = None,
     ) -> bool: ...
 
 def esc_cookie(secret: str) -> str: ...
@@ -336,6 +357,7 @@ class EmulatorServer:
         api_key: str | None = None,
         email: str | None = None,
         api_token: str | None = None,
+        log_capacity: int | None = None,
     ) -> EmulatorServer: ...
     @property
     def base_url(self) -> str: ...
@@ -353,12 +375,17 @@ class EmulatorServer:
     def requests(self) -> list[dict[str, Any]]: ...
     def fail_next(
         self,
-        kind: str,
-        count: int = 1,
         *,
+        count: int | None = None,
         status: int | None = None,
         retry_after: int | None = None,
         delay: float | None = None,
+        trickle: float | None = None,
+        body: bytes | str | None = None,
+        malformed: bool = False,
+        truncated: bool = False,
+        drop: bool = False,
+        echo: bool = False,
     ) -> None: ...
     def clear_faults(self) -> None: ...
     def clear_requests(self) -> None: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._escpush import _SECRET_JOB_FIELDS, redact_destination_conf
+from ._escpush import _redact_job
 
 __all__ = ["Job"]
 
@@ -30,15 +30,9 @@ class Job(_Dict):
     __slots__ = ()
 
     def redacted(self) -> dict[str, Any]:
-        """A plain copy of the job, safe to print or log: credentials masked as ``***``."""
-        out = dict(self)
-        if "destination_conf" in out:
-            conf = out["destination_conf"]
-            out["destination_conf"] = redact_destination_conf(conf) if isinstance(conf, str) else "***"
-        for name in _SECRET_JOB_FIELDS:  # core's list, the same the emulator masks
-            if out.get(name) is not None:
-                out[name] = "***"
-        return out
+        """A plain copy of the job, safe to print or log: credentials masked as ``***``
+        (core's ``redact_job``, the rule the emulator's log follows too)."""
+        return _redact_job(dict(self))
 
     def __repr__(self) -> str:
         return f"Job({self.redacted()!r})"

@@ -2,7 +2,11 @@
 
 Every exception derives from :class:`EscpushError`. Input that escpush refuses before
 anything is sent is also a :class:`ValueError` (:class:`FilterError`, :class:`InvalidInput`).
-No message, ``str`` or ``repr`` of these exceptions contains an API key, token or ESC secret.
+No message, ``str`` or ``repr`` of these exceptions contains an API key, token, ESC secret or
+ownership challenge, not even when a server's error message quotes the request.
+
+The native module raises these classes (it imports them once, in ``errors.rs``), each Rust
+error variant as its own class; ``tests/test_errors.py`` checks every variant.
 """
 
 from __future__ import annotations
@@ -103,7 +107,8 @@ class NotFoundError(ApiError):
 
 
 class RateLimitError(ApiError):
-    """The API asked to slow down (HTTP 429) and the retries ran out."""
+    """The API asked to slow down (HTTP 429) and the retries ran out, or it asked
+    (``Retry-After``) to wait past the call's timeout: then the message says when to retry."""
 
 
 class ServerError(ApiError):
@@ -111,7 +116,13 @@ class ServerError(ApiError):
 
 
 class TransportError(EscpushError):
-    """The request did not complete: connect, timeout, TLS, or a malformed or oversized response."""
+    """The request did not complete: connect, timeout (the client's ``timeout`` bounds the
+    whole call), TLS, or a malformed or oversized response (an answer that is not the
+    expected shape, such as a job answer that holds no job).
+
+    When the connection broke after a request that is not repeated was sent (a job
+    creation), the message says that it may have taken effect and how to check.
+    """
 
 
 class ScanError(EscpushError):

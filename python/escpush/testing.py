@@ -15,8 +15,9 @@ With pytest, the fixture ``escpush_emulator`` gives a fresh, running ``Emulator`
 What the emulator does where the spec says "not shown": DELETE clears ``always`` and keeps a
 configured secret; a GET shows ``always`` and ``with_secret`` each when it applies (both when
 both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; every id exists.
-The request log redacts ``X-Auth-Key``, ``Authorization``, ``Cookie`` and every ``with_secret``;
-the state shows only whether a secret is set and its length.
+The request log keeps the most recent requests (``log_capacity``, 10,000 by default) and
+redacts ``X-Auth-Key``, ``Authorization``, ``Cookie``, every ``with_secret`` and a job's
+credentials; the state shows only whether a secret is set and its length.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class Emulator:
 
     ``port=0`` (the default) picks a free port. Credentials not given are random; read them
     from ``api_key``, ``email`` and ``api_token`` to configure other clients (curl, SDKs).
+    The request log keeps the ``log_capacity`` most recent requests (None: the emulator's
+    default, 10,000), so that a long-running emulator stays bounded.
     """
 
     def __init__(
@@ -43,8 +46,11 @@ class Emulator:
         api_key: str | None = None,
         email: str | None = None,
         api_token: str | None = None,
+        log_capacity: int | None = None,
     ) -> None:
-        self._server = EmulatorServer(port, api_key=api_key, email=email, api_token=api_token)
+        self._server = EmulatorServer(
+            port, api_key=api_key, email=email, api_token=api_token, log_capacity=log_capacity
+        )
 
     def __enter__(self) -> Emulator:  # noqa: PYI034 (Self needs typing_extensions on 3.9)
         return self
@@ -103,8 +109,9 @@ class Emulator:
         return self._server.state()
 
     def requests(self) -> list[dict[str, Any]]:
-        """The requests received, oldest first: ``method``, ``path``, ``headers`` (lower-case
-        names, credentials redacted), ``body`` (secrets redacted), ``status``, ``fault``."""
+        """The most recent requests received (at most ``log_capacity``), oldest first:
+        ``method``, ``path``, ``headers`` (lower-case names, credentials redacted), ``body``
+        (secrets redacted), ``status``, ``fault``."""
         return self._server.requests()
 
     def fail_next(
@@ -114,35 +121,43 @@ class Emulator:
         count: int = 1,
         retry_after: int | None = None,
         delay: float | None = None,
+        trickle: float | None = None,
+        body: bytes | str | None = None,
         malformed: bool = False,
         truncated: bool = False,
         drop: bool = False,
+        echo: bool = False,
     ) -> None:
         """The next ``count`` requests (any route) get one fault, chosen by exactly one of:
-        ``status`` (an error envelope with that status, and ``Retry-After`` when
-        ``retry_after`` is given), ``delay`` (seconds to wait before answering normally),
-        ``malformed=True`` (a 200 whose body is not JSON), ``truncated=True`` (a body cut
-        short, then the connection closed) or ``drop=True`` (the connection closed unanswered).
+
+        - ``status`` alone: an error envelope with that status (100 to 599), and
+          ``Retry-After: retry_after`` when given (0 to 4294967295 seconds);
+        - ``body``: exactly that body (``Content-Type: application/json``) with ``status``
+          (default 200; a 204 sends no body), the state untouched;
+        - ``echo=True``: an error (``status``, default 400) whose message quotes the request's
+          headers and body verbatim, as a careless server might;
+        - ``delay``: seconds (0 to 86400) to wait before answering normally;
+        - ``trickle``: answer normally but slowly: wait that many seconds (0 to 86400)
+          before the head, then send the body over as long again;
+        - ``malformed=True``: a 200 whose body is not JSON;
+        - ``truncated=True``: a body cut short, then the connection closed;
+        - ``drop=True``: the connection closed unanswered.
+
+        ``count`` is 0 to 1,000,000. The emulator checks every argument and raises
+        :class:`escpush.InvalidInput` naming the one out of range.
         """
-        chosen = [
-            name
-            for name, on in (
-                ("status", status is not None),
-                ("delay", delay is not None),
-                ("malformed", malformed),
-                ("truncated", truncated),
-                ("drop", drop),
-            )
-            if on
-        ]
-        if len(chosen) != 1:
-            raise ValueError(
-                "fail_next takes exactly one of status=, delay=, malformed=, truncated=, drop= "
-                f"(got {chosen or 'none'})"
-            )
-        if retry_after is not None and status is None:
-            raise ValueError("retry_after goes with status=")
-        self._server.fail_next(chosen[0], count, status=status, retry_after=retry_after, delay=delay)
+        self._server.fail_next(
+            count=count,
+            status=status,
+            retry_after=retry_after,
+            delay=delay,
+            trickle=trickle,
+            body=body,
+            malformed=malformed,
+            truncated=truncated,
+            drop=drop,
+            echo=echo,
+        )
 
     def clear_faults(self) -> None:
         """Drops the pending faults."""

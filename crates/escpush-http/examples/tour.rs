@@ -8,7 +8,7 @@
 use std::error::Error;
 
 use escpush_core::{esc_cookie, field, Dataset, DatasetScope, EscSecret, Filter, JobSpec, Limits, Scope};
-use escpush_emulator::{Emulator, ScopeKind};
+use escpush_emulator::Emulator;
 use escpush_http::Client;
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353")?;
     let secret = EscSecret::new("a-test-secret-made-by-you-0123456789")?;
     client.esc_set_secret(&zone, &secret)?;
-    assert!(emu.esc_disabled_for(ScopeKind::Zone, zone.id(), Some(&esc_cookie(&secret))));
+    assert!(emu.esc_disabled_for(&zone, Some(&esc_cookie(&secret))));
     println!("secret set: {secret:?}"); // Debug never shows it
     client.esc_disable(&zone)?;
     println!("zone: ESC {}", client.esc_status(&zone)?.state().as_str());

@@ -1,5 +1,6 @@
 //! Synchronous transport for escpush on [`ureq`]: executes the requests that `escpush-core`
-//! describes, with authentication, timeouts, retries, a response size cap, and one error type.
+//! describes, with authentication, one deadline per call, retries, a response size cap,
+//! secrets scrubbed from errors, and one error type.
 //!
 //! ```no_run
 //! use escpush_core::Scope;
@@ -12,10 +13,20 @@
 //! client.esc_enable(&zone)?;
 //! # Ok::<(), escpush_http::Error>(())
 //! ```
+//!
+//! Modules: `auth` (credentials, the environment), `builder` (settings and their checks),
+//! `client` (one method per API operation), `send` (the one generic send: deadline,
+//! retries, `Retry-After`), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
+mod auth;
+mod builder;
 mod client;
 mod error;
+mod scrub;
+mod send;
 
-pub use client::{Auth, Client, ClientBuilder, DEFAULT_BASE_URL};
+pub use auth::{Auth, EnvOverrides, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};
+pub use builder::{ClientBuilder, DEFAULT_BASE_URL};
+pub use client::Client;
 pub use error::Error;

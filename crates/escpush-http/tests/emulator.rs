@@ -113,7 +113,7 @@ fn retries_on_429_and_5xx_honouring_retry_after() {
         5,
     );
     let err = c.esc_status(&zone).unwrap_err();
-    assert!(matches!(err, Error::Api { status: 500, .. }), "{err}");
+    assert!(err.is_api() && err.status() == Some(500), "{err}");
     assert_eq!(emu.requests().len(), 3);
     emu.clear_faults();
 
@@ -181,10 +181,8 @@ fn malformed_bodies_and_timeouts() {
     let c = client(&emu);
     let zone = Scope::zone("z").unwrap();
     emu.fail_next(Fault::MalformedBody, 1);
-    assert!(matches!(
-        c.esc_status(&zone).unwrap_err(),
-        Error::MalformedResponse { status: Some(200), .. }
-    ));
+    let err = c.esc_status(&zone).unwrap_err();
+    assert!(err.is_malformed_response() && err.status() == Some(200), "{err}");
     let quick = Client::builder()
         .base_url(emu.base_url())
         .api_token(emu.api_token())
@@ -195,6 +193,117 @@ fn malformed_bodies_and_timeouts() {
     let t = Instant::now();
     assert!(matches!(quick.esc_status(&zone).unwrap_err(), Error::Timeout { .. }));
     assert!(t.elapsed() < Duration::from_millis(1400));
+}
+
+fn with_timeout(emu: &Emulator, timeout: Duration) -> Client {
+    Client::builder()
+        .base_url(emu.base_url())
+        .api_token(emu.api_token())
+        .backoff(Duration::from_millis(5))
+        .timeout(timeout)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn retry_after_past_the_deadline_stops_the_call_and_says_when_to_retry() {
+    let emu = Emulator::start().unwrap();
+    let c = with_timeout(&emu, Duration::from_secs(1));
+    let zone = Scope::zone("z").unwrap();
+    emu.fail_next(
+        Fault::Status {
+            status: 429,
+            retry_after: Some(3600),
+        },
+        3,
+    );
+    let t = Instant::now();
+    let err = c.esc_status(&zone).unwrap_err();
+    assert!(t.elapsed() < Duration::from_millis(900), "{:?}", t.elapsed());
+    assert!(
+        matches!(err, Error::RetryLater { .. }) && err.status() == Some(429),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("retry in 3600 s") && text.contains("GMT") && text.contains("timeout of 1 s"),
+        "{text}"
+    );
+    assert_eq!(
+        emu.requests().len(),
+        1,
+        "no attempt after the answer that asks to wait past the deadline"
+    );
+}
+
+#[test]
+fn the_deadline_covers_retries_and_a_slow_head_then_a_slow_body() {
+    let emu = Emulator::start().unwrap();
+    let zone = Scope::zone("z").unwrap();
+    let c = with_timeout(&emu, Duration::from_secs(1));
+    // 600 ms before the head, 600 ms more for the body: each phase fits, the call does not.
+    emu.fail_next(Fault::Trickle(Duration::from_millis(600)), 1);
+    let t = Instant::now();
+    let err = c.esc_status(&zone).unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(err.to_string().contains("timeout of 1 s"), "{err}");
+    assert!(t.elapsed() < Duration::from_millis(1150), "{:?}", t.elapsed());
+    // Delays that each fit but not together: retries stop at the deadline.
+    emu.clear_faults();
+    emu.fail_next(
+        Fault::Status {
+            status: 503,
+            retry_after: Some(0),
+        },
+        1,
+    );
+    emu.fail_next(Fault::Delay(Duration::from_millis(700)), 1);
+    let c = Client::builder()
+        .base_url(emu.base_url())
+        .api_token(emu.api_token())
+        .timeout(Duration::from_secs(1))
+        .max_retries(50)
+        .backoff(Duration::from_millis(300))
+        .max_backoff(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let t = Instant::now();
+    assert!(c.esc_status(&zone).is_ok(), "one retry fits");
+    assert!(t.elapsed() < Duration::from_secs(1));
+    let t = Instant::now();
+    emu.fail_next(
+        Fault::Status {
+            status: 503,
+            retry_after: None,
+        },
+        50,
+    );
+    let err = c.esc_status(&zone).unwrap_err();
+    assert!(
+        err.status() == Some(503) && t.elapsed() < Duration::from_millis(1100),
+        "{err} {:?}",
+        t.elapsed()
+    );
+    // A slow answer within the deadline is fine.
+    emu.clear_faults();
+    emu.fail_next(Fault::Trickle(Duration::from_millis(200)), 1);
+    assert!(with_timeout(&emu, Duration::from_secs(2)).esc_status(&zone).is_ok());
+}
+
+#[test]
+fn a_server_that_echoes_the_request_never_shows_its_secrets() {
+    let emu = Emulator::start().unwrap();
+    let zone = Scope::zone("z").unwrap();
+    let secret = EscSecret::new("echoed-secret-value").unwrap();
+    for c in [client(&emu), with_timeout(&emu, Duration::from_secs(5))] {
+        emu.fail_next(Fault::Echo { status: 400 }, 1);
+        let err = c.esc_set_secret(&zone, &secret).unwrap_err();
+        let shown = format!("{err} {err:?} {:?}", err.api_errors());
+        assert!(shown.contains("cannot process POST"), "the echo arrived: {shown}");
+        for leaked in [emu.api_key(), emu.api_token(), secret.expose()] {
+            assert!(!shown.contains(leaked), "{leaked} in {shown}");
+        }
+    }
 }
 
 #[test]

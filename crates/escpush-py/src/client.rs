@@ -1,11 +1,13 @@
-//! `escpush.Client` and the scope handles `client.zone(id)` / `client.account(id)`.
+//! `escpush.Client` and the scope handles `client.zone(id)` / `client.account(id)`: one
+//! `Scope` class, which `Zone` and `Account` extend.
 
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use pyo3::PyClassInitializer;
 
 use escpush_core::Scope;
-use escpush_http::{Client, ClientBuilder};
+use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides};
 
 use crate::errors;
 use crate::esc::PyEsc;
@@ -30,6 +32,22 @@ fn seconds_or_zero(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration>
     }
 }
 
+/// `value` checked against `min..=max`; `InvalidInput` naming `what` and the range otherwise
+/// (instead of the `OverflowError` a narrower Rust type would give).
+pub(crate) fn int_in_range(py: Python<'_>, what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(errors::invalid_input(
+            py,
+            format!("invalid {what}: must be from {min} to {max} (got {value})"),
+        ))
+    }
+}
+
+/// The most retries a client may be asked for.
+const MAX_RETRIES: i64 = 100;
+
 /// A string as Python's `repr` writes simple ones: `'abc'`.
 pub(crate) fn quote(s: &str) -> String {
     if s.contains(['\'', '\\']) {
@@ -39,37 +57,51 @@ pub(crate) fn quote(s: &str) -> String {
     }
 }
 
-/// The settings every constructor shares.
-struct Settings {
-    base_url: Option<String>,
-    timeout: f64,
-    max_retries: u32,
-    retry_backoff: f64,
-    max_retry_after: f64,
-    allow_insecure_http: bool,
-}
-
-impl Settings {
-    fn apply(self, py: Python<'_>, mut b: ClientBuilder) -> PyResult<ClientBuilder> {
-        if let Some(url) = self.base_url {
-            b = b.base_url(url);
-        }
-        Ok(b.timeout(seconds(py, "timeout", self.timeout)?)
-            .max_retries(self.max_retries)
-            .backoff(seconds_or_zero(py, "retry_backoff", self.retry_backoff)?)
-            .max_retry_after(seconds_or_zero(py, "max_retry_after", self.max_retry_after)?)
-            .allow_insecure_http(self.allow_insecure_http))
-    }
-}
-
 /// A client of Cloudflare's v4 API.
 ///
 /// `Client(api_key=..., email=...)` (the `X-Auth-Key`/`X-Auth-Email` scheme) or
 /// `Client(api_token=...)` (`Authorization: Bearer`), or `Client.from_env()`.
+///
+/// `timeout` (seconds) is the deadline of each call, from its start to its result:
+/// connecting, sending and receiving every attempt, and the waits between retries. When the
+/// API asks (`Retry-After`) to wait past it, the call stops at once with a `RateLimitError`
+/// (or `ServerError`) that says when to retry. `max_retries` retries of requests safe to
+/// repeat (never a job creation) after 429, 5xx or a lost connection; `retry_backoff` is the
+/// first wait, doubling; `max_retry_after` the longest `Retry-After` waited for (a longer
+/// one is cut to it). A negative or unreadable `Retry-After` is ignored, a past date means
+/// "now".
 #[pyclass(name = "Client", module = "escpush", frozen)]
 #[derive(Debug)]
 pub struct PyClient {
     inner: Client,
+}
+
+impl PyClient {
+    /// The client from builder `b` (credentials set) and the settings both constructors take.
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        py: Python<'_>,
+        mut b: ClientBuilder,
+        base_url: Option<String>,
+        timeout: f64,
+        max_retries: i64,
+        retry_backoff: f64,
+        max_retry_after: f64,
+        allow_insecure_http: bool,
+    ) -> PyResult<Self> {
+        if let Some(url) = base_url {
+            b = b.base_url(url);
+        }
+        let max_retries = u32::try_from(int_in_range(py, "max_retries", max_retries, 0, MAX_RETRIES)?).unwrap_or(0);
+        let b = b
+            .timeout(seconds(py, "timeout", timeout)?)
+            .max_retries(max_retries)
+            .backoff(seconds_or_zero(py, "retry_backoff", retry_backoff)?)
+            .max_retry_after(seconds_or_zero(py, "max_retry_after", max_retry_after)?)
+            .allow_insecure_http(allow_insecure_http);
+        let inner = b.build().map_err(|e| errors::http_error(py, &e))?;
+        Ok(PyClient { inner })
+    }
 }
 
 #[pymethods]
@@ -87,77 +119,65 @@ impl PyClient {
         api_token: Option<String>,
         base_url: Option<String>,
         timeout: f64,
-        max_retries: u32,
+        max_retries: i64,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
     ) -> PyResult<Self> {
-        let b =
-            match (api_key, email, api_token) {
-                (None, None, Some(token)) => Client::builder().api_token(token),
-                (Some(key), Some(email), None) => Client::builder().api_key(key, email),
-                (_, _, Some(_)) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: give api_token, or api_key with email, not both",
-                    ))
-                }
-                (Some(_), None, None) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: api_key needs the account's email too",
-                    ))
-                }
-                (None, Some(_), None) => {
-                    return Err(errors::invalid_input(
-                        py,
-                        "invalid credentials: email needs api_key too",
-                    ))
-                }
-                (None, None, None) => return Err(errors::invalid_input(
-                    py,
-                    "invalid credentials: give api_token=..., or api_key=... with email=... (or use Client.from_env())",
-                )),
-            };
-        let settings = Settings {
+        let b = match Auth::from_parts(api_token, api_key, email).map_err(|e| errors::http_error(py, &e))? {
+            Some(auth) => Client::builder().auth(auth),
+            None => Client::builder(),
+        };
+        Self::build(
+            py,
+            b,
             base_url,
             timeout,
             max_retries,
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
-        };
-        let inner = settings.apply(py, b)?.build().map_err(|e| errors::http_error(py, &e))?;
-        Ok(PyClient { inner })
+        )
     }
 
-    /// A client from `CLOUDFLARE_API_TOKEN`, or `CLOUDFLARE_API_KEY` with `CLOUDFLARE_EMAIL`;
-    /// the base URL from `base_url`, else `CLOUDFLARE_BASE_URL`, else Cloudflare's.
+    /// A client whose credentials and base URL come from the environment:
+    /// `CLOUDFLARE_API_TOKEN`, or `CLOUDFLARE_API_KEY` with `CLOUDFLARE_EMAIL`, and
+    /// `CLOUDFLARE_BASE_URL` (else Cloudflare's). Each of `api_token`, `api_key`, `email`
+    /// and `base_url` given wins over its variable; a token or key given is used whatever
+    /// the environment holds.
     #[staticmethod]
     #[pyo3(signature = (
-        *, base_url=None, timeout=30.0, max_retries=2, retry_backoff=0.5, max_retry_after=60.0,
-        allow_insecure_http=false
+        *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2,
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false
     ))]
+    #[allow(clippy::too_many_arguments)]
     fn from_env(
         py: Python<'_>,
+        api_token: Option<String>,
+        api_key: Option<String>,
+        email: Option<String>,
         base_url: Option<String>,
         timeout: f64,
-        max_retries: u32,
+        max_retries: i64,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
     ) -> PyResult<Self> {
-        let b = Client::builder().from_env().map_err(|e| errors::http_error(py, &e))?;
-        let settings = Settings {
+        let given = EnvOverrides::new().api_token(api_token).api_key(api_key).email(email);
+        let b = Client::builder()
+            .from_env_with(&given)
+            .map_err(|e| errors::http_error(py, &e))?;
+        // The base URL given wins over CLOUDFLARE_BASE_URL, which from_env_with read.
+        Self::build(
+            py,
+            b,
             base_url,
             timeout,
             max_retries,
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
-        };
-        let inner = settings.apply(py, b)?.build().map_err(|e| errors::http_error(py, &e))?;
-        Ok(PyClient { inner })
+        )
     }
 
     /// The API root this client talks to.
@@ -167,33 +187,15 @@ impl PyClient {
     }
 
     /// A zone, its id checked (raises `InvalidInput` before anything is sent).
-    fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<PyZone> {
+    fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<Py<PyZone>> {
         let scope = Scope::zone(zone_id).map_err(|e| errors::core_error(py, &e))?;
-        Ok(PyZone {
-            logpush: PyLogpush {
-                client: self.inner.clone(),
-                scope: scope.clone(),
-            },
-            esc: PyEsc {
-                client: self.inner.clone(),
-                scope,
-            },
-        })
+        Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyZone))
     }
 
     /// An account, its id checked (raises `InvalidInput` before anything is sent).
-    fn account(&self, py: Python<'_>, account_id: String) -> PyResult<PyAccount> {
+    fn account(&self, py: Python<'_>, account_id: String) -> PyResult<Py<PyAccount>> {
         let scope = Scope::account(account_id).map_err(|e| errors::core_error(py, &e))?;
-        Ok(PyAccount {
-            logpush: PyLogpush {
-                client: self.inner.clone(),
-                scope: scope.clone(),
-            },
-            esc: PyEsc {
-                client: self.inner.clone(),
-                scope,
-            },
-        })
+        Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyAccount))
     }
 
     fn __repr__(&self) -> String {
@@ -205,68 +207,66 @@ impl PyClient {
     }
 }
 
-/// One zone of the API: `client.zone(id)`.
-#[pyclass(name = "Zone", module = "escpush", frozen)]
+/// A zone or an account of the API, with its ESC controls and log-push jobs; `Zone` and
+/// `Account` are its two kinds.
+#[pyclass(name = "Scope", module = "escpush", frozen, subclass)]
 #[derive(Debug)]
-pub struct PyZone {
+pub struct PyScope {
     esc: PyEsc,
     logpush: PyLogpush,
 }
 
+impl PyScope {
+    fn new(client: &Client, scope: Scope) -> PyClassInitializer<PyScope> {
+        PyClassInitializer::from(PyScope {
+            logpush: PyLogpush {
+                client: client.clone(),
+                scope: scope.clone(),
+            },
+            esc: PyEsc {
+                client: client.clone(),
+                scope,
+            },
+        })
+    }
+}
+
 #[pymethods]
-impl PyZone {
-    /// The zone id.
+impl PyScope {
+    /// The zone or account id.
     #[getter]
     fn id(&self) -> &str {
         self.esc.scope.id()
     }
 
-    /// The zone's ESC controls.
+    /// The ESC controls (an account's cover all its zones).
     #[getter]
     fn esc(&self) -> PyEsc {
         self.esc.clone()
     }
 
-    /// The zone's log-push jobs.
+    /// The log-push jobs.
     #[getter]
     fn logpush(&self) -> PyLogpush {
         self.logpush.clone()
     }
 
+    /// `Zone('id')` or `Account('id')`.
     fn __repr__(&self) -> String {
-        format!("Zone({})", quote(self.esc.scope.id()))
+        let kind = match self.esc.scope {
+            Scope::Zone(_) => "Zone",
+            Scope::Account(_) => "Account",
+        };
+        format!("{kind}({})", quote(self.esc.scope.id()))
     }
 }
+
+/// One zone of the API: `client.zone(id)`.
+#[pyclass(name = "Zone", module = "escpush", frozen, extends = PyScope)]
+#[derive(Debug)]
+pub struct PyZone;
 
 /// One account of the API: `client.account(id)`. Its ESC setting covers all its zones.
-#[pyclass(name = "Account", module = "escpush", frozen)]
+#[pyclass(name = "Account", module = "escpush", frozen, extends = PyScope)]
 #[derive(Debug)]
-pub struct PyAccount {
-    esc: PyEsc,
-    logpush: PyLogpush,
-}
-
-#[pymethods]
-impl PyAccount {
-    /// The account id.
-    #[getter]
-    fn id(&self) -> &str {
-        self.esc.scope.id()
-    }
-
-    /// The account's ESC controls.
-    #[getter]
-    fn esc(&self) -> PyEsc {
-        self.esc.clone()
-    }
-
-    /// The account's log-push jobs.
-    #[getter]
-    fn logpush(&self) -> PyLogpush {
-        self.logpush.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Account({})", quote(self.esc.scope.id()))
-    }
-}
+pub struct PyAccount;

@@ -1,11 +1,12 @@
 //! `escpush._escpush.EmulatorServer`: the loopback emulator, driven by `escpush.testing.Emulator`.
 
 use std::sync::Mutex;
-use std::time::Duration;
 
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyInt, PyString};
 
-use escpush_emulator::{Emulator, Fault, ScopeKind};
+use escpush_core::Scope;
+use escpush_emulator::{Emulator, FaultSpec, DEFAULT_LOG_CAPACITY};
 
 use crate::convert;
 use crate::errors;
@@ -42,10 +43,31 @@ impl PyEmulatorServer {
 #[pymethods]
 impl PyEmulatorServer {
     /// Starts serving on 127.0.0.1 (`port=0`: a free port). Credentials not given are random.
+    /// The request log keeps the `log_capacity` most recent requests (None: the emulator's
+    /// default, 10,000).
     #[new]
-    #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None))]
-    fn py_new(port: u16, api_key: Option<String>, email: Option<String>, api_token: Option<String>) -> PyResult<Self> {
-        let mut b = Emulator::builder().port(port);
+    #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None, log_capacity=None))]
+    fn py_new(
+        py: Python<'_>,
+        port: i64,
+        api_key: Option<String>,
+        email: Option<String>,
+        api_token: Option<String>,
+        log_capacity: Option<i64>,
+    ) -> PyResult<Self> {
+        let log_capacity = log_capacity
+            .map_or(Ok(DEFAULT_LOG_CAPACITY), usize::try_from)
+            .map_err(|_| {
+                errors::invalid_input(
+                    py,
+                    format!(
+                        "invalid log_capacity: must be 0 or more requests (got {})",
+                        log_capacity.unwrap_or_default()
+                    ),
+                )
+            })?;
+        let port = u16::try_from(crate::client::int_in_range(py, "port", port, 0, 65_535)?).unwrap_or_default();
+        let mut b = Emulator::builder().port(port).log_capacity(log_capacity);
         if let Some(k) = api_key {
             b = b.api_key(k);
         }
@@ -106,41 +128,57 @@ impl PyEmulatorServer {
         convert::from_json(py, &value)
     }
 
-    /// The requests received, oldest first, credentials and secrets redacted.
+    /// The most recent requests received (up to the log's capacity), oldest first,
+    /// credentials and secrets redacted.
     fn requests(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let log = self.with(py, Emulator::requests)?;
         let value = serde_json::Value::Array(log.iter().map(escpush_emulator::LoggedRequest::to_json).collect());
         convert::from_json(py, &value)
     }
 
-    /// Queues a fault for the next `count` requests. `kind` is `"status"` (with `status` and
-    /// optional `retry_after`), `"malformed"`, `"truncated"`, `"delay"` (with `delay` seconds)
-    /// or `"drop"`.
-    #[pyo3(signature = (kind, count=1, *, status=None, retry_after=None, delay=None))]
+    /// Queues a fault for the next `count` requests. The arguments are passed to the
+    /// emulator's `FaultSpec`, which checks them (exactly one kind; each number in its
+    /// range) and raises `InvalidInput` naming the argument otherwise.
+    #[pyo3(signature = (
+        *, count=None, status=None, retry_after=None, delay=None, trickle=None, body=None,
+        malformed=false, truncated=false, drop=false, echo=false
+    ))]
+    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
     fn fail_next(
         &self,
         py: Python<'_>,
-        kind: &str,
-        count: usize,
-        status: Option<u16>,
-        retry_after: Option<u64>,
-        delay: Option<f64>,
+        count: Option<&Bound<'_, PyAny>>,
+        status: Option<&Bound<'_, PyAny>>,
+        retry_after: Option<&Bound<'_, PyAny>>,
+        delay: Option<&Bound<'_, PyAny>>,
+        trickle: Option<&Bound<'_, PyAny>>,
+        body: Option<&Bound<'_, PyAny>>,
+        malformed: bool,
+        truncated: bool,
+        drop: bool,
+        echo: bool,
     ) -> PyResult<()> {
-        let fault = match (kind, status, delay) {
-            ("status", Some(status), None) if (100..=599).contains(&status) => Fault::Status { status, retry_after },
-            ("status", _, _) => return Err(errors::invalid_input(py, "invalid fault: status needs a status from 100 to 599")),
-            ("malformed", None, None) => Fault::MalformedBody,
-            ("truncated", None, None) => Fault::TruncatedBody,
-            ("drop", None, None) => Fault::Drop,
-            ("delay", None, Some(secs)) if secs.is_finite() && secs >= 0.0 => Fault::Delay(Duration::from_secs_f64(secs)),
-            _ => {
-                return Err(errors::invalid_input(
-                    py,
-                    format!("invalid fault `{kind}`: use status (with status=), malformed, truncated, delay (with delay=) or drop"),
-                ))
-            }
+        let mut spec = FaultSpec::default();
+        spec.count = int_arg(count)?;
+        spec.status = int_arg(status)?;
+        spec.retry_after = int_arg(retry_after)?;
+        spec.delay = float_arg(delay)?;
+        spec.trickle = float_arg(trickle)?;
+        spec.body = match body {
+            None => None,
+            Some(b) if b.is_none() => None,
+            Some(b) => Some(if let Ok(text) = b.cast::<PyString>() {
+                text.to_cow()?.as_bytes().to_vec()
+            } else {
+                b.cast::<PyBytes>()?.as_bytes().to_vec()
+            }),
         };
-        self.with(py, |emu| emu.fail_next(fault, count))
+        spec.malformed = malformed;
+        spec.truncated = truncated;
+        spec.drop = drop;
+        spec.echo = echo;
+        self.with(py, |emu| emu.fail_next_spec(&spec))?
+            .map_err(|e| errors::core_error(py, &e))
     }
 
     /// Drops the pending faults.
@@ -162,12 +200,13 @@ impl PyEmulatorServer {
     /// would be served with ESC disabled.
     #[pyo3(signature = (kind, id, cookie=None))]
     fn esc_disabled_for(&self, py: Python<'_>, kind: &str, id: &str, cookie: Option<&str>) -> PyResult<bool> {
-        let kind = match kind {
-            "zone" => ScopeKind::Zone,
-            "account" => ScopeKind::Account,
+        let scope = match kind {
+            "zone" => Scope::zone(id),
+            "account" => Scope::account(id),
             _ => return Err(errors::invalid_input(py, "invalid kind: use \"zone\" or \"account\"")),
-        };
-        self.with(py, |emu| emu.esc_disabled_for(kind, id, cookie))
+        }
+        .map_err(|e| errors::core_error(py, &e))?;
+        self.with(py, |emu| emu.esc_disabled_for(&scope, cookie))
     }
 
     /// Stops serving and closes the open connections (idempotent).
@@ -184,5 +223,32 @@ impl PyEmulatorServer {
 
     fn __repr__(&self) -> String {
         format!("EmulatorServer(base_url={})", crate::client::quote(&self.base_url))
+    }
+}
+
+/// An integer argument as `i64`, saturated (a huge int is out of every range, and the range
+/// check names it); `None` for None.
+fn int_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match value.extract::<i64>() {
+        Ok(n) => Ok(Some(n)),
+        Err(_) if value.is_instance_of::<PyInt>() => Ok(Some(if value.lt(0)? { i64::MIN } else { i64::MAX })),
+        Err(e) => Err(e),
+    }
+}
+
+/// A number of seconds as `f64` (ints too, however large); `None` for None.
+fn float_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match value.extract::<f64>() {
+        Ok(x) => Ok(Some(x)),
+        Err(_) if value.is_instance_of::<PyInt>() => {
+            Ok(Some(if value.lt(0)? { f64::NEG_INFINITY } else { f64::INFINITY }))
+        }
+        Err(e) => Err(e),
     }
 }

@@ -1,29 +1,57 @@
 //! The one place where Rust errors become Python exceptions.
 //!
-//! The exception classes are defined in Python (`escpush/errors.py`) so that they can
-//! inherit from both `EscpushError` and `ValueError` and carry rich methods; each Rust
-//! error variant maps to exactly one of them here.
+//! The exception classes are defined in Python (`escpush/errors.py`), so that they can
+//! inherit from both `EscpushError` and `ValueError` and carry rich methods; they are
+//! imported here with `import_exception!`, and each Rust error variant (escpush-core,
+//! escpush-http, escpush-scan) maps to exactly one of them. The hidden `_raise_error(kind)`
+//! raises a sample of every variant, so that the test suite checks the mapping is complete.
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use pyo3::IntoPyObject;
 
-use escpush_core::{Error as CoreError, FilterError, Problem};
+use escpush_core::{ApiMessage, Error as CoreError, FilterError, Problem};
+use escpush_http::Error as HttpError;
 use escpush_scan::ScanError;
 
-/// Builds an exception of the class `name` from `escpush.errors`, called with `args`.
-pub(crate) fn raise<'py, A>(py: Python<'py>, name: &str, args: A) -> PyErr
-where
-    A: pyo3::call::PyCallArgs<'py>,
-{
-    let made = py
-        .import("escpush.errors")
-        .and_then(|module| module.getattr(name))
-        .and_then(|class| class.call1(args));
-    match made {
-        Ok(exception) => PyErr::from_value(exception),
-        Err(err) => PyRuntimeError::new_err(format!("escpush could not raise {name}: {err}")),
-    }
+/// The classes of `escpush/errors.py`, imported once each.
+mod exc {
+    pyo3::import_exception!(escpush.errors, EscpushError);
+    pyo3::import_exception!(escpush.errors, FilterError);
+    pyo3::import_exception!(escpush.errors, InvalidInput);
+    pyo3::import_exception!(escpush.errors, ApiError);
+    pyo3::import_exception!(escpush.errors, AuthenticationError);
+    pyo3::import_exception!(escpush.errors, NotFoundError);
+    pyo3::import_exception!(escpush.errors, RateLimitError);
+    pyo3::import_exception!(escpush.errors, ServerError);
+    pyo3::import_exception!(escpush.errors, TransportError);
+    pyo3::import_exception!(escpush.errors, ScanError);
+}
+
+/// One problem as the dict `FilterError.errors()` returns.
+#[derive(IntoPyObject)]
+struct ProblemArg {
+    path: String,
+    code: &'static str,
+    message: String,
+}
+
+/// One entry of `ApiError.errors`.
+#[derive(IntoPyObject)]
+struct ApiMessageArg {
+    code: i64,
+    message: String,
+}
+
+fn problem_args(problems: &[Problem]) -> Vec<ProblemArg> {
+    problems
+        .iter()
+        .map(|p| ProblemArg {
+            path: p.path.clone(),
+            code: p.code.as_str(),
+            message: p.message.clone(),
+        })
+        .collect()
 }
 
 /// One problem as the dict `FilterError.errors()` returns.
@@ -43,106 +71,208 @@ pub(crate) fn problem_list<'py>(py: Python<'py>, problems: &[Problem]) -> PyResu
     PyList::new(py, dicts)
 }
 
-pub(crate) fn filter_error(py: Python<'_>, err: &FilterError) -> PyErr {
-    match problem_list(py, err.problems()) {
-        Ok(list) => raise(py, "FilterError", (err.to_string(), list)),
-        Err(e) => e,
-    }
+pub(crate) fn filter_error(_py: Python<'_>, err: &FilterError) -> PyErr {
+    exc::FilterError::new_err((err.to_string(), problem_args(err.problems())))
 }
 
-pub(crate) fn invalid_input(py: Python<'_>, message: impl Into<String>) -> PyErr {
-    raise(py, "InvalidInput", (message.into(),))
+pub(crate) fn invalid_input(_py: Python<'_>, message: impl Into<String>) -> PyErr {
+    exc::InvalidInput::new_err((message.into(),))
 }
 
 /// `InvalidInput` with every problem, each with its path (`logpull_options.fields[1]`).
-pub(crate) fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> PyErr {
-    match problem_list(py, problems) {
-        Ok(list) => raise(py, "InvalidInput", (message, list)),
-        Err(e) => e,
-    }
+fn invalid_problems(message: String, problems: &[Problem]) -> PyErr {
+    exc::InvalidInput::new_err((message, problem_args(problems)))
 }
 
 /// Every escpush-core error, mapped to its own Python class.
 pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
     match err {
         CoreError::Filter(e) => filter_error(py, e),
-        CoreError::Invalid { problems } => invalid_problems(py, err.to_string(), problems),
+        CoreError::Invalid { problems } => invalid_problems(err.to_string(), problems),
         CoreError::UnknownDataset { .. } | CoreError::InvalidInput { .. } => invalid_input(py, err.to_string()),
-        CoreError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
-        CoreError::MalformedResponse { .. } => raise(py, "TransportError", (err.to_string(),)),
-        // The enum is non-exhaustive: a variant added later is still an escpush error.
-        _ => raise(py, "EscpushError", (err.to_string(),)),
+        CoreError::Api { status, errors } => api_error(err.to_string(), *status, errors),
+        CoreError::MalformedResponse { .. } => exc::TransportError::new_err((err.to_string(),)),
+        // The enum is non-exhaustive: a variant added later is still an escpush error, and
+        // `_raise_error`'s test fails until it gets its own class here.
+        _ => exc::EscpushError::new_err((err.to_string(),)),
     }
-}
-
-/// The envelope's errors as the list of dicts `ApiError.errors` holds.
-fn api_error_list<'py>(py: Python<'py>, errors: &[escpush_core::ApiMessage]) -> PyResult<Bound<'py, PyList>> {
-    let dicts = errors
-        .iter()
-        .map(|e| {
-            let dict = PyDict::new(py);
-            dict.set_item("code", e.code)?;
-            dict.set_item("message", &e.message)?;
-            Ok(dict)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, dicts)
 }
 
 /// An API error answer, as the class of its status: `AuthenticationError` (401, 403),
 /// `NotFoundError` (404), `RateLimitError` (429), `ServerError` (5xx), else `ApiError`.
-pub(crate) fn api_error(py: Python<'_>, message: String, status: u16, errors: &[escpush_core::ApiMessage]) -> PyErr {
-    let class = match status {
-        401 | 403 => "AuthenticationError",
-        404 => "NotFoundError",
-        429 => "RateLimitError",
-        500..=599 => "ServerError",
-        _ => "ApiError",
-    };
-    match api_error_list(py, errors) {
-        Ok(list) => raise(py, class, (message, status, list)),
-        Err(e) => e,
+fn api_error(message: String, status: u16, errors: &[ApiMessage]) -> PyErr {
+    let errors: Vec<ApiMessageArg> = errors
+        .iter()
+        .map(|e| ApiMessageArg {
+            code: e.code,
+            message: e.message.clone(),
+        })
+        .collect();
+    let args = (message, status, errors);
+    match status {
+        401 | 403 => exc::AuthenticationError::new_err(args),
+        404 => exc::NotFoundError::new_err(args),
+        429 => exc::RateLimitError::new_err(args),
+        500..=599 => exc::ServerError::new_err(args),
+        _ => exc::ApiError::new_err(args),
     }
 }
 
 /// Every escpush-http error, mapped to its own Python class.
-pub(crate) fn http_error(py: Python<'_>, err: &escpush_http::Error) -> PyErr {
-    use escpush_http::Error as HttpError;
+pub(crate) fn http_error(py: Python<'_>, err: &HttpError) -> PyErr {
     match err {
         HttpError::Core(e) => core_error(py, e),
-        HttpError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
-        HttpError::MalformedResponse { .. }
+        HttpError::RetryLater { error, .. } => match error {
+            CoreError::Api { status, errors } => api_error(err.to_string(), *status, errors),
+            other => core_error(py, other),
+        },
+        HttpError::OutcomeUnknown { .. }
         | HttpError::ResponseTooLarge { .. }
         | HttpError::Timeout { .. }
-        | HttpError::Transport { .. } => raise(py, "TransportError", (err.to_string(),)),
-        // The enum is non-exhaustive: a variant added later is still an escpush error.
-        _ => raise(py, "EscpushError", (err.to_string(),)),
+        | HttpError::Transport { .. } => exc::TransportError::new_err((err.to_string(),)),
+        // The enum is non-exhaustive: a variant added later is still an escpush error, and
+        // `_raise_error`'s test fails until it gets its own class here.
+        _ => exc::EscpushError::new_err((err.to_string(),)),
     }
 }
 
 /// Every escpush-scan error, mapped to `ScanError` with the input (or output) it is about.
 /// `output` names the file `select` writes, for write errors.
-pub(crate) fn scan_error(py: Python<'_>, err: &ScanError, output: Option<&str>) -> PyErr {
+pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>) -> PyErr {
     let none = || None::<u64>;
     match err {
         ScanError::Open { source_name, .. }
         | ScanError::Read { source_name, .. }
-        | ScanError::Gzip { source_name, .. } => raise(py, "ScanError", (err.to_string(), source_name, none())),
+        | ScanError::Gzip { source_name, .. } => {
+            exc::ScanError::new_err((err.to_string(), source_name.clone(), none()))
+        }
         ScanError::Malformed { source_name, line, .. } => {
-            raise(py, "ScanError", (err.to_string(), source_name, Some(*line)))
+            exc::ScanError::new_err((err.to_string(), source_name.clone(), Some(*line)))
         }
         ScanError::Write { error } => match output {
-            Some(path) => raise(
-                py,
-                "ScanError",
-                (format!("cannot write `{path}`: {error}"), path, none()),
-            ),
-            None => raise(py, "ScanError", (err.to_string(), None::<&str>, none())),
+            Some(path) => exc::ScanError::new_err((format!("cannot write `{path}`: {error}"), path.to_owned(), none())),
+            None => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
         },
         ScanError::Cancelled | ScanError::Thread { .. } => {
-            raise(py, "ScanError", (err.to_string(), None::<&str>, none()))
+            exc::ScanError::new_err((err.to_string(), None::<String>, none()))
         }
         // The enum is non-exhaustive: a variant added later is still a scan error.
-        _ => raise(py, "ScanError", (err.to_string(), None::<&str>, none())),
+        _ => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
     }
+}
+
+// -- the completeness check ------------------------------------------------------------
+
+/// escpush-core's error variants. Core's enum is non-exhaustive, so this list cannot be
+/// checked by the compiler here: keep it in step with `escpush_core::Error`.
+const CORE_VARIANTS: &[&str] = &[
+    "Filter",
+    "UnknownDataset",
+    "Invalid",
+    "InvalidInput",
+    "Api",
+    "MalformedResponse",
+];
+
+/// escpush-scan's error variants (non-exhaustive there too).
+const SCAN_VARIANTS: &[&str] = &["Open", "Read", "Gzip", "Malformed", "Write", "Cancelled", "Thread"];
+
+/// Every error kind `_raise_error` takes: `core.<Variant>`, `http.<Variant>`, `scan.<Variant>`.
+/// The http names come from escpush-http's own list, which its tests keep complete.
+#[pyfunction]
+pub fn _error_kinds() -> Vec<String> {
+    let names = |crate_name: &str, variants: &[&str]| -> Vec<String> {
+        variants.iter().map(|v| format!("{crate_name}.{v}")).collect()
+    };
+    [
+        names("core", CORE_VARIANTS),
+        names("http", HttpError::VARIANT_NAMES),
+        names("scan", SCAN_VARIANTS),
+    ]
+    .concat()
+}
+
+fn sample_core(variant: &str) -> Option<CoreError> {
+    let api = || CoreError::Api {
+        status: 429,
+        errors: vec![ApiMessage::new(10_429, "slow down")],
+    };
+    Some(match variant {
+        "Filter" => CoreError::Filter(escpush_core::Filter::parse("{}").err()?),
+        "UnknownDataset" => escpush_core::Dataset::get("no_such_dataset", None).err()?,
+        "Invalid" => escpush_core::LogpullOptions::parse("fields=&timestamps=bogus").err()?,
+        "InvalidInput" => escpush_core::Scope::zone("").err()?,
+        "Api" => api(),
+        "MalformedResponse" => CoreError::MalformedResponse {
+            status: Some(200),
+            message: "not JSON".into(),
+        },
+        _ => return None,
+    })
+}
+
+fn sample_http(variant: &str) -> Option<HttpError> {
+    use std::time::{Duration, SystemTime};
+    let transport = || HttpError::Transport {
+        message: "connection reset".into(),
+    };
+    Some(match variant {
+        "Core" => HttpError::Core(sample_core("InvalidInput")?),
+        "RetryLater" => HttpError::RetryLater {
+            error: sample_core("Api")?,
+            retry_after: Duration::from_secs(60),
+            at: SystemTime::now(),
+            reason: String::new(),
+        },
+        "OutcomeUnknown" => HttpError::OutcomeUnknown {
+            cause: Box::new(transport()),
+            check: "list the jobs".into(),
+        },
+        "ResponseTooLarge" => HttpError::ResponseTooLarge { limit: 1 },
+        "Timeout" => HttpError::Timeout { message: "late".into() },
+        "Transport" => transport(),
+        _ => return None,
+    })
+}
+
+fn sample_scan(variant: &str) -> Option<ScanError> {
+    let io = || std::io::Error::other("sample");
+    let source_name = || "in.ndjson".to_owned();
+    Some(match variant {
+        "Open" => ScanError::Open {
+            source_name: source_name(),
+            error: io(),
+        },
+        "Read" => ScanError::Read {
+            source_name: source_name(),
+            error: io(),
+        },
+        "Gzip" => ScanError::Gzip {
+            source_name: source_name(),
+            error: io(),
+        },
+        "Malformed" => ScanError::Malformed {
+            source_name: source_name(),
+            line: 3,
+            reason: escpush_scan::MalformedReason::TooLong(16 << 20),
+        },
+        "Write" => ScanError::Write { error: io() },
+        "Cancelled" => ScanError::Cancelled,
+        "Thread" => ScanError::Thread { error: io() },
+        _ => return None,
+    })
+}
+
+/// Raises a sample error of `kind` (one of `_error_kinds()`) through the mapping above; a
+/// `ValueError` for a kind without a sample. For the test suite only.
+#[pyfunction]
+pub fn _raise_error(py: Python<'_>, kind: &str) -> PyResult<()> {
+    let missing = || pyo3::exceptions::PyValueError::new_err(format!("no sample error for `{kind}`"));
+    let err = match kind.split_once('.') {
+        Some(("core", v)) => core_error(py, &sample_core(v).ok_or_else(missing)?),
+        Some(("http", v)) => http_error(py, &sample_http(v).ok_or_else(missing)?),
+        Some(("scan", v)) => scan_error(py, &sample_scan(v).ok_or_else(missing)?, None),
+        _ => return Err(missing()),
+    };
+    Err(err)
 }

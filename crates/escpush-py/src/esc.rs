@@ -118,7 +118,11 @@ impl PyEsc {
     }
 
     /// A context manager: disables ESC on entry (unless it already is) and, on exit, enables
-    /// it again if it was enabled before, even when the body raises. `as` gives the previous status.
+    /// it again if it was enabled before, even when the body raises. `as` gives the previous
+    /// status. When enabling again fails, its error (an `ApiError` or `TransportError`) says
+    /// that ESC was left disabled and how to enable it; if the body had raised, that
+    /// exception is the error's `__context__` ("During handling of the above exception,
+    /// another exception occurred"), as with any cleanup that fails.
     fn disabled(&self) -> PyEscDisabled {
         PyEscDisabled {
             esc: self.clone(),
@@ -128,6 +132,41 @@ impl PyEsc {
 
     fn __repr__(&self) -> String {
         format!("Esc({}={})", self.scope.kind(), crate::client::quote(self.scope.id()))
+    }
+}
+
+impl PyEscDisabled {
+    /// `err` (enabling ESC again failed) with a message that says the scope was left
+    /// disabled and how to enable it, chained to the body's exception `body_exc`.
+    fn left_disabled(&self, py: Python<'_>, err: PyErr, body_exc: Option<&Bound<'_, PyAny>>) -> PyErr {
+        let scope = &self.esc.scope;
+        let call = format!(
+            "client.{}({}).esc.enable()",
+            scope.kind(),
+            crate::client::quote(scope.id())
+        );
+        let value = err.value(py);
+        let amended = (|| -> PyResult<()> {
+            let args = value.getattr("args")?;
+            let first: String = args.get_item(0)?.extract()?;
+            let message = format!(
+                "{first}; ESC of {scope} was left disabled: enable it again with {call} or \
+                 `escpush esc enable --{} {}`",
+                scope.kind(),
+                scope.id()
+            );
+            let rest = args.get_item(pyo3::types::PySlice::new(py, 1, isize::MAX, 1))?;
+            let new_args = pyo3::types::PyTuple::new(py, [message.into_pyobject(py)?.into_any()])?.add(rest)?;
+            value.setattr("args", new_args)?;
+            if let Some(exc) = body_exc.filter(|e| !e.is_none()) {
+                value.setattr("__context__", exc)?;
+            }
+            Ok(())
+        })();
+        match amended {
+            Ok(()) => err,
+            Err(e) => e,
+        }
     }
 }
 
@@ -151,17 +190,20 @@ impl PyEscDisabled {
         Ok(PyEscStatus { inner: before })
     }
 
-    #[pyo3(signature = (_exc_type=None, _exc=None, _tb=None))]
+    #[pyo3(signature = (exc_type=None, exc=None, tb=None))]
     fn __exit__(
         &self,
         py: Python<'_>,
-        _exc_type: Option<&Bound<'_, PyType>>,
-        _exc: Option<&Bound<'_, PyAny>>,
-        _tb: Option<&Bound<'_, PyAny>>,
+        exc_type: Option<&Bound<'_, PyType>>,
+        exc: Option<&Bound<'_, PyAny>>,
+        tb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
+        let _ = (exc_type, tb);
         let restore = std::mem::take(&mut *self.restore.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         if restore {
-            self.esc.do_enable(py)?;
+            if let Err(err) = self.esc.do_enable(py) {
+                return Err(self.left_disabled(py, err, exc));
+            }
         }
         Ok(false)
     }

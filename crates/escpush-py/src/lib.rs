@@ -22,11 +22,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<logpush::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
-    // Which job fields `Job.redacted()` masks: core's list, so Python and the emulator agree.
-    m.add(
-        "_SECRET_JOB_FIELDS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::SECRET_JOB_FIELDS)?,
-    )?;
+    m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
@@ -41,6 +37,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(filter::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(filter::dataset_fields, m)?)?;
     m.add_class::<client::PyClient>()?;
+    m.add_class::<client::PyScope>()?;
     m.add_class::<client::PyZone>()?;
     m.add_class::<client::PyAccount>()?;
     m.add_class::<esc::PyEsc>()?;
@@ -48,5 +45,8 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<esc::PyEscDisabled>()?;
     m.add_function(wrap_pyfunction!(esc::esc_cookie, m)?)?;
     m.add_class::<emulator::PyEmulatorServer>()?;
+    // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
+    m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
     Ok(())
 }

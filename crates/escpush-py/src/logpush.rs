@@ -6,7 +6,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyType};
 use escpush_core::{dataset_scope, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
 use escpush_http::Client;
 
-use crate::client::quote;
+use crate::client::{int_in_range, quote};
 use crate::convert;
 use crate::errors;
 use crate::filter::filter_from_py;
@@ -108,6 +108,18 @@ impl PyLogpullOptions {
     }
 }
 
+/// Core's default limits (operators, bytes), as the defaults of `create_job`.
+fn default_limits() -> (i64, i64) {
+    let limits = Limits::default();
+    let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    (wide(limits.max_operators), wide(limits.max_bytes))
+}
+
+/// A limit given from Python: 0 or more.
+fn limit(py: Python<'_>, what: &str, value: i64) -> PyResult<usize> {
+    Ok(usize::try_from(int_in_range(py, what, value, 0, i64::MAX)?).unwrap_or(usize::MAX))
+}
+
 /// A stored job as an `escpush.Job`: a dict whose repr and display mask credentials.
 fn job_from_json(py: Python<'_>, job: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let dict = convert::from_json(py, job)?;
@@ -134,7 +146,7 @@ impl PyLogpush {
     /// string holding its canonical JSON. A creation is never retried.
     #[pyo3(signature = (
         *, destination_conf, dataset, name=None, filter=None, logpull_options=None,
-        max_operators=30, max_bytes=1000, **fields
+        max_operators=default_limits().0, max_bytes=default_limits().1, **fields
     ))]
     #[allow(clippy::too_many_arguments)]
     fn create_job(
@@ -145,13 +157,16 @@ impl PyLogpush {
         name: Option<String>,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
-        max_operators: usize,
-        max_bytes: usize,
+        max_operators: i64,
+        max_bytes: i64,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let mut builder = JobSpec::builder(dataset, dataset_scope(&self.scope))
             .destination_conf(destination_conf)
-            .limits(Limits::new(max_operators, max_bytes));
+            .limits(Limits::new(
+                limit(py, "max_operators", max_operators)?,
+                limit(py, "max_bytes", max_bytes)?,
+            ));
         if let Some(name) = name {
             builder = builder.name(name);
         }
@@ -207,7 +222,8 @@ impl PyLogpush {
     }
 
     /// One log-push job, by its id, as an `escpush.Job` (a dict).
-    fn job(&self, py: Python<'_>, job_id: u64) -> PyResult<Py<PyAny>> {
+    fn job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+        let job_id = u64::try_from(int_in_range(py, "job id", job_id, 1, i64::MAX)?).unwrap_or_default();
         let job = py
             .detach(|| self.client.job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
@@ -217,6 +233,30 @@ impl PyLogpush {
     fn __repr__(&self) -> String {
         format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
     }
+}
+
+/// A job record fit to print: core's `redact_job` applied to a copy of `job` (a dict).
+/// Values that are not JSON are treated as opaque: masked where core masks the field, kept
+/// as they are elsewhere; values core leaves alone stay the same objects.
+#[pyfunction]
+pub fn _redact_job<'py>(py: Python<'py>, job: &Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
+    let out = job.copy()?;
+    let mut given = serde_json::Map::new();
+    for (key, value) in job.iter() {
+        let Ok(key) = key.extract::<String>() else { continue };
+        // Not JSON: a stand-in that is neither null nor text, so that core masks it where it
+        // masks any value.
+        let json = convert::to_json(&value, &key).map_or(serde_json::Value::Array(Vec::new()), Into::into);
+        given.insert(key, json);
+    }
+    let mut redacted = given.clone();
+    escpush_core::redact_job(&mut redacted);
+    for (key, value) in &redacted {
+        if given.get(key) != Some(value) {
+            out.set_item(key, convert::from_json(py, value)?)?;
+        }
+    }
+    Ok(out)
 }
 
 /// A `destination_conf` fit to print: every parameter value but harmless ones (`region`, ...)

@@ -1,51 +1,29 @@
-//! Routing and the API's behaviour. To add an API area, add a [`Route`] variant, its
-//! pattern in [`route`], its methods in [`Route::allowed`] and its handler in [`handle`].
+//! Routes and the API's behaviour: credentials, methods, the ESC and log-push handlers.
+//! To add an endpoint, add a [`Route`] variant, its pattern in [`route`], its methods in
+//! [`Route::allowed`] and its handler in [`handle`].
 
-use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-use escpush_core::{ApiMessage, DatasetScope, Envelope, Error as CoreError, JobSpec};
-use serde_json::{json, Map, Value};
+use escpush_core::{ApiMessage, DatasetScope, Envelope, Error as CoreError, JobSpec, MAX_SECRET_LEN};
+use serde_json::{Map, Value};
 
+use crate::lock;
+use crate::state::State;
 use crate::wire::{HttpRequest, HttpResponse};
+use crate::Credentials;
 
 /// The path prefix of every route.
 pub(crate) const BASE_PATH: &str = "/client/v4";
-
-/// Zone or account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ScopeKind {
-    Zone,
-    Account,
-}
-
-impl From<ScopeKind> for DatasetScope {
-    fn from(kind: ScopeKind) -> Self {
-        match kind {
-            ScopeKind::Zone => DatasetScope::Zone,
-            ScopeKind::Account => DatasetScope::Account,
-        }
-    }
-}
-
-impl ScopeKind {
-    /// `"zone"` or `"account"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ScopeKind::Zone => "zone",
-            ScopeKind::Account => "account",
-        }
-    }
-}
 
 /// A matched route.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Route<'a> {
     /// `/zones/{id}/disable_esc`, `/accounts/{id}/disable_esc`.
-    Esc(ScopeKind, &'a str),
+    Esc(DatasetScope, &'a str),
     /// `/zones/{id}/logpush/jobs`, `/accounts/{id}/logpush/jobs`.
-    LogpushJobs(ScopeKind, &'a str),
+    LogpushJobs(DatasetScope, &'a str),
     /// `/zones/{id}/logpush/jobs/{job_id}`, `/accounts/{id}/logpush/jobs/{job_id}`.
-    LogpushJob(ScopeKind, &'a str, &'a str),
+    LogpushJob(DatasetScope, &'a str, &'a str),
 }
 
 impl Route<'_> {
@@ -64,107 +42,56 @@ pub(crate) fn route(path: &str) -> Option<Route<'_>> {
     let rest = path.strip_prefix(BASE_PATH)?;
     let segments: Vec<&str> = rest.trim_end_matches('/').split('/').skip(1).collect();
     match segments.as_slice() {
-        ["zones", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(ScopeKind::Zone, id)),
-        ["accounts", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(ScopeKind::Account, id)),
-        ["zones", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(ScopeKind::Zone, id)),
-        ["accounts", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(ScopeKind::Account, id)),
+        ["zones", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Zone, id)),
+        ["accounts", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Account, id)),
+        ["zones", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(DatasetScope::Zone, id)),
+        ["accounts", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(DatasetScope::Account, id)),
         ["zones", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
-            Some(Route::LogpushJob(ScopeKind::Zone, id, job))
+            Some(Route::LogpushJob(DatasetScope::Zone, id, job))
         }
         ["accounts", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
-            Some(Route::LogpushJob(ScopeKind::Account, id, job))
+            Some(Route::LogpushJob(DatasetScope::Account, id, job))
         }
         _ => None,
     }
 }
 
-/// The ESC setting of one scope.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct EscSetting {
-    pub always: bool,
-    pub secret: Option<String>,
+/// The answer to a request no fault took over: route, method, credentials, then the handler.
+pub(crate) fn respond(req: &HttpRequest, creds: &Credentials, state: &Mutex<State>) -> HttpResponse {
+    let Some(route) = route(&req.path) else {
+        return error_response(404, 7003, format!("No route for the URI {}", req.path));
+    };
+    let allowed = route.allowed();
+    if !allowed.contains(&req.method.as_str()) {
+        return error_response(405, 7001, format!("Method {} not available for that URI.", req.method))
+            .header("Allow", allowed.join(", "));
+    }
+    if let Some(resp) = check_auth(req, creds) {
+        return resp;
+    }
+    handle(&route, req, state)
 }
 
-impl EscSetting {
-    /// The GET body: `{}` when ESC is active without a secret; `always` and `with_secret`
-    /// each shown when they apply (both when both do).
-    pub fn to_result(&self) -> Value {
-        let mut obj = Map::new();
-        if self.always {
-            obj.insert("always".to_owned(), Value::Bool(true));
-        }
-        if let Some(secret) = &self.secret {
-            obj.insert("with_secret".to_owned(), Value::String(secret.clone()));
-        }
-        Value::Object(obj)
+fn check_auth(req: &HttpRequest, creds: &Credentials) -> Option<HttpResponse> {
+    if let Some(auth) = req.header("authorization") {
+        let ok = auth
+            .strip_prefix("Bearer ")
+            .is_some_and(|t| t.trim() == creds.api_token);
+        return (!ok).then(|| error_response(403, 9109, "Invalid access token"));
     }
-
-    /// For snapshots: never the secret itself.
-    pub fn to_snapshot(&self) -> Value {
-        json!({
-            "always": self.always,
-            "secret_set": self.secret.is_some(),
-            "secret_length": self.secret.as_ref().map(|s| s.chars().count()),
-        })
-    }
-}
-
-/// Everything the emulator remembers between requests.
-#[derive(Debug, Default)]
-pub(crate) struct State {
-    pub zones: BTreeMap<String, EscSetting>,
-    pub accounts: BTreeMap<String, EscSetting>,
-    /// Log-push jobs per (scope, id), in creation order; ids are unique across scopes.
-    pub jobs: BTreeMap<(ScopeKind, String), Vec<Value>>,
-    pub last_job_id: u64,
-}
-
-impl State {
-    pub fn esc_mut(&mut self, kind: ScopeKind, id: &str) -> &mut EscSetting {
-        let map = match kind {
-            ScopeKind::Zone => &mut self.zones,
-            ScopeKind::Account => &mut self.accounts,
-        };
-        map.entry(id.to_owned()).or_default()
-    }
-
-    pub fn esc(&self, kind: ScopeKind, id: &str) -> EscSetting {
-        let map = match kind {
-            ScopeKind::Zone => &self.zones,
-            ScopeKind::Account => &self.accounts,
-        };
-        map.get(id).cloned().unwrap_or_default()
-    }
-
-    pub fn snapshot(&self) -> Value {
-        let side = |m: &BTreeMap<String, EscSetting>| -> Value {
-            Value::Object(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), json!({ "esc": v.to_snapshot() })))
-                    .collect(),
-            )
-        };
-        let mut snapshot = json!({ "zones": side(&self.zones), "accounts": side(&self.accounts) });
-        for ((kind, id), jobs) in &self.jobs {
-            let key = if *kind == ScopeKind::Zone { "zones" } else { "accounts" };
-            let redacted: Vec<Value> = jobs
-                .iter()
-                .cloned()
-                .map(|mut job| {
-                    if let Value::Object(fields) = &mut job {
-                        escpush_core::redact_job(fields);
-                    }
-                    job
-                })
-                .collect();
-            let entry = snapshot[key]
-                .as_object_mut()
-                .expect("a snapshot side is an object")
-                .entry(id.clone())
-                .or_insert_with(|| json!({ "esc": EscSetting::default().to_snapshot() }));
-            entry["logpush_jobs"] = Value::Array(redacted);
-        }
-        snapshot
+    match (req.header("x-auth-key"), req.header("x-auth-email")) {
+        (None, None) => Some(error_response(
+            401,
+            10000,
+            "Authentication error: send X-Auth-Key and X-Auth-Email, or Authorization: Bearer <token>",
+        )),
+        (Some(key), Some(email)) if key == creds.api_key && email.eq_ignore_ascii_case(&creds.email) => None,
+        (Some(_), None) | (None, Some(_)) => Some(error_response(
+            401,
+            10000,
+            "Authentication error: X-Auth-Key and X-Auth-Email go together",
+        )),
+        _ => Some(error_response(403, 9103, "Unknown X-Auth-Key or X-Auth-Email")),
     }
 }
 
@@ -178,7 +105,7 @@ fn ok_response(result: Value) -> HttpResponse {
 }
 
 /// Answers a routed, authenticated request whose method the route allows.
-pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &std::sync::Mutex<State>) -> HttpResponse {
+pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
     match route {
         Route::Esc(kind, id) => handle_esc(*kind, id, req, state),
         Route::LogpushJobs(kind, id) => handle_jobs(*kind, id, req, state),
@@ -189,9 +116,9 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &std::sync::Mu
 /// The v4 error code the emulator gives a job payload the API would refuse.
 const INVALID_JOB: i64 = 1004;
 
-fn handle_jobs(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::Mutex<State>) -> HttpResponse {
+fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
     if req.method == "GET" {
-        let state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let state = lock(state);
         let jobs = state.jobs.get(&(kind, id.to_owned())).cloned().unwrap_or_default();
         return ok_response(Value::Array(jobs));
     }
@@ -214,7 +141,7 @@ fn handle_jobs(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::
         }
     };
     // The same checks as the client's, so that both sides refuse the same payloads.
-    let spec = match JobSpec::from_body(&body, kind.into()) {
+    let spec = match JobSpec::from_body(&body, kind) {
         Ok(spec) => spec,
         Err(err) => {
             let problems = match err {
@@ -236,7 +163,7 @@ fn handle_jobs(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::
             return HttpResponse::json(400, Envelope::error(errors).to_bytes());
         }
     };
-    let mut state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut state = lock(state);
     state.last_job_id += 1;
     let mut record = Map::new();
     record.insert("id".to_owned(), state.last_job_id.into());
@@ -261,7 +188,7 @@ fn handle_jobs(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::
     ok_response(record)
 }
 
-fn handle_job(kind: ScopeKind, id: &str, job_id: &str, state: &std::sync::Mutex<State>) -> HttpResponse {
+fn handle_job(kind: DatasetScope, id: &str, job_id: &str, state: &Mutex<State>) -> HttpResponse {
     let Ok(job_id) = job_id.parse::<u64>() else {
         return error_response(
             400,
@@ -269,7 +196,7 @@ fn handle_job(kind: ScopeKind, id: &str, job_id: &str, state: &std::sync::Mutex<
             format!("`{job_id}` is not a job id; job ids are integers"),
         );
     };
-    let state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let state = lock(state);
     let found = state
         .jobs
         .get(&(kind, id.to_owned()))
@@ -280,8 +207,8 @@ fn handle_job(kind: ScopeKind, id: &str, job_id: &str, state: &std::sync::Mutex<
     }
 }
 
-fn handle_esc(kind: ScopeKind, id: &str, req: &HttpRequest, state: &std::sync::Mutex<State>) -> HttpResponse {
-    let mut state = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+fn handle_esc(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let mut state = lock(state);
     match req.method.as_str() {
         "GET" => ok_response(state.esc(kind, id).to_result()),
         "DELETE" => {
@@ -330,10 +257,12 @@ fn parse_esc_body(req: &HttpRequest) -> Result<EscBody, String> {
         (["always"], Some(_), _) => Err("`always` only takes the value true; use DELETE to enable ESC".to_owned()),
         (["with_secret"], _, Some(Value::String(s))) => {
             let len = s.chars().count();
-            if (1..=100).contains(&len) {
+            if (1..=MAX_SECRET_LEN).contains(&len) {
                 Ok(EscBody::Secret(s.clone()))
             } else {
-                Err(format!("`with_secret` has {len} characters; it takes 1 to 100"))
+                Err(format!(
+                    "`with_secret` has {len} characters; it takes 1 to {MAX_SECRET_LEN}"
+                ))
             }
         }
         (["with_secret"], _, Some(_)) => Err("`with_secret` must be a string".to_owned()),
@@ -364,11 +293,11 @@ mod tests {
     fn routes() {
         assert_eq!(
             route("/client/v4/zones/abc/disable_esc"),
-            Some(Route::Esc(ScopeKind::Zone, "abc"))
+            Some(Route::Esc(DatasetScope::Zone, "abc"))
         );
         assert_eq!(
             route("/client/v4/accounts/a1/disable_esc/"),
-            Some(Route::Esc(ScopeKind::Account, "a1"))
+            Some(Route::Esc(DatasetScope::Account, "a1"))
         );
         for bad in [
             "/zones/abc/disable_esc",
@@ -378,16 +307,5 @@ mod tests {
         ] {
             assert_eq!(route(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn settings_render_as_the_spec_shows() {
-        let mut s = EscSetting::default();
-        assert_eq!(s.to_result(), json!({}));
-        s.always = true;
-        assert_eq!(s.to_result(), json!({"always": true}));
-        s.secret = Some("abc".to_owned());
-        assert_eq!(s.to_result(), json!({"always": true, "with_secret": "abc"}));
-        assert!(!s.to_snapshot().to_string().contains("abc"));
     }
 }

@@ -1,0 +1,308 @@
+//! Faults: what the emulator answers instead of (or on top of) its normal behaviour, their
+//! checks (the one place `fail_next` arguments are checked, for Rust and Python alike) and
+//! the queue of pending ones.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use escpush_core::Error;
+
+/// The longest delay or pace a fault may have: a day.
+pub const MAX_FAULT_DELAY_SECS: f64 = 86_400.0;
+
+/// A fault to answer instead of (or on top of) the normal behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Fault {
+    /// Answer this status with an error envelope (and `Retry-After: n` when given).
+    Status { status: u16, retry_after: Option<u64> },
+    /// Answer exactly this status and body (`Content-Type: application/json`; a 204 sends
+    /// no body), without touching the state.
+    Body { status: u16, body: Vec<u8> },
+    /// Answer 200 with a body that is not JSON.
+    MalformedBody,
+    /// Announce a longer body than is sent, then close the connection.
+    TruncatedBody,
+    /// Wait this long before answering normally.
+    Delay(Duration),
+    /// Answer normally, slowly: wait this long before the head, then send the body in
+    /// pieces over the same time again.
+    Trickle(Duration),
+    /// Answer this status with an error whose message echoes the request's headers and body
+    /// verbatim, as a careless server might (for testing that clients scrub secrets).
+    Echo { status: u16 },
+    /// Close the connection without answering.
+    Drop,
+}
+
+impl Fault {
+    /// A short description, for the request log.
+    pub fn name(&self) -> String {
+        match self {
+            Fault::Status { status, .. } => format!("status {status}"),
+            Fault::Body { status, body } => format!("body {status} ({} bytes)", body.len()),
+            Fault::MalformedBody => "malformed body".to_owned(),
+            Fault::TruncatedBody => "truncated body".to_owned(),
+            Fault::Delay(d) => format!("delay {}ms", d.as_millis()),
+            Fault::Trickle(d) => format!("trickle {}ms", d.as_millis()),
+            Fault::Echo { status } => format!("echo {status}"),
+            Fault::Drop => "dropped connection".to_owned(),
+        }
+    }
+}
+
+/// The arguments of `fail_next` as a caller gives them (Python's `Emulator.fail_next`
+/// passes its keywords through unchanged), checked by [`FaultSpec::check`]. Exactly one
+/// kind: `status` alone, `body` (with `status`, default 200), `echo` (with `status`,
+/// default 400), `delay`, `trickle`, `malformed`, `truncated` or `drop`.
+#[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
+#[allow(clippy::struct_excessive_bools)] // one flag per keyword of `fail_next`, as callers give them
+pub struct FaultSpec {
+    /// How many requests get the fault (0 to 1,000,000; default 1).
+    pub count: Option<i64>,
+    pub status: Option<i64>,
+    /// Seconds, with `status` alone.
+    pub retry_after: Option<i64>,
+    /// Seconds.
+    pub delay: Option<f64>,
+    /// Seconds.
+    pub trickle: Option<f64>,
+    pub body: Option<Vec<u8>>,
+    pub malformed: bool,
+    pub truncated: bool,
+    pub drop: bool,
+    pub echo: bool,
+}
+
+/// The most requests one `fail_next` may cover.
+pub const MAX_FAULT_COUNT: i64 = 1_000_000;
+
+fn invalid(what: &'static str, message: String) -> Error {
+    Error::InvalidInput { what, message }
+}
+
+fn seconds(what: &'static str, secs: f64) -> Result<Duration, Error> {
+    if secs.is_finite() && (0.0..=MAX_FAULT_DELAY_SECS).contains(&secs) {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(invalid(
+            what,
+            format!("must be a number of seconds from 0 to {MAX_FAULT_DELAY_SECS} (got {secs})"),
+        ))
+    }
+}
+
+fn status(value: i64) -> Result<u16, Error> {
+    u16::try_from(value)
+        .ok()
+        .filter(|s| (100..=599).contains(s))
+        .ok_or_else(|| {
+            invalid(
+                "status",
+                format!("must be an HTTP status from 100 to 599 (got {value})"),
+            )
+        })
+}
+
+impl FaultSpec {
+    /// The fault and how many requests get it, or an `InvalidInput` naming the argument
+    /// and its allowed range.
+    pub fn check(&self) -> Result<(Fault, usize), Error> {
+        let count = self.count.unwrap_or(1);
+        let count = usize::try_from(count)
+            .ok()
+            .filter(|_| count <= MAX_FAULT_COUNT)
+            .ok_or_else(|| invalid("count", format!("must be from 0 to {MAX_FAULT_COUNT} (got {count})")))?;
+        let kinds = [
+            ("status", self.status.is_some() && self.body.is_none() && !self.echo),
+            ("body", self.body.is_some()),
+            ("echo", self.echo),
+            ("delay", self.delay.is_some()),
+            ("trickle", self.trickle.is_some()),
+            ("malformed", self.malformed),
+            ("truncated", self.truncated),
+            ("drop", self.drop),
+        ];
+        let chosen: Vec<&str> = kinds.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
+        let [kind] = chosen.as_slice() else {
+            return Err(invalid(
+                "fault",
+                format!(
+                    "give exactly one of status=, body=, echo=, delay=, trickle=, malformed=, truncated=, drop= \
+                     (got {})",
+                    if chosen.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        chosen.join(", ")
+                    }
+                ),
+            ));
+        };
+        if self.retry_after.is_some() && *kind != "status" {
+            return Err(invalid("retry_after", "goes with status= alone".to_owned()));
+        }
+        let fault = match *kind {
+            "status" => Fault::Status {
+                status: status(self.status.unwrap_or_default())?,
+                retry_after: match self.retry_after {
+                    None => None,
+                    Some(secs) => Some(u32::try_from(secs).ok().map(u64::from).ok_or_else(|| {
+                        invalid(
+                            "retry_after",
+                            format!("must be from 0 to {} seconds (got {secs})", u32::MAX),
+                        )
+                    })?),
+                },
+            },
+            "body" => Fault::Body {
+                status: self.status.map_or(Ok(200), status)?,
+                body: self.body.clone().unwrap_or_default(),
+            },
+            "echo" => Fault::Echo {
+                status: self.status.map_or(Ok(400), status)?,
+            },
+            "delay" => Fault::Delay(seconds("delay", self.delay.unwrap_or_default())?),
+            "trickle" => Fault::Trickle(seconds("trickle", self.trickle.unwrap_or_default())?),
+            "malformed" => Fault::MalformedBody,
+            "truncated" => Fault::TruncatedBody,
+            _ => Fault::Drop,
+        };
+        Ok((fault, count))
+    }
+}
+
+/// Pending faults, in the order they were queued, each with how many requests it has left.
+#[derive(Debug, Default)]
+pub(crate) struct FaultQueue(VecDeque<(Fault, usize)>);
+
+impl FaultQueue {
+    pub fn push(&mut self, fault: Fault, count: usize) {
+        if count > 0 {
+            self.0.push_back((fault, count));
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The fault for the next request, if any.
+    pub fn next(&mut self) -> Option<Fault> {
+        let (fault, remaining) = self.0.front_mut()?;
+        let fault = fault.clone();
+        *remaining -= 1;
+        if *remaining == 0 {
+            self.0.pop_front();
+        }
+        Some(fault)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(f: impl FnOnce(&mut FaultSpec)) -> Result<(Fault, usize), Error> {
+        let mut s = FaultSpec::default();
+        f(&mut s);
+        s.check()
+    }
+
+    #[test]
+    fn arguments_are_checked_with_their_range() {
+        assert_eq!(
+            spec(|s| s.status = Some(429)).unwrap(),
+            (
+                Fault::Status {
+                    status: 429,
+                    retry_after: None
+                },
+                1
+            )
+        );
+        assert_eq!(
+            spec(|s| {
+                s.body = Some(b"null".to_vec());
+                s.count = Some(3);
+            })
+            .unwrap(),
+            (
+                Fault::Body {
+                    status: 200,
+                    body: b"null".to_vec()
+                },
+                3
+            )
+        );
+        assert_eq!(spec(|s| s.echo = true).unwrap().0, Fault::Echo { status: 400 });
+        for (what, bad) in [
+            ("delay", spec(|s| s.delay = Some(1e30))),
+            ("delay", spec(|s| s.delay = Some(-1.0))),
+            ("delay", spec(|s| s.delay = Some(f64::NAN))),
+            ("delay", spec(|s| s.delay = Some(f64::INFINITY))),
+            ("trickle", spec(|s| s.trickle = Some(-0.5))),
+            ("status", spec(|s| s.status = Some(65_536))),
+            ("status", spec(|s| s.status = Some(99))),
+            (
+                "retry_after",
+                spec(|s| {
+                    s.status = Some(429);
+                    s.retry_after = Some(-1);
+                }),
+            ),
+            (
+                "retry_after",
+                spec(|s| {
+                    s.drop = true;
+                    s.retry_after = Some(1);
+                }),
+            ),
+            (
+                "count",
+                spec(|s| {
+                    s.drop = true;
+                    s.count = Some(-1);
+                }),
+            ),
+            ("fault", spec(|_| {})),
+            (
+                "fault",
+                spec(|s| {
+                    s.drop = true;
+                    s.malformed = true;
+                }),
+            ),
+            (
+                "fault",
+                spec(|s| {
+                    s.status = Some(500);
+                    s.delay = Some(1.0);
+                }),
+            ),
+        ] {
+            let err = bad.unwrap_err();
+            assert!(
+                matches!(&err, Error::InvalidInput { what: w, .. } if *w == what),
+                "{what}: {err}"
+            );
+        }
+        let err = spec(|s| s.delay = Some(1e30)).unwrap_err().to_string();
+        assert!(
+            err.starts_with("invalid delay: must be a number of seconds from 0 to 86400"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_queue_serves_in_order() {
+        let mut q = FaultQueue::default();
+        q.push(Fault::Drop, 2);
+        q.push(Fault::MalformedBody, 0);
+        q.push(Fault::TruncatedBody, 1);
+        assert_eq!(q.next(), Some(Fault::Drop));
+        assert_eq!(q.next(), Some(Fault::Drop));
+        assert_eq!(q.next(), Some(Fault::TruncatedBody));
+        assert_eq!(q.next(), None);
+    }
+}

@@ -1,0 +1,176 @@
+//! The request log: the most recent requests (a ring with a cap), each with its
+//! credentials and secrets redacted.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+
+use crate::wire::HttpRequest;
+
+/// How many requests the log keeps by default.
+pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
+
+/// Headers whose values the log never shows.
+const REDACTED_HEADERS: [&str; 3] = ["x-auth-key", "authorization", "cookie"];
+
+/// One request as the emulator received it, with credentials and secrets redacted.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct LoggedRequest {
+    pub method: String,
+    /// The path, with the `/client/v4` prefix, without the query.
+    pub path: String,
+    /// Every header; `X-Auth-Key`, `Authorization` and `Cookie` values are `<redacted>`.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body with every `with_secret` replaced by `***` and a job's credentials
+    /// masked (a non-JSON body is described, not kept); `None` when there was no body.
+    pub body: Option<Value>,
+    /// The status answered; `None` when the connection was dropped.
+    pub status: Option<u16>,
+    /// The injected fault, if any.
+    pub fault: Option<String>,
+}
+
+impl LoggedRequest {
+    pub(crate) fn new(req: &HttpRequest, fault: Option<String>) -> Self {
+        LoggedRequest {
+            method: req.method.clone(),
+            path: req.path.clone(),
+            headers: req
+                .headers
+                .iter()
+                .map(|(k, v)| {
+                    let redacted = REDACTED_HEADERS.iter().any(|h| k.eq_ignore_ascii_case(h));
+                    (k.clone(), if redacted { "<redacted>".to_owned() } else { v.clone() })
+                })
+                .collect(),
+            body: redact_body(&req.body),
+            status: None,
+            fault,
+        }
+    }
+
+    /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `fault`).
+    pub fn to_json(&self) -> Value {
+        let headers: serde_json::Map<String, Value> = self
+            .headers
+            .iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), Value::String(v.clone())))
+            .collect();
+        json!({
+            "method": self.method,
+            "path": self.path,
+            "headers": headers,
+            "body": self.body,
+            "status": self.status,
+            "fault": self.fault,
+        })
+    }
+}
+
+fn redact_body(body: &[u8]) -> Option<Value> {
+    if body.is_empty() {
+        return None;
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(mut v) => {
+            redact_secrets(&mut v);
+            Some(v)
+        }
+        Err(_) => Some(Value::String(format!("<{} bytes, not JSON>", body.len()))),
+    }
+}
+
+fn redact_secrets(v: &mut Value) {
+    match v {
+        Value::Object(obj) => {
+            escpush_core::redact_job(obj); // a job payload's credentials
+            for (k, item) in obj.iter_mut() {
+                if k == "with_secret" {
+                    *item = Value::String("***".to_owned());
+                } else {
+                    redact_secrets(item);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_secrets),
+        _ => {}
+    }
+}
+
+/// The most recent requests, oldest first, at most `capacity` of them.
+#[derive(Debug)]
+pub(crate) struct RequestLog {
+    entries: VecDeque<LoggedRequest>,
+    capacity: usize,
+}
+
+impl RequestLog {
+    pub fn new(capacity: usize) -> Self {
+        RequestLog {
+            entries: VecDeque::with_capacity(capacity.min(1024)),
+            capacity,
+        }
+    }
+
+    /// Adds an entry, forgetting the oldest when the log is full.
+    pub fn push(&mut self, entry: LoggedRequest) {
+        if self.capacity == 0 {
+            return;
+        }
+        if self.entries.len() == self.capacity {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(entry);
+    }
+
+    pub fn to_vec(&self) -> Vec<LoggedRequest> {
+        self.entries.iter().cloned().collect()
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str) -> LoggedRequest {
+        LoggedRequest {
+            method: "GET".into(),
+            path: path.into(),
+            headers: vec![],
+            body: None,
+            status: Some(200),
+            fault: None,
+        }
+    }
+
+    #[test]
+    fn the_log_keeps_the_most_recent() {
+        let mut log = RequestLog::new(3);
+        for i in 0..10 {
+            log.push(entry(&format!("/{i}")));
+        }
+        let paths: Vec<String> = log.to_vec().into_iter().map(|e| e.path).collect();
+        assert_eq!(paths, ["/7", "/8", "/9"]);
+        let mut none = RequestLog::new(0);
+        none.push(entry("/x"));
+        assert!(none.to_vec().is_empty());
+    }
+
+    #[test]
+    fn secrets_are_redacted() {
+        let body = br#"{"with_secret":"topsecret","nested":[{"with_secret":"x"}],"destination_conf":"s3://b?region=r&secret-access-key=k2","ownership_challenge":"c"}"#;
+        let shown = redact_body(body).unwrap().to_string();
+        for secret in ["topsecret", "\"x\"", "k2", "\"c\""] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert_eq!(
+            redact_body(b"not json"),
+            Some(Value::String("<8 bytes, not JSON>".into()))
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! The one way a request is sent: [`Client::execute`] runs any core [`Request`] (its method
+//! by name, its optional JSON body) through ureq's `http::Request` path, under one deadline
+//! for the whole call, retrying what is safe to repeat, honouring `Retry-After`, and
+//! scrubbing the call's secrets from any error.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use escpush_core::{parse_response, Request};
+use serde_json::Value;
+use ureq::http;
+
+use crate::client::{Client, RetryPolicy};
+use crate::error::Error;
+use crate::scrub::Secrets;
+
+/// What one attempt gave.
+struct Answer {
+    status: u16,
+    retry_after: Option<Duration>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    /// The envelope's `result`, or the error the answer holds: core's reading.
+    fn read(&self) -> Result<Value, Error> {
+        Ok(parse_response(self.status, &self.body)?)
+    }
+
+    /// The error this answer holds, with the wait it asked for, which the call cannot give.
+    fn retry_later(&self, retry_after: Duration, reason: &str) -> Error {
+        match self.read() {
+            Err(Error::Core(error)) => Error::RetryLater {
+                error,
+                retry_after,
+                at: SystemTime::now() + retry_after,
+                reason: reason.to_owned(),
+            },
+            other => other.err().unwrap_or(Error::Transport {
+                message: format!("HTTP {} asked to retry", self.status),
+            }),
+        }
+    }
+
+    fn asks_for_retry(&self) -> bool {
+        self.status == 429 || (500..600).contains(&self.status)
+    }
+}
+
+/// Why an attempt failed below HTTP, and whether the request may have reached the server.
+struct Failed {
+    error: Error,
+    maybe_sent: bool,
+}
+
+impl Client {
+    /// Sends `req` and gives the envelope's `result` (read by core's `parse_response`).
+    ///
+    /// The whole call, retries and waits included, ends by the client's timeout. A request
+    /// marked `retry_safe` is repeated after 429, 5xx or a lost connection, up to
+    /// `max_retries` times; a request that is not safe to repeat whose connection breaks
+    /// after it was sent ends with [`Error::OutcomeUnknown`]. No error holds a credential or
+    /// a secret of the request.
+    pub fn execute(&self, req: &Request) -> Result<Value, Error> {
+        let secrets = Secrets::of(&self.auth, req);
+        self.execute_unscrubbed(req).map_err(|e| secrets.scrub_error(e))
+    }
+
+    fn execute_unscrubbed(&self, req: &Request) -> Result<Value, Error> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let mut attempt = 0;
+        loop {
+            let outcome = self.send_once(req, deadline);
+            let may_retry = req.retry_safe && attempt < self.retry.max_retries;
+            let wait = match &outcome {
+                Ok(answer) if answer.asks_for_retry() && may_retry => answer.retry_after.map_or_else(
+                    || self.retry.backoff_for(attempt),
+                    |asked| asked.min(self.retry.max_retry_after),
+                ),
+                Err(Failed {
+                    error: Error::Transport { .. },
+                    ..
+                }) if may_retry => self.retry.backoff_for(attempt),
+                _ => return finish(req, outcome),
+            };
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if wait >= remaining {
+                return match outcome {
+                    Ok(answer) => match answer.retry_after {
+                        Some(asked) => Err(answer.retry_later(
+                            asked,
+                            &format!("; the call's timeout of {} ends before that", secs(self.timeout)),
+                        )),
+                        None => answer.read(),
+                    },
+                    failed => finish(req, failed),
+                };
+            }
+            std::thread::sleep(wait);
+            attempt += 1;
+        }
+    }
+
+    /// One attempt, bounded by what is left of the deadline.
+    fn send_once(&self, req: &Request, deadline: Instant) -> Result<Answer, Failed> {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(Failed {
+                error: self.timed_out("no time was left for another attempt"),
+                maybe_sent: false,
+            });
+        }
+        let method = http::Method::from_bytes(req.method.as_str().as_bytes()).map_err(|e| Failed {
+            error: crate::auth::invalid_arg("request", format!("method {}: {e}", req.method)),
+            maybe_sent: false,
+        })?;
+        let mut builder = http::Request::builder()
+            .method(method)
+            .uri(format!("{}{}", self.base_url, req.path));
+        for (name, value) in self.auth.headers() {
+            builder = builder.header(name, value);
+        }
+        let built = match req.body_bytes() {
+            Some(bytes) => builder
+                .header("Content-Type", "application/json")
+                .body(bytes)
+                .map(|r| self.run(r, remaining)),
+            None => builder.body(()).map(|r| self.run(r, remaining)),
+        };
+        let result = built.map_err(|e| Failed {
+            error: crate::auth::invalid_arg("request", e.to_string()),
+            maybe_sent: false,
+        })?;
+        let mut resp = result.map_err(|e| self.failed(e))?;
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
+        let body = resp
+            .body_mut()
+            .with_config()
+            .limit(self.max_body)
+            .read_to_vec()
+            .map_err(|e| self.failed(e))?;
+        Ok(Answer {
+            status,
+            retry_after,
+            body,
+        })
+    }
+
+    /// Runs one `http::Request` on the agent, its every phase within `remaining`.
+    fn run<S: ureq::AsSendBody>(
+        &self,
+        req: http::Request<S>,
+        remaining: Duration,
+    ) -> Result<http::Response<ureq::Body>, ureq::Error> {
+        let req = self
+            .agent
+            .configure_request(req)
+            .timeout_global(Some(remaining))
+            .build();
+        self.agent.run(req)
+    }
+
+    fn timed_out(&self, detail: impl std::fmt::Display) -> Error {
+        Error::Timeout {
+            message: format!(
+                "the call did not finish within its timeout of {} ({detail})",
+                secs(self.timeout)
+            ),
+        }
+    }
+
+    fn failed(&self, e: ureq::Error) -> Failed {
+        let maybe_sent = may_have_been_sent(&e);
+        let error = match e {
+            ureq::Error::Timeout(t) => self.timed_out(t),
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => self.timed_out(io),
+            ureq::Error::BodyExceedsLimit(limit) => Error::ResponseTooLarge { limit },
+            other => Error::Transport {
+                message: other.to_string(),
+            },
+        };
+        Failed { error, maybe_sent }
+    }
+}
+
+/// The call's result from its last attempt. A transport failure after a request that is
+/// not safe to repeat was sent becomes [`Error::OutcomeUnknown`]; the caller, who knows what
+/// the request does, adds how to check.
+fn finish(req: &Request, outcome: Result<Answer, Failed>) -> Result<Value, Error> {
+    match outcome {
+        Ok(answer) => answer.read(),
+        Err(Failed { error, maybe_sent }) => Err(
+            if maybe_sent && !req.retry_safe && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
+                Error::OutcomeUnknown {
+                    cause: Box::new(error),
+                    check: String::new(),
+                }
+            } else {
+                error
+            },
+        ),
+    }
+}
+
+/// Whether a failure may have come after the request reached the server: everything but a
+/// failure to resolve, connect or set up the connection.
+fn may_have_been_sent(e: &ureq::Error) -> bool {
+    use std::io::ErrorKind;
+    match e {
+        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed | ureq::Error::BadUri(_) => false,
+        ureq::Error::Timeout(t) => !matches!(t, ureq::Timeout::Resolve | ureq::Timeout::Connect),
+        ureq::Error::Io(io) => !matches!(
+            io.kind(),
+            ErrorKind::ConnectionRefused | ErrorKind::AddrNotAvailable | ErrorKind::NotFound
+        ),
+        _ => true,
+    }
+}
+
+/// `1 s`, `0.25 s`.
+fn secs(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+impl RetryPolicy {
+    pub(crate) fn backoff_for(&self, attempt: u32) -> Duration {
+        let exp = self
+            .backoff
+            .saturating_mul(1u32.checked_shl(attempt.min(16)).unwrap_or(u32::MAX));
+        exp.min(self.max_backoff).mul_f64(0.5 + 0.5 * jitter())
+    }
+}
+
+/// `Retry-After` (RFC 9110 §10.2.3): delay seconds, or an HTTP date compared with `now` (a
+/// date in the past means no wait). Anything else, a negative number included, is ignored
+/// (the backoff applies).
+fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// A number in [0, 1) from std's randomly keyed hasher: enough to spread retries, no crate.
+fn jitter() -> f64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    let high = u32::try_from(h.finish() >> 32).unwrap_or(0);
+    f64::from(high) / 4_294_967_296.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_takes_seconds_or_a_date() {
+        let at = |s: u64| SystemTime::UNIX_EPOCH + Duration::from_secs(s);
+        assert_eq!(parse_retry_after(" 7 ", at(0)), Some(Duration::from_secs(7)));
+        // 1994-11-06T08:49:37Z is 784111777
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT";
+        assert_eq!(
+            parse_retry_after(date, at(784_111_777 - 30)),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(parse_retry_after(date, at(784_111_777 + 30)), Some(Duration::ZERO));
+        for bad in [
+            "",
+            "soon",
+            "-1",
+            "1.5",
+            "Sun, 06 Nov 1994 08:49:37 CET",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(parse_retry_after(bad, at(0)), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let p = RetryPolicy {
+            max_retries: 2,
+            backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(300),
+            max_retry_after: Duration::from_secs(1),
+        };
+        for _ in 0..50 {
+            let d0 = p.backoff_for(0);
+            assert!(
+                d0 >= Duration::from_millis(50) && d0 < Duration::from_millis(100),
+                "{d0:?}"
+            );
+            let d5 = p.backoff_for(5);
+            assert!(
+                d5 >= Duration::from_millis(150) && d5 < Duration::from_millis(300),
+                "{d5:?}"
+            );
+        }
+        assert!(p.backoff_for(u32::MAX) <= Duration::from_millis(300));
+    }
+}
