@@ -446,12 +446,14 @@ def test_missing_credentials_exit_2_and_send_nothing(cli: Cli, api: Emulator, mo
     run = cli("esc", "status", "--zone", ZONE)
     assert run.code == EXIT_USAGE
     assert run.err.startswith(
-        "escpush: no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
+        "escpush: invalid credentials: none given: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL"
     )
     monkeypatch.setenv("CLOUDFLARE_API_KEY", api.api_key)
     run = cli("esc", "disable", "--zone", ZONE, "--json")
     assert run.code == EXIT_USAGE
-    assert run.error()["message"] == "an API key needs its email: set CLOUDFLARE_EMAIL or pass --email"
+    assert run.error()["message"] == (
+        "invalid credentials: an API key needs its email: CLOUDFLARE_API_KEY is set but CLOUDFLARE_EMAIL is not"
+    )
     assert api.api_key not in run.err
     assert api.requests() == []
 

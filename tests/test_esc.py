@@ -452,10 +452,8 @@ def test_secrets_echoed_by_the_server_are_scrubbed(escpush_emulator: Emulator) -
         assert leaked not in text
 
 
-# The answers below hold no ESC status. Reading them is escpush-core's job
-# (`EscStatus::from_result` / `parse_response`, issue 17 item 4, on the core branch); until
-# that lands they read as "enabled", hence the strict xfail, which turns into a failure,
-# to be removed, once the core fix is merged.
+# The answers below hold no ESC status (issue 17 item 4): escpush-core's
+# `EscStatus::from_answer` refuses each of them, so they are never read as "enabled".
 NO_STATUS = [
     pytest.param(204, b"", id="204"),
     pytest.param(200, b"", id="empty-200"),
@@ -466,7 +464,6 @@ NO_STATUS = [
 ]
 
 
-@pytest.mark.xfail(reason="needs escpush-core's reading of ESC answers (issue 17.4, core branch)", strict=True)
 @pytest.mark.parametrize(("status", "body"), NO_STATUS)
 def test_an_answer_without_status_is_a_transport_error(escpush_emulator: Emulator, status: int, body: bytes) -> None:
     escpush_emulator.fail_next(status=status, body=body)

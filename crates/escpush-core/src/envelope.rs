@@ -46,40 +46,106 @@ impl Envelope {
     }
 }
 
-/// Reads an answer: its HTTP `status` and `body`. Gives the envelope's `result` (a bare,
-/// non-enveloped JSON body is taken as the result itself; an empty body as null), or
-/// [`Error::Api`] for a non-2xx status or `success: false` (with the envelope's errors when
-/// the body has them), or [`Error::MalformedResponse`] for a 2xx body that is not JSON.
-pub fn parse_response(status: u16, body: &[u8]) -> Result<Value, Error> {
+/// How an answer carried its `result`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnswerForm {
+    /// No body at all (a 204, or an empty 200).
+    Empty,
+    /// A JSON body that is not an envelope, taken as the result itself.
+    Bare,
+    /// A v4 envelope with a `result` member.
+    Envelope,
+    /// A v4 envelope without a `result` member.
+    EnvelopeWithoutResult,
+}
+
+/// A successful answer, read: its `result` (null when there was none) and how it came.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Answer {
+    pub result: Value,
+    pub form: AnswerForm,
+}
+
+/// Reads an answer: its HTTP `status` and `body`. Gives the envelope's `result` and how it
+/// came ([`AnswerForm`]), or [`Error::Api`] for a non-2xx status or `success: false` (with
+/// the envelope's errors when the body has them), or [`Error::MalformedResponse`] for a 2xx
+/// body that is not JSON, or an object with `success` that is not a v4 envelope (`errors`
+/// that is not a list, `success` that is not a boolean, ...).
+pub fn read_answer(status: u16, body: &[u8]) -> Result<Answer, Error> {
     let ok_status = (200..300).contains(&status);
-    let text_is_empty = body.iter().all(u8::is_ascii_whitespace);
-    let value: Option<Value> = if text_is_empty {
-        None
-    } else {
-        serde_json::from_slice(body).ok()
+    let malformed = |message: String| Error::MalformedResponse {
+        status: Some(status),
+        message,
     };
-    let envelope = value.as_ref().and_then(|v| {
-        v.as_object()
-            .filter(|o| o.contains_key("success"))
-            .and_then(|_| Envelope::deserialize(v).ok())
-    });
-    match (ok_status, envelope, value) {
-        (true, Some(env), _) if env.success => Ok(env.result),
-        (_, Some(env), _) => Err(Error::Api {
-            status,
-            errors: env.errors,
-        }),
-        (true, None, Some(v)) => Ok(v),
-        (true, None, None) if text_is_empty => Ok(Value::Null),
-        (true, None, None) => Err(Error::MalformedResponse {
-            status: Some(status),
-            message: format!("the body ({} bytes) is not JSON", body.len()),
-        }),
-        (false, None, _) => Err(Error::Api {
-            status,
-            errors: Vec::new(),
-        }),
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return if ok_status {
+            Ok(Answer {
+                result: Value::Null,
+                form: AnswerForm::Empty,
+            })
+        } else {
+            Err(Error::Api {
+                status,
+                errors: Vec::new(),
+            })
+        };
     }
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(_) if !ok_status => {
+            return Err(Error::Api {
+                status,
+                errors: Vec::new(),
+            })
+        }
+        Err(_) => return Err(malformed(format!("the body ({} bytes) is not JSON", body.len()))),
+    };
+    let Some(obj) = value.as_object().filter(|o| o.contains_key("success")) else {
+        return if ok_status {
+            Ok(Answer {
+                result: value,
+                form: AnswerForm::Bare,
+            })
+        } else {
+            Err(Error::Api {
+                status,
+                errors: Vec::new(),
+            })
+        };
+    };
+    let has_result = obj.contains_key("result");
+    let envelope = match Envelope::deserialize(&value) {
+        Ok(envelope) => envelope,
+        Err(_) if !ok_status => {
+            return Err(Error::Api {
+                status,
+                errors: Vec::new(),
+            })
+        }
+        Err(e) => return Err(malformed(format!("the v4 envelope is malformed: {e}"))),
+    };
+    if !ok_status || !envelope.success {
+        return Err(Error::Api {
+            status,
+            errors: envelope.errors,
+        });
+    }
+    Ok(Answer {
+        result: envelope.result,
+        form: if has_result {
+            AnswerForm::Envelope
+        } else {
+            AnswerForm::EnvelopeWithoutResult
+        },
+    })
+}
+
+/// [`read_answer`]'s `result` alone, for answers whose shape the caller checks itself (an
+/// empty body and an envelope without `result` give null).
+pub fn parse_response(status: u16, body: &[u8]) -> Result<Value, Error> {
+    read_answer(status, body).map(|answer| answer.result)
 }
 
 #[cfg(test)]
@@ -125,6 +191,30 @@ mod tests {
                 status: 502,
                 errors: vec![]
             }
+        );
+        for broken in [
+            &br#"{"success":true,"errors":{},"result":{}}"#[..],
+            br#"{"success":"yes","result":{}}"#,
+        ] {
+            assert!(
+                matches!(
+                    read_answer(200, broken),
+                    Err(Error::MalformedResponse { status: Some(200), .. })
+                ),
+                "{}",
+                String::from_utf8_lossy(broken)
+            );
+        }
+        // a broken envelope with an error status is still the API's error
+        assert!(matches!(
+            read_answer(503, br#"{"success":false,"errors":{}}"#),
+            Err(Error::Api { status: 503, .. })
+        ));
+        assert_eq!(read_answer(204, b"").unwrap().form, AnswerForm::Empty);
+        assert_eq!(read_answer(200, b"null").unwrap().form, AnswerForm::Bare);
+        assert_eq!(
+            read_answer(200, br#"{"success":true,"errors":[]}"#).unwrap().form,
+            AnswerForm::EnvelopeWithoutResult
         );
         assert!(matches!(
             parse_response(200, b"{\"succ"),

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 
+use crate::envelope::{read_answer, AnswerForm};
 use crate::error::Error;
 use crate::json::json_kind;
 use crate::request::{Method, Request};
@@ -313,29 +314,52 @@ impl EscStatus {
         }
     }
 
-    /// Parses the body of a GET answer, bare (`{"always": true}`) or inside the v4 envelope
-    /// (`{"success": true, "result": {...}, ...}`). An empty or `null` result means ESC is enabled.
-    pub fn parse(body: &[u8]) -> Result<Self, Error> {
-        if body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(EscStatus::default());
-        }
-        let value: Value =
-            serde_json::from_slice(body).map_err(|e| Error::malformed(format!("the ESC status is not JSON: {e}")))?;
-        let is_envelope = value
-            .as_object()
-            .is_some_and(|o| o.contains_key("success") || o.contains_key("result"));
-        if is_envelope {
-            Self::from_result(value.get("result").unwrap_or(&Value::Null))
-        } else {
-            Self::from_result(&value)
+    /// Reads a GET answer: its HTTP `status` and `body`, bare (`{"always": true}`) or inside
+    /// the v4 envelope (`{"success": true, "result": {...}, ...}`). An envelope's `result`
+    /// `{}` means ESC is active without a secret (the spec shows no field for that state).
+    ///
+    /// An answer that holds no status is [`Error::MalformedResponse`], never "enabled": an
+    /// empty body (204, empty 200), a bare body without `always` or `with_secret` (`null`,
+    /// `{}`), an envelope without `result` or with `result: null`, and a broken envelope.
+    pub fn from_answer(status: u16, body: &[u8]) -> Result<Self, Error> {
+        let answer = read_answer(status, body)?;
+        let no_status = |what: &str| {
+            Err(Error::MalformedResponse {
+                status: Some(status),
+                message: format!("the answer holds no ESC status ({what})"),
+            })
+        };
+        match answer.form {
+            AnswerForm::Envelope => Self::from_result(&answer.result),
+            AnswerForm::Bare => {
+                let has_status = answer
+                    .result
+                    .as_object()
+                    .is_some_and(|o| o.contains_key("always") || o.contains_key("with_secret"));
+                if has_status {
+                    Self::from_result(&answer.result)
+                } else {
+                    no_status(&format!(
+                        "a body without `always` or `with_secret`: {}",
+                        json_kind(&answer.result)
+                    ))
+                }
+            }
+            AnswerForm::Empty => no_status("an empty body"),
+            _ => no_status("an envelope without `result`"),
         }
     }
 
-    /// Reads the `result` of a GET answer (an object with `always` and/or `with_secret`, or null).
+    /// [`EscStatus::from_answer`] for a body that came with a 200.
+    pub fn parse(body: &[u8]) -> Result<Self, Error> {
+        Self::from_answer(200, body)
+    }
+
+    /// Reads the `result` of a GET answer: an object with `always` and/or `with_secret` (`{}`
+    /// when neither applies). Anything else, null included, is [`Error::MalformedResponse`].
     pub fn from_result(result: &Value) -> Result<Self, Error> {
         let malformed = |message: String| Error::malformed(message);
         let obj = match result {
-            Value::Null => return Ok(EscStatus::default()),
             Value::Object(obj) => obj,
             other => {
                 return Err(malformed(format!(
@@ -468,8 +492,11 @@ mod tests {
     #[test]
     fn status_parses_bare_and_enveloped() {
         let st = |b: &str| EscStatus::parse(b.as_bytes()).unwrap();
-        assert_eq!(st("{}").state(), EscState::Enabled);
-        assert_eq!(st("").state(), EscState::Enabled);
+        // the spec shows no field for "ESC active": an envelope whose result is `{}`
+        assert_eq!(
+            st(r#"{"success":true,"errors":[],"messages":[],"result":{}}"#).state(),
+            EscState::Enabled
+        );
         assert_eq!(st(r#"{"always": true}"#).state(), EscState::Disabled);
         assert_eq!(st(r#"{"always": false}"#).state(), EscState::Enabled);
         let s = st(r#"{"with_secret": "abc"}"#);
@@ -477,10 +504,22 @@ mod tests {
         let both = st(r#"{"success":true,"errors":[],"messages":[],"result":{"always":true,"with_secret":"abc"}}"#);
         assert_eq!(both.state(), EscState::Disabled);
         assert!(both.always && both.secret.is_some());
-        assert_eq!(
-            st(r#"{"success":true,"errors":[],"messages":[],"result":null}"#).state(),
-            EscState::Enabled
-        );
+        // answers that hold no status are never read as "enabled" (issue 17.4)
+        for empty in [
+            "",
+            "null",
+            "{}",
+            r#"{"success":true,"errors":[],"messages":[],"result":null}"#,
+            r#"{"success":true,"errors":[],"messages":[]}"#,
+            r#"{"success":true,"errors":{},"result":{}}"#,
+        ] {
+            let err = EscStatus::parse(empty.as_bytes()).unwrap_err();
+            assert!(matches!(err, Error::MalformedResponse { .. }), "{empty}: {err}");
+        }
+        assert!(matches!(
+            EscStatus::from_answer(204, b""),
+            Err(Error::MalformedResponse { status: Some(204), .. })
+        ));
         for bad in [
             "[1]",
             r#"{"always": "yes"}"#,

@@ -43,7 +43,7 @@ mod scope;
 mod suggest;
 
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
-pub use envelope::{parse_response, Envelope};
+pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
@@ -52,9 +52,8 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, redact_job, DestinationConf, JobOp,
-    JobSpec, JobSpecBuilder, LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES,
-    KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    dataset_scope, read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder,
+    LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};

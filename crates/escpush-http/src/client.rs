@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use escpush_core::{get_job_request, json_kind, list_jobs_request, EscOp, EscSecret, EscStatus, JobSpec, Scope};
+use escpush_core::{read_job, read_job_list, EscOp, EscSecret, EscStatus, JobOp, JobSpec, Operation, Scope};
 use serde_json::Value;
 
 use crate::auth::Auth;
@@ -91,8 +91,7 @@ impl Client {
     /// `GET .../disable_esc`: the status and, when configured, the secret. An answer that
     /// holds no status is a malformed response (core's reading).
     pub fn esc_status(&self, scope: &Scope) -> Result<EscStatus, Error> {
-        let result = self.esc(scope, &EscOp::Status)?;
-        Ok(EscStatus::from_result(&result)?)
+        self.execute_with(&EscOp::Status.request(scope), EscStatus::from_answer)
     }
 
     /// `POST .../disable_esc {"always": true}`: ESC off for every request of the scope.
@@ -116,8 +115,8 @@ impl Client {
     /// that, the error ([`Error::OutcomeUnknown`]) says that the job may exist and how to
     /// look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
-        match self.execute(&spec.create_request(scope)?) {
-            Ok(result) => job_record(result),
+        match self.execute(&JobOp::Create(spec).request(scope)?) {
+            Ok(result) => Ok(Value::Object(read_job(result)?)),
             Err(Error::OutcomeUnknown { cause, .. }) => {
                 let named = spec.name().map_or_else(
                     || format!("of dataset `{}`", spec.dataset().name()),
@@ -137,32 +136,14 @@ impl Client {
 
     /// `GET {scope}/logpush/jobs`: every job of the zone or account.
     pub fn jobs(&self, scope: &Scope) -> Result<Vec<Value>, Error> {
-        match self.execute(&list_jobs_request(scope))? {
-            Value::Array(items) => items.into_iter().map(job_record).collect(),
-            Value::Null => Ok(Vec::new()),
-            other => Err(malformed(format!(
-                "the job list is {}, not an array",
-                json_kind(&other)
-            ))),
-        }
+        let jobs = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
+        Ok(jobs.into_iter().map(Value::Object).collect())
     }
 
     /// `GET {scope}/logpush/jobs/{job_id}`: one job.
     pub fn job(&self, scope: &Scope, job_id: u64) -> Result<Value, Error> {
-        job_record(self.execute(&get_job_request(scope, job_id))?)
+        Ok(Value::Object(read_job(
+            self.execute(&JobOp::Get(job_id).request(scope)?)?,
+        )?))
     }
-}
-
-/// A job answer must be a job record, a JSON object.
-// The same rule as core's `read_job` on the core branch (issue 17.4), which replaces this at
-// the merge.
-fn job_record(result: Value) -> Result<Value, Error> {
-    match result {
-        Value::Object(_) => Ok(result),
-        other => Err(malformed(format!("the job is {}, not an object", json_kind(&other)))),
-    }
-}
-
-fn malformed(message: String) -> Error {
-    Error::Core(escpush_core::Error::MalformedResponse { status: None, message })
 }

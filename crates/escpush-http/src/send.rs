@@ -64,11 +64,26 @@ impl Client {
     /// after it was sent ends with [`Error::OutcomeUnknown`]. No error holds a credential or
     /// a secret of the request.
     pub fn execute(&self, req: &Request) -> Result<Value, Error> {
-        let secrets = Secrets::of(&self.auth, req);
-        self.execute_unscrubbed(req).map_err(|e| secrets.scrub_error(e))
+        self.execute_with(req, parse_response)
     }
 
-    fn execute_unscrubbed(&self, req: &Request) -> Result<Value, Error> {
+    /// [`Client::execute`] with the answer read by `read` (its HTTP status and body), one of
+    /// core's readers: [`escpush_core::EscStatus::from_answer`], [`escpush_core::read_job`]
+    /// through `parse_response`, ... The rules for retries, the deadline and secrets are the same.
+    pub fn execute_with<T>(
+        &self,
+        req: &Request,
+        read: impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
+    ) -> Result<T, Error> {
+        let secrets = Secrets::of(&self.auth, req);
+        self.execute_unscrubbed(req, &read).map_err(|e| secrets.scrub_error(e))
+    }
+
+    fn execute_unscrubbed<T>(
+        &self,
+        req: &Request,
+        read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
+    ) -> Result<T, Error> {
         let started = Instant::now();
         let deadline = started + self.timeout;
         let mut attempt = 0;
@@ -84,7 +99,7 @@ impl Client {
                     error: Error::Transport { .. },
                     ..
                 }) if may_retry => self.retry.backoff_for(attempt),
-                _ => return finish(req, outcome),
+                _ => return finish(req, outcome, read),
             };
             let remaining = deadline.saturating_duration_since(Instant::now());
             if wait >= remaining {
@@ -94,9 +109,9 @@ impl Client {
                             asked,
                             &format!("; the call's timeout of {} ends before that", secs(self.timeout)),
                         )),
-                        None => answer.read(),
+                        None => Ok(read(answer.status, &answer.body)?),
                     },
-                    failed => finish(req, failed),
+                    failed => finish(req, failed, read),
                 };
             }
             std::thread::sleep(wait);
@@ -194,9 +209,13 @@ impl Client {
 /// The call's result from its last attempt. A transport failure after a request that is
 /// not safe to repeat was sent becomes [`Error::OutcomeUnknown`]; the caller, who knows what
 /// the request does, adds how to check.
-fn finish(req: &Request, outcome: Result<Answer, Failed>) -> Result<Value, Error> {
+fn finish<T>(
+    req: &Request,
+    outcome: Result<Answer, Failed>,
+    read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
+) -> Result<T, Error> {
     match outcome {
-        Ok(answer) => answer.read(),
+        Ok(answer) => Ok(read(answer.status, &answer.body)?),
         Err(Failed { error, maybe_sent }) => Err(
             if maybe_sent && !req.retry_safe && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
                 Error::OutcomeUnknown {

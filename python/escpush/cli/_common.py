@@ -271,32 +271,17 @@ def parse_filter(arg: str) -> Filter:
 
 
 def client(args: argparse.Namespace) -> Client:
-    """A client from the options, each falling back on its CLOUDFLARE_* variable.
-
-    Kept to one function until ``Client.from_env`` takes keyword overrides (api_token,
-    api_key, email, base_url, ...) that win over the environment: then this becomes
-    ``Client.from_env(**overrides)``."""
+    """A client from the options; each one left out falls back on its CLOUDFLARE_* variable
+    (``Client.from_env``, the one place the environment is read)."""
     from .. import Client
 
-    def pick(option: str | None, variable: str) -> str | None:
-        return option if option is not None else (os.environ.get(variable) or None)
-
-    token = pick(args.api_token, "CLOUDFLARE_API_TOKEN")
-    key, email = pick(args.api_key, "CLOUDFLARE_API_KEY"), pick(args.email, "CLOUDFLARE_EMAIL")
-    options = {
-        "base_url": pick(args.base_url, "CLOUDFLARE_BASE_URL"),
-        "timeout": args.timeout,
-        "max_retries": args.retries,
-    }
-    if token is not None:
-        return Client(api_token=token, **options)
-    if key is not None and email is not None:
-        return Client(api_key=key, email=email, **options)
-    if key is not None:
-        raise CliError("an API key needs its email: set CLOUDFLARE_EMAIL or pass --email")
-    raise CliError(
-        "no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_API_KEY and CLOUDFLARE_EMAIL "
-        "(or pass --api-token, or --api-key with --email)"
+    return Client.from_env(
+        api_token=args.api_token,
+        api_key=args.api_key,
+        email=args.email,
+        base_url=args.base_url,
+        timeout=args.timeout,
+        max_retries=args.retries,
     )
 
 

@@ -24,4 +24,4 @@ pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
 };
 pub use options::{LogpullOptions, Timestamps};
-pub use requests::{dataset_scope, get_job_request, list_jobs_request, read_job, read_job_list, JobOp};
+pub use requests::{dataset_scope, read_job, read_job_list, JobOp};

@@ -25,11 +25,6 @@ pub(super) fn jobs_path(scope: &Scope) -> String {
 }
 
 impl JobSpec {
-    /// `POST {scope}/logpush/jobs` with this payload; the same as [`JobOp::Create`].
-    pub fn create_request(&self, scope: &Scope) -> Result<Request, Error> {
-        JobOp::Create(self).request(scope)
-    }
-
     /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
     fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
         if dataset_scope(scope) == self.dataset().scope() {
@@ -127,16 +122,4 @@ pub fn read_job_list(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
             ))),
         })
         .collect()
-}
-
-/// `GET {scope}/logpush/jobs`; the same as [`JobOp::List`].
-#[doc(hidden)]
-pub fn list_jobs_request(scope: &Scope) -> Request {
-    read_request(scope, None)
-}
-
-/// `GET {scope}/logpush/jobs/{job_id}`; the same as [`JobOp::Get`].
-#[doc(hidden)]
-pub fn get_job_request(scope: &Scope, job_id: u64) -> Request {
-    read_request(scope, Some(job_id))
 }
