@@ -40,6 +40,7 @@ EXPECTED: dict[str, type[EscpushError]] = {
     "scan.Read": ScanError,
     "scan.Gzip": ScanError,
     "scan.Malformed": ScanError,
+    "scan.OutputIsInput": InvalidInput,  # a mistake in the arguments, not a failed read
     "scan.Write": ScanError,
     "scan.Cancelled": ScanError,
     "scan.Thread": ScanError,

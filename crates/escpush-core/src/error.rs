@@ -45,6 +45,31 @@ pub enum Error {
 impl Error {
     /// [`Error::MalformedResponse`] without a status: an answer's body that is not what
     /// the operation returns.
+    /// The name of each variant, for tests that check every one is handled (the Python
+    /// binding raises each through `_raise_error`). [`Error::variant_name`] matches without a
+    /// wildcard, so a new variant does not compile until it is named there, and the test
+    /// below fails until it is named here too.
+    pub const VARIANT_NAMES: &'static [&'static str] = &[
+        "Filter",
+        "UnknownDataset",
+        "Invalid",
+        "InvalidInput",
+        "Api",
+        "MalformedResponse",
+    ];
+
+    /// This error's variant name, one of [`Error::VARIANT_NAMES`].
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            Error::Filter(_) => "Filter",
+            Error::UnknownDataset { .. } => "UnknownDataset",
+            Error::Invalid { .. } => "Invalid",
+            Error::InvalidInput { .. } => "InvalidInput",
+            Error::Api { .. } => "Api",
+            Error::MalformedResponse { .. } => "MalformedResponse",
+        }
+    }
+
     pub(crate) fn malformed(message: impl Into<String>) -> Error {
         Error::MalformedResponse {
             status: None,
@@ -84,5 +109,30 @@ impl ApiMessage {
 impl fmt::Display for ApiMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "[{}] {}", self.code, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_named_once() {
+        let one_of_each = [
+            Error::Filter(crate::Filter::parse("{}").unwrap_err()),
+            crate::Dataset::get("no_such_dataset", None).unwrap_err(),
+            Error::Invalid { problems: Vec::new() },
+            Error::InvalidInput {
+                what: "x",
+                message: String::new(),
+            },
+            Error::Api {
+                status: 500,
+                errors: Vec::new(),
+            },
+            Error::malformed("x"),
+        ];
+        let names: Vec<&str> = one_of_each.iter().map(Error::variant_name).collect();
+        assert_eq!(names, Error::VARIANT_NAMES);
     }
 }

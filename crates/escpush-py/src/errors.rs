@@ -153,6 +153,8 @@ pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>)
             Some(path) => exc::ScanError::new_err((format!("cannot write `{path}`: {error}"), path.to_owned(), none())),
             None => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
         },
+        // A mistake in the arguments (the output is one of the inputs), not a failure to read.
+        ScanError::OutputIsInput { .. } => exc::InvalidInput::new_err((err.to_string(),)),
         ScanError::Cancelled | ScanError::Thread { .. } => {
             exc::ScanError::new_err((err.to_string(), None::<String>, none()))
         }
@@ -163,31 +165,18 @@ pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>)
 
 // -- the completeness check ------------------------------------------------------------
 
-/// escpush-core's error variants. Core's enum is non-exhaustive, so this list cannot be
-/// checked by the compiler here: keep it in step with `escpush_core::Error`.
-const CORE_VARIANTS: &[&str] = &[
-    "Filter",
-    "UnknownDataset",
-    "Invalid",
-    "InvalidInput",
-    "Api",
-    "MalformedResponse",
-];
-
-/// escpush-scan's error variants (non-exhaustive there too).
-const SCAN_VARIANTS: &[&str] = &["Open", "Read", "Gzip", "Malformed", "Write", "Cancelled", "Thread"];
-
 /// Every error kind `_raise_error` takes: `core.<Variant>`, `http.<Variant>`, `scan.<Variant>`.
-/// The http names come from escpush-http's own list, which its tests keep complete.
+/// The names come from each crate's own `VARIANT_NAMES`, which its tests keep complete (its
+/// `variant_name` matches without a wildcard).
 #[pyfunction]
 pub fn _error_kinds() -> Vec<String> {
     let names = |crate_name: &str, variants: &[&str]| -> Vec<String> {
         variants.iter().map(|v| format!("{crate_name}.{v}")).collect()
     };
     [
-        names("core", CORE_VARIANTS),
+        names("core", CoreError::VARIANT_NAMES),
         names("http", HttpError::VARIANT_NAMES),
-        names("scan", SCAN_VARIANTS),
+        names("scan", ScanError::VARIANT_NAMES),
     ]
     .concat()
 }
@@ -255,6 +244,10 @@ fn sample_scan(variant: &str) -> Option<ScanError> {
             source_name: source_name(),
             line: 3,
             reason: escpush_scan::MalformedReason::TooLong(16 << 20),
+        },
+        "OutputIsInput" => ScanError::OutputIsInput {
+            output: "out.ndjson".into(),
+            input: source_name(),
         },
         "Write" => ScanError::Write { error: io() },
         "Cancelled" => ScanError::Cancelled,

@@ -166,9 +166,6 @@ where
     match result {
         Ok(r) => Ok(PyScanResult::from_result(&r)),
         Err(ScanError::Cancelled) if raised.is_some() => Err(raised.take().expect("checked")),
-        // A mistake in the arguments, not a failure to read: as before the check moved into
-        // escpush-scan.
-        Err(err @ ScanError::OutputIsInput { .. }) => Err(errors::invalid_input(py, err.to_string())),
         Err(err) => Err(errors::scan_error(py, &err, output)),
     }
 }

@@ -37,3 +37,73 @@ pub enum ScanError {
     #[error("cannot start a scan thread: {error}")]
     Thread { error: io::Error },
 }
+
+impl ScanError {
+    /// The name of each variant, for tests that check every one is handled (the Python
+    /// binding raises each through `_raise_error`). [`ScanError::variant_name`] matches
+    /// without a wildcard, so a new variant does not compile until it is named there, and the
+    /// test below fails until it is named here too.
+    pub const VARIANT_NAMES: &'static [&'static str] = &[
+        "Open",
+        "Read",
+        "Gzip",
+        "Malformed",
+        "OutputIsInput",
+        "Write",
+        "Cancelled",
+        "Thread",
+    ];
+
+    /// This error's variant name, one of [`ScanError::VARIANT_NAMES`].
+    pub fn variant_name(&self) -> &'static str {
+        match self {
+            ScanError::Open { .. } => "Open",
+            ScanError::Read { .. } => "Read",
+            ScanError::Gzip { .. } => "Gzip",
+            ScanError::Malformed { .. } => "Malformed",
+            ScanError::OutputIsInput { .. } => "OutputIsInput",
+            ScanError::Write { .. } => "Write",
+            ScanError::Cancelled => "Cancelled",
+            ScanError::Thread { .. } => "Thread",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_named_once() {
+        let io = || io::Error::other("x");
+        let name = || "in".to_owned();
+        let one_of_each = [
+            ScanError::Open {
+                source_name: name(),
+                error: io(),
+            },
+            ScanError::Read {
+                source_name: name(),
+                error: io(),
+            },
+            ScanError::Gzip {
+                source_name: name(),
+                error: io(),
+            },
+            ScanError::Malformed {
+                source_name: name(),
+                line: 1,
+                reason: crate::MalformedReason::TooLong(1),
+            },
+            ScanError::OutputIsInput {
+                output: name(),
+                input: name(),
+            },
+            ScanError::Write { error: io() },
+            ScanError::Cancelled,
+            ScanError::Thread { error: io() },
+        ];
+        let names: Vec<&str> = one_of_each.iter().map(ScanError::variant_name).collect();
+        assert_eq!(names, ScanError::VARIANT_NAMES);
+    }
+}
