@@ -30,9 +30,9 @@ fn invalid_json(quoted: bool, err: &JsonError) -> Problem {
             "",
             ProblemCode::InvalidValue,
             format!(
-                "{what} holds {err}: a filter value is Unicode text, so it cannot hold one. A log line \
-                 may (scans accept it, as json.loads does), but it never equals a filter value; \
-                 prefixes, suffixes and substrings around it still match"
+                "{what} cannot be read: {err}. A filter value is Unicode text, so it cannot hold one; a \
+                 log line may (scans accept it, as json.loads does), but it never equals a filter \
+                 value: prefixes, suffixes and substrings around it still match"
             ),
         ),
         _ => Problem::new("", ProblemCode::InvalidJson, format!("{what} is not JSON: {err}")),
@@ -466,7 +466,7 @@ mod tests {
         let (path, code, text) = message(r#"{"where":{"key":"A","operator":"eq","value":"\ud800"}}"#);
         assert_eq!((path.as_str(), code), ("", ProblemCode::InvalidValue));
         assert!(
-            text.starts_with("the filter holds `\\ud800` is a lone surrogate at line 1 column 46")
+            text.starts_with("the filter cannot be read: `\\ud800` is a lone surrogate at line 1 column 46.")
                 && text.contains("never equals a filter value"),
             "{text}"
         );
