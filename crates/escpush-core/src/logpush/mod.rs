@@ -8,14 +8,23 @@
 
 //! - [`JobOp`]: every request of the job endpoints, in the one shape of the core's operations.
 //!
+//! - [`JobUpdate`]: the safe update of a stored job (the caller's changes on top of what is
+//!   stored, checked as a creation);
+//! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
+//!   by field), leave alone or delete, compared by meaning ([`filters_equal`]).
+//!
 //! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
 //! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
-//! readers of the answers).
+//! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
+//! `plan` (ensure and apply).
 
+mod compare;
 mod destination;
 mod job;
 mod options;
+mod plan;
 mod requests;
+mod update;
 #[cfg(test)]
 mod tests;
 
@@ -25,3 +34,9 @@ pub use job::{
 };
 pub use options::{LogpullOptions, Timestamps};
 pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
+pub use compare::{filters_equal, job_filter, logpull_options_equal};
+pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry};
+pub use requests::{
+    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge,
+};
+pub use update::{updatable_fields, JobUpdate};
