@@ -81,7 +81,9 @@ enum Normal {
 fn normal_form(expr: &Expr, dataset: Option<&Dataset>) -> Normal {
     match expr {
         Expr::Condition(c) => {
-            let ty = dataset.and_then(|d| d.field(c.key())).map(crate::FieldSchema::field_type);
+            let ty = dataset
+                .and_then(|d| d.field(c.key()))
+                .map(crate::FieldSchema::field_type);
             let mut values: Vec<String> = match c.value() {
                 Value::Scalar(s) => vec![scalar_text(s, ty)],
                 Value::Set(items) => items.iter().map(|s| scalar_text(s, ty)).collect(),
@@ -146,8 +148,12 @@ mod tests {
     #[test]
     fn spelling_order_and_nesting_do_not_matter() {
         let http = Dataset::get("http_requests", None).unwrap();
-        let a = f(r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"or":[{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"ClientRequestHost","operator":"eq","value":"a"}]}]}}"#);
-        let b = f(r#"{"where": {"and": [{"and": [{"or": [{"or": [{"value": "a", "key": "ClientRequestHost", "operator": "eq"}]}, {"key": "ClientCountry", "operator": "in", "value": ["ru", "cn", "cn"]}]}]}, {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}]}}"#);
+        let a = f(
+            r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"or":[{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"ClientRequestHost","operator":"eq","value":"a"}]}]}}"#,
+        );
+        let b = f(
+            r#"{"where": {"and": [{"and": [{"or": [{"or": [{"value": "a", "key": "ClientRequestHost", "operator": "eq"}]}, {"key": "ClientCountry", "operator": "in", "value": ["ru", "cn", "cn"]}]}]}, {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}]}}"#,
+        );
         assert!(filters_equal(&a, &b, Some(http)));
         assert!(filters_equal(&b, &a, Some(http)));
     }
@@ -155,7 +161,9 @@ mod tests {
     #[test]
     fn different_meanings_differ() {
         let http = Dataset::get("http_requests", None).unwrap();
-        let base = f(r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientCountry","operator":"eq","value":"cn"}]}}"#);
+        let base = f(
+            r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientCountry","operator":"eq","value":"cn"}]}}"#,
+        );
         for other in [
             r#"{"where":{"or":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientCountry","operator":"eq","value":"cn"}]}}"#,
             r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"gt","value":500},{"key":"ClientCountry","operator":"eq","value":"cn"}]}}"#,
@@ -186,7 +194,11 @@ mod tests {
             let job = serde_json::json!({"filter": given});
             assert_eq!(job_filter(job.as_object().unwrap()).unwrap(), Some(want.clone()));
         }
-        for none in [serde_json::json!({}), serde_json::json!({"filter": null}), serde_json::json!({"filter": ""})] {
+        for none in [
+            serde_json::json!({}),
+            serde_json::json!({"filter": null}),
+            serde_json::json!({"filter": ""}),
+        ] {
             assert_eq!(job_filter(none.as_object().unwrap()).unwrap(), None);
         }
         let bad = serde_json::json!({"filter": "{}"});
@@ -199,7 +211,63 @@ mod tests {
             "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339&CVE-2021-44228=true",
             "timestamps=rfc3339&CVE-2021-44228=true&fields=ClientIP,EdgeResponseStatus"
         ));
-        assert!(!logpull_options_equal("fields=ClientIP,EdgeResponseStatus", "fields=EdgeResponseStatus,ClientIP"));
-        assert!(!logpull_options_equal("fields=ClientIP&timestamps=unix", "fields=ClientIP"));
+        assert!(!logpull_options_equal(
+            "fields=ClientIP,EdgeResponseStatus",
+            "fields=EdgeResponseStatus,ClientIP"
+        ));
+        assert!(!logpull_options_equal(
+            "fields=ClientIP&timestamps=unix",
+            "fields=ClientIP"
+        ));
+    }
+}
+
+/// How a dataset's live field list (the API's) and its embedded schema differ: the fields
+/// only the API has (escpush is stale and does not know them) and the fields only the
+/// schema has (removed or renamed by the API), each sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldDrift {
+    /// Fields the API lists that the embedded schema lacks.
+    pub only_live: Vec<String>,
+    /// Fields the embedded schema has that the API no longer lists.
+    pub only_embedded: Vec<String>,
+}
+
+impl FieldDrift {
+    /// Whether the two lists agree.
+    pub fn is_empty(&self) -> bool {
+        self.only_live.is_empty() && self.only_embedded.is_empty()
+    }
+}
+
+/// Compares the live field names of `dataset` with its embedded schema.
+pub fn field_drift<'a>(dataset: &Dataset, live: impl IntoIterator<Item = &'a str>) -> FieldDrift {
+    let live: std::collections::BTreeSet<&str> = live.into_iter().collect();
+    let embedded: std::collections::BTreeSet<&str> = dataset.fields().iter().map(crate::FieldSchema::name).collect();
+    FieldDrift {
+        only_live: live.difference(&embedded).map(|s| (*s).to_owned()).collect(),
+        only_embedded: embedded.difference(&live).map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod drift_tests {
+    use super::*;
+
+    #[test]
+    fn drift_names_both_sides() {
+        let http = Dataset::get("http_requests", None).unwrap();
+        let mut live: Vec<&str> = http
+            .fields()
+            .iter()
+            .map(crate::FieldSchema::name)
+            .filter(|n| *n != "ClientIP")
+            .collect();
+        assert!(field_drift(http, live.iter().copied().chain(["ClientIP"])).is_empty());
+        live.push("BrandNewField");
+        let drift = field_drift(http, live);
+        assert_eq!(drift.only_live, ["BrandNewField"]);
+        assert_eq!(drift.only_embedded, ["ClientIP"]);
     }
 }

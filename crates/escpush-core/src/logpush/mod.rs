@@ -24,19 +24,17 @@ mod job;
 mod options;
 mod plan;
 mod requests;
-mod update;
 #[cfg(test)]
 mod tests;
+mod update;
 
+pub use compare::{field_drift, filters_equal, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
 pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
 };
 pub use options::{LogpullOptions, Timestamps};
-pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
-pub use compare::{filters_equal, job_filter, logpull_options_equal};
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry};
-pub use requests::{
-    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge,
-};
+pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
+pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use update::{updatable_fields, JobUpdate};

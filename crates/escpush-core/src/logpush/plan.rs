@@ -161,7 +161,9 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 if let Some(first) = seen.insert(name.to_owned(), i) {
                     problems.push(problem(
                         format!("{at}.name"),
-                        format!("`{name}` is the name of jobs[{first}] too; jobs are kept by name, so names are unique"),
+                        format!(
+                            "`{name}` is the name of jobs[{first}] too; jobs are kept by name, so names are unique"
+                        ),
                     ));
                 }
             }
@@ -178,7 +180,11 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 other => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
             };
             problems.extend(found.into_iter().map(|mut p| {
-                p.path = if p.path.is_empty() { at.clone() } else { format!("{at}.{}", p.path) };
+                p.path = if p.path.is_empty() {
+                    at.clone()
+                } else {
+                    format!("{at}.{}", p.path)
+                };
                 p
             }));
         }
@@ -230,15 +236,27 @@ pub fn plan_jobs(
     }
     let mut rest: Vec<&Map<String, Value>> = stored
         .iter()
-        .filter(|j| !j.get("id").and_then(Value::as_u64).is_some_and(|id| claimed.contains(&id)))
+        .filter(|j| {
+            !j.get("id")
+                .and_then(Value::as_u64)
+                .is_some_and(|id| claimed.contains(&id))
+        })
         .collect();
     rest.sort_by_key(|j| j.get("id").and_then(Value::as_u64));
     for job in rest {
         entries.push(PlanEntry {
-            action: if prune { PlanAction::Delete } else { PlanAction::Untracked },
+            action: if prune {
+                PlanAction::Delete
+            } else {
+                PlanAction::Untracked
+            },
             name: name_of(job),
             job_id: job.get("id").and_then(Value::as_u64),
-            dataset: job.get("dataset").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            dataset: job
+                .get("dataset")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
             changes: Vec::new(),
             spec: None,
             update: None,
@@ -249,10 +267,18 @@ pub fn plan_jobs(
 
 /// The entry for one desired job (already checked by [`desired_jobs`] or built the same
 /// way): `create`, `update` or `unchanged`.
-pub fn plan_job(want: &Map<String, Value>, stored: &[Map<String, Value>], scope: DatasetScope) -> Result<PlanEntry, Error> {
+pub fn plan_job(
+    want: &Map<String, Value>,
+    stored: &[Map<String, Value>],
+    scope: DatasetScope,
+) -> Result<PlanEntry, Error> {
     let want = normalize(want);
     let name = want.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
-    let dataset = want.get("dataset").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let dataset = want
+        .get("dataset")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     let namesakes: Vec<&Map<String, Value>> = stored
         .iter()
         .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())

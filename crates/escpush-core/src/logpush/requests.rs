@@ -123,12 +123,19 @@ impl Operation for JobOp<'_> {
             }
             JobOp::DatasetJobs(name) => {
                 let d = scoped_dataset(name, scope)?;
-                Request::new(Method::Get, format!("{}/logpush/datasets/{}/jobs", scope.path(), d.name())).retry_safe(true)
+                Request::new(
+                    Method::Get,
+                    format!("{}/logpush/datasets/{}/jobs", scope.path(), d.name()),
+                )
+                .retry_safe(true)
             }
             JobOp::Fields(name) => {
                 let d = scoped_dataset(name, scope)?;
-                Request::new(Method::Get, format!("{}/logpush/datasets/{}/fields", scope.path(), d.name()))
-                    .retry_safe(true)
+                Request::new(
+                    Method::Get,
+                    format!("{}/logpush/datasets/{}/fields", scope.path(), d.name()),
+                )
+                .retry_safe(true)
             }
             JobOp::OwnershipChallenge(conf) => destination_post(
                 format!("{}/logpush/ownership", scope.path()),
@@ -209,7 +216,10 @@ pub fn read_job_list(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
 fn object(result: Value, what: &str) -> Result<Map<String, Value>, Error> {
     match result {
         Value::Object(obj) => Ok(obj),
-        other => Err(Error::malformed(format!("{what} is {}, not an object", json_kind(&other)))),
+        other => Err(Error::malformed(format!(
+            "{what} is {}, not an object",
+            json_kind(&other)
+        ))),
     }
 }
 
@@ -275,7 +285,11 @@ pub struct OwnershipChallenge {
 /// `valid: false` is an [`Error::Api`] with the API's message.
 pub fn read_ownership_challenge(result: Value) -> Result<OwnershipChallenge, Error> {
     let obj = object(result, "the ownership challenge answer")?;
-    let message = obj.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let message = obj
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     if !member_bool(&obj, "valid", "the ownership challenge answer")? {
         return Err(not_valid("the destination", Some(&message)));
     }
@@ -292,7 +306,11 @@ pub fn read_ownership_challenge(result: Value) -> Result<OwnershipChallenge, Err
 /// message of a valid answer.
 pub fn read_valid(result: Value, what: &str) -> Result<String, Error> {
     let obj = object(result, "the validation answer")?;
-    let message = obj.get("message").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let message = obj
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     if member_bool(&obj, "valid", "the validation answer")? {
         Ok(message)
     } else {
@@ -302,5 +320,9 @@ pub fn read_valid(result: Value, what: &str) -> Result<String, Error> {
 
 /// Reads the `result` of `POST .../validate/destination/exists`: `{exists}`.
 pub fn read_exists(result: Value) -> Result<bool, Error> {
-    member_bool(&object(result, "the destination check answer")?, "exists", "the destination check answer")
+    member_bool(
+        &object(result, "the destination check answer")?,
+        "exists",
+        "the destination check answer",
+    )
 }

@@ -179,7 +179,11 @@ fn check_changed(body: &Map<String, Value>, changed: &[String], dataset: &'stati
         .collect();
     if mine.is_empty() {
         Ok(())
-    } else if only_filter || mine.iter().all(|p| root(p) == "filter" && p.code != ProblemCode::InvalidJson) {
+    } else if only_filter
+        || mine
+            .iter()
+            .all(|p| root(p) == "filter" && p.code != ProblemCode::InvalidJson)
+    {
         Err(Error::Filter(crate::filter::FilterError::new(mine)))
     } else {
         Err(Error::Invalid { problems: mine })
