@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._escpush import _redact_job
+from ._escpush import _job_filter, _redact_job
 
 __all__ = ["Job"]
 
@@ -11,6 +11,8 @@ __all__ = ["Job"]
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ._escpush import Filter
 
     _Dict = dict[str, Any]
 else:
@@ -28,6 +30,14 @@ class Job(_Dict):
     """
 
     __slots__ = ()
+
+    @property
+    def parsed_filter(self) -> Filter | None:
+        """The job's ``filter`` as an :class:`escpush.Filter`, however the server wrote it
+        (the JSON text with any spacing or member order, the quoted form, or an object);
+        None when the job has no filter. Raises ``FilterError`` for a filter that does not
+        parse."""
+        return _job_filter(dict(self))
 
     def redacted(self) -> dict[str, Any]:
         """A plain copy of the job, safe to print or log: credentials masked as ``***``

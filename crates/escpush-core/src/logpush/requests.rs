@@ -82,7 +82,21 @@ pub enum JobOp<'a> {
 
 /// A dataset name the scope holds, or why not (an unknown name, a zone dataset on an account).
 fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::Dataset, Error> {
-    crate::dataset::Dataset::get(name, Some(dataset_scope(scope)))
+    let err = match crate::dataset::Dataset::get(name, Some(dataset_scope(scope))) {
+        Ok(d) => return Ok(d),
+        Err(err) => err,
+    };
+    match crate::dataset::Dataset::get(name, None) {
+        Ok(other) => Err(Error::InvalidInput {
+            what: "dataset",
+            message: format!(
+                "`{name}` is {} dataset; ask the {} it belongs to, not {scope}",
+                if other.scope() == DatasetScope::Zone { "a zone" } else { "an account" },
+                other.scope()
+            ),
+        }),
+        Err(_) => Err(err),
+    }
 }
 
 /// A `POST` of a destination check: read-only on the API's side, safe to repeat; the body
