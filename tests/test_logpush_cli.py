@@ -20,7 +20,17 @@ ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
 SECRET = "SAK-cli-secret"
 CONF = f"s3://logs/http?region=us-east-1&secret-access-key={SECRET}"
-ERRORS = '{"where":{"and":[{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}}'
+ERRORS = json.dumps(
+    {
+        "where": {
+            "and": [
+                {"key": "ClientCountry", "operator": "in", "value": ["cn", "ru"]},
+                {"key": "EdgeResponseStatus", "operator": "geq", "value": 500},
+            ]
+        }
+    },
+    separators=(",", ":"),
+)
 
 
 class Run:
@@ -89,7 +99,9 @@ def test_update_enable_disable_delete(cli: Cli, api: Emulator) -> None:
     assert disabled.out.startswith(f"disabled on zone {ZONE}: job {job_id} 'errors'")
     nothing = cli("logpush", "update", job_id, "--zone", ZONE)
     assert nothing.code == EXIT_USAGE and "name at least one field" in nothing.err
-    bad = cli("logpush", "update", job_id, "--zone", ZONE, "--filter", '{"where":{"key":"Nope","operator":"eq","value":1}}')
+    bad = cli(
+        "logpush", "update", job_id, "--zone", ZONE, "--filter", '{"where":{"key":"Nope","operator":"eq","value":1}}'
+    )
     assert bad.code == EXIT_USAGE and "filter.where.key" in bad.err
     assert cli("logpush", "delete", job_id, "--zone", ZONE).out == f"deleted job {job_id} on zone {ZONE}\n"
     gone = cli("logpush", "delete", job_id, "--zone", ZONE, "--json")

@@ -212,12 +212,16 @@ def test_live_fields_and_drift(escpush_emulator: Emulator) -> None:
     zone = client.zone(ZONE).logpush
     assert "ClientIP" in zone.fields("http_requests")
     assert zone.check_fields() == {}
-    control(escpush_emulator, "PUT", {"field_drift": {"http_requests": {"add": {"Brand": "new"}, "remove": ["ClientIP"]}}})
+    control(
+        escpush_emulator, "PUT", {"field_drift": {"http_requests": {"add": {"Brand": "new"}, "remove": ["ClientIP"]}}}
+    )
     assert zone.fields("http_requests")["Brand"] == "new"
     assert zone.check_fields() == {"http_requests": {"only_live": ["Brand"], "only_embedded": ["ClientIP"]}}
     assert "QueryName" in client.account(ACCOUNT).logpush.fields("gateway_dns")
     escpush_emulator.clear_requests()
-    with pytest.raises(InvalidInput, match="`gateway_dns` is an account dataset; ask the account it belongs to, not zone"):
+    with pytest.raises(
+        InvalidInput, match="`gateway_dns` is an account dataset; ask the account it belongs to, not zone"
+    ):
         zone.fields("gateway_dns")
     assert escpush_emulator.requests() == []
 

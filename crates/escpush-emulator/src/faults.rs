@@ -183,8 +183,18 @@ impl FaultSpec {
 #[non_exhaustive]
 pub struct LogpushQuirks {
     pub reserialize_filters: bool,
-    /// dataset → (fields added with their description, fields removed).
-    pub field_drift: std::collections::BTreeMap<String, (Vec<(String, String)>, Vec<String>)>,
+    /// dataset → the drift of its live field list.
+    pub field_drift: std::collections::BTreeMap<String, FieldDrift>,
+}
+
+/// How a dataset's live field list differs from its embedded schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldDrift {
+    /// Fields served besides the schema's, with their description.
+    pub add: Vec<(String, String)>,
+    /// Schema fields not served.
+    pub remove: Vec<String>,
 }
 
 impl LogpushQuirks {
@@ -222,7 +232,7 @@ impl LogpushQuirks {
                                 .ok_or(format!("`field_drift.{dataset}.remove` lists field names"))?,
                             Some(_) => return Err(format!("`field_drift.{dataset}.remove` lists field names")),
                         };
-                        quirks.field_drift.insert(dataset.clone(), (add, remove));
+                        quirks.field_drift.insert(dataset.clone(), FieldDrift { add, remove });
                     }
                 }
                 other => {

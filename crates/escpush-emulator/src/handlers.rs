@@ -271,14 +271,14 @@ fn with_destination(
 /// The live field list: the embedded schema's fields (described by their type), with the
 /// quirks' drift applied.
 fn live_fields(d: &Dataset, quirks: &crate::faults::LogpushQuirks) -> Map<String, Value> {
-    let (added, removed) = quirks.field_drift.get(d.name()).cloned().unwrap_or_default();
+    let drift = quirks.field_drift.get(d.name()).cloned().unwrap_or_default();
     let mut out = Map::new();
     for f in d.fields() {
-        if !removed.iter().any(|r| r == f.name()) {
+        if !drift.remove.iter().any(|r| r == f.name()) {
             out.insert(f.name().to_owned(), Value::String(format!("{} field", f.field_type())));
         }
     }
-    for (name, description) in added {
+    for (name, description) in drift.add {
         out.insert(name, Value::String(description));
     }
     out
@@ -333,6 +333,45 @@ fn problems_response(err: CoreError) -> HttpResponse {
     HttpResponse::json(400, Envelope::error(errors).to_bytes())
 }
 
+/// One expression of [`reserialize_filter`], as a careless server prints it.
+fn expr(v: &Value) -> String {
+    let Some(obj) = v.as_object() else { return v.to_string() };
+    for kind in ["and", "or"] {
+        if let Some(Value::Array(items)) = obj.get(kind) {
+            let parts: Vec<String> = if items.len() >= 3 {
+                let rest = serde_json::json!({ kind: items[1..].to_vec() });
+                vec![expr(&items[0]), expr(&rest)]
+            } else {
+                items.iter().map(expr).collect()
+            };
+            return format!("{{\"{kind}\": [{}]}}", parts.join(", "));
+        }
+    }
+    let value = match &obj["value"] {
+        Value::Number(n) => Value::String(n.to_string()),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|i| {
+                    if let Value::Number(n) = i {
+                        Value::String(n.to_string())
+                    } else {
+                        i.clone()
+                    }
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    let value = serde_json::to_string(&value)
+        .unwrap_or_default()
+        .replace("\",\"", "\", \"");
+    format!(
+        "{{\"value\": {value}, \"operator\": {}, \"key\": {}}}",
+        obj["operator"], obj["key"]
+    )
+}
+
 /// A stored filter as a server may write it back (when `reserialize_filters` is on):
 /// members in reverse order, spaces after `:` and `,`, numbers as strings, a group of three
 /// or more nested as its first member and a group of the rest.
@@ -340,43 +379,6 @@ pub(crate) fn reserialize_filter(text: &str) -> String {
     let Ok(filter) = Filter::parse(text) else {
         return text.to_owned();
     };
-    fn expr(v: &Value) -> String {
-        let Some(obj) = v.as_object() else { return v.to_string() };
-        for kind in ["and", "or"] {
-            if let Some(Value::Array(items)) = obj.get(kind) {
-                let parts: Vec<String> = if items.len() >= 3 {
-                    let rest = serde_json::json!({ kind: items[1..].to_vec() });
-                    vec![expr(&items[0]), expr(&rest)]
-                } else {
-                    items.iter().map(expr).collect()
-                };
-                return format!("{{\"{kind}\": [{}]}}", parts.join(", "));
-            }
-        }
-        let value = match &obj["value"] {
-            Value::Number(n) => Value::String(n.to_string()),
-            Value::Array(items) => Value::Array(
-                items
-                    .iter()
-                    .map(|i| {
-                        if let Value::Number(n) = i {
-                            Value::String(n.to_string())
-                        } else {
-                            i.clone()
-                        }
-                    })
-                    .collect(),
-            ),
-            other => other.clone(),
-        };
-        let value = serde_json::to_string(&value)
-            .unwrap_or_default()
-            .replace("\",\"", "\", \"");
-        format!(
-            "{{\"value\": {value}, \"operator\": {}, \"key\": {}}}",
-            obj["operator"], obj["key"]
-        )
-    }
     format!("{{\"where\": {}}}", expr(&filter.to_value()["where"]))
 }
 

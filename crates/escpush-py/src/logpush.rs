@@ -499,7 +499,10 @@ fn options_field(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<serde_json::V
 
 /// Job fields given as keywords, as JSON: `filter` and `logpull_options` in every form
 /// `create_job` takes; `None` is JSON null (clears the field in an update).
-fn job_fields(py: Python<'_>, fields: Option<&Bound<'_, PyDict>>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+fn job_fields(
+    py: Python<'_>,
+    fields: Option<&Bound<'_, PyDict>>,
+) -> PyResult<serde_json::Map<String, serde_json::Value>> {
     let mut out = serde_json::Map::new();
     let Some(fields) = fields else { return Ok(out) };
     for (key, value) in fields.iter() {

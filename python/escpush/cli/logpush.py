@@ -208,7 +208,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "create or update the job of a name, or leave it alone",
         "Make the job named --name be as given: create it when no job has the name, update only the fields "
         "that differ when one does, send nothing when it matches. Filters compare by meaning (member order, "
-        "spacing, \"500\" for 500 on a number field, nesting of and/or groups), so running it again changes "
+        'spacing, "500" for 500 on a number field, nesting of and/or groups), so running it again changes '
         "nothing. Fields not given are left as they are.",
         [
             "escpush logpush ensure --zone ZONE_ID --name errors --dataset http_requests \\\n"
@@ -222,8 +222,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         logpush,
         "apply",
         "make the scope's jobs those a file lists",
-        "Read FILE, the jobs the zone or account should have, by name: JSON {\"jobs\": [{\"name\": ..., "
-        "\"dataset\": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not "
+        'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
+        '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
         "JSON). Each filter is JSON text or an object. Every job is checked first; then the plan is printed "
         "(create; update, field by field; unchanged; jobs not in the file) and carried out. Jobs not in the "
         "file are deleted only with --prune. Secrets are never printed.",

@@ -91,7 +91,11 @@ fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::
             what: "dataset",
             message: format!(
                 "`{name}` is {} dataset; ask the {} it belongs to, not {scope}",
-                if other.scope() == DatasetScope::Zone { "a zone" } else { "an account" },
+                if other.scope() == DatasetScope::Zone {
+                    "a zone"
+                } else {
+                    "an account"
+                },
                 other.scope()
             ),
         }),

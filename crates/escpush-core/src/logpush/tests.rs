@@ -331,6 +331,7 @@ fn job_answers_are_read_or_refused_by_what_they_hold() {
     );
 }
 
+#[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
 fn obj(v: Value) -> Map<String, Value> {
     v.as_object().unwrap().clone()
 }
@@ -511,6 +512,7 @@ fn the_answers_are_read_strictly() {
     assert!(read_exists(json!({"exists": "yes"})).is_err());
 }
 
+#[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
 fn desired(v: Value) -> Vec<Map<String, Value>> {
     desired_jobs(&v, DatasetScope::Zone).unwrap()
 }

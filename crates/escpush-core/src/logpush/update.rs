@@ -72,7 +72,7 @@ impl JobUpdate {
                 body.insert(name.to_owned(), value.clone());
             }
         }
-        let mut changed = Vec::new();
+        let mut named = Vec::new();
         for (key, value) in changes {
             match key.as_str() {
                 "id" => return Err(invalid("id", format!("a job's id cannot change (job {job_id})"))),
@@ -117,14 +117,14 @@ impl JobUpdate {
                 _ => value.clone(),
             };
             body.insert(key.clone(), value);
-            changed.push(key.clone());
+            named.push(key.clone());
         }
-        check_changed(&body, &changed, dataset)?;
+        check_changed(&body, &named, dataset)?;
         Ok(JobUpdate {
             job_id,
             dataset,
             body,
-            changed,
+            changed: named,
         })
     }
 
@@ -160,9 +160,8 @@ fn check_changed(body: &Map<String, Value>, changed: &[String], dataset: &'stati
         let text = whole["filter"].to_string();
         whole.insert("filter".to_owned(), Value::String(text));
     }
-    let err = match JobSpec::from_body(&Value::Object(whole), dataset.scope()) {
-        Ok(_) => return Ok(()),
-        Err(err) => err,
+    let Err(err) = JobSpec::from_body(&Value::Object(whole), dataset.scope()) else {
+        return Ok(());
     };
     let (problems, only_filter) = match err {
         Error::Invalid { problems } => (problems, false),
