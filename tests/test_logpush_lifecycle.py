@@ -4,6 +4,7 @@ fields, ownership and destination checks, end to end against the emulator on loo
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -278,3 +279,64 @@ def test_the_official_sdk_and_escpush_update_and_delete_each_others_jobs(escpush
 def test_filter_string_forms_and_equality_with_filter_objects() -> None:
     stored = '{"where": {"and": [{"value": "500", "operator": "geq", "key": "EdgeResponseStatus"}]}}'
     assert Job({"filter": stored}).parsed_filter == Filter.parse(stored)
+
+
+@pytest.mark.parametrize("kind", ["zone", "account"])
+def test_every_endpoint_refuses_bad_input_before_sending(escpush_emulator: Emulator, kind: str) -> None:
+    client = escpush_emulator.client()
+    logpush = (client.zone(ZONE) if kind == "zone" else client.account(ACCOUNT)).logpush
+    bad_conf = "ftp://host/x"
+    calls: list[tuple[Any, type[Exception], str]] = [
+        (lambda: logpush.delete_job(0), InvalidInput, "invalid job id"),
+        (lambda: logpush.update_job(-1, enabled=True), InvalidInput, "invalid job id"),
+        (lambda: logpush.enable_job(0), InvalidInput, "invalid job id"),
+        (lambda: logpush.jobs(dataset="no_such_dataset"), InvalidInput, "no_such_dataset"),
+        (lambda: logpush.fields("no_such_dataset"), InvalidInput, "no_such_dataset"),
+        (lambda: logpush.ownership_challenge(bad_conf), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.validate_ownership(S3, " "), InvalidInput, "the challenge is empty"),
+        (lambda: logpush.validate_ownership(bad_conf, "c"), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.validate_destination(bad_conf), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.destination_exists(bad_conf), InvalidInput, "not a destination scheme"),
+        (
+            lambda: logpush.ensure_job(
+                name="x", dataset="http_requests" if kind == "zone" else "gateway_dns", destination_conf=bad_conf
+            ),
+            InvalidInput,
+            "not a destination scheme",
+        ),
+        (lambda: logpush.apply({"jobs": [{"name": "x"}]}), InvalidInput, "jobs[0].dataset"),
+        (lambda: logpush.apply([]), InvalidInput, "under `jobs`"),
+    ]
+    for call, error, message in calls:
+        with pytest.raises(error) as exc:
+            call()
+        assert message in str(exc.value)
+    assert escpush_emulator.requests() == [], "nothing was sent"
+
+
+def test_the_emulator_checks_what_a_put_carries(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests")
+
+    def put(body: dict[str, Any]) -> tuple[int, Any]:
+        request = urllib.request.Request(
+            f"{escpush_emulator.base_url}/zones/{ZONE}/logpush/jobs/{job['id']}",
+            method="PUT",
+            data=json.dumps(body).encode(),
+            headers={"X-Auth-Key": escpush_emulator.api_key, "X-Auth-Email": escpush_emulator.email,
+                     "Content-Type": "application/json"},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    status, answer = put({"destination_conf": S3, "dataset": "firewall_events"})
+    assert status == 400 and "dataset cannot change" in answer["errors"][0]["message"]
+    status, answer = put({"destination_conf": S3, "kind": "edge"})
+    assert status == 400 and "kind cannot change" in answer["errors"][0]["message"]
+    status, answer = put({"destination_conf": S3, "filter": '{"where":{"key":"Nope","operator":"eq","value":1}}'})
+    assert status == 400 and answer["errors"][0]["message"].startswith("filter.where.key:")
+    status, answer = put({"destination_conf": S3, "enabled": True})
+    assert status == 200 and answer["result"]["enabled"] is True and answer["result"]["dataset"] == "http_requests"
