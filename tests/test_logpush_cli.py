@@ -178,7 +178,7 @@ def test_apply_a_toml_file_dry_run_then_twice(cli: Cli, api: Emulator, tmp_path:
     assert "  ~ 'firewall' job" in edited.out and "(firewall_events): updated" in edited.out
     assert '      filter: {"where":{"key":"ClientCountry","operator":"eq","value":"fr"}} -> ' in edited.out
     assert f"  - 'stray' job {stray['id']} (http_requests): deleted" in edited.out
-    assert writes(api) == ["PUT", "DELETE"]
+    assert writes(api) == ["DELETE", "PUT"], "deletions first"
 
 
 def test_apply_reads_json_and_refuses_bad_files(cli: Cli, api: Emulator, tmp_path: Path) -> None:
@@ -216,3 +216,33 @@ def test_fields_and_datasets_check(cli: Cli, api: Emulator) -> None:
     ]
     as_json = cli("datasets", "check", "--account", ACCOUNT, "gateway_dns", "--json")
     assert as_json.json() == {"gateway_dns": {"only_live": ["Brand"], "only_embedded": ["QueryName"]}}
+
+
+def test_apply_replaces_a_job_on_a_full_zone_and_reports_a_failure_part_way(
+    cli: Cli, api: Emulator, tmp_path: Path
+) -> None:
+    for i in range(4):
+        cli("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", CONF,
+            "--name", f"old{i}")  # fmt: skip
+    keep = [{"name": f"old{i}", "dataset": "http_requests", "destination_conf": CONF} for i in range(3)]
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps({"jobs": [*keep, {"name": "new", "dataset": "http_requests", "destination_conf": CONF}]})
+    )
+    run = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--prune")
+    assert run.code == EXIT_OK, run.err
+    assert "'new' job " in run.out and "(http_requests): created" in run.out and "'old3' job" in run.out
+    listed = cli("logpush", "list", "--zone", ZONE, "--dataset", "http_requests", "--json").json()
+    assert sorted(j["name"] for j in listed) == ["new", "old0", "old1", "old2"]
+    # A failure part-way: what was done is printed, then the error.
+    jobs.write_text(
+        json.dumps({"jobs": [{**j, "enabled": True} for j in keep] + [{"name": "new", "dataset": "http_requests",
+                                                                        "destination_conf": CONF}]})
+    )  # fmt: skip
+    api.fail_next(delay=0)  # the list
+    api.fail_next(delay=0)  # the first update
+    api.fail_next(status=400)  # the second update
+    failed = cli("logpush", "apply", str(jobs), "--zone", ZONE)
+    assert failed.code == EXIT_API
+    assert "'old0' job" in failed.err and "(http_requests): updated" in failed.err
+    assert "'old1' job" in failed.err and "injected fault" in failed.err

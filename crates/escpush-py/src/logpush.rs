@@ -325,8 +325,10 @@ impl PyLogpush {
 
     /// The plan that brings the scope's jobs to `jobs` (`{"jobs": [{"name", "dataset",
     /// ...}]}`, as `escpush logpush apply` reads a file), and with `dry_run=False` carries it
-    /// out. Jobs are matched by name; stored jobs the list does not name are `untracked`, or
-    /// `delete` with `prune=True`. Every desired job is checked before anything is sent.
+    /// out (deletions first, then updates, then creations, so that a zone's 4-job limit
+    /// lets a job be replaced). Jobs are matched by name; stored jobs the list does not name
+    /// are `untracked`, or `delete` with `prune=True`. Every desired job is checked before
+    /// anything is sent.
     ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises it, with the plan so far (each entry's `done`)
@@ -340,9 +342,12 @@ impl PyLogpush {
             .detach(|| self.client.plan_jobs(&self.scope, &doc, prune))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
-        let mut failure = None;
-        for (i, entry) in plan.entries.iter().enumerate() {
+        for i in 0..plan.entries.len() {
             shown["jobs"][i]["done"] = false.into();
+        }
+        let mut failure = None;
+        for i in plan.steps() {
+            let entry = &plan.entries[i];
             if dry_run || failure.is_some() {
                 continue;
             }

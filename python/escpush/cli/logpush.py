@@ -121,14 +121,20 @@ def add(commands: Commands, summary: str) -> None:
     )
     _add_extra_fields(job)
     create.set_defaults(run=run_create)
-    command(
+    listing = command(
         logpush,
         "list",
         "list the jobs",
-        "List the log-push jobs of the zone or account.",
-        ["escpush logpush list --zone ZONE_ID", "escpush logpush list --account ACCOUNT_ID --json"],
+        "List the log-push jobs of the zone or account (with --dataset, of one dataset).",
+        [
+            "escpush logpush list --zone ZONE_ID",
+            "escpush logpush list --account ACCOUNT_ID --json",
+            "escpush logpush list --zone ZONE_ID --dataset http_requests",
+        ],
         parents,
-    ).set_defaults(run=run_list)
+    )
+    listing.add_argument("--dataset", metavar="NAME", help="only the jobs of this dataset")
+    listing.set_defaults(run=run_list)
     get = command(
         logpush, "get", "show one job", "Show one log-push job.", ["escpush logpush get 7 --zone ZONE_ID"], parents
     )
@@ -285,7 +291,7 @@ def run_create(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    jobs = [j.redacted() for j in scope(args).logpush.jobs()]
+    jobs = [j.redacted() for j in scope(args).logpush.jobs(args.dataset)]
     text = "\n".join(job_text(j) for j in jobs) if jobs else f"no log-push jobs on {where(args)}"
     emit(args, jobs, text)
     return EXIT_OK
@@ -406,7 +412,18 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
 
 def run_apply(args: argparse.Namespace) -> int:
     jobs = read_jobs_file(args.file)
-    plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run)
+    try:
+        plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run)
+    except Exception as err:
+        partial = getattr(err, "plan", None)
+        if partial is not None:  # what was done before the failure, then the failure
+            print(_plan_text(args, partial), file=sys.stderr)
+        raise
+    emit(args, plan, _plan_text(args, plan))
+    return EXIT_OK
+
+
+def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
     lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
     for entry in plan["jobs"]:
         sign, planned, done = _ACTIONS.get(entry["action"], ("*", entry["action"], entry["action"]))
@@ -415,8 +432,7 @@ def run_apply(args: argparse.Namespace) -> int:
         job = f" job {entry['id']}" if entry.get("id") is not None else ""
         lines.append(f"  {sign} {label}{job} ({entry['dataset']}): {what}")
         lines.extend(_change_lines(entry["changes"]))
-    emit(args, plan, "\n".join(lines))
-    return EXIT_OK
+    return "\n".join(lines)
 
 
 def run_fields(args: argparse.Namespace) -> int:

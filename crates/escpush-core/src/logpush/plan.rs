@@ -126,6 +126,21 @@ impl Plan {
         self.entries.iter().all(|e| e.operation().is_none())
     }
 
+    /// The indexes of the entries in the order to carry them out: deletions first (a zone
+    /// holds at most 4 jobs, so a job replaced by another must go before its successor
+    /// comes), then updates, then creations; entries that send nothing last.
+    pub fn steps(&self) -> Vec<usize> {
+        let rank = |a: PlanAction| match a {
+            PlanAction::Delete => 0,
+            PlanAction::Update => 1,
+            PlanAction::Create => 2,
+            PlanAction::Unchanged | PlanAction::Untracked => 3,
+        };
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by_key(|&i| rank(self.entries[i].action));
+        order
+    }
+
     /// The plan fit to print: `{"jobs": [entry, ...]}` (see [`PlanEntry::to_json`]).
     pub fn to_json(&self) -> Value {
         json!({"jobs": self.entries.iter().map(PlanEntry::to_json).collect::<Vec<_>>()})

@@ -537,6 +537,7 @@ fn a_plan_compares_by_meaning_and_only_what_is_named() {
     assert!(matches!(plan.entries[1].operation(), Some(JobOp::Create(_))));
     let pruned = plan_jobs(&want, &stored, DatasetScope::Zone, true).unwrap();
     assert!(matches!(pruned.entries[2].operation(), Some(JobOp::Delete(9))));
+    assert_eq!(pruned.steps(), [2, 1, 0], "deletions first: a zone holds 4 jobs");
     assert!(!pruned.is_noop());
     assert!(plan_jobs(&want[..1], &stored[..1], DatasetScope::Zone, false)
         .unwrap()
