@@ -8,7 +8,6 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-import cloudflare
 import pytest
 
 from escpush import ApiError, Filter, FilterError, InvalidInput, Job, LogpullOptions, NotFoundError, field
@@ -246,34 +245,6 @@ def test_ownership_and_destination_checks(escpush_emulator: Emulator, kind: str)
     with pytest.raises(InvalidInput, match="region"):
         scope.logpush.validate_destination("s3://bucket/logs")
     assert leaked(escpush_emulator, SECRET, issued["challenge"]) == []
-
-
-def sdk(emu: Emulator) -> cloudflare.Cloudflare:
-    return cloudflare.Cloudflare(api_key=emu.api_key, api_email=emu.email, base_url=emu.base_url, max_retries=0)
-
-
-def test_the_official_sdk_and_escpush_update_and_delete_each_others_jobs(escpush_emulator: Emulator) -> None:
-    cf = sdk(escpush_emulator)
-    zone = escpush_emulator.client().zone(ZONE)
-    made = cf.logpush.jobs.create(
-        zone_id=ZONE, destination_conf=S3, dataset="http_requests", name="sdk", filter=ERRORS.to_json(), frequency="low"
-    )
-    assert made is not None and made.id is not None
-    # escpush updates the SDK's job; the SDK reads the change, and what escpush left alone.
-    zone.logpush.update_job(made.id, enabled=True)
-    seen = cf.logpush.jobs.get(made.id, zone_id=ZONE)
-    assert seen is not None and seen.enabled is True and seen.frequency == "low" and seen.filter == ERRORS.to_json()
-    # The SDK updates escpush's job; escpush reads the filter back as a Filter.
-    ours = zone.logpush.create_job(destination_conf=S3, dataset="http_requests", name="ours")
-    cf.logpush.jobs.update(ours["id"], zone_id=ZONE, filter=ERRORS.to_json(), destination_conf=S3)
-    assert zone.logpush.job(ours["id"]).parsed_filter == ERRORS
-    # Each deletes the other's job.
-    assert zone.logpush.delete_job(made.id) == made.id
-    cf.logpush.jobs.delete(ours["id"], zone_id=ZONE)
-    assert zone.logpush.jobs() == []
-    assert cf.logpush.jobs.list(zone_id=ZONE).result == []
-    with pytest.raises(cloudflare.NotFoundError):
-        cf.logpush.jobs.delete(ours["id"], zone_id=ZONE)
 
 
 def test_filter_string_forms_and_equality_with_filter_objects() -> None:

@@ -106,20 +106,7 @@ def add(commands: Commands, summary: str) -> None:
         ],
         parents,
     )
-    job = create.add_argument_group("job fields")
-    job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
-    job.add_argument(
-        "--destination-conf",
-        required=True,
-        metavar="URL",
-        help="where to push, e.g. s3://bucket/path?region=us-east-1 (required; - reads it from stdin)",
-    )
-    job.add_argument("--name", metavar="NAME", help="the job's name")
-    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, or - for stdin")
-    job.add_argument(
-        "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
-    )
-    _add_extra_fields(job)
+    _job_options(create, "create")
     create.set_defaults(run=run_create)
     listing = command(
         logpush,
@@ -146,23 +133,27 @@ def add(commands: Commands, summary: str) -> None:
 _JOB_ID = integer(1, 2**63 - 1)
 
 
-def _job_options(parser: argparse.ArgumentParser, required: bool) -> None:
-    """The job fields of ``update`` (all optional) and ``ensure`` (name, dataset and
-    destination required)."""
+def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
+    """The job fields of ``create`` (dataset and destination required), ``update`` (all
+    optional, and ``--no-filter``) and ``ensure`` (name, dataset and destination required)."""
     job = parser.add_argument_group("job fields")
-    if required:
-        job.add_argument("--name", required=True, metavar="NAME", help="the job's name: how it is found (required)")
+    required = mode != "update"
+    if mode != "update":
         job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
-    else:
-        job.add_argument("--name", metavar="NAME", help="the job's name")
     job.add_argument(
         "--destination-conf",
         required=required,
         metavar="URL",
-        help="where to push, e.g. s3://bucket/path?region=us-east-1 (- reads it from stdin)",
+        help="where to push, e.g. s3://bucket/path?region=us-east-1 ("
+        + ("required; " if required else "")
+        + "- reads it from stdin)",
     )
+    if mode == "ensure":
+        job.add_argument("--name", required=True, metavar="NAME", help="the job's name: how it is found (required)")
+    else:
+        job.add_argument("--name", metavar="NAME", help="the job's name")
     job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, or - for stdin")
-    if not required:
+    if mode == "update":
         job.add_argument("--no-filter", dest="clear_filter", action="store_true", help="remove the job's filter")
     job.add_argument(
         "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
@@ -185,7 +176,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         parents,
     )
     update.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
-    _job_options(update, required=False)
+    _job_options(update, "update")
     update.set_defaults(run=run_update)
     for name, summary in (("enable", "enable a job"), ("disable", "disable a job (it stays, paused)")):
         toggle = command(
@@ -222,7 +213,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         ],
         parents,
     )
-    _job_options(ensure, required=True)
+    _job_options(ensure, "ensure")
     ensure.set_defaults(run=run_ensure)
     apply = command(
         logpush,
@@ -270,11 +261,7 @@ def job_text(job: dict[str, object]) -> str:
 
 
 def run_create(args: argparse.Namespace) -> int:
-    destination = args.destination_conf
-    if destination == "-":
-        if args.filter == "-":
-            raise CliError("--destination-conf and --filter cannot both be - (stdin)")
-        destination = read_stdin("destination").strip()
+    destination = _destination(args)
     fields = _extra_fields(args)
     target = scope(args)
     created = target.logpush.create_job(
@@ -303,8 +290,9 @@ def run_get(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _destination(args: argparse.Namespace) -> str | None:
-    destination: str | None = args.destination_conf
+def _destination(args: argparse.Namespace) -> str:
+    """--destination-conf, given (or - for stdin)."""
+    destination: str = args.destination_conf
     if destination == "-":
         if args.filter == "-":
             raise CliError("--destination-conf and --filter cannot both be - (stdin)")
@@ -315,9 +303,8 @@ def _destination(args: argparse.Namespace) -> str | None:
 def _given_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The job fields an update or ensure names, as the Python methods take them."""
     fields = _extra_fields(args)
-    destination = _destination(args)
-    if destination is not None:
-        fields["destination_conf"] = destination
+    if args.destination_conf is not None:
+        fields["destination_conf"] = _destination(args)
     if args.name is not None:
         fields["name"] = args.name
     if args.filter is not None:

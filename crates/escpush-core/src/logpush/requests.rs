@@ -103,10 +103,25 @@ fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::
     }
 }
 
-/// A `POST` of a destination check: read-only on the API's side, safe to repeat; the body
-/// holds credentials.
-fn destination_post(path: String, body: Value) -> Request {
-    Request::new(Method::Post, path)
+/// `GET {scope}/logpush/datasets/{dataset}/{what}`, for a dataset the scope holds: a read.
+fn dataset_get(scope: &Scope, name: &str, what: &str) -> Result<Request, Error> {
+    let d = scoped_dataset(name, scope)?;
+    Ok(Request::new(
+        Method::Get,
+        format!("{}/logpush/datasets/{}/{what}", scope.path(), d.name()),
+    )
+    .retry_safe(true))
+}
+
+/// `POST {scope}/logpush/{tail}` of a destination (and an ownership challenge): a check,
+/// safe to repeat (the ownership request writes a new challenge file, which is harmless);
+/// the body holds credentials.
+fn destination_post(scope: &Scope, tail: &str, conf: &DestinationConf, challenge: Option<&str>) -> Request {
+    let mut body = serde_json::json!({"destination_conf": conf.expose()});
+    if let Some(challenge) = challenge {
+        body["ownership_challenge"] = challenge.into();
+    }
+    Request::new(Method::Post, format!("{}/logpush/{tail}", scope.path()))
         .with_body(body)
         .with_secret()
         .retry_safe(true)
@@ -139,26 +154,9 @@ impl Operation for JobOp<'_> {
             JobOp::Delete(job_id) => {
                 Request::new(Method::Delete, format!("{}/{job_id}", jobs_path(scope))).retry_safe(true)
             }
-            JobOp::DatasetJobs(name) => {
-                let d = scoped_dataset(name, scope)?;
-                Request::new(
-                    Method::Get,
-                    format!("{}/logpush/datasets/{}/jobs", scope.path(), d.name()),
-                )
-                .retry_safe(true)
-            }
-            JobOp::Fields(name) => {
-                let d = scoped_dataset(name, scope)?;
-                Request::new(
-                    Method::Get,
-                    format!("{}/logpush/datasets/{}/fields", scope.path(), d.name()),
-                )
-                .retry_safe(true)
-            }
-            JobOp::OwnershipChallenge(conf) => destination_post(
-                format!("{}/logpush/ownership", scope.path()),
-                serde_json::json!({"destination_conf": conf.expose()}),
-            ),
+            JobOp::DatasetJobs(name) => dataset_get(scope, name, "jobs")?,
+            JobOp::Fields(name) => dataset_get(scope, name, "fields")?,
+            JobOp::OwnershipChallenge(conf) => destination_post(scope, "ownership", conf, None),
             JobOp::ValidateOwnership(conf, challenge) => {
                 if challenge.trim().is_empty() {
                     return Err(Error::InvalidInput {
@@ -166,19 +164,10 @@ impl Operation for JobOp<'_> {
                         message: "the challenge is empty; give the token the API wrote to the destination".to_owned(),
                     });
                 }
-                destination_post(
-                    format!("{}/logpush/ownership/validate", scope.path()),
-                    serde_json::json!({"destination_conf": conf.expose(), "ownership_challenge": challenge}),
-                )
+                destination_post(scope, "ownership/validate", conf, Some(challenge))
             }
-            JobOp::ValidateDestination(conf) => destination_post(
-                format!("{}/logpush/validate/destination", scope.path()),
-                serde_json::json!({"destination_conf": conf.expose()}),
-            ),
-            JobOp::DestinationExists(conf) => destination_post(
-                format!("{}/logpush/validate/destination/exists", scope.path()),
-                serde_json::json!({"destination_conf": conf.expose()}),
-            ),
+            JobOp::ValidateDestination(conf) => destination_post(scope, "validate/destination", conf, None),
+            JobOp::DestinationExists(conf) => destination_post(scope, "validate/destination/exists", conf, None),
         })
     }
 }
