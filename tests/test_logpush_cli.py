@@ -246,3 +246,11 @@ def test_apply_replaces_a_job_on_a_full_zone_and_reports_a_failure_part_way(
     assert failed.code == EXIT_API
     assert "'old0' job" in failed.err and "(http_requests): updated" in failed.err
     assert "'old1' job" in failed.err and "injected fault" in failed.err
+
+
+def test_apply_reads_toml_from_stdin(cli: Cli, api: Emulator) -> None:
+    toml = 'jobs = [{name = "dns", dataset = "gateway_dns", destination_conf = "r2://b/dns?account-id=a"}]\n'
+    run = cli("logpush", "apply", "-", "--account", ACCOUNT, "--dry-run", "--json", stdin=toml)
+    assert run.code == EXIT_OK, run.err
+    assert [(j["action"], j["name"], j["done"]) for j in run.json()["jobs"]] == [("create", "dns", False)]
+    assert writes(api) == []

@@ -20,13 +20,15 @@ else:
 
 
 class Job(_Dict):
-    """A log-push job as the API stores it, returned by ``create_job``, ``jobs`` and ``job``.
+    """A log-push job as the API stores it, returned by ``create_job``, ``jobs``, ``job``,
+    ``update_job``, ``enable_job``, ``disable_job`` and (as ``["job"]``) ``ensure_job``.
 
     It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``; equal to the
     plain dict of the same items) holding every field exactly as the API sent it. Only its
     ``repr`` and its display in Jupyter differ: they show ``redacted()``, where the
     parameters of ``destination_conf`` that may hold credentials (keys, tokens, signatures)
-    and ``ownership_challenge`` are masked as ``***``.
+    and ``ownership_challenge`` are masked as ``***``. ``parsed_filter`` reads its filter as
+    an :class:`escpush.Filter`.
     """
 
     __slots__ = ()
