@@ -80,6 +80,9 @@ def test_bad_updates_are_refused_before_anything_is_written(escpush_emulator: Em
     with pytest.raises(FilterError, match="ClientRequestHots") as exc:
         logpush.update_job(job["id"], filter=field("ClientRequestHots") == "x")
     assert [e["path"] for e in exc.value.errors()] == ["filter.where.key"]
+    with pytest.raises(FilterError) as exc:
+        logpush.update_job(job["id"], filter={"where": {"key": "ClientCountry", "operator": "eq"}})
+    assert [e["path"] for e in exc.value.errors()] == ["filter.where"]
     with pytest.raises(InvalidInput, match="frequency"):
         logpush.update_job(job["id"], frequency="often")
     with pytest.raises(InvalidInput, match="dataset cannot change"):
@@ -168,7 +171,7 @@ def test_apply_plans_then_changes_nothing_the_second_time(escpush_emulator: Emul
     stray = logpush.create_job(destination_conf=S3, dataset="http_requests", name="stray")
     doc = {
         "jobs": [
-            {"name": "errors", "dataset": "http_requests", "destination_conf": S3, "filter": ERRORS.to_dict()},
+            {"name": "errors", "dataset": "http_requests", "destination_conf": S3, "filter": ERRORS},
             {"name": "fw", "dataset": "firewall_events", "destination_conf": S3, "enabled": True},
         ]
     }

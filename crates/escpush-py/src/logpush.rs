@@ -335,9 +335,7 @@ impl PyLogpush {
     /// as the exception's `plan` attribute.
     #[pyo3(signature = (jobs, *, prune=false, dry_run=false))]
     fn apply(&self, py: Python<'_>, jobs: &Bound<'_, PyAny>, prune: bool, dry_run: bool) -> PyResult<Py<PyAny>> {
-        let doc: serde_json::Value = convert::to_json(jobs, "jobs")
-            .map_err(|m| errors::invalid_input(py, m))?
-            .into();
+        let doc = jobs_doc(py, jobs)?;
         let plan = py
             .detach(|| self.client.plan_jobs(&self.scope, &doc, prune))
             .map_err(|e| errors::http_error(py, &e))?;
@@ -476,16 +474,15 @@ fn destination(py: Python<'_>, text: &str) -> PyResult<DestinationConf> {
     DestinationConf::parse(text).map_err(|e| errors::core_error(py, &e))
 }
 
-/// A filter given for a job field: a `Filter` as its canonical JSON, text as given (core
-/// parses it and reports its problems with the others), a dict as JSON.
+/// A filter given for a job field: a `Filter` as its canonical JSON; text or a dict as
+/// given, for core to parse and report with the other problems, each with its path.
 fn filter_field(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     if let Ok(filter) = f.cast::<PyFilter>() {
         return Ok(filter.get().filter().to_json().into());
     }
-    if let Ok(text) = f.cast::<PyString>() {
-        return Ok(text.to_cow()?.into_owned().into());
-    }
-    Ok(filter_from_py(py, f)?.to_json().into())
+    convert::filter_json(f, "filter")
+        .map(Into::into)
+        .map_err(|p| errors::filter_error(py, &escpush_core::FilterError::new(vec![p])))
 }
 
 /// `logpull_options` given for a job field: `LogpullOptions` or its query string.
@@ -522,6 +519,32 @@ fn job_fields(
         out.insert(key, json);
     }
     Ok(out)
+}
+
+/// The desired jobs given to `apply`: `{"jobs": [...]}` whose jobs take their fields in every
+/// form `create_job` does (a `Filter`, `LogpullOptions`); any other shape goes to core as
+/// JSON, which says what is wrong with it.
+fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let listed = jobs
+        .cast::<PyDict>()
+        .ok()
+        .and_then(|d| d.get_item("jobs").ok().flatten())
+        .and_then(|l| l.cast_into::<PyList>().ok());
+    if let Some(items) = listed {
+        let mut out = Vec::new();
+        for item in items.iter() {
+            out.push(match item.cast::<PyDict>() {
+                Ok(fields) => serde_json::Value::Object(job_fields(py, Some(fields))?),
+                Err(_) => convert::to_json(&item, "jobs")
+                    .map_err(|m| errors::invalid_input(py, m))?
+                    .into(),
+            });
+        }
+        return Ok(serde_json::json!({ "jobs": out }));
+    }
+    Ok(convert::to_json(jobs, "jobs")
+        .map_err(|m| errors::invalid_input(py, m))?
+        .into())
 }
 
 /// A job's `filter` as an `escpush.Filter` (its string form, the quoted form or the object
