@@ -474,6 +474,11 @@ fn the_other_job_endpoints() {
         json!({"destination_conf": SECRET_CONF, "ownership_challenge": "tok"})
     );
     assert!(JobOp::ValidateOwnership(&conf, " ").request(&zone).is_err());
+    let shown = format!("{:?}", JobOp::ValidateOwnership(&conf, "tok-SECRET"));
+    assert!(
+        !shown.contains("tok-SECRET") && !shown.contains("SAK-SECRET"),
+        "{shown}"
+    );
     assert!(
         JobOp::Fields("gateway_dns").request(&zone).is_err(),
         "an account dataset on a zone"
@@ -598,4 +603,19 @@ fn bad_files_and_ambiguous_names_are_refused() {
         err.to_string().contains("2 jobs are named `errors` (ids 7, 8)"),
         "{err}"
     );
+}
+
+#[test]
+fn a_spec_debug_hides_its_secrets() {
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf(SECRET_CONF)
+        .extra("ownership_challenge", json!("challenge-SECRET"))
+        .build()
+        .unwrap();
+    let shown = format!("{spec:?} {:?}", JobOp::Create(&spec));
+    assert!(
+        !shown.contains("SAK-SECRET") && !shown.contains("challenge-SECRET"),
+        "{shown}"
+    );
+    assert!(shown.contains("http_requests"), "{shown}");
 }
