@@ -214,6 +214,39 @@ def test_the_official_sdk_and_escpush_see_the_same_jobs(escpush_emulator: Emulat
     assert sorted(j.id for j in listed if j is not None) == sorted(j["id"] for j in zone.logpush.jobs())
 
 
+S3_SECRET = "s3://bucket/logs?region=us-east-1&secret-access-key=SAK-interop"
+
+
+def test_the_official_sdk_and_escpush_update_and_delete_each_others_jobs(escpush_emulator: Emulator) -> None:
+    cf = sdk(escpush_emulator)
+    zone = escpush_emulator.client().zone(ZONE)
+    made = cf.logpush.jobs.create(
+        zone_id=ZONE,
+        destination_conf=S3_SECRET,
+        dataset="http_requests",
+        name="sdk",
+        filter=ERRORS.to_json(),
+        frequency="low",
+    )
+    assert made is not None and made.id is not None
+    # escpush updates the SDK's job; the SDK reads the change, and what escpush left alone.
+    zone.logpush.update_job(made.id, enabled=True)
+    seen = cf.logpush.jobs.get(made.id, zone_id=ZONE)
+    assert seen is not None and seen.enabled is True and seen.frequency == "low" and seen.filter == ERRORS.to_json()
+    # The SDK updates escpush's job; escpush reads the filter back as a Filter.
+    ours = zone.logpush.create_job(destination_conf=S3_SECRET, dataset="http_requests", name="ours")
+    cf.logpush.jobs.update(ours["id"], zone_id=ZONE, filter=ERRORS.to_json(), destination_conf=S3_SECRET)
+    assert zone.logpush.job(ours["id"]).parsed_filter == ERRORS
+    # Each deletes the other's job.
+    assert zone.logpush.delete_job(made.id) == made.id
+    cf.logpush.jobs.delete(ours["id"], zone_id=ZONE)
+    assert zone.logpush.jobs() == []
+    assert cf.logpush.jobs.list(zone_id=ZONE).result == []
+    with pytest.raises(cloudflare.NotFoundError):
+        cf.logpush.jobs.delete(ours["id"], zone_id=ZONE)
+    assert "SAK-interop" not in json.dumps([escpush_emulator.requests(), escpush_emulator.state()])
+
+
 def test_redact_destination_conf_masks_every_credential() -> None:
     from escpush import redact_destination_conf
 

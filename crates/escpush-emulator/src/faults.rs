@@ -172,6 +172,80 @@ impl FaultSpec {
     }
 }
 
+/// Lasting log-push quirks of a real server, set through the emulator's control route
+/// (`PUT {base}/__emulator/logpush`, body as [`LogpushQuirks::from_json`] reads it), so
+/// that tests prove clients cope with them:
+/// - `reserialize_filters`: job filters are stored as a server may write them back: members
+///   reordered, spaces added, numbers as strings, groups of three or more nested;
+/// - `field_drift`: per dataset, fields the live field list adds (`{"name": "description"}`)
+///   or lacks (`["name"]`) compared with the embedded schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LogpushQuirks {
+    pub reserialize_filters: bool,
+    /// dataset → the drift of its live field list.
+    pub field_drift: std::collections::BTreeMap<String, FieldDrift>,
+}
+
+/// How a dataset's live field list differs from its embedded schema.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldDrift {
+    /// Fields served besides the schema's, with their description.
+    pub add: Vec<(String, String)>,
+    /// Schema fields not served.
+    pub remove: Vec<String>,
+}
+
+impl LogpushQuirks {
+    /// Reads `{"reserialize_filters": bool, "field_drift": {"<dataset>": {"add": {...},
+    /// "remove": [...]}}}`; members left out are off. Anything else is refused, naming it.
+    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
+        let obj = value.as_object().ok_or("the quirks are a JSON object")?;
+        let mut quirks = LogpushQuirks::default();
+        for (key, v) in obj {
+            match key.as_str() {
+                "reserialize_filters" => {
+                    quirks.reserialize_filters = v.as_bool().ok_or("`reserialize_filters` takes true or false")?;
+                }
+                "field_drift" => {
+                    let drift = v
+                        .as_object()
+                        .ok_or("`field_drift` maps dataset names to {add, remove}")?;
+                    for (dataset, d) in drift {
+                        let add = match d.get("add") {
+                            None => Vec::new(),
+                            Some(serde_json::Value::Object(m)) => m
+                                .iter()
+                                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+                                .collect(),
+                            Some(_) => {
+                                return Err(format!("`field_drift.{dataset}.add` maps field names to descriptions"))
+                            }
+                        };
+                        let remove = match d.get("remove") {
+                            None => Vec::new(),
+                            Some(serde_json::Value::Array(items)) => items
+                                .iter()
+                                .map(|i| i.as_str().map(str::to_owned))
+                                .collect::<Option<Vec<_>>>()
+                                .ok_or(format!("`field_drift.{dataset}.remove` lists field names"))?,
+                            Some(_) => return Err(format!("`field_drift.{dataset}.remove` lists field names")),
+                        };
+                        quirks.field_drift.insert(dataset.clone(), FieldDrift { add, remove });
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a log-push quirk; use reserialize_filters or field_drift"
+                    ))
+                }
+            }
+        }
+        Ok(quirks)
+    }
+}
+
 /// Pending faults, in the order they were queued, each with how many requests it has left.
 #[derive(Debug, Default)]
 pub(crate) struct FaultQueue(VecDeque<(Fault, usize)>);

@@ -4,7 +4,9 @@
 
 use std::sync::Mutex;
 
-use escpush_core::{ApiMessage, DatasetScope, Envelope, Error as CoreError, JobSpec, MAX_SECRET_LEN};
+use escpush_core::{
+    ApiMessage, Dataset, DatasetScope, DestinationConf, Envelope, Error as CoreError, Filter, JobSpec, MAX_SECRET_LEN,
+};
 use serde_json::{Map, Value};
 
 use crate::lock;
@@ -24,6 +26,22 @@ pub(crate) enum Route<'a> {
     LogpushJobs(DatasetScope, &'a str),
     /// `/zones/{id}/logpush/jobs/{job_id}`, `/accounts/{id}/logpush/jobs/{job_id}`.
     LogpushJob(DatasetScope, &'a str, &'a str),
+    /// `{scope}/logpush/datasets/{dataset}/jobs`.
+    DatasetJobs(DatasetScope, &'a str, &'a str),
+    /// `{scope}/logpush/datasets/{dataset}/fields`.
+    DatasetFields(DatasetScope, &'a str, &'a str),
+    /// `{scope}/logpush/ownership`.
+    Ownership(DatasetScope, &'a str),
+    /// `{scope}/logpush/ownership/validate`.
+    OwnershipValidate(DatasetScope, &'a str),
+    /// `{scope}/logpush/validate/destination`.
+    ValidateDestination(DatasetScope, &'a str),
+    /// `{scope}/logpush/validate/destination/exists`.
+    DestinationExists(DatasetScope, &'a str),
+    /// `/__emulator/logpush`: the emulator's own control of its log-push quirks
+    /// (`GET`: the quirks and the ownership challenges issued, as a test reads a bucket;
+    /// `PUT`: sets the quirks).
+    Control,
 }
 
 impl Route<'_> {
@@ -32,7 +50,13 @@ impl Route<'_> {
         match self {
             Route::Esc(..) => &["GET", "POST", "DELETE"],
             Route::LogpushJobs(..) => &["GET", "POST"],
-            Route::LogpushJob(..) => &["GET"],
+            Route::LogpushJob(..) => &["GET", "PUT", "DELETE"],
+            Route::DatasetJobs(..) | Route::DatasetFields(..) => &["GET"],
+            Route::Ownership(..)
+            | Route::OwnershipValidate(..)
+            | Route::ValidateDestination(..)
+            | Route::DestinationExists(..) => &["POST"],
+            Route::Control => &["GET", "PUT"],
         }
     }
 }
@@ -41,6 +65,23 @@ impl Route<'_> {
 pub(crate) fn route(path: &str) -> Option<Route<'_>> {
     let rest = path.strip_prefix(BASE_PATH)?;
     let segments: Vec<&str> = rest.trim_end_matches('/').split('/').skip(1).collect();
+    if segments.as_slice() == ["__emulator", "logpush"] {
+        return Some(Route::Control);
+    }
+    let (kind, id, tail) = match segments.as_slice() {
+        ["zones", id, tail @ ..] if !id.is_empty() => (DatasetScope::Zone, *id, tail),
+        ["accounts", id, tail @ ..] if !id.is_empty() => (DatasetScope::Account, *id, tail),
+        _ => return None,
+    };
+    match tail {
+        ["logpush", "datasets", d, "jobs"] if !d.is_empty() => return Some(Route::DatasetJobs(kind, id, d)),
+        ["logpush", "datasets", d, "fields"] if !d.is_empty() => return Some(Route::DatasetFields(kind, id, d)),
+        ["logpush", "ownership"] => return Some(Route::Ownership(kind, id)),
+        ["logpush", "ownership", "validate"] => return Some(Route::OwnershipValidate(kind, id)),
+        ["logpush", "validate", "destination"] => return Some(Route::ValidateDestination(kind, id)),
+        ["logpush", "validate", "destination", "exists"] => return Some(Route::DestinationExists(kind, id)),
+        _ => {}
+    }
     match segments.as_slice() {
         ["zones", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Zone, id)),
         ["accounts", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Account, id)),
@@ -109,8 +150,236 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
     match route {
         Route::Esc(kind, id) => handle_esc(*kind, id, req, state),
         Route::LogpushJobs(kind, id) => handle_jobs(*kind, id, req, state),
-        Route::LogpushJob(kind, id, job_id) => handle_job(*kind, id, job_id, state),
+        Route::LogpushJob(kind, id, job_id) => handle_job(*kind, id, job_id, req, state),
+        Route::DatasetJobs(kind, id, dataset) => with_dataset(*kind, dataset, |d| {
+            let state = lock(state);
+            let jobs: Vec<Value> = state
+                .jobs
+                .get(&(*kind, (*id).to_owned()))
+                .into_iter()
+                .flatten()
+                .filter(|j| j["dataset"].as_str() == Some(d.name()))
+                .cloned()
+                .collect();
+            ok_response(Value::Array(jobs))
+        }),
+        Route::DatasetFields(kind, _, dataset) => with_dataset(*kind, dataset, |d| {
+            let state = lock(state);
+            ok_response(Value::Object(live_fields(d, &state.quirks)))
+        }),
+        Route::Ownership(kind, id) => with_destination(req, |conf, _| {
+            let mut state = lock(state);
+            let token = crate::random_token("challenge-");
+            state
+                .challenges
+                .insert((*kind, (*id).to_owned(), conf.expose().to_owned()), token);
+            let filename = format!(
+                "{}/ownership-challenge-{}.txt",
+                conf.path().trim_end_matches('/'),
+                state.challenges.len()
+            );
+            ok_response(serde_json::json!({"filename": filename, "message": "", "valid": true}))
+        }),
+        Route::OwnershipValidate(kind, id) => with_destination(req, |conf, body| {
+            let state = lock(state);
+            let given = body
+                .get("ownership_challenge")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let issued = state
+                .challenges
+                .get(&(*kind, (*id).to_owned(), conf.expose().to_owned()));
+            let (valid, message) = match issued {
+                Some(token) if token == given => (true, ""),
+                Some(_) => (
+                    false,
+                    "the ownership challenge does not match the one written to the destination",
+                ),
+                None => (false, "no ownership challenge was requested for this destination"),
+            };
+            ok_response(serde_json::json!({"valid": valid, "message": message}))
+        }),
+        Route::ValidateDestination(..) => with_destination(req, |_, _| {
+            ok_response(serde_json::json!({"valid": true, "message": ""}))
+        }),
+        Route::DestinationExists(kind, id) => with_destination(req, |conf, _| {
+            let state = lock(state);
+            let exists = state
+                .jobs
+                .get(&(*kind, (*id).to_owned()))
+                .into_iter()
+                .flatten()
+                .any(|j| j["destination_conf"].as_str() == Some(conf.expose()));
+            ok_response(serde_json::json!({ "exists": exists }))
+        }),
+        Route::Control => handle_control(req, state),
     }
+}
+
+/// The most jobs a zone holds; the API refuses more.
+pub(crate) const MAX_ZONE_JOBS: usize = 4;
+
+/// Answers with the dataset the path names, if the scope holds it.
+fn with_dataset(kind: DatasetScope, name: &str, f: impl FnOnce(&'static Dataset) -> HttpResponse) -> HttpResponse {
+    match Dataset::get(name, Some(kind)) {
+        Ok(d) => f(d),
+        Err(err) => error_response(400, INVALID_JOB, err.to_string()),
+    }
+}
+
+/// The JSON object body of a request.
+fn json_object(req: &HttpRequest) -> Result<Map<String, Value>, HttpResponse> {
+    let content_type = req.header("content-type").unwrap_or_default();
+    if !content_type.to_ascii_lowercase().starts_with("application/json") {
+        return Err(error_response(
+            400,
+            INVALID_JOB,
+            "the body must be JSON with `Content-Type: application/json`",
+        ));
+    }
+    match serde_json::from_slice(&req.body) {
+        Ok(Value::Object(obj)) => Ok(obj),
+        Ok(_) => Err(error_response(400, INVALID_JOB, "the body must be a JSON object")),
+        Err(e) => Err(error_response(
+            400,
+            INVALID_JOB,
+            format!("the body is not valid JSON: {}", e.classify_name()),
+        )),
+    }
+}
+
+/// Answers with the body's `destination_conf`, checked with core's parser.
+fn with_destination(
+    req: &HttpRequest,
+    f: impl FnOnce(&DestinationConf, &Map<String, Value>) -> HttpResponse,
+) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    match body
+        .get("destination_conf")
+        .and_then(Value::as_str)
+        .map(DestinationConf::parse)
+    {
+        Some(Ok(conf)) => f(&conf, &body),
+        Some(Err(err)) => error_response(400, INVALID_JOB, err.to_string()),
+        None => error_response(400, INVALID_JOB, "destination_conf: a string is required"),
+    }
+}
+
+/// The live field list: the embedded schema's fields (described by their type), with the
+/// quirks' drift applied.
+fn live_fields(d: &Dataset, quirks: &crate::faults::LogpushQuirks) -> Map<String, Value> {
+    let drift = quirks.field_drift.get(d.name()).cloned().unwrap_or_default();
+    let mut out = Map::new();
+    for f in d.fields() {
+        if !drift.remove.iter().any(|r| r == f.name()) {
+            out.insert(f.name().to_owned(), Value::String(format!("{} field", f.field_type())));
+        }
+    }
+    for (name, description) in drift.add {
+        out.insert(name, Value::String(description));
+    }
+    out
+}
+
+fn handle_control(req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    if req.method == "GET" {
+        let state = lock(state);
+        let challenges: Vec<Value> = state
+            .challenges
+            .iter()
+            .map(|((kind, id, conf), token)| {
+                serde_json::json!({"scope": kind.as_str(), "id": id, "destination_conf": DestinationConf::redact(conf), "challenge": token})
+            })
+            .collect();
+        return ok_response(serde_json::json!({
+            "reserialize_filters": state.quirks.reserialize_filters,
+            "challenges": challenges,
+        }));
+    }
+    let body = match json_object(req) {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    match crate::faults::LogpushQuirks::from_json(&Value::Object(body)) {
+        Ok(quirks) => {
+            lock(state).quirks = quirks;
+            ok_response(serde_json::json!({}))
+        }
+        Err(message) => error_response(400, INVALID_JOB, message),
+    }
+}
+
+/// A job's problems as the API lists them: one error entry each, prefixed by its path.
+fn problems_response(err: CoreError) -> HttpResponse {
+    let problems = match err {
+        CoreError::Invalid { problems } => problems,
+        CoreError::Filter(f) => f.into_problems(),
+        other => return error_response(400, INVALID_JOB, other.to_string()),
+    };
+    let errors = problems
+        .into_iter()
+        .map(|p| {
+            let message = if p.path.is_empty() {
+                p.message
+            } else {
+                format!("{}: {}", p.path, p.message)
+            };
+            ApiMessage::new(INVALID_JOB, message)
+        })
+        .collect();
+    HttpResponse::json(400, Envelope::error(errors).to_bytes())
+}
+
+/// One expression of [`reserialize_filter`], as a careless server prints it.
+fn expr(v: &Value) -> String {
+    let Some(obj) = v.as_object() else { return v.to_string() };
+    for kind in ["and", "or"] {
+        if let Some(Value::Array(items)) = obj.get(kind) {
+            let parts: Vec<String> = if items.len() >= 3 {
+                let rest = serde_json::json!({ kind: items[1..].to_vec() });
+                vec![expr(&items[0]), expr(&rest)]
+            } else {
+                items.iter().map(expr).collect()
+            };
+            return format!("{{\"{kind}\": [{}]}}", parts.join(", "));
+        }
+    }
+    let value = match &obj["value"] {
+        Value::Number(n) => Value::String(n.to_string()),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|i| {
+                    if let Value::Number(n) = i {
+                        Value::String(n.to_string())
+                    } else {
+                        i.clone()
+                    }
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    let value = serde_json::to_string(&value)
+        .unwrap_or_default()
+        .replace("\",\"", "\", \"");
+    format!(
+        "{{\"value\": {value}, \"operator\": {}, \"key\": {}}}",
+        obj["operator"], obj["key"]
+    )
+}
+
+/// A stored filter as a server may write it back (when `reserialize_filters` is on):
+/// members in reverse order, spaces after `:` and `,`, numbers as strings, a group of three
+/// or more nested as its first member and a group of the rest.
+pub(crate) fn reserialize_filter(text: &str) -> String {
+    let Ok(filter) = Filter::parse(text) else {
+        return text.to_owned();
+    };
+    format!("{{\"where\": {}}}", expr(&filter.to_value()["where"]))
 }
 
 /// The v4 error code the emulator gives a job payload the API would refuse.
@@ -143,27 +412,13 @@ fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<St
     // The same checks as the client's, so that both sides refuse the same payloads.
     let spec = match JobSpec::from_body(&body, kind) {
         Ok(spec) => spec,
-        Err(err) => {
-            let problems = match err {
-                CoreError::Invalid { problems } => problems,
-                CoreError::Filter(f) => f.into_problems(),
-                other => return error_response(400, INVALID_JOB, other.to_string()),
-            };
-            let errors = problems
-                .into_iter()
-                .map(|p| {
-                    let message = if p.path.is_empty() {
-                        p.message
-                    } else {
-                        format!("{}: {}", p.path, p.message)
-                    };
-                    ApiMessage::new(INVALID_JOB, message)
-                })
-                .collect();
-            return HttpResponse::json(400, Envelope::error(errors).to_bytes());
-        }
+        Err(err) => return problems_response(err),
     };
     let mut state = lock(state);
+    let held = state.jobs.get(&(kind, id.to_owned())).map_or(0, Vec::len);
+    if kind == DatasetScope::Zone && held >= MAX_ZONE_JOBS {
+        return error_response(400, INVALID_JOB, "exceeded max jobs allowed");
+    }
     state.last_job_id += 1;
     let mut record = Map::new();
     record.insert("id".to_owned(), state.last_job_id.into());
@@ -179,6 +434,9 @@ fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<St
     for key in ["last_complete", "last_error", "error_message"] {
         record.insert(key.to_owned(), Value::Null);
     }
+    if state.quirks.reserialize_filters {
+        reserialize_record(&mut record);
+    }
     let record = Value::Object(record);
     state
         .jobs
@@ -188,7 +446,14 @@ fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<St
     ok_response(record)
 }
 
-fn handle_job(kind: DatasetScope, id: &str, job_id: &str, state: &Mutex<State>) -> HttpResponse {
+fn reserialize_record(record: &mut Map<String, Value>) {
+    if let Some(Value::String(text)) = record.get("filter") {
+        let again = reserialize_filter(text);
+        record.insert("filter".to_owned(), Value::String(again));
+    }
+}
+
+fn handle_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
     let Ok(job_id) = job_id.parse::<u64>() else {
         return error_response(
             400,
@@ -196,14 +461,68 @@ fn handle_job(kind: DatasetScope, id: &str, job_id: &str, state: &Mutex<State>) 
             format!("`{job_id}` is not a job id; job ids are integers"),
         );
     };
-    let state = lock(state);
-    let found = state
-        .jobs
-        .get(&(kind, id.to_owned()))
-        .and_then(|jobs| jobs.iter().find(|j| j["id"].as_u64() == Some(job_id)));
-    match found {
-        Some(job) => ok_response(job.clone()),
-        None => error_response(404, 1000, format!("no log-push job {job_id} in {} {id}", kind.as_str())),
+    let not_found = || error_response(404, 1000, format!("no log-push job {job_id} in {} {id}", kind.as_str()));
+    let body = if req.method == "PUT" {
+        match json_object(req) {
+            Ok(b) => Some(b),
+            Err(resp) => return resp,
+        }
+    } else {
+        None
+    };
+    let mut state = lock(state);
+    let reserialize = state.quirks.reserialize_filters;
+    let Some(jobs) = state.jobs.get_mut(&(kind, id.to_owned())) else {
+        return not_found();
+    };
+    let Some(at) = jobs.iter().position(|j| j["id"].as_u64() == Some(job_id)) else {
+        return not_found();
+    };
+    match (req.method.as_str(), body) {
+        ("DELETE", _) => {
+            jobs.remove(at);
+            ok_response(serde_json::json!({ "id": job_id }))
+        }
+        ("PUT", Some(body)) => {
+            let Value::Object(mut record) = jobs[at].clone() else {
+                return not_found();
+            };
+            let dataset = record.get("dataset").cloned().unwrap_or_default();
+            if body.get("dataset").is_some_and(|d| *d != dataset) {
+                return error_response(400, INVALID_JOB, "dataset: a job's dataset cannot change");
+            }
+            let stored_kind = record
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            if body
+                .get("kind")
+                .is_some_and(|k| k.as_str().unwrap_or_default() != stored_kind)
+            {
+                return error_response(400, INVALID_JOB, "kind: a job's kind cannot change");
+            }
+            // The same checks as a creation, on the whole job the PUT describes.
+            let mut whole = body.clone();
+            whole.insert("dataset".to_owned(), dataset);
+            whole.remove("id");
+            if let Err(err) = JobSpec::from_body(&Value::Object(whole), kind) {
+                return problems_response(err);
+            }
+            // A PUT replaces what it names, output_options whole: absent, it is reset.
+            record.insert("output_options".to_owned(), Value::Null);
+            for (key, value) in body {
+                if key != "id" && key != "dataset" {
+                    record.insert(key, value);
+                }
+            }
+            if reserialize {
+                reserialize_record(&mut record);
+            }
+            jobs[at] = Value::Object(record);
+            ok_response(jobs[at].clone())
+        }
+        _ => ok_response(jobs[at].clone()),
     }
 }
 
@@ -307,5 +626,33 @@ mod tests {
         ] {
             assert_eq!(route(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn logpush_routes() {
+        assert_eq!(
+            route("/client/v4/zones/z/logpush/datasets/http_requests/fields"),
+            Some(Route::DatasetFields(DatasetScope::Zone, "z", "http_requests"))
+        );
+        assert_eq!(
+            route("/client/v4/accounts/a/logpush/validate/destination/exists"),
+            Some(Route::DestinationExists(DatasetScope::Account, "a"))
+        );
+        assert_eq!(route("/client/v4/__emulator/logpush"), Some(Route::Control));
+        assert_eq!(route("/client/v4/zones/z/logpush/datasets//fields"), None);
+    }
+
+    #[test]
+    fn a_reserialized_filter_means_the_same() {
+        let f = r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"EdgeResponseStatus","operator":"in","value":[1,2]}]}}"#;
+        let again = reserialize_filter(f);
+        assert_eq!(
+            again,
+            r#"{"where": {"and": [{"value": "500", "operator": "geq", "key": "EdgeResponseStatus"}, {"and": [{"value": ["cn", "ru"], "operator": "in", "key": "ClientCountry"}, {"value": ["1", "2"], "operator": "in", "key": "EdgeResponseStatus"}]}]}}"#
+        );
+        let http = Dataset::get("http_requests", None).unwrap();
+        let (a, b) = (Filter::parse(f).unwrap(), Filter::parse(&again).unwrap());
+        assert_ne!(a, b);
+        assert!(escpush_core::filters_equal(&a, &b, Some(http)));
     }
 }

@@ -57,6 +57,11 @@ pub(crate) struct State {
     /// Log-push jobs per scope, in creation order; ids are unique across scopes.
     pub jobs: BTreeMap<(DatasetScope, String), Vec<Value>>,
     pub last_job_id: u64,
+    /// The log-push quirks in force (`__emulator/logpush`).
+    pub quirks: crate::faults::LogpushQuirks,
+    /// Ownership challenges issued, per scope and destination (the token the API would
+    /// write to the destination): never in a snapshot.
+    pub challenges: BTreeMap<(DatasetScope, String, String), String>,
 }
 
 impl State {

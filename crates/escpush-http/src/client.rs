@@ -5,8 +5,12 @@
 use std::fmt;
 use std::time::Duration;
 
-use escpush_core::{read_job, read_job_list, EscOp, EscSecret, EscStatus, JobOp, JobSpec, Operation, Scope};
-use serde_json::Value;
+use escpush_core::{
+    dataset_scope, desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
+    read_ownership_challenge, read_valid, ApiMessage, DestinationConf, EscOp, EscSecret, EscStatus, JobOp, JobSpec,
+    JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, Scope,
+};
+use serde_json::{Map, Value};
 
 use crate::auth::Auth;
 use crate::builder::ClientBuilder;
@@ -145,5 +149,127 @@ impl Client {
         Ok(Value::Object(read_job(
             self.execute(&JobOp::Get(job_id).request(scope)?)?,
         )?))
+    }
+
+    /// `PUT {scope}/logpush/jobs/{job_id}`, safely: reads the job, applies `changes` (field
+    /// → value; `null` clears; `output_options` merged onto the stored one) and sends the
+    /// whole job, checked first as a creation is ([`JobUpdate::new`]). Gives the stored job.
+    /// Retried on 429, 5xx and dropped connections: the same body gives the same job.
+    pub fn update_job(&self, scope: &Scope, job_id: u64, changes: &Map<String, Value>) -> Result<Value, Error> {
+        let stored = read_job(self.execute(&JobOp::Get(job_id).request(scope)?)?)?;
+        let update = JobUpdate::new(&stored, changes, dataset_scope(scope))?;
+        self.put_job(scope, &update)
+    }
+
+    /// Sends a checked [`JobUpdate`] (`PUT`) and gives the stored job.
+    pub fn put_job(&self, scope: &Scope, update: &JobUpdate) -> Result<Value, Error> {
+        Ok(Value::Object(read_job(
+            self.execute(&JobOp::Update(update).request(scope)?)?,
+        )?))
+    }
+
+    /// `DELETE {scope}/logpush/jobs/{job_id}`; gives the id the API reports removed. Retried
+    /// like a read; a job already gone (never there, or removed by an earlier attempt whose
+    /// answer was lost) is an API error 404 that says so.
+    pub fn delete_job(&self, scope: &Scope, job_id: u64) -> Result<Option<u64>, Error> {
+        match self.execute(&JobOp::Delete(job_id).request(scope)?) {
+            Ok(result) => Ok(read_deleted(result)?),
+            Err(Error::Core(escpush_core::Error::Api {
+                status: 404,
+                mut errors,
+            })) => {
+                errors.insert(
+                    0,
+                    ApiMessage::new(
+                        0,
+                        format!("not found: {scope} has no log-push job {job_id} (already deleted, or never there)"),
+                    ),
+                );
+                Err(Error::Core(escpush_core::Error::Api { status: 404, errors }))
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// `GET {scope}/logpush/datasets/{dataset}/jobs`: the jobs of one dataset.
+    pub fn dataset_jobs(&self, scope: &Scope, dataset: &str) -> Result<Vec<Value>, Error> {
+        let jobs = read_job_list(self.execute(&JobOp::DatasetJobs(dataset).request(scope)?)?)?;
+        Ok(jobs.into_iter().map(Value::Object).collect())
+    }
+
+    /// `GET {scope}/logpush/datasets/{dataset}/fields`: the live field list, `(name,
+    /// description)` in the API's order.
+    pub fn fields(&self, scope: &Scope, dataset: &str) -> Result<Vec<(String, String)>, Error> {
+        Ok(read_fields(self.execute(&JobOp::Fields(dataset).request(scope)?)?)?)
+    }
+
+    /// `POST {scope}/logpush/ownership`: the API writes a challenge file to the destination
+    /// and says where; an answer with `valid: false` is an API error with its message.
+    pub fn ownership_challenge(&self, scope: &Scope, conf: &DestinationConf) -> Result<OwnershipChallenge, Error> {
+        Ok(read_ownership_challenge(
+            self.execute(&JobOp::OwnershipChallenge(conf).request(scope)?)?,
+        )?)
+    }
+
+    /// `POST {scope}/logpush/ownership/validate`: whether `challenge` is the token the API
+    /// wrote to the destination; `valid: false` is an API error.
+    pub fn validate_ownership(&self, scope: &Scope, conf: &DestinationConf, challenge: &str) -> Result<(), Error> {
+        let result = self.execute(&JobOp::ValidateOwnership(conf, challenge).request(scope)?)?;
+        read_valid(result, "the ownership challenge")?;
+        Ok(())
+    }
+
+    /// `POST {scope}/logpush/validate/destination`: whether the API can push to the
+    /// destination; gives its message, and `valid: false` is an API error.
+    pub fn validate_destination(&self, scope: &Scope, conf: &DestinationConf) -> Result<String, Error> {
+        let result = self.execute(&JobOp::ValidateDestination(conf).request(scope)?)?;
+        Ok(read_valid(result, "the destination")?)
+    }
+
+    /// `POST {scope}/logpush/validate/destination/exists`: whether a job already pushes there.
+    pub fn destination_exists(&self, scope: &Scope, conf: &DestinationConf) -> Result<bool, Error> {
+        Ok(read_exists(
+            self.execute(&JobOp::DestinationExists(conf).request(scope)?)?,
+        )?)
+    }
+
+    /// The job named in `desired` (its fields as a creation takes them, `name` required),
+    /// made so: created when no job of the scope has the name, updated in the fields that
+    /// differ (by meaning) when one has, left alone when it matches. Gives what was planned
+    /// and the stored job.
+    pub fn ensure_job(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<(PlanEntry, Value), Error> {
+        let doc = serde_json::json!({ "jobs": [desired] });
+        let mut wanted = desired_jobs(&doc, dataset_scope(scope))?;
+        let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
+        let entry = plan_job(&wanted.remove(0), &stored, dataset_scope(scope))?;
+        let job = match self.apply_entry(scope, &entry)? {
+            Some(job) => job,
+            None => stored
+                .into_iter()
+                .find(|j| j.get("id").and_then(Value::as_u64) == entry.job_id)
+                .map(Value::Object)
+                .unwrap_or_default(),
+        };
+        Ok((entry, job))
+    }
+
+    /// The plan that brings the scope's jobs to `doc` (`{"jobs": [...]}`, see
+    /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs.
+    pub fn plan_jobs(&self, scope: &Scope, doc: &Value, prune: bool) -> Result<Plan, Error> {
+        let wanted = desired_jobs(doc, dataset_scope(scope))?;
+        let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
+        Ok(plan_jobs(&wanted, &stored, dataset_scope(scope), prune)?)
+    }
+
+    /// Carries out one entry of a plan: the created or updated job, `Value::Null` for a
+    /// deletion, `None` when the entry sends nothing.
+    pub fn apply_entry(&self, scope: &Scope, entry: &PlanEntry) -> Result<Option<Value>, Error> {
+        match (entry.action, entry.operation()) {
+            (_, None) => Ok(None),
+            (PlanAction::Create, Some(JobOp::Create(spec))) => self.create_job(scope, spec).map(Some),
+            (_, Some(JobOp::Update(update))) => self.put_job(scope, update).map(Some),
+            (_, Some(JobOp::Delete(id))) => self.delete_job(scope, id).map(|_| Some(Value::Null)),
+            (_, Some(op)) => self.execute(&op.request(scope)?).map(Some),
+        }
     }
 }

@@ -204,3 +204,226 @@ fn job_secrets_echoed_by_the_server_are_scrubbed() {
         assert!(!shown.contains(leaked), "{leaked} in {shown}");
     }
 }
+
+/// Sets the emulator's log-push quirks through its control route.
+fn quirks(c: &escpush_http::Client, body: serde_json::Value) {
+    let req = escpush_core::Request::new(escpush_core::Method::Put, "/__emulator/logpush").with_body(body);
+    c.execute(&req).unwrap();
+}
+
+fn methods(emu: &Emulator) -> Vec<String> {
+    emu.requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
+}
+
+#[test]
+fn update_keeps_what_it_does_not_name_and_delete_removes() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .name("errors")
+        .destination_conf("s3://b/l?region=r&secret-access-key=UPDSECRET")
+        .filter(field("EdgeResponseStatus").ge(500))
+        .extra("frequency", json!("low"))
+        .extra(
+            "output_options",
+            json!({"field_names": ["ClientIP"], "sample_rate": 0.5}),
+        )
+        .build()
+        .unwrap();
+    let id = c.create_job(&zone, &spec).unwrap()["id"].as_u64().unwrap();
+    let changes = json!({"enabled": true, "output_options": {"sample_rate": 1.0}});
+    let job = c.update_job(&zone, id, changes.as_object().unwrap()).unwrap();
+    assert_eq!(job["enabled"], true);
+    assert_eq!(job["frequency"], "low", "not reset");
+    assert_eq!(
+        job["output_options"],
+        json!({"field_names": ["ClientIP"], "sample_rate": 1.0})
+    );
+    assert_eq!(job["filter"], json!(field("EdgeResponseStatus").ge(500).to_json()));
+    let put = emu.requests().into_iter().find(|r| r.method == "PUT").unwrap();
+    assert!(
+        put.body.as_ref().unwrap().get("dataset").is_none(),
+        "a PUT carries no dataset"
+    );
+    // Refused before sending: a filter that does not fit the job's dataset.
+    emu.clear_requests();
+    let bad = json!({"filter": {"where": {"key": "QueryName", "operator": "eq", "value": "a"}}});
+    let err = c.update_job(&zone, id, bad.as_object().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("QueryName"), "{err}");
+    assert_eq!(methods(&emu), [format!("GET /client/v4/zones/z1/logpush/jobs/{id}")]);
+    // A PUT is retried; a DELETE too, and a job already gone says so.
+    emu.fail_next(
+        Fault::Status {
+            status: 503,
+            retry_after: None,
+        },
+        1,
+    );
+    c.update_job(&zone, id, json!({"enabled": false}).as_object().unwrap())
+        .unwrap();
+    emu.fail_next(
+        Fault::Status {
+            status: 502,
+            retry_after: None,
+        },
+        1,
+    );
+    assert_eq!(c.delete_job(&zone, id).unwrap(), Some(id));
+    let gone = c.delete_job(&zone, id).unwrap_err();
+    assert_eq!(gone.status(), Some(404));
+    assert!(
+        gone.to_string()
+            .contains(&format!("not found: zone z1 has no log-push job {id}")),
+        "{gone}"
+    );
+    assert!(c.jobs(&zone).unwrap().is_empty());
+    assert!(!format!(
+        "{:?}",
+        emu.requests()
+            .iter()
+            .map(escpush_emulator::LoggedRequest::to_json)
+            .collect::<Vec<_>>()
+    )
+    .contains("UPDSECRET"));
+}
+
+#[test]
+fn a_zone_holds_four_jobs_and_creation_is_not_retried() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    for _ in 0..4 {
+        c.create_job(&zone, &plain_spec()).unwrap();
+    }
+    let err = c.create_job(&zone, &plain_spec()).unwrap_err();
+    assert!(err.to_string().contains("exceeded max jobs allowed"), "{err}");
+    emu.clear_requests();
+    emu.fail_next(
+        Fault::Status {
+            status: 503,
+            retry_after: None,
+        },
+        1,
+    );
+    assert!(c.create_job(&Scope::zone("z2").unwrap(), &plain_spec()).is_err());
+    assert_eq!(emu.requests().len(), 1, "a creation is never retried");
+}
+
+#[test]
+fn datasets_fields_ownership_and_destinations() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let account = Scope::account("a1").unwrap();
+    c.create_job(&zone, &plain_spec()).unwrap();
+    assert_eq!(c.dataset_jobs(&zone, "http_requests").unwrap().len(), 1);
+    assert!(c.dataset_jobs(&zone, "firewall_events").unwrap().is_empty());
+    let fields = c.fields(&zone, "http_requests").unwrap();
+    let http = escpush_core::Dataset::get("http_requests", None).unwrap();
+    assert!(escpush_core::field_drift(http, fields.iter().map(|(n, _)| n.as_str())).is_empty());
+    quirks(
+        &c,
+        json!({"field_drift": {"http_requests": {"add": {"NewField": "new"}, "remove": ["ClientIP"]}}}),
+    );
+    let fields = c.fields(&zone, "http_requests").unwrap();
+    let drift = escpush_core::field_drift(http, fields.iter().map(|(n, _)| n.as_str()));
+    assert_eq!(
+        (drift.only_live, drift.only_embedded),
+        (vec!["NewField".to_owned()], vec!["ClientIP".to_owned()])
+    );
+    assert!(c
+        .fields(&account, "gateway_dns")
+        .unwrap()
+        .iter()
+        .any(|(n, _)| n == "QueryName"));
+    emu.clear_requests();
+    assert!(c.fields(&zone, "gateway_dns").is_err(), "refused before sending");
+    assert!(emu.requests().is_empty());
+
+    let conf = escpush_core::DestinationConf::parse("s3://own/logs?region=r&secret-access-key=OWNSECRET").unwrap();
+    let challenge = c.ownership_challenge(&zone, &conf).unwrap();
+    assert!(challenge.filename.starts_with("own/logs/"), "{challenge:?}");
+    let issued = c
+        .execute(&escpush_core::Request::new(
+            escpush_core::Method::Get,
+            "/__emulator/logpush",
+        ))
+        .unwrap();
+    let token = issued["challenges"][0]["challenge"].as_str().unwrap().to_owned();
+    c.validate_ownership(&zone, &conf, &token).unwrap();
+    let err = c.validate_ownership(&zone, &conf, "wrong-token").unwrap_err();
+    assert_eq!(err.status(), Some(200));
+    assert!(
+        err.to_string()
+            .contains("the ownership challenge is not valid: the ownership challenge does not match"),
+        "{err}"
+    );
+    assert!(!err.to_string().contains("wrong-token"));
+    c.validate_destination(&zone, &conf).unwrap();
+    assert!(!c.destination_exists(&zone, &conf).unwrap());
+    assert!(c
+        .destination_exists(&zone, &escpush_core::DestinationConf::parse("s3://b?region=r").unwrap())
+        .unwrap());
+    emu.fail_next(
+        Fault::Body {
+            status: 200,
+            body: br#"{"success":true,"errors":[],"messages":[],"result":{"valid":false,"message":"bucket is gone"}}"#
+                .to_vec(),
+        },
+        1,
+    );
+    let err = c.validate_destination(&zone, &conf).unwrap_err();
+    assert!(
+        err.to_string().contains("the destination is not valid: bucket is gone"),
+        "{err}"
+    );
+    let logged = format!(
+        "{:?}",
+        emu.requests()
+            .iter()
+            .map(escpush_emulator::LoggedRequest::to_json)
+            .collect::<Vec<_>>()
+    );
+    assert!(!logged.contains("OWNSECRET") && !logged.contains(&token), "{logged}");
+}
+
+#[test]
+fn ensure_against_a_reserializing_server_sends_nothing_the_second_time() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    quirks(&c, json!({"reserialize_filters": true}));
+    let desired = json!({
+        "name": "errors", "dataset": "http_requests", "destination_conf": "s3://b?region=r",
+        "filter": (field("EdgeResponseStatus").ge(500) & field("ClientCountry").is_in(["cn", "ru"]) & field("ClientRequestHost").ends_with(".x")).to_json(),
+    });
+    let (entry, job) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
+    assert_eq!(entry.action, escpush_core::PlanAction::Create);
+    let stored = job["filter"].as_str().unwrap();
+    assert!(
+        stored.contains("\"value\": \"500\", \"operator\": \"geq\""),
+        "the server rewrote it: {stored}"
+    );
+    emu.clear_requests();
+    let (entry, again) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
+    assert_eq!(entry.action, escpush_core::PlanAction::Unchanged);
+    assert_eq!(again["id"], job["id"]);
+    assert_eq!(
+        methods(&emu),
+        ["GET /client/v4/zones/z1/logpush/jobs"],
+        "only the list is read"
+    );
+    let mut changed = desired.as_object().unwrap().clone();
+    changed.insert("enabled".into(), json!(true));
+    let (entry, updated) = c.ensure_job(&zone, &changed).unwrap();
+    assert_eq!(entry.action, escpush_core::PlanAction::Update);
+    assert_eq!(
+        entry.changes.iter().map(|c| c.field.as_str()).collect::<Vec<_>>(),
+        ["enabled"]
+    );
+    assert_eq!(updated["enabled"], true);
+}

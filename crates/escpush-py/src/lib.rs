@@ -23,6 +23,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<logpush::PyLogpush>()?;
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
+    m.add_function(wrap_pyfunction!(logpush::_job_filter, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;

@@ -3,13 +3,13 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{dataset_scope, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
+use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
 use escpush_http::Client;
 
 use crate::client::{int_in_range, quote};
 use crate::convert;
 use crate::errors;
-use crate::filter::filter_from_py;
+use crate::filter::{filter_from_py, PyFilter};
 
 /// The `logpull_options` of a log-push job: fields, timestamp format, flags.
 #[pyclass(name = "LogpullOptions", module = "escpush", frozen, eq)]
@@ -209,10 +209,15 @@ impl PyLogpush {
         job_from_json(py, &job)
     }
 
-    /// Every log-push job of the zone or account, each an `escpush.Job` (a dict).
-    fn jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// Every log-push job of the zone or account, each an `escpush.Job` (a dict); with
+    /// `dataset`, only that dataset's jobs (`GET .../logpush/datasets/{dataset}/jobs`).
+    #[pyo3(signature = (dataset=None))]
+    fn jobs<'py>(&self, py: Python<'py>, dataset: Option<&str>) -> PyResult<Bound<'py, PyList>> {
         let jobs = py
-            .detach(|| self.client.jobs(&self.scope))
+            .detach(|| match dataset {
+                None => self.client.jobs(&self.scope),
+                Some(d) => self.client.dataset_jobs(&self.scope, d),
+            })
             .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
@@ -223,16 +228,337 @@ impl PyLogpush {
 
     /// One log-push job, by its id, as an `escpush.Job` (a dict).
     fn job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
-        let job_id = u64::try_from(int_in_range(py, "job id", job_id, 1, i64::MAX)?).unwrap_or_default();
+        let job_id = checked_id(py, job_id)?;
         let job = py
             .detach(|| self.client.job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
 
+    /// Updates a job safely and returns the stored job: reads it, applies the fields given
+    /// (`None` clears one; `output_options` is merged onto the stored one) and sends the
+    /// whole job, so nothing not named is reset. The fields are checked as `create_job`
+    /// checks them, against the job's dataset, before anything is written; `dataset` and
+    /// `kind` cannot change. Retried on 429, 5xx and dropped connections.
+    #[pyo3(signature = (job_id, **fields))]
+    fn update_job(&self, py: Python<'_>, job_id: i64, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+        let job_id = checked_id(py, job_id)?;
+        let changes = job_fields(py, fields)?;
+        if changes.is_empty() {
+            return Err(errors::invalid_input(
+                py,
+                "invalid fields: name at least one field to update, like enabled=False",
+            ));
+        }
+        let job = py
+            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+            .map_err(|e| errors::http_error(py, &e))?;
+        job_from_json(py, &job)
+    }
+
+    /// Enables a job (an update of `enabled`); returns the stored job.
+    fn enable_job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+        self.set_enabled(py, job_id, true)
+    }
+
+    /// Disables a job (an update of `enabled`); returns the stored job.
+    fn disable_job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+        self.set_enabled(py, job_id, false)
+    }
+
+    /// Deletes a job and returns its id. Retried like a read; a job already gone raises
+    /// `NotFoundError` saying so.
+    fn delete_job(&self, py: Python<'_>, job_id: i64) -> PyResult<u64> {
+        let job_id = checked_id(py, job_id)?;
+        let deleted = py
+            .detach(|| self.client.delete_job(&self.scope, job_id))
+            .map_err(|e| errors::http_error(py, &e))?;
+        Ok(deleted.unwrap_or(job_id))
+    }
+
+    /// Makes the job named `name` be as given, idempotently: creates it when no job of the
+    /// scope has the name, updates only the fields that differ when one has, and sends
+    /// nothing when it matches. Filters compare by meaning (member order, spacing, `"500"`
+    /// for `500` on a number field, nesting of `and` / `or` groups), so a server that writes
+    /// filters back differently causes no update. Fields not given are left as stored.
+    /// `ownership_challenge` is sent on creation only (the API does not give it back).
+    ///
+    /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
+    /// [{"field", "before", "after"}], "job": Job}`; changes show secrets as `***`.
+    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, **fields))]
+    #[allow(clippy::too_many_arguments)]
+    fn ensure_job(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        dataset: &str,
+        destination_conf: &str,
+        filter: Option<&Bound<'_, PyAny>>,
+        logpull_options: Option<&Bound<'_, PyAny>>,
+        fields: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut desired = job_fields(py, fields)?;
+        desired.insert("name".into(), name.into());
+        desired.insert("dataset".into(), dataset.into());
+        desired.insert("destination_conf".into(), destination_conf.into());
+        if let Some(f) = filter.filter(|f| !f.is_none()) {
+            desired.insert("filter".into(), filter_field(py, f)?);
+        }
+        if let Some(o) = logpull_options.filter(|o| !o.is_none()) {
+            desired.insert("logpull_options".into(), options_field(py, o)?);
+        }
+        let (entry, job) = py
+            .detach(|| self.client.ensure_job(&self.scope, &desired))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let mut shown = entry.to_json();
+        let done = match entry.action {
+            escpush_core::PlanAction::Create => "created",
+            escpush_core::PlanAction::Update => "updated",
+            _ => "unchanged",
+        };
+        shown["action"] = done.into();
+        shown["id"] = job.get("id").cloned().unwrap_or_default();
+        let out = convert::from_json(py, &shown)?;
+        out.bind(py).set_item("job", job_from_json(py, &job)?)?;
+        Ok(out)
+    }
+
+    /// The plan that brings the scope's jobs to `jobs` (`{"jobs": [{"name", "dataset",
+    /// ...}]}`, as `escpush logpush apply` reads a file), and with `dry_run=False` carries it
+    /// out (deletions first, then updates, then creations, so that a zone's 4-job limit
+    /// lets a job be replaced). Jobs are matched by name; stored jobs the list does not name
+    /// are `untracked`, or `delete` with `prune=True`. Every desired job is checked before
+    /// anything is sent.
+    ///
+    /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
+    /// as `***`). An error part-way raises it, with the plan so far (each entry's `done`)
+    /// as the exception's `plan` attribute.
+    #[pyo3(signature = (jobs, *, prune=false, dry_run=false))]
+    fn apply(&self, py: Python<'_>, jobs: &Bound<'_, PyAny>, prune: bool, dry_run: bool) -> PyResult<Py<PyAny>> {
+        let doc = jobs_doc(py, jobs)?;
+        let plan = py
+            .detach(|| self.client.plan_jobs(&self.scope, &doc, prune))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let mut shown = plan.to_json();
+        for i in 0..plan.entries.len() {
+            shown["jobs"][i]["done"] = false.into();
+        }
+        let mut failure = None;
+        for i in plan.steps() {
+            let entry = &plan.entries[i];
+            if dry_run || failure.is_some() {
+                continue;
+            }
+            match py.detach(|| self.client.apply_entry(&self.scope, entry)) {
+                Ok(job) => {
+                    shown["jobs"][i]["done"] = job.is_some().into();
+                    if let Some(id) = job.as_ref().and_then(|j| j.get("id")) {
+                        shown["jobs"][i]["id"] = id.clone();
+                    }
+                }
+                Err(e) => failure = Some(e),
+            }
+        }
+        let out = convert::from_json(py, &shown)?;
+        if let Some(e) = failure {
+            let err = errors::http_error(py, &e);
+            err.value(py).setattr("plan", out)?;
+            return Err(err);
+        }
+        Ok(out)
+    }
+
+    /// The live field list of a dataset, `{field: description}`, as the API gives it.
+    fn fields<'py>(&self, py: Python<'py>, dataset: &str) -> PyResult<Bound<'py, PyDict>> {
+        let fields = py
+            .detach(|| self.client.fields(&self.scope, dataset))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let out = PyDict::new(py);
+        for (name, description) in fields {
+            out.set_item(name, description)?;
+        }
+        Ok(out)
+    }
+
+    /// Compares the live field list of each dataset of the scope (or of those named) with
+    /// escpush's embedded schema: `{dataset: {"only_live": [...], "only_embedded": [...]}}`,
+    /// for the datasets that differ. Fields only the API has mean escpush is stale.
+    #[pyo3(signature = (datasets=None))]
+    fn check_fields<'py>(&self, py: Python<'py>, datasets: Option<Vec<String>>) -> PyResult<Bound<'py, PyDict>> {
+        let names: Vec<String> = datasets.unwrap_or_else(|| {
+            escpush_core::datasets()
+                .iter()
+                .filter(|d| d.scope() == dataset_scope(&self.scope))
+                .map(|d| d.name().to_owned())
+                .collect()
+        });
+        let out = PyDict::new(py);
+        for name in names {
+            let dataset = escpush_core::Dataset::get(&name, Some(dataset_scope(&self.scope)))
+                .map_err(|e| errors::core_error(py, &e))?;
+            let live = py
+                .detach(|| self.client.fields(&self.scope, &name))
+                .map_err(|e| errors::http_error(py, &e))?;
+            let drift = escpush_core::field_drift(dataset, live.iter().map(|(n, _)| n.as_str()));
+            if !drift.is_empty() {
+                let entry = PyDict::new(py);
+                entry.set_item("only_live", drift.only_live)?;
+                entry.set_item("only_embedded", drift.only_embedded)?;
+                out.set_item(name, entry)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Asks the API to write an ownership challenge file to the destination; returns
+    /// `{"filename", "message"}` (the challenge itself is in that file). An answer with
+    /// `valid: false` raises `ApiError` with the API's message.
+    fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: &str) -> PyResult<Bound<'py, PyDict>> {
+        let conf = destination(py, destination_conf)?;
+        let answer = py
+            .detach(|| self.client.ownership_challenge(&self.scope, &conf))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let out = PyDict::new(py);
+        out.set_item("filename", answer.filename)?;
+        out.set_item("message", answer.message)?;
+        Ok(out)
+    }
+
+    /// Checks the challenge read from the destination's challenge file; `valid: false`
+    /// raises `ApiError`. The challenge never appears in errors or logs.
+    fn validate_ownership(&self, py: Python<'_>, destination_conf: &str, challenge: &str) -> PyResult<()> {
+        let conf = destination(py, destination_conf)?;
+        py.detach(|| self.client.validate_ownership(&self.scope, &conf, challenge))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
+    /// Asks the API whether it can push to the destination; `valid: false` raises
+    /// `ApiError` with its message. Returns the API's message (often empty).
+    fn validate_destination(&self, py: Python<'_>, destination_conf: &str) -> PyResult<String> {
+        let conf = destination(py, destination_conf)?;
+        py.detach(|| self.client.validate_destination(&self.scope, &conf))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
+    /// Whether a job of the scope already pushes to the destination.
+    fn destination_exists(&self, py: Python<'_>, destination_conf: &str) -> PyResult<bool> {
+        let conf = destination(py, destination_conf)?;
+        py.detach(|| self.client.destination_exists(&self.scope, &conf))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
     fn __repr__(&self) -> String {
         format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
     }
+}
+
+impl PyLogpush {
+    fn set_enabled(&self, py: Python<'_>, job_id: i64, on: bool) -> PyResult<Py<PyAny>> {
+        let job_id = checked_id(py, job_id)?;
+        let mut changes = serde_json::Map::new();
+        changes.insert("enabled".into(), on.into());
+        let job = py
+            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+            .map_err(|e| errors::http_error(py, &e))?;
+        job_from_json(py, &job)
+    }
+}
+
+/// A job id from Python: 1 or more.
+fn checked_id(py: Python<'_>, job_id: i64) -> PyResult<u64> {
+    Ok(u64::try_from(int_in_range(py, "job id", job_id, 1, i64::MAX)?).unwrap_or_default())
+}
+
+/// A destination, checked before anything is sent (`InvalidInput` naming what is wrong).
+fn destination(py: Python<'_>, text: &str) -> PyResult<DestinationConf> {
+    DestinationConf::parse(text).map_err(|e| errors::core_error(py, &e))
+}
+
+/// A filter given for a job field: a `Filter` as its canonical JSON; text or a dict as
+/// given, for core to parse and report with the other problems, each with its path.
+fn filter_field(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    if let Ok(filter) = f.cast::<PyFilter>() {
+        return Ok(filter.get().filter().to_json().into());
+    }
+    convert::filter_json(f, "filter")
+        .map(Into::into)
+        .map_err(|p| errors::filter_error(py, &escpush_core::FilterError::new(vec![p])))
+}
+
+/// `logpull_options` given for a job field: `LogpullOptions` or its query string.
+fn options_field(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    if let Ok(opts) = o.cast::<PyLogpullOptions>() {
+        return Ok(opts.get().inner.to_query().into());
+    }
+    if let Ok(text) = o.cast::<PyString>() {
+        return Ok(text.to_cow()?.into_owned().into());
+    }
+    Err(errors::invalid_input(
+        py,
+        "invalid logpull_options: give an escpush.LogpullOptions or its query string",
+    ))
+}
+
+/// Job fields given as keywords, as JSON: `filter` and `logpull_options` in every form
+/// `create_job` takes; `None` is JSON null (clears the field in an update).
+fn job_fields(
+    py: Python<'_>,
+    fields: Option<&Bound<'_, PyDict>>,
+) -> PyResult<serde_json::Map<String, serde_json::Value>> {
+    let mut out = serde_json::Map::new();
+    let Some(fields) = fields else { return Ok(out) };
+    for (key, value) in fields.iter() {
+        let key: String = key.extract()?;
+        let json = match key.as_str() {
+            "filter" if !value.is_none() => filter_field(py, &value)?,
+            "logpull_options" if !value.is_none() => options_field(py, &value)?,
+            _ => convert::to_json(&value, &key)
+                .map_err(|m| errors::invalid_input(py, m))?
+                .into(),
+        };
+        out.insert(key, json);
+    }
+    Ok(out)
+}
+
+/// The desired jobs given to `apply`: `{"jobs": [...]}` whose jobs take their fields in every
+/// form `create_job` does (a `Filter`, `LogpullOptions`); any other shape goes to core as
+/// JSON, which says what is wrong with it.
+fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let listed = jobs
+        .cast::<PyDict>()
+        .ok()
+        .and_then(|d| d.get_item("jobs").ok().flatten())
+        .and_then(|l| l.cast_into::<PyList>().ok());
+    if let Some(items) = listed {
+        let mut out = Vec::new();
+        for item in items.iter() {
+            out.push(match item.cast::<PyDict>() {
+                Ok(fields) => serde_json::Value::Object(job_fields(py, Some(fields))?),
+                Err(_) => convert::to_json(&item, "jobs")
+                    .map_err(|m| errors::invalid_input(py, m))?
+                    .into(),
+            });
+        }
+        return Ok(serde_json::json!({ "jobs": out }));
+    }
+    Ok(convert::to_json(jobs, "jobs")
+        .map_err(|m| errors::invalid_input(py, m))?
+        .into())
+}
+
+/// A job's `filter` as an `escpush.Filter` (its string form, the quoted form or the object
+/// form, however the server wrote it), or None when the job has none. Core's `job_filter`.
+#[pyfunction]
+pub fn _job_filter(py: Python<'_>, job: &Bound<'_, PyDict>) -> PyResult<Option<PyFilter>> {
+    let mut map = serde_json::Map::new();
+    if let Some(value) = job.get_item("filter")? {
+        let json = convert::to_json(&value, "filter").map_err(|m| errors::invalid_input(py, m))?;
+        map.insert("filter".into(), json.into());
+    }
+    escpush_core::job_filter(&map)
+        .map(|f| f.map(PyFilter::from))
+        .map_err(|e| errors::core_error(py, &e))
 }
 
 /// A job record fit to print: core's `redact_job` applied to a copy of `job` (a dict).

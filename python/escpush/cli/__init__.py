@@ -52,7 +52,8 @@ _COMMANDS = {
     "emulator": ("serve the API emulator on 127.0.0.1 until interrupted", "emulator", "add_emulator"),
     "esc": ("read, disable, re-enable or test-disable ESC on a zone or an account", "esc", "add"),
     "filter": ("check, format, explain and preview log-push job filters", "filter", "add"),
-    "logpush": ("create and read log-push jobs", "logpush", "add"),
+    "logpush": ("create, read, update, delete, ensure and apply log-push jobs", "logpush", "add"),
+    "datasets": ("compare the live dataset fields with escpush's schemas", "datasets", "add"),
 }
 
 

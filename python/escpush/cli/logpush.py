@@ -1,11 +1,15 @@
-"""``escpush logpush create|list|get``: log-push jobs of a zone or an account. The optional
-job fields ``create`` takes come from core's list (``escpush._escpush._EXTRA_JOB_FIELDS``),
-so an option exists for each field core accepts; jobs are printed masked, their fields in
-the order of :mod:`escpush._format`."""
+"""``escpush logpush create|list|get|update|enable|disable|delete|ensure|apply|fields``:
+log-push jobs of a zone or an account, for their whole life. The optional job fields
+``create``, ``update`` and ``ensure`` take come from core's list
+(``escpush._escpush._EXTRA_JOB_FIELDS``), so an option exists for each field core accepts;
+jobs are printed masked, their fields in the order of :mod:`escpush._format`. ``apply``
+reads a JSON or TOML file of the jobs the scope should have; plans and diffs come from core
+(the comparison by meaning, the safe update), with secrets masked."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ._common import (
     EXIT_OK,
@@ -19,6 +23,7 @@ from ._common import (
     integer,
     output_options,
     read_stdin,
+    read_text,
     scope,
     where,
 )
@@ -101,34 +106,145 @@ def add(commands: Commands, summary: str) -> None:
         ],
         parents,
     )
-    job = create.add_argument_group("job fields")
-    job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
-    job.add_argument(
-        "--destination-conf",
-        required=True,
-        metavar="URL",
-        help="where to push, e.g. s3://bucket/path?region=us-east-1 (required; - reads it from stdin)",
-    )
-    job.add_argument("--name", metavar="NAME", help="the job's name")
-    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, or - for stdin")
-    job.add_argument(
-        "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
-    )
-    _add_extra_fields(job)
+    _job_options(create, "create")
     create.set_defaults(run=run_create)
-    command(
+    listing = command(
         logpush,
         "list",
         "list the jobs",
-        "List the log-push jobs of the zone or account.",
-        ["escpush logpush list --zone ZONE_ID", "escpush logpush list --account ACCOUNT_ID --json"],
+        "List the log-push jobs of the zone or account (with --dataset, of one dataset).",
+        [
+            "escpush logpush list --zone ZONE_ID",
+            "escpush logpush list --account ACCOUNT_ID --json",
+            "escpush logpush list --zone ZONE_ID --dataset http_requests",
+        ],
         parents,
-    ).set_defaults(run=run_list)
+    )
+    listing.add_argument("--dataset", metavar="NAME", help="only the jobs of this dataset")
+    listing.set_defaults(run=run_list)
     get = command(
         logpush, "get", "show one job", "Show one log-push job.", ["escpush logpush get 7 --zone ZONE_ID"], parents
     )
     get.add_argument("job_id", metavar="JOB_ID", type=integer(1, 2**63 - 1), help="the job's id")
     get.set_defaults(run=run_get)
+    _add_lifecycle(logpush, parents)
+
+
+_JOB_ID = integer(1, 2**63 - 1)
+
+
+def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
+    """The job fields of ``create`` (dataset and destination required), ``update`` (all
+    optional, and ``--no-filter``) and ``ensure`` (name, dataset and destination required)."""
+    job = parser.add_argument_group("job fields")
+    required = mode != "update"
+    if mode != "update":
+        job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
+    job.add_argument(
+        "--destination-conf",
+        required=required,
+        metavar="URL",
+        help="where to push, e.g. s3://bucket/path?region=us-east-1 ("
+        + ("required; " if required else "")
+        + "- reads it from stdin)",
+    )
+    if mode == "ensure":
+        job.add_argument("--name", required=True, metavar="NAME", help="the job's name: how it is found (required)")
+    else:
+        job.add_argument("--name", metavar="NAME", help="the job's name")
+    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, or - for stdin")
+    if mode == "update":
+        job.add_argument("--no-filter", dest="clear_filter", action="store_true", help="remove the job's filter")
+    job.add_argument(
+        "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
+    )
+    _add_extra_fields(job)
+
+
+def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
+    update = command(
+        logpush,
+        "update",
+        "change some fields of a job, keeping the rest",
+        "Update a job safely: the job is read, the fields given are changed (output_options merged onto the "
+        "stored one) and the whole job is sent, so nothing not named is reset. The changes are checked as a "
+        "creation is, against the job's dataset, before anything is written; dataset and kind cannot change.",
+        [
+            "escpush logpush update 7 --zone ZONE_ID --filter new-filter.json",
+            "escpush logpush update 7 --zone ZONE_ID --frequency low --no-filter",
+        ],
+        parents,
+    )
+    update.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
+    _job_options(update, "update")
+    update.set_defaults(run=run_update)
+    for name, summary in (("enable", "enable a job"), ("disable", "disable a job (it stays, paused)")):
+        toggle = command(
+            logpush,
+            name,
+            summary,
+            f"{summary[0].upper()}{summary[1:]}: an update of `enabled` alone.",
+            [f"escpush logpush {name} 7 --zone ZONE_ID"],
+            parents,
+        )
+        toggle.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
+        toggle.set_defaults(run=run_enable if name == "enable" else run_disable)
+    delete = command(
+        logpush,
+        "delete",
+        "delete a job",
+        "Delete a log-push job. A job already gone is reported as not found (exit status 3).",
+        ["escpush logpush delete 7 --zone ZONE_ID"],
+        parents,
+    )
+    delete.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
+    delete.set_defaults(run=run_delete)
+    ensure = command(
+        logpush,
+        "ensure",
+        "create or update the job of a name, or leave it alone",
+        "Make the job named --name be as given: create it when no job has the name, update only the fields "
+        "that differ when one does, send nothing when it matches. Filters compare by meaning (member order, "
+        'spacing, "500" for 500 on a number field, nesting of and/or groups), so running it again changes '
+        "nothing. Fields not given are left as they are.",
+        [
+            "escpush logpush ensure --zone ZONE_ID --name errors --dataset http_requests \\\n"
+            "    --destination-conf 's3://bucket/logs?region=us-east-1' --filter errors.json",
+        ],
+        parents,
+    )
+    _job_options(ensure, "ensure")
+    ensure.set_defaults(run=run_ensure)
+    apply = command(
+        logpush,
+        "apply",
+        "make the scope's jobs those a file lists",
+        'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
+        '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
+        "JSON). Each filter is JSON text or an object. Every job is checked first; then the plan is printed "
+        "(create; update, field by field; unchanged; jobs not in the file) and carried out. Jobs not in the "
+        "file are deleted only with --prune. Secrets are never printed.",
+        [
+            "escpush logpush apply jobs.toml --zone ZONE_ID --dry-run",
+            "escpush logpush apply jobs.json --account ACCOUNT_ID --prune --json",
+        ],
+        parents,
+    )
+    apply.add_argument("file", metavar="FILE", help="the jobs, JSON or TOML (- reads JSON or TOML from stdin)")
+    apply.add_argument("--dry-run", action="store_true", help="print the plan, send nothing")
+    apply.add_argument("--prune", action="store_true", help="delete the jobs of the scope the file does not list")
+    apply.set_defaults(run=run_apply)
+    fields = command(
+        logpush,
+        "fields",
+        "list a dataset's fields as the API serves them",
+        "List the live fields of a dataset (the API's list, not escpush's embedded schema); "
+        "`escpush datasets check` compares the two.",
+        ["escpush logpush fields http_requests --zone ZONE_ID"],
+        parents,
+    )
+    fields.add_argument("dataset", metavar="DATASET", help="the dataset")
+    fields.set_defaults(run=run_fields)
 
 
 def job_text(job: dict[str, object]) -> str:
@@ -145,11 +261,7 @@ def job_text(job: dict[str, object]) -> str:
 
 
 def run_create(args: argparse.Namespace) -> int:
-    destination = args.destination_conf
-    if destination == "-":
-        if args.filter == "-":
-            raise CliError("--destination-conf and --filter cannot both be - (stdin)")
-        destination = read_stdin("destination").strip()
+    destination = _destination(args)
     fields = _extra_fields(args)
     target = scope(args)
     created = target.logpush.create_job(
@@ -166,7 +278,7 @@ def run_create(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    jobs = [j.redacted() for j in scope(args).logpush.jobs()]
+    jobs = [j.redacted() for j in scope(args).logpush.jobs(args.dataset)]
     text = "\n".join(job_text(j) for j in jobs) if jobs else f"no log-push jobs on {where(args)}"
     emit(args, jobs, text)
     return EXIT_OK
@@ -175,4 +287,144 @@ def run_list(args: argparse.Namespace) -> int:
 def run_get(args: argparse.Namespace) -> int:
     view = scope(args).logpush.job(args.job_id).redacted()
     emit(args, view, job_text(view))
+    return EXIT_OK
+
+
+def _destination(args: argparse.Namespace) -> str:
+    """--destination-conf, given (or - for stdin)."""
+    destination: str = args.destination_conf
+    if destination == "-":
+        if args.filter == "-":
+            raise CliError("--destination-conf and --filter cannot both be - (stdin)")
+        destination = read_stdin("destination").strip()
+    return destination
+
+
+def _given_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The job fields an update or ensure names, as the Python methods take them."""
+    fields = _extra_fields(args)
+    if args.destination_conf is not None:
+        fields["destination_conf"] = _destination(args)
+    if args.name is not None:
+        fields["name"] = args.name
+    if args.filter is not None:
+        fields["filter"] = filter_text(args.filter)
+    elif getattr(args, "clear_filter", False):
+        fields["filter"] = None
+    if args.logpull_options is not None:
+        fields["logpull_options"] = args.logpull_options
+    return fields
+
+
+def run_update(args: argparse.Namespace) -> int:
+    fields = _given_fields(args)
+    if not fields:
+        raise CliError("name at least one field to change, like --frequency low or --no-enabled")
+    view = scope(args).logpush.update_job(args.job_id, **fields).redacted()
+    emit(args, view, f"updated on {where(args)}: " + job_text(view))
+    return EXIT_OK
+
+
+def run_enable(args: argparse.Namespace) -> int:
+    view = scope(args).logpush.enable_job(args.job_id).redacted()
+    emit(args, view, f"enabled on {where(args)}: " + job_text(view))
+    return EXIT_OK
+
+
+def run_disable(args: argparse.Namespace) -> int:
+    view = scope(args).logpush.disable_job(args.job_id).redacted()
+    emit(args, view, f"disabled on {where(args)}: " + job_text(view))
+    return EXIT_OK
+
+
+def run_delete(args: argparse.Namespace) -> int:
+    deleted = scope(args).logpush.delete_job(args.job_id)
+    emit(args, {"id": deleted}, f"deleted job {deleted} on {where(args)}")
+    return EXIT_OK
+
+
+def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
+    import json
+
+    def shown(value: object) -> str:
+        return "(none)" if value is None else value if isinstance(value, str) else json.dumps(value)
+
+    return [f"      {c['field']}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
+
+
+def run_ensure(args: argparse.Namespace) -> int:
+    fields = _given_fields(args)
+    name, destination = fields.pop("name"), fields.pop("destination_conf")
+    result = scope(args).logpush.ensure_job(name=name, dataset=args.dataset, destination_conf=destination, **fields)
+    view = {**result, "job": result["job"].redacted()}
+    head = f"{result['action']} job {result['id']} {name!r} on {where(args)}"
+    emit(args, view, "\n".join([head, *_change_lines(result["changes"])]))
+    return EXIT_OK
+
+
+# How each plan action is shown: a sign, and the words of a dry run and of a run.
+_ACTIONS = {
+    "create": ("+", "create", "created"),
+    "update": ("~", "update", "updated"),
+    "unchanged": ("=", "unchanged", "unchanged"),
+    "delete": ("-", "delete", "deleted"),
+    "untracked": ("?", "not in the file (kept; --prune deletes it)", "not in the file (kept; --prune deletes it)"),
+}
+
+
+def read_jobs_file(arg: str) -> dict[str, Any]:
+    """An ``apply`` FILE: JSON, or TOML (tomllib, or tomli before Python 3.11)."""
+    import json
+
+    text = read_text(arg, "jobs file")
+    if not arg.endswith(".toml"):
+        try:
+            data = json.loads(text)
+        except ValueError as err:
+            if arg.endswith(".json") or text.lstrip().startswith(("{", "[")):
+                raise CliError(f"the jobs file `{arg}` is not JSON: {err}") from None
+        else:
+            if not isinstance(data, dict):
+                raise CliError(f'the jobs file `{arg}` is not an object {{"jobs": [...]}}')
+            return data
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover (the test runs use 3.11+)
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CliError(f"the jobs file `{arg}` is neither JSON nor TOML: {err}") from None
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    jobs = read_jobs_file(args.file)
+    try:
+        plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run)
+    except Exception as err:
+        partial = getattr(err, "plan", None)
+        if partial is not None:  # what was done before the failure, then the failure
+            print(_plan_text(args, partial), file=sys.stderr)
+        raise
+    emit(args, plan, _plan_text(args, plan))
+    return EXIT_OK
+
+
+def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
+    lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
+    for entry in plan["jobs"]:
+        sign, planned, done = _ACTIONS.get(entry["action"], ("*", entry["action"], entry["action"]))
+        what = done if entry.get("done") else planned
+        label = repr(entry["name"]) if entry.get("name") else "(no name)"
+        job = f" job {entry['id']}" if entry.get("id") is not None else ""
+        lines.append(f"  {sign} {label}{job} ({entry['dataset']}): {what}")
+        lines.extend(_change_lines(entry["changes"]))
+    return "\n".join(lines)
+
+
+def run_fields(args: argparse.Namespace) -> int:
+    fields = scope(args).logpush.fields(args.dataset)
+    width = max((len(name) for name in fields), default=0)
+    text = "\n".join(f"{name:<{width}}  {description}" for name, description in fields.items())
+    emit(args, fields, text or f"no fields for {args.dataset} on {where(args)}")
     return EXIT_OK

@@ -67,8 +67,9 @@ pub const JOB_FIELD_RANGES: &[(&str, u64, u64)] = &[
     ("max_upload_interval_seconds", 30, 300),
 ];
 
-/// A log-push job's creation payload, checked against its dataset.
-#[derive(Clone, Debug, PartialEq)]
+/// A log-push job's creation payload, checked against its dataset. Its `Debug` masks the
+/// destination's credentials and the secret fields ([`SECRET_JOB_FIELDS`]).
+#[derive(Clone, PartialEq)]
 pub struct JobSpec {
     dataset: &'static Dataset,
     destination: DestinationConf,
@@ -76,6 +77,21 @@ pub struct JobSpec {
     logpull_options: Option<LogpullOptions>,
     filter: Option<Filter>,
     extra: Map<String, Value>,
+}
+
+impl std::fmt::Debug for JobSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut extra = self.extra.clone();
+        redact_job(&mut extra);
+        f.debug_struct("JobSpec")
+            .field("dataset", &self.dataset.name())
+            .field("destination", &self.destination)
+            .field("name", &self.name)
+            .field("logpull_options", &self.logpull_options)
+            .field("filter", &self.filter)
+            .field("extra", &extra)
+            .finish()
+    }
 }
 
 /// Builds a [`JobSpec`]; [`JobSpecBuilder::build`] checks everything at once.

@@ -8,20 +8,33 @@
 
 //! - [`JobOp`]: every request of the job endpoints, in the one shape of the core's operations.
 //!
+//! - [`JobUpdate`]: the safe update of a stored job (the caller's changes on top of what is
+//!   stored, checked as a creation);
+//! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
+//!   by field), leave alone or delete, compared by meaning ([`filters_equal`]).
+//!
 //! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
 //! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
-//! readers of the answers).
+//! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
+//! `plan` (ensure and apply).
 
+mod compare;
 mod destination;
 mod job;
 mod options;
+mod plan;
 mod requests;
 #[cfg(test)]
 mod tests;
+mod update;
 
+pub use compare::{field_drift, filters_equal, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
 pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
 };
 pub use options::{LogpullOptions, Timestamps};
+pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry};
 pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
+pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
+pub use update::{updatable_fields, JobUpdate};

@@ -330,3 +330,292 @@ fn job_answers_are_read_or_refused_by_what_they_hold() {
         "{err}"
     );
 }
+
+#[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
+fn obj(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+const SECRET_CONF: &str = "s3://b/logs?region=us-east-1&secret-access-key=SAK-SECRET";
+
+fn stored_job() -> Map<String, Value> {
+    obj(json!({
+        "id": 7, "name": "errors", "dataset": "http_requests", "enabled": true, "kind": "",
+        "destination_conf": SECRET_CONF, "frequency": "low",
+        "logpull_options": "fields=ClientIP&timestamps=rfc3339",
+        "filter": "{\"where\": {\"value\": \"500\", \"operator\": \"geq\", \"key\": \"EdgeResponseStatus\"}}",
+        "output_options": {"field_names": ["ClientIP"], "sample_rate": 0.5},
+        "last_complete": null, "error_message": null
+    }))
+}
+
+#[test]
+fn an_update_keeps_what_it_does_not_name() {
+    let zone = Scope::zone("z1").unwrap();
+    let changes = obj(json!({"enabled": false, "output_options": {"sample_rate": 1.0}}));
+    let update = JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).unwrap();
+    let req = JobOp::Update(&update).request(&zone).unwrap();
+    assert_eq!(
+        (req.method, req.path.as_str()),
+        (Method::Put, "/zones/z1/logpush/jobs/7")
+    );
+    assert!(req.retry_safe && req.carries_secret);
+    assert!(!format!("{req:?} {update:?}").contains("SAK-SECRET"));
+    let body = req.body.unwrap();
+    assert_eq!(body["enabled"], false);
+    assert_eq!(body["frequency"], "low");
+    assert_eq!(body["destination_conf"], SECRET_CONF);
+    assert_eq!(
+        body["filter"],
+        stored_job()["filter"],
+        "an untouched filter is sent as stored"
+    );
+    assert_eq!(
+        body["output_options"],
+        json!({"field_names": ["ClientIP"], "sample_rate": 1.0})
+    );
+    assert!(body.get("dataset").is_none() && body.get("id").is_none() && body.get("last_complete").is_none());
+    assert_eq!(update.changed(), ["enabled", "output_options"]);
+    // A filter given in any form is sent canonical; null clears it.
+    let f = obj(json!({"filter": {"where": {"key": "ClientCountry", "operator": "eq", "value": "cn"}}}));
+    let body = JobUpdate::new(&stored_job(), &f, DatasetScope::Zone).unwrap().to_body();
+    assert_eq!(
+        body["filter"],
+        r#"{"where":{"key":"ClientCountry","operator":"eq","value":"cn"}}"#
+    );
+    let cleared = JobUpdate::new(&stored_job(), &obj(json!({"filter": null})), DatasetScope::Zone).unwrap();
+    assert_eq!(cleared.to_body()["filter"], Value::Null);
+}
+
+#[test]
+fn an_update_is_checked_like_a_creation() {
+    let bad = |changes: Value| JobUpdate::new(&stored_job(), &obj(changes), DatasetScope::Zone).unwrap_err();
+    assert_eq!(
+        codes(&bad(
+            json!({"filter": {"where": {"key": "ClientRequestHots", "operator": "eq", "value": "a"}}})
+        )),
+        [("filter.where.key".to_owned(), "unknown_field")]
+    );
+    assert_eq!(
+        codes(&bad(json!({"frequency": "often"}))),
+        [("frequency".to_owned(), "invalid_value")]
+    );
+    assert_eq!(
+        codes(&bad(json!({"enabeld": true}))),
+        [("enabeld".to_owned(), "unknown_member")]
+    );
+    assert!(bad(json!({"dataset": "firewall_events"}))
+        .to_string()
+        .contains("dataset cannot change"));
+    assert!(bad(json!({"kind": "edge"})).to_string().contains("kind cannot change"));
+    assert!(bad(json!({"id": 8})).to_string().contains("id cannot change"));
+    // A stored field escpush would refuse does not block a change elsewhere.
+    let mut stale = stored_job();
+    stale.insert("logpull_options".into(), json!("fields=NoSuchField"));
+    assert!(JobUpdate::new(&stale, &obj(json!({"enabled": false})), DatasetScope::Zone).is_ok());
+    // The same kind is not a change of kind; an account cannot update a zone job.
+    let same_kind = JobUpdate::new(&stored_job(), &obj(json!({"kind": ""})), DatasetScope::Zone).unwrap();
+    let account = Scope::account("a1").unwrap();
+    assert!(JobOp::Update(&same_kind).request(&account).is_err());
+    assert!(JobUpdate::new(&stored_job(), &Map::new(), DatasetScope::Account).is_err());
+}
+
+#[test]
+fn the_other_job_endpoints() {
+    let zone = Scope::zone("z1").unwrap();
+    let conf = DestinationConf::parse(SECRET_CONF).unwrap();
+    let cases: Vec<(JobOp<'_>, Method, &str, bool)> = vec![
+        (JobOp::Delete(7), Method::Delete, "/zones/z1/logpush/jobs/7", true),
+        (
+            JobOp::DatasetJobs("http_requests"),
+            Method::Get,
+            "/zones/z1/logpush/datasets/http_requests/jobs",
+            true,
+        ),
+        (
+            JobOp::Fields("http_requests"),
+            Method::Get,
+            "/zones/z1/logpush/datasets/http_requests/fields",
+            true,
+        ),
+        (
+            JobOp::OwnershipChallenge(&conf),
+            Method::Post,
+            "/zones/z1/logpush/ownership",
+            true,
+        ),
+        (
+            JobOp::ValidateOwnership(&conf, "tok"),
+            Method::Post,
+            "/zones/z1/logpush/ownership/validate",
+            true,
+        ),
+        (
+            JobOp::ValidateDestination(&conf),
+            Method::Post,
+            "/zones/z1/logpush/validate/destination",
+            true,
+        ),
+        (
+            JobOp::DestinationExists(&conf),
+            Method::Post,
+            "/zones/z1/logpush/validate/destination/exists",
+            true,
+        ),
+    ];
+    for (op, method, path, retry) in cases {
+        let req = op.request(&zone).unwrap();
+        assert_eq!((req.method, req.path.as_str(), req.retry_safe), (method, path, retry));
+        assert!(!format!("{req:?}").contains("SAK-SECRET"));
+    }
+    let req = JobOp::ValidateOwnership(&conf, "tok").request(&zone).unwrap();
+    assert_eq!(
+        req.body.unwrap(),
+        json!({"destination_conf": SECRET_CONF, "ownership_challenge": "tok"})
+    );
+    assert!(JobOp::ValidateOwnership(&conf, " ").request(&zone).is_err());
+    let shown = format!("{:?}", JobOp::ValidateOwnership(&conf, "tok-SECRET"));
+    assert!(
+        !shown.contains("tok-SECRET") && !shown.contains("SAK-SECRET"),
+        "{shown}"
+    );
+    assert!(
+        JobOp::Fields("gateway_dns").request(&zone).is_err(),
+        "an account dataset on a zone"
+    );
+    assert!(JobOp::DatasetJobs("http_request").request(&zone).is_err());
+}
+
+#[test]
+fn the_answers_are_read_strictly() {
+    assert_eq!(read_deleted(json!({"id": 7})).unwrap(), Some(7));
+    assert_eq!(read_deleted(Value::Null).unwrap(), None);
+    assert!(read_deleted(json!([])).is_err() && read_deleted(json!({"id": "x"})).is_err());
+    assert_eq!(
+        read_fields(json!({"ClientIP": "IP of the client", "X": null})).unwrap(),
+        [
+            ("ClientIP".to_owned(), "IP of the client".to_owned()),
+            ("X".to_owned(), String::new())
+        ]
+    );
+    assert!(read_fields(json!({"A": 1})).is_err() && read_fields(json!(["A"])).is_err());
+    let ok = read_ownership_challenge(json!({"filename": "logs/challenge.txt", "message": "", "valid": true})).unwrap();
+    assert_eq!(ok.filename, "logs/challenge.txt");
+    let refused =
+        read_ownership_challenge(json!({"filename": "f", "message": "no bucket", "valid": false})).unwrap_err();
+    assert!(matches!(&refused, Error::Api { status: 200, .. }) && refused.to_string().contains("no bucket"));
+    assert!(read_ownership_challenge(json!({"valid": true})).is_err());
+    assert_eq!(read_valid(json!({"valid": true}), "x").unwrap(), "");
+    assert!(
+        read_valid(json!({"valid": false, "message": "bad"}), "the ownership challenge")
+            .unwrap_err()
+            .to_string()
+            .contains("the ownership challenge is not valid: bad")
+    );
+    assert!(read_valid(json!({}), "x").is_err());
+    assert!(read_exists(json!({"exists": true})).unwrap());
+    assert!(read_exists(json!({"exists": "yes"})).is_err());
+}
+
+#[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
+fn desired(v: Value) -> Vec<Map<String, Value>> {
+    desired_jobs(&v, DatasetScope::Zone).unwrap()
+}
+
+#[test]
+fn a_plan_compares_by_meaning_and_only_what_is_named() {
+    let want = desired(json!({"jobs": [
+        {"name": "errors", "dataset": "http_requests", "destination_conf": SECRET_CONF, "enabled": true,
+         "filter": {"where": {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}},
+         "logpull_options": "timestamps=rfc3339&fields=ClientIP", "output_options": {"sample_rate": 0.5},
+         "ownership_challenge": "challenge-secret"},
+        {"name": "new", "dataset": "http_requests", "destination_conf": "r2://b/x?account-id=a"}
+    ]}));
+    let mut other = stored_job();
+    other.insert("id".into(), json!(9));
+    other.insert("name".into(), json!("old"));
+    let stored = [stored_job(), other];
+    let plan = plan_jobs(&want, &stored, DatasetScope::Zone, false).unwrap();
+    let actions: Vec<&str> = plan.entries.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(actions, ["unchanged", "create", "untracked"]);
+    assert!(plan.entries[0].operation().is_none() && plan.entries[2].operation().is_none());
+    assert!(matches!(plan.entries[1].operation(), Some(JobOp::Create(_))));
+    let pruned = plan_jobs(&want, &stored, DatasetScope::Zone, true).unwrap();
+    assert!(matches!(pruned.entries[2].operation(), Some(JobOp::Delete(9))));
+    assert_eq!(pruned.steps(), [2, 1, 0], "deletions first: a zone holds 4 jobs");
+    assert!(!pruned.is_noop());
+    assert!(plan_jobs(&want[..1], &stored[..1], DatasetScope::Zone, false)
+        .unwrap()
+        .is_noop());
+}
+
+#[test]
+fn a_plan_updates_only_what_differs_and_hides_secrets() {
+    let want = desired(json!({"jobs": [
+        {"name": "errors", "dataset": "http_requests",
+         "destination_conf": "s3://b/logs?region=us-east-1&secret-access-key=NEW-SECRET",
+         "filter": "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":501}}",
+         "ownership_challenge": "challenge-secret"}
+    ]}));
+    let entry = plan_job(&want[0], &[stored_job()], DatasetScope::Zone).unwrap();
+    assert_eq!(entry.action, PlanAction::Update);
+    let fields: Vec<&str> = entry.changes.iter().map(|c| c.field.as_str()).collect();
+    assert_eq!(fields, ["destination_conf", "filter"]);
+    let shown = entry.to_json().to_string();
+    for secret in ["NEW-SECRET", "SAK-SECRET", "challenge-secret"] {
+        assert!(!shown.contains(secret), "{shown}");
+    }
+    assert!(shown.contains("a credential changed"), "{shown}");
+    let Some(JobOp::Update(update)) = entry.operation() else {
+        panic!("an update")
+    };
+    assert_eq!(update.changed(), ["destination_conf", "filter"]);
+    assert_eq!(update.to_body()["frequency"], "low", "the rest is kept");
+}
+
+#[test]
+fn bad_files_and_ambiguous_names_are_refused() {
+    let err = desired_jobs(
+        &json!({"jobs": [
+            {"dataset": "http_requests", "destination_conf": SECRET_CONF},
+            {"name": "a", "dataset": "http_requests", "destination_conf": SECRET_CONF,
+             "filter": {"where": {"key": "Nope", "operator": "eq", "value": 1}}},
+            {"name": "a", "dataset": "http_requests", "destination_conf": SECRET_CONF}
+        ]}),
+        DatasetScope::Zone,
+    )
+    .unwrap_err();
+    let paths: Vec<String> = codes(&err).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(paths, ["jobs[0].name", "jobs[1].filter.where.key", "jobs[2].name"]);
+    assert!(desired_jobs(&json!({"job": []}), DatasetScope::Zone).is_err());
+    let want =
+        desired(json!({"jobs": [{"name": "errors", "dataset": "firewall_events", "destination_conf": SECRET_CONF}]}));
+    assert!(plan_job(&want[0], &[stored_job()], DatasetScope::Zone)
+        .unwrap_err()
+        .to_string()
+        .contains("cannot change"));
+    let want =
+        desired(json!({"jobs": [{"name": "errors", "dataset": "http_requests", "destination_conf": SECRET_CONF}]}));
+    let mut twin = stored_job();
+    twin.insert("id".into(), json!(8));
+    let err = plan_job(&want[0], &[stored_job(), twin], DatasetScope::Zone).unwrap_err();
+    assert!(
+        err.to_string().contains("2 jobs are named `errors` (ids 7, 8)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_spec_debug_hides_its_secrets() {
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf(SECRET_CONF)
+        .extra("ownership_challenge", json!("challenge-SECRET"))
+        .build()
+        .unwrap();
+    let shown = format!("{spec:?} {:?}", JobOp::Create(&spec));
+    assert!(
+        !shown.contains("SAK-SECRET") && !shown.contains("challenge-SECRET"),
+        "{shown}"
+    );
+    assert!(shown.contains("http_requests"), "{shown}");
+}

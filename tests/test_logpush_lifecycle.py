@@ -1,0 +1,316 @@
+"""Log-push jobs after creation: update, delete, enable/disable, ensure, apply plans, live
+fields, ownership and destination checks, end to end against the emulator on loopback."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from escpush import ApiError, Filter, FilterError, InvalidInput, Job, LogpullOptions, NotFoundError, field
+from escpush.testing import Emulator
+
+ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
+ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
+SECRET = "SAK-very-secret-value"
+S3 = f"s3://bucket/logs?region=us-east-1&secret-access-key={SECRET}"
+ERRORS = (field("EdgeResponseStatus") >= 500) & field("ClientCountry").is_in(["cn", "ru"])
+
+
+def control(emu: Emulator, method: str, body: dict[str, Any] | None = None) -> Any:
+    """The emulator's own control route for log-push quirks (`__emulator/logpush`)."""
+    request = urllib.request.Request(
+        emu.base_url + "/__emulator/logpush",
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"X-Auth-Key": emu.api_key, "X-Auth-Email": emu.email, "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())["result"]
+
+
+def writes(emu: Emulator) -> list[str]:
+    return [f"{r['method']} {r['path']}" for r in emu.requests() if r["method"] != "GET"]
+
+
+def leaked(emu: Emulator, *secrets: str) -> list[str]:
+    text = json.dumps([emu.requests(), emu.state()])
+    return [s for s in secrets if s in text]
+
+
+@pytest.mark.parametrize("kind", ["zone", "account"])
+def test_update_keeps_what_it_does_not_name(escpush_emulator: Emulator, kind: str) -> None:
+    client = escpush_emulator.client()
+    scope, dataset, key = (
+        (client.zone(ZONE), "http_requests", "EdgeResponseStatus")
+        if kind == "zone"
+        else (client.account(ACCOUNT), "gateway_dns", "SrcPort")
+    )
+    job = scope.logpush.create_job(
+        destination_conf=S3,
+        dataset=dataset,
+        name="kept",
+        filter=field(key) >= 500,
+        frequency="low",
+        output_options={"field_names": ["Datetime"], "sample_rate": 0.5},
+    )
+    updated = scope.logpush.update_job(job["id"], enabled=True, output_options={"sample_rate": 1.0})
+    assert updated["enabled"] is True
+    assert updated["frequency"] == "low" and updated["name"] == "kept"
+    assert updated["output_options"] == {"field_names": ["Datetime"], "sample_rate": 1.0}
+    assert updated.parsed_filter == (field(key) >= 500)
+    [put] = [r for r in escpush_emulator.requests() if r["method"] == "PUT"]
+    assert "dataset" not in put["body"] and put["path"].endswith(f"/logpush/jobs/{job['id']}")
+    assert scope.logpush.disable_job(job["id"])["enabled"] is False
+    assert scope.logpush.enable_job(job["id"])["enabled"] is True
+    cleared = scope.logpush.update_job(job["id"], filter=None)
+    assert cleared["filter"] is None and cleared.parsed_filter is None
+    assert scope.logpush.delete_job(job["id"]) == job["id"]
+    assert scope.logpush.jobs() == []
+    assert leaked(escpush_emulator, SECRET) == []
+
+
+def test_bad_updates_are_refused_before_anything_is_written(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests", name="a")
+    escpush_emulator.clear_requests()
+    with pytest.raises(FilterError, match="ClientRequestHots") as exc:
+        logpush.update_job(job["id"], filter=field("ClientRequestHots") == "x")
+    assert [e["path"] for e in exc.value.errors()] == ["filter.where.key"]
+    with pytest.raises(FilterError) as exc:
+        logpush.update_job(job["id"], filter={"where": {"key": "ClientCountry", "operator": "eq"}})
+    assert [e["path"] for e in exc.value.errors()] == ["filter.where"]
+    with pytest.raises(InvalidInput, match="frequency"):
+        logpush.update_job(job["id"], frequency="often")
+    with pytest.raises(InvalidInput, match="dataset cannot change"):
+        logpush.update_job(job["id"], dataset="firewall_events")
+    with pytest.raises(InvalidInput, match="kind cannot change"):
+        logpush.update_job(job["id"], kind="edge")
+    with pytest.raises(InvalidInput, match="name at least one field"):
+        logpush.update_job(job["id"])
+    with pytest.raises(InvalidInput, match="invalid job id"):
+        logpush.delete_job(0)
+    assert writes(escpush_emulator) == []
+
+
+def test_delete_of_a_job_already_gone_says_not_found(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client(max_retries=2).zone(ZONE).logpush
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests")
+    escpush_emulator.fail_next(status=503)
+    assert logpush.delete_job(job["id"]) == job["id"], "a DELETE is retried"
+    with pytest.raises(NotFoundError, match=f"not found: zone {ZONE} has no log-push job {job['id']}"):
+        logpush.delete_job(job["id"])
+
+
+def test_updates_are_retried_creations_are_not(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client(max_retries=2).zone(ZONE).logpush
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests")
+    escpush_emulator.clear_requests()
+    escpush_emulator.fail_next(delay=0)  # the read passes
+    escpush_emulator.fail_next(status=502)  # the first PUT fails, and is repeated
+    assert logpush.update_job(job["id"], enabled=True)["enabled"] is True
+    assert [r["method"] for r in escpush_emulator.requests()] == ["GET", "PUT", "PUT"]
+
+
+def test_a_zone_holds_four_jobs(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    for i in range(4):
+        logpush.create_job(destination_conf=S3, dataset="http_requests", name=f"j{i}")
+    with pytest.raises(ApiError, match="exceeded max jobs allowed"):
+        logpush.create_job(destination_conf=S3, dataset="http_requests", name="fifth")
+    assert len(logpush.jobs()) == 4
+    assert len(logpush.jobs(dataset="http_requests")) == 4 and logpush.jobs(dataset="firewall_events") == []
+
+
+def test_parsed_filter_reads_every_form() -> None:
+    text = ERRORS.to_json()
+    for stored in [text, json.dumps(text), ERRORS.to_dict(), json.dumps(json.loads(text), indent=2)]:
+        assert Job({"filter": stored}).parsed_filter == ERRORS
+    assert Job({"filter": ""}).parsed_filter is None and Job({}).parsed_filter is None
+    with pytest.raises(FilterError):
+        _ = Job({"filter": "{}"}).parsed_filter
+
+
+def test_ensure_job_against_a_reserializing_server_does_not_loop(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    control(escpush_emulator, "PUT", {"reserialize_filters": True})
+    wanted = ERRORS & field("ClientRequestHost").ends_with(".example.com")
+    spec: dict[str, Any] = {
+        "name": "errors",
+        "dataset": "http_requests",
+        "destination_conf": S3,
+        "filter": wanted,
+        "logpull_options": LogpullOptions(["ClientIP"], timestamps="rfc3339"),
+        "ownership_challenge": "challenge-token-123",
+    }
+    first = logpush.ensure_job(**spec)
+    assert first["action"] == "created" and first["changes"] == []
+    stored = first["job"]["filter"]
+    assert stored != wanted.to_json() and '"value": "500"' in stored, "the server wrote it back its way"
+    escpush_emulator.clear_requests()
+    again = logpush.ensure_job(**spec)
+    assert (again["action"], again["id"], again["changes"]) == ("unchanged", first["id"], [])
+    assert writes(escpush_emulator) == [], "the second call sends nothing"
+    changed = logpush.ensure_job(**{**spec, "filter": wanted | (field("EdgeResponseStatus") == 404)})
+    assert changed["action"] == "updated"
+    assert [c["field"] for c in changed["changes"]] == ["filter"]
+    assert changed["job"].parsed_filter is not None
+    rotated = logpush.ensure_job(**{**spec, "destination_conf": S3.replace(SECRET, "ROTATED-secret")})
+    assert [c["field"] for c in rotated["changes"]] == ["destination_conf", "filter"]
+    shown = json.dumps(rotated["changes"])
+    assert "a credential changed" in shown and SECRET not in shown and "ROTATED-secret" not in shown
+    assert leaked(escpush_emulator, SECRET, "ROTATED-secret", "challenge-token-123") == []
+
+
+def test_apply_plans_then_changes_nothing_the_second_time(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    control(escpush_emulator, "PUT", {"reserialize_filters": True})
+    stray = logpush.create_job(destination_conf=S3, dataset="http_requests", name="stray")
+    doc = {
+        "jobs": [
+            {"name": "errors", "dataset": "http_requests", "destination_conf": S3, "filter": ERRORS},
+            {"name": "fw", "dataset": "firewall_events", "destination_conf": S3, "enabled": True},
+        ]
+    }
+    escpush_emulator.clear_requests()
+    dry = logpush.apply(doc, dry_run=True)
+    assert [(j["action"], j["name"], j["done"]) for j in dry["jobs"]] == [
+        ("create", "errors", False),
+        ("create", "fw", False),
+        ("untracked", "stray", False),
+    ]
+    assert writes(escpush_emulator) == [], "a dry run writes nothing"
+    done = logpush.apply(doc)
+    assert [j["done"] for j in done["jobs"]] == [True, True, False]
+    assert all(isinstance(j["id"], int) for j in done["jobs"])
+    escpush_emulator.clear_requests()
+    second = logpush.apply(doc)
+    assert [j["action"] for j in second["jobs"]] == ["unchanged", "unchanged", "untracked"]
+    assert writes(escpush_emulator) == []
+    pruned = logpush.apply(doc, prune=True)
+    assert pruned["jobs"][2] == {**pruned["jobs"][2], "action": "delete", "id": stray["id"], "done": True}
+    assert sorted(j["name"] for j in logpush.jobs()) == ["errors", "fw"]
+    assert leaked(escpush_emulator, SECRET) == [] and SECRET not in json.dumps(done)
+
+
+def test_apply_refuses_a_bad_file_before_sending(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    bad = {
+        "jobs": [
+            {"dataset": "http_requests", "destination_conf": S3},
+            {"name": "x", "dataset": "http_requests", "destination_conf": S3, "filter": {"where": {}}},
+        ]
+    }
+    with pytest.raises(InvalidInput, match=r"jobs\[0\]\.name") as exc:
+        logpush.apply(bad)
+    assert "jobs[1].filter" in str(exc.value)
+    assert writes(escpush_emulator) == []
+
+
+def test_live_fields_and_drift(escpush_emulator: Emulator) -> None:
+    client = escpush_emulator.client()
+    zone = client.zone(ZONE).logpush
+    assert "ClientIP" in zone.fields("http_requests")
+    assert zone.check_fields() == {}
+    control(
+        escpush_emulator, "PUT", {"field_drift": {"http_requests": {"add": {"Brand": "new"}, "remove": ["ClientIP"]}}}
+    )
+    assert zone.fields("http_requests")["Brand"] == "new"
+    assert zone.check_fields() == {"http_requests": {"only_live": ["Brand"], "only_embedded": ["ClientIP"]}}
+    assert "QueryName" in client.account(ACCOUNT).logpush.fields("gateway_dns")
+    escpush_emulator.clear_requests()
+    with pytest.raises(
+        InvalidInput, match="`gateway_dns` is an account dataset; ask the account it belongs to, not zone"
+    ):
+        zone.fields("gateway_dns")
+    assert escpush_emulator.requests() == []
+
+
+@pytest.mark.parametrize("kind", ["zone", "account"])
+def test_ownership_and_destination_checks(escpush_emulator: Emulator, kind: str) -> None:
+    client = escpush_emulator.client()
+    scope = client.zone(ZONE) if kind == "zone" else client.account(ACCOUNT)
+    answer = scope.logpush.ownership_challenge(S3)
+    assert answer["filename"].startswith("bucket/logs/")
+    [issued] = control(escpush_emulator, "GET")["challenges"]
+    scope.logpush.validate_ownership(S3, issued["challenge"])
+    with pytest.raises(ApiError, match="the ownership challenge is not valid") as exc:
+        scope.logpush.validate_ownership(S3, "not-the-challenge")
+    assert exc.value.status == 200
+    assert scope.logpush.validate_destination(S3) == ""
+    assert scope.logpush.destination_exists(S3) is False
+    escpush_emulator.fail_next(body=b'{"success": true, "result": {"valid": false, "message": "no such bucket"}}')
+    with pytest.raises(ApiError, match="the destination is not valid: no such bucket"):
+        scope.logpush.validate_destination(S3)
+    with pytest.raises(InvalidInput, match="region"):
+        scope.logpush.validate_destination("s3://bucket/logs")
+    assert leaked(escpush_emulator, SECRET, issued["challenge"]) == []
+
+
+def test_filter_string_forms_and_equality_with_filter_objects() -> None:
+    stored = '{"where": {"and": [{"value": "500", "operator": "geq", "key": "EdgeResponseStatus"}]}}'
+    assert Job({"filter": stored}).parsed_filter == Filter.parse(stored)
+
+
+@pytest.mark.parametrize("kind", ["zone", "account"])
+def test_every_endpoint_refuses_bad_input_before_sending(escpush_emulator: Emulator, kind: str) -> None:
+    client = escpush_emulator.client()
+    logpush = (client.zone(ZONE) if kind == "zone" else client.account(ACCOUNT)).logpush
+    bad_conf = "ftp://host/x"
+    calls: list[tuple[Any, type[Exception], str]] = [
+        (lambda: logpush.delete_job(0), InvalidInput, "invalid job id"),
+        (lambda: logpush.update_job(-1, enabled=True), InvalidInput, "invalid job id"),
+        (lambda: logpush.enable_job(0), InvalidInput, "invalid job id"),
+        (lambda: logpush.jobs(dataset="no_such_dataset"), InvalidInput, "no_such_dataset"),
+        (lambda: logpush.fields("no_such_dataset"), InvalidInput, "no_such_dataset"),
+        (lambda: logpush.ownership_challenge(bad_conf), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.validate_ownership(S3, " "), InvalidInput, "the challenge is empty"),
+        (lambda: logpush.validate_ownership(bad_conf, "c"), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.validate_destination(bad_conf), InvalidInput, "not a destination scheme"),
+        (lambda: logpush.destination_exists(bad_conf), InvalidInput, "not a destination scheme"),
+        (
+            lambda: logpush.ensure_job(
+                name="x", dataset="http_requests" if kind == "zone" else "gateway_dns", destination_conf=bad_conf
+            ),
+            InvalidInput,
+            "not a destination scheme",
+        ),
+        (lambda: logpush.apply({"jobs": [{"name": "x"}]}), InvalidInput, "jobs[0].dataset"),
+        (lambda: logpush.apply([]), InvalidInput, "under `jobs`"),
+    ]
+    for call, error, message in calls:
+        with pytest.raises(error) as exc:
+            call()
+        assert message in str(exc.value)
+    assert escpush_emulator.requests() == [], "nothing was sent"
+
+
+def test_the_emulator_checks_what_a_put_carries(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests")
+
+    def put(body: dict[str, Any]) -> tuple[int, Any]:
+        request = urllib.request.Request(
+            f"{escpush_emulator.base_url}/zones/{ZONE}/logpush/jobs/{job['id']}",
+            method="PUT",
+            data=json.dumps(body).encode(),
+            headers={"X-Auth-Key": escpush_emulator.api_key, "X-Auth-Email": escpush_emulator.email,
+                     "Content-Type": "application/json"},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    status, answer = put({"destination_conf": S3, "dataset": "firewall_events"})
+    assert status == 400 and "dataset cannot change" in answer["errors"][0]["message"]
+    status, answer = put({"destination_conf": S3, "kind": "edge"})
+    assert status == 400 and "kind cannot change" in answer["errors"][0]["message"]
+    status, answer = put({"destination_conf": S3, "filter": '{"where":{"key":"Nope","operator":"eq","value":1}}'})
+    assert status == 400 and answer["errors"][0]["message"].startswith("filter.where.key:")
+    status, answer = put({"destination_conf": S3, "enabled": True})
+    assert status == 200 and answer["result"]["enabled"] is True and answer["result"]["dataset"] == "http_requests"
