@@ -14,9 +14,16 @@
 //! ```
 //!
 //! # Behaviour
-//! - Routes: `GET|POST|DELETE {base}/zones/{id}/disable_esc` and `.../accounts/{id}/disable_esc`,
-//!   `GET|POST {base}/{zones|accounts}/{id}/logpush/jobs` and `GET .../logpush/jobs/{job_id}`,
-//!   where `{base}` is `/client/v4`. Every well-formed id exists (state is created on first use).
+//! - Routes, where `{base}` is `/client/v4` and `{scope}` is `zones/{id}` or `accounts/{id}`:
+//!   `GET|POST|DELETE {base}/{scope}/disable_esc`; `GET|POST {base}/{scope}/logpush/jobs`;
+//!   `GET|PUT|DELETE .../logpush/jobs/{job_id}`; `GET .../logpush/datasets/{dataset}/jobs` and
+//!   `.../fields` (from the embedded schemas, with an optional drift); `POST
+//!   .../logpush/ownership`, `.../ownership/validate`, `.../validate/destination` and
+//!   `.../validate/destination/exists`. Every well-formed id exists (state is created on first
+//!   use). A zone holds at most 4 jobs: a fifth is refused with "exceeded max jobs allowed".
+//! - `GET|PUT {base}/__emulator/logpush` is the emulator's own control route (same
+//!   credentials): it sets the log-push quirks (store filters re-serialized as a real server
+//!   may; serve a field drift) and lists the ownership challenges issued.
 //! - Checks, in order: unknown route → 404 (code 7003); method not allowed → 405 (code 7001,
 //!   with `Allow`); no credentials → 401 (code 10000); wrong credentials → 403 (code 9103, or
 //!   9109 for a token); a POST body other than `{"always": true}` or `{"with_secret": "<1..100

@@ -32,7 +32,8 @@ EXIT_API = 3
 
 EXIT_CODES = """exit status:
   0  success
-  1  a check failed (filter validate/explain found problems, filter fmt --check found a change)
+  1  a check failed (filter validate/explain found problems, filter fmt --check found a change,
+     datasets check found fields that differ)
   2  bad usage or input (arguments, a filter, a file, credentials, a dataset)
   3  an API or network error"""
 
