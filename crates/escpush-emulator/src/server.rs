@@ -29,6 +29,8 @@ pub(crate) struct Inner {
     pub stop: AtomicBool,
     pub conns: Mutex<HashMap<u64, TcpStream>>,
     pub next_conn: AtomicU64,
+    /// Edge mode: the sites and the history of `always` they read.
+    pub edge: Mutex<crate::edge::Edge>,
 }
 
 pub(crate) fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
@@ -81,7 +83,9 @@ fn serve_connection(stream: TcpStream, inner: &Inner) {
         }
         let fault = lock(&inner.faults).next();
         let mut entry = LoggedRequest::new(&req, fault.as_ref().map(Fault::name));
-        let Some((resp, how)) = answer(&req, fault, inner) else {
+        let answered = answer(&req, fault, inner);
+        crate::edge::observe(inner);
+        let Some((resp, how)) = answered else {
             lock(&inner.log).push(entry);
             let _ = writer.shutdown(Shutdown::Both);
             return;
