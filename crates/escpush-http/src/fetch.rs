@@ -66,7 +66,12 @@ impl Client {
         let headers: Vec<(String, String)> = resp
             .headers()
             .iter()
-            .map(|(n, v)| (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect();
         match resp.body_mut().with_config().limit(MAX_SITE_BODY).read_to_vec() {
             Ok(body) => Fetched::Response(SiteResponse::new(status, headers, &body)),
