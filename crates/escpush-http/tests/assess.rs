@@ -19,14 +19,14 @@ fn plan(site: &str, account: bool) -> AssessPlan {
     b.build().unwrap()
 }
 
-fn site(emu: &Emulator, config: serde_json::Value) -> String {
-    emu.serve_site(EdgeSite::from_json(&config).unwrap()).unwrap()
+fn site(emu: &Emulator, config: &serde_json::Value) -> String {
+    emu.serve_site(EdgeSite::from_json(config).unwrap()).unwrap()
 }
 
 #[test]
 fn fetches_do_not_follow_redirects_and_carry_the_cookie_only_when_asked() {
     let emu = Emulator::start().unwrap();
-    let url = site(&emu, json!({"zone": "z1"}));
+    let url = site(&emu, &json!({"zone": "z1"}));
     let client = common::client(&emu);
     let old = SiteUrl::new(format!("{url}/old")).unwrap();
     let Fetched::Response(r) = client.fetch_site(&old, None, Duration::from_secs(2)) else {
@@ -50,7 +50,7 @@ fn fetches_do_not_follow_redirects_and_carry_the_cookie_only_when_asked() {
 #[test]
 fn a_full_assessment_with_the_account_stage_restores_everything() {
     let emu = Emulator::start().unwrap();
-    let url = site(&emu, json!({"zone": "z1", "account": "a1"}));
+    let url = site(&emu, &json!({"zone": "z1", "account": "a1"}));
     let client = common::client(&emu);
     let mut steps = Vec::new();
     let report = client
@@ -74,7 +74,7 @@ fn a_full_assessment_with_the_account_stage_restores_everything() {
 #[test]
 fn a_propagation_delay_longer_than_the_settle_time_is_rolled_back() {
     let emu = Emulator::start().unwrap();
-    let url = site(&emu, json!({"zone": "z1", "delay": 5.0}));
+    let url = site(&emu, &json!({"zone": "z1", "delay": 5.0}));
     let report = common::client(&emu)
         .assess(plan(&url, false), None, &mut |_| Ok(()))
         .unwrap();
@@ -91,7 +91,7 @@ fn a_propagation_delay_longer_than_the_settle_time_is_rolled_back() {
 #[test]
 fn an_interruption_during_the_settle_time_restores_and_a_failed_restore_gives_the_command() {
     let emu = Emulator::start().unwrap();
-    let url = site(&emu, json!({"zone": "z1"}));
+    let url = site(&emu, &json!({"zone": "z1"}));
     let client = common::client(&emu);
     let long = AssessPlan::builder(Scope::zone("z1").unwrap())
         .url(format!("{url}/"))
