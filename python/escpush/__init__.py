@@ -30,6 +30,7 @@ from ._escpush import (
     field,
     redact_destination_conf,
 )
+from ._escpush import EscAssessment, esc_replacements
 from ._job import Job
 from .errors import (
     ApiError,
@@ -89,4 +90,6 @@ __all__ = [
     "esc_cookie",
     "field",
     "redact_destination_conf",
+    "EscAssessment",
+    "esc_replacements",
 ]
