@@ -128,7 +128,11 @@ pub(crate) fn statuses(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<
     if let Ok(one) = value.extract::<i64>() {
         return Ok(Some(vec![one]));
     }
-    value.try_iter()?.map(|item| item?.extract::<i64>()).collect::<PyResult<_>>().map(Some)
+    value
+        .try_iter()?
+        .map(|item| item?.extract::<i64>())
+        .collect::<PyResult<_>>()
+        .map(Some)
 }
 
 /// A list of strings from any iterable that is not itself a string.
@@ -186,7 +190,10 @@ pub(crate) fn run(
                 match &raised {
                     // Once interrupted, every later step is asked to stop too (the driver
                     // does not stop a restore).
-                    Some(e) => Err(e.get_type(py).name().map_or_else(|_| "an exception".to_owned(), |n| n.to_string())),
+                    Some(e) => Err(e
+                        .get_type(py)
+                        .name()
+                        .map_or_else(|_| "an exception".to_owned(), |n| n.to_string())),
                     None => Ok(()),
                 }
             })

@@ -201,10 +201,15 @@ pub(crate) fn differences(
         without_esc,
         replacement: guide(row),
     };
-    let redirect_on_error = is_redirect(with.status) && without.status >= 400;
+    // ESC redirects where the origin fails: a redirect that depends on the origin's status.
+    let redirect_row = if without.status >= 500 {
+        STATUS_REDIRECT
+    } else {
+        REDIRECT
+    };
     if with.status != without.status {
-        let row = if redirect_on_error {
-            STATUS_REDIRECT
+        let row = if is_redirect(with.status) {
+            redirect_row
         } else {
             CUSTOM_ERROR
         };
@@ -218,8 +223,7 @@ pub(crate) fn differences(
     }
     let (wl, nl) = (with.location(), without.location());
     if wl != nl {
-        let row = if redirect_on_error { STATUS_REDIRECT } else { REDIRECT };
-        out.push(diff(DiffKind::Location, None, json!(wl), json!(nl), row));
+        out.push(diff(DiffKind::Location, None, json!(wl), json!(nl), redirect_row));
     }
     let mut names: Vec<&str> = Vec::new();
     for (n, _) in with.headers.iter().chain(&without.headers) {
@@ -293,7 +297,7 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                ("status", None, "custom error responses"),
+                ("status", None, "single or bulk redirect rules"),
                 ("location", None, "single or bulk redirect rules"),
                 ("header", Some("x-esc"), "response-header transform rules"),
                 (
@@ -308,7 +312,7 @@ mod tests {
         assert_eq!(d[2].to_json()["without_esc"], Value::Null);
         // ESC redirects where the origin fails: a status-dependent redirect
         let with = resp(302, &[("Location", "/sorry")], "");
-        let without = resp(404, &[], "");
+        let without = resp(503, &[], "");
         let d = differences("u", &with, &without, &[]);
         assert!(
             d[..2].iter().all(|d| d.replacement.replacement.contains("workers")),

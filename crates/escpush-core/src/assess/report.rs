@@ -369,13 +369,20 @@ impl AssessReport {
             let _ = writeln!(out, "what ESC does ({} differences):", self.differences.len());
             for d in &self.differences {
                 let name = d.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
+                let shown = |v: &Value| {
+                    if v.is_null() {
+                        "(none)".to_owned()
+                    } else {
+                        v.to_string()
+                    }
+                };
                 let _ = writeln!(
                     out,
                     "  {} {}{name}: with ESC {}, without {} -> {}",
                     d.url,
                     d.what.as_str(),
-                    d.with_esc,
-                    d.without_esc,
+                    shown(&d.with_esc),
+                    shown(&d.without_esc),
                     d.replacement.replacement
                 );
             }
