@@ -82,8 +82,8 @@ impl Client {
     /// Runs an ESC assessment of `plan` with this client (see [`Assessment`]), with a fresh
     /// secret from the OS random source (or `secret`). `check` is called before each step
     /// with `Some(step)` and during waits with `None`, at least every 50 ms: an `Err(reason)`
-    /// interrupts the assessment, which then puts back every scope it changed. Restores are
-    /// never interrupted (their `Err` is ignored). The report says where each scope was left.
+    /// interrupts the assessment, which then puts back every scope it changed. The way back
+    /// is never interrupted (an `Err` then is ignored). The report says where each scope was left.
     pub fn assess(
         &self,
         plan: AssessPlan,
@@ -100,10 +100,8 @@ impl Client {
             if step == Step::Done {
                 return Ok(machine.report());
             }
-            let asked = check(Some(&step));
-            if let Err(reason) = asked {
-                if !step.is_restore() {
-                    machine.interrupt(reason);
+            if let Err(reason) = check(Some(&step)) {
+                if machine.interrupt(reason) {
                     continue;
                 }
             }
@@ -112,7 +110,12 @@ impl Client {
                     Event::Failed(message) => Event::Failed(message.replace(secret.expose(), "***")),
                     other => other,
                 }),
-                Err(reason) => machine.interrupt(reason),
+                Err(reason) => {
+                    // A wait was interrupted: stop, or (once the way back has begun) go on.
+                    if !machine.interrupt(reason) {
+                        machine.feed(Event::Done);
+                    }
+                }
             }
         }
     }

@@ -208,16 +208,22 @@ impl Assessment {
     }
 
     /// Stops the assessment (Ctrl-C, a progress callback that raised, the caller's own
-    /// reason): every scope changed so far is put back. Ignored once the way back has begun.
-    pub fn interrupt(&mut self, reason: impl Into<String>) {
+    /// reason): every scope changed so far is put back. Ignored once the way back has begun
+    /// (a restore or the final reading is never interrupted). Returns whether it took effect;
+    /// when it did not, perform [`Assessment::step`] as usual.
+    pub fn interrupt(&mut self, reason: impl Into<String>) -> bool {
         match self.phase {
             Phase::Restoring if self.after != After::Finish => {
                 // Between stages: no further stage; the way back is rebuilt from what changed.
                 self.error = Some(format!("interrupted: {}", reason.into()));
                 self.finish();
+                true
             }
-            Phase::Restoring | Phase::ReadFinal(_) | Phase::Done => {}
-            _ => self.fail(format!("interrupted: {}", reason.into())),
+            Phase::Restoring | Phase::ReadFinal(_) | Phase::Done => false,
+            _ => {
+                self.fail(format!("interrupted: {}", reason.into()));
+                true
+            }
         }
     }
 
