@@ -35,9 +35,8 @@ def test_every_stage_passed_exits_0_with_the_json_of_the_issue(
     api: Emulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     site = api.serve_site("z1", account="a1")
-    code, out, err = run(
-        capsys, "--zone", "z1", "--account", "a1", "--url", f"{site}/", "--url", f"{site}/old", "--settle", "0.05", "--json"
-    )
+    urls = ["--url", f"{site}/", "--url", f"{site}/old"]
+    code, out, err = run(capsys, "--zone", "z1", "--account", "a1", *urls, "--settle", "0.05", "--json")
     assert code == EXIT_OK, err
     data: dict[str, Any] = json.loads(out)
     assert data["ok"] is True and data["restored"] is True

@@ -16,6 +16,7 @@ from ._escpush import (
     Account,
     Client,
     Esc,
+    EscAssessment,
     EscStatus,
     Field,
     Filter,
@@ -27,10 +28,10 @@ from ._escpush import (
     dataset_fields,
     datasets,
     esc_cookie,
+    esc_replacements,
     field,
     redact_destination_conf,
 )
-from ._escpush import EscAssessment, esc_replacements
 from ._job import Job
 from .errors import (
     ApiError,
@@ -67,6 +68,7 @@ __all__ = [
     "AuthenticationError",
     "Client",
     "Esc",
+    "EscAssessment",
     "EscStatus",
     "EscpushError",
     "Field",
@@ -88,8 +90,7 @@ __all__ = [
     "dataset_fields",
     "datasets",
     "esc_cookie",
+    "esc_replacements",
     "field",
     "redact_destination_conf",
-    "EscAssessment",
-    "esc_replacements",
 ]

@@ -15,11 +15,13 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
     "_ESC_COOKIE_NAME",
+    "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
     "Account",
     "Client",
     "EmulatorServer",
     "Esc",
+    "EscAssessment",
     "EscDisabled",
     "EscStatus",
     "Field",
@@ -36,11 +38,9 @@ __all__ = [
     "dataset_fields",
     "datasets",
     "esc_cookie",
+    "esc_replacements",
     "field",
     "redact_destination_conf",
-    "EscAssessment",
-    "esc_replacements",
-    "_ESC_IGNORED_HEADERS",
 ]
 
 _Scalar: TypeAlias = str | int | bool

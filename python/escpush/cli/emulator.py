@@ -108,7 +108,6 @@ def run_emulator(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-
 def _serve_sites(emu: Emulator, args: argparse.Namespace) -> None:
     """The sites of --site and --site-config; a bad one is a usage error naming it."""
     import json
