@@ -102,10 +102,16 @@ def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
     )
     # The shared options make --zone and --account exclusive; here --account names the
     # account stage beside the required --zone.
-    for mutex in assess._mutually_exclusive_groups:
-        if {a.dest for a in mutex._group_actions} == {"zone", "account"}:
-            mutex._group_actions.clear()
-            mutex.required = False
+    assess._mutually_exclusive_groups[:] = [
+        mutex
+        for mutex in assess._mutually_exclusive_groups
+        if {a.dest for a in mutex._group_actions} != {"zone", "account"}
+    ]
+    for action in assess._actions:
+        if action.dest == "zone":
+            action.help = "the zone to assess (required)"
+        elif action.dest == "account":
+            action.help = "also run the account stage on this account (all its zones), after the zone's"
     checks = assess.add_argument_group("assessment")
     checks.add_argument("--url", dest="urls", action="append", metavar="URL", help="a URL of the zone's site (repeat)")
     checks.add_argument("--keep-disabled", action="store_true", help="leave ESC disabled when every stage passed")
