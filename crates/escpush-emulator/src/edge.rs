@@ -13,8 +13,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::io;
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::Ordering;
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -22,8 +21,8 @@ use std::time::{Duration, Instant};
 use escpush_core::{DatasetScope, Error, ScopeId};
 use serde_json::{Map, Value};
 
-use crate::server::Inner;
-use crate::wire::{write_response, Delivery, HttpResponse, ReadError, Reader};
+use crate::server::{accept_with, serve_requests, Inner};
+use crate::wire::{Delivery, HttpResponse};
 use crate::{lock, random_token};
 
 /// The longest propagation delay a site accepts, in seconds.
@@ -463,7 +462,10 @@ pub(crate) fn serve(inner: &Arc<Inner>, site: EdgeSite) -> io::Result<String> {
     let (accept_inner, accept_site) = (Arc::clone(inner), Arc::clone(&shared));
     let accept = thread::Builder::new()
         .name(format!("escpush-edge-{}", addr.port()))
-        .spawn(move || accept_loop(&listener, &accept_inner, &accept_site))?;
+        .spawn(move || {
+            let serve = move |stream: TcpStream, inner: &Inner| serve_connection(stream, inner, &accept_site);
+            accept_with(&listener, &accept_inner, "escpush-edge-conn", serve);
+        })?;
     edge.sites.insert(
         zone,
         Served {
@@ -503,53 +505,9 @@ pub(crate) fn reset(inner: &Inner) {
     observe(inner);
 }
 
-fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>, site: &Arc<Mutex<EdgeSite>>) {
-    for stream in listener.incoming() {
-        if inner.stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else { continue };
-        let id = inner.next_conn.fetch_add(1, Ordering::Relaxed);
-        if let Ok(clone) = stream.try_clone() {
-            lock(&inner.conns).insert(id, clone);
-        }
-        let (conn_inner, conn_site) = (Arc::clone(inner), Arc::clone(site));
-        let spawned = thread::Builder::new()
-            .name("escpush-edge-conn".to_owned())
-            .spawn(move || {
-                serve_connection(stream, &conn_inner, &conn_site);
-                lock(&conn_inner.conns).remove(&id);
-            });
-        if spawned.is_err() {
-            lock(&inner.conns).remove(&id);
-        }
-    }
-}
-
 fn serve_connection(stream: TcpStream, inner: &Inner, site: &Mutex<EdgeSite>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
-    let _ = stream.set_nodelay(true);
-    let Ok(mut writer) = stream.try_clone() else { return };
-    let mut reader = Reader::new(stream);
-    loop {
-        let req = match reader.read_request(&mut writer) {
-            Ok(req) => req,
-            Err(ReadError::Closed | ReadError::Io) => return,
-            Err(ReadError::Bad(status, message)) => {
-                let _ = write_response(
-                    &mut writer,
-                    &text_response(status, &message),
-                    Delivery {
-                        close: true,
-                        ..Delivery::default()
-                    },
-                );
-                return;
-            }
-        };
-        if inner.stop.load(Ordering::SeqCst) {
-            return;
-        }
+    let bad = |status: u16, message: String| text_response(status, &message);
+    serve_requests(stream, inner, bad, |req| {
         let site = lock(site).clone();
         let esc = esc_applies(inner, &site, req.header("cookie"));
         let resp = if req.method == "GET" || req.method == "HEAD" {
@@ -565,11 +523,8 @@ fn serve_connection(stream: TcpStream, inner: &Inner, site: &Mutex<EdgeSite>) {
             close: req.close,
             ..Delivery::default()
         };
-        if write_response(&mut writer, &resp, how).is_err() || how.close {
-            let _ = writer.shutdown(Shutdown::Both);
-            return;
-        }
-    }
+        Some((resp, how))
+    });
 }
 
 /// Whether ESC runs for a request to `site` with this `Cookie` header.
