@@ -338,3 +338,34 @@ fn steps_never_show_the_secret_and_the_plan_is_kept() {
     assert_eq!(m.plan().timeout(), Duration::from_secs(10));
     assert!(!format!("{:?}", m.step()).contains("assess-secret"));
 }
+
+#[test]
+fn the_way_back_is_never_interrupted() {
+    let mut sim = Sim::default();
+    let mut machine = Assessment::new(plan(false, false), secret());
+    let mut refused = 0;
+    loop {
+        let step = machine.step();
+        if step == Step::Done {
+            break;
+        }
+        if step.is_restore() || matches!(step, Step::ReadStatus(_)) && sim.zone.secret.is_some() {
+            // once the way back has begun, an interruption is refused and the step runs
+            if !machine.interrupt("again") {
+                refused += 1;
+            }
+        }
+        let ev = sim.perform(&step);
+        machine.feed(ev);
+    }
+    assert!(refused >= 2, "{refused}");
+    let r = machine.report();
+    assert!(r.ok() && r.restored(), "{}", r.to_text());
+    // an unexpected event is an internal error that still restores
+    let mut machine = Assessment::new(plan(false, false), secret());
+    machine.feed(Event::Status(EscStatus::default()));
+    machine.feed(Event::Done);
+    machine.feed(Event::Disabled { seen: true });
+    assert!(matches!(machine.step(), Step::ReadStatus(_)), "{:?}", machine.step());
+    assert!(machine.report().error.unwrap().starts_with("internal error"));
+}
