@@ -16,6 +16,7 @@ from ._escpush import (
     Account,
     Client,
     Esc,
+    EscAssessment,
     EscStatus,
     Field,
     Filter,
@@ -27,6 +28,7 @@ from ._escpush import (
     dataset_fields,
     datasets,
     esc_cookie,
+    esc_replacements,
     field,
     redact_destination_conf,
 )
@@ -66,6 +68,7 @@ __all__ = [
     "AuthenticationError",
     "Client",
     "Esc",
+    "EscAssessment",
     "EscStatus",
     "EscpushError",
     "Field",
@@ -87,6 +90,7 @@ __all__ = [
     "dataset_fields",
     "datasets",
     "esc_cookie",
+    "esc_replacements",
     "field",
     "redact_destination_conf",
 ]

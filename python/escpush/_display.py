@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-    from ._escpush import EscStatus, Filter, ScanResult
+    from ._escpush import EscAssessment, EscStatus, Filter, ScanResult
     from ._job import Job
     from .errors import _WithProblems
 
@@ -214,3 +214,56 @@ def job_html(job: Job) -> str:
     if shown.get("name"):
         title += f": {_text(shown['name'])}"
     return _box("job", title, _rows([(k, _job_value(k, v)) for k, v in job_items(shown)]))
+
+
+# EscAssessment
+
+
+def esc_assessment_html(result: EscAssessment) -> str:
+    """An ESC assessment: the verdict, each stage, what ESC does to each URL with its
+    replacement, and the way back (NOT RESTORED with the command to run)."""
+    data = result.to_dict()
+    if data["ok"]:
+        verdict = "every stage passed"
+    elif data["error"]:
+        verdict = f"stopped: {_text(data['error'])}"
+    else:
+        verdict = "a stage failed"
+    stages = [
+        (
+            stage["name"],
+            _code(stage["outcome"])
+            + (f" {_message(stage['problem'])}" if stage.get("problem") else "")
+            + "".join(
+                f"<br>{_code(url['url'])}: {_message(url['problem'])}" for url in stage["urls"] if url["problem"]
+            ),
+        )
+        for stage in data["stages"]
+    ]
+    body = f"<p>{verdict}</p>" + _rows(stages)
+    if data["differences"]:
+        head = "<tr><th>URL</th><th>what</th><th>with ESC</th><th>without ESC</th><th>replacement</th></tr>"
+        rows = "".join(
+            "<tr>"
+            f"<td>{_code(d['url'])}</td>"
+            f"<td>{_text(d['what'])}{' ' + _code(d['name']) if d['name'] else ''}</td>"
+            f"<td>{_code(d['with_esc'])}</td><td>{_code(d['without_esc'])}</td>"
+            f"<td>{_text(d['replacement']['replacement'])}</td>"
+            "</tr>"
+            for d in data["differences"]
+        )
+        body += f"<table>{head}{rows}</table>"
+    if data["restored"]:
+        body += "<p>restored: every scope is as it was found"
+        body += ", except those kept disabled as asked</p>" if data["kept_disabled"] else "</p>"
+    for item in data["not_restored"]:
+        body += (
+            f"<p class='escpush-over'>NOT RESTORED: {_text(item['scope'])} {_code(item['id'])}: "
+            f"{_text(item['error'])}; run {_code(item['command'])}</p>"
+        )
+    for scope in data["secret_left"]:
+        body += (
+            f"<p class='escpush-note'>the test secret set on {_text(scope['scope'])} {_code(scope['id'])} "
+            "stays: no API call removes a secret</p>"
+        )
+    return _box("esc-assessment", "ESC assessment", body)

@@ -15,11 +15,13 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
     "_ESC_COOKIE_NAME",
+    "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
     "Account",
     "Client",
     "EmulatorServer",
     "Esc",
+    "EscAssessment",
     "EscDisabled",
     "EscStatus",
     "Field",
@@ -37,6 +39,7 @@ __all__ = [
     "dataset_fields",
     "datasets",
     "esc_cookie",
+    "esc_replacements",
     "field",
     "redact_destination_conf",
 ]
@@ -356,6 +359,18 @@ class Esc:
     def enable(self) -> None: ...
     def set_secret(self, secret: str | None = None) -> str: ...
     def disabled(self) -> EscDisabled: ...
+    def assess(
+        self,
+        urls: Iterable[str],
+        *,
+        account: str | None = None,
+        keep_disabled: bool = False,
+        settle: float = 3.0,
+        timeout: float = 10.0,
+        expect_status: int | Iterable[int] | None = None,
+        ignore_headers: Iterable[str] | None = None,
+        progress: Callable[[str], object] | None = None,
+    ) -> EscAssessment: ...
 
 @final
 class EscDisabled:
@@ -416,4 +431,31 @@ class EmulatorServer:
     def clear_requests(self) -> None: ...
     def reset(self) -> None: ...
     def esc_disabled_for(self, kind: str, id: str, cookie: str | None = None) -> bool: ...
+    def serve_site(self, config: str) -> str: ...
+    def sites(self) -> dict[str, str]: ...
     def stop(self) -> None: ...
+
+@final
+class EscAssessment:
+    """The outcome of ``zone.esc.assess(...)``; ``str()`` is the text summary."""
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def restored(self) -> bool: ...
+    @property
+    def stages(self) -> list[dict[str, Any]]: ...
+    @property
+    def differences(self) -> list[dict[str, Any]]: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def not_restored(self) -> list[dict[str, Any]]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def summary(self) -> str: ...
+    def _repr_html_(self) -> str:
+        """In Jupyter: the stages, the differences with their replacements, the way back."""
+
+def esc_replacements() -> list[dict[str, str]]: ...
+
+_ESC_IGNORED_HEADERS: tuple[str, ...]

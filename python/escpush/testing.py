@@ -18,10 +18,14 @@ both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; eve
 The request log keeps the most recent requests (``log_capacity``, 10,000 by default) and
 redacts ``X-Auth-Key``, ``Authorization``, ``Cookie``, every ``with_secret`` and a job's
 credentials; the state shows only whether a secret is set and its length.
+
+Edge mode (``emu.serve_site(zone)``) serves a zone's site whose responses ESC alters unless
+ESC is off for the request, for ``zone.esc.assess(...)`` and other end-to-end tests.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -182,3 +186,41 @@ class Emulator:
             return self._server.esc_disabled_for("zone", zone, cookie)
         assert account is not None
         return self._server.esc_disabled_for("account", account, cookie)
+
+    def serve_site(
+        self,
+        zone: str,
+        *,
+        account: str | None = None,
+        pages: Mapping[str, Mapping[str, Any]] | None = None,
+        esc: Sequence[Mapping[str, Any]] | None = None,
+        delay: float = 0.0,
+    ) -> str:
+        """Edge mode: serves the site of ``zone`` on its own port of 127.0.0.1 and returns
+        its root URL (``http://127.0.0.1:{port}``). ESC alters its responses unless ESC is off
+        for the request: the zone (or ``account``, the zone's account) disabled, or the cookie
+        ``disable_esc`` equal to the zone's or the account's secret. A change of ``always``
+        reaches the site ``delay`` seconds after the API made it (secrets apply at once).
+
+        ``pages`` is the origin, ``{path: {"status": 200, "headers": {name: value}, "body":
+        "..."}}`` (another path answers 404); ``esc`` what ESC does, a list of ``{"path":
+        "*" | "/exact" | "/prefix*"`` and one of ``"set_header": {name: value}``,
+        ``"remove_header": name``, ``"redirect": location`` (``"status"``, default 301) or
+        ``"respond": body`` (``"status"``, default 200)``}``. Without them, the demo site:
+        ``/``, ``/new`` (200) and ``/old`` (404) at the origin; ESC sets ``X-ESC: on`` and
+        redirects ``/old`` to ``/new``. Every response carries a random ``CF-Ray``. Serving a
+        zone again replaces its site at the same URL. Raises :class:`escpush.InvalidInput`
+        naming the member at fault.
+        """
+        import json
+
+        config: dict[str, Any] = {"zone": zone, "account": account, "delay": delay}
+        if pages is not None:
+            config["pages"] = pages
+        if esc is not None:
+            config["esc"] = esc
+        return self._server.serve_site(json.dumps(config))
+
+    def sites(self) -> dict[str, str]:
+        """The root URL of each zone's site, by zone id."""
+        return self._server.sites()

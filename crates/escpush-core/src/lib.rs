@@ -29,6 +29,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+mod assess;
 mod dataset;
 mod envelope;
 mod error;
@@ -42,6 +43,12 @@ mod request;
 mod scope;
 mod suggest;
 
+pub use assess::{
+    esc_replacements, status_json, AssessPlan, AssessPlanBuilder, AssessReport, Assessment, DiffKind, Difference,
+    Event, Fetched, NotRestored, Outcome, Replacement, ScopeReport, SiteResponse, SiteUrl, StageName, StageReport,
+    Step, UrlResult, DEFAULT_FETCH_TIMEOUT_SECS, DEFAULT_IGNORED_HEADERS, DEFAULT_SETTLE_SECS, DEFAULT_WAIT_LIMIT_SECS,
+    MAX_URLS,
+};
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};

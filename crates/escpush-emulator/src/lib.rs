@@ -43,10 +43,16 @@
 //!   `Cookie`, every `with_secret` and a job's credentials; the state snapshot shows only
 //!   whether a secret is set and its length.
 //!
-//! Modules: `server` (listener, connections, faults applied), `wire` (HTTP/1.1 on
+//! - Edge mode ([`Emulator::serve_site`], [`EdgeSite`]): a site per zone on its own port, whose
+//!   responses ESC alters unless ESC is off for the request (the zone or its account disabled,
+//!   or the cookie `disable_esc` equal to the zone's or the account's secret), with an optional
+//!   propagation delay of `always`.
+//!
+//! Modules: `server` (listener, connections, faults applied), `edge` (edge mode), `wire` (HTTP/1.1 on
 //! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (routes).
 #![forbid(unsafe_code)]
 
+mod edge;
 mod faults;
 mod handlers;
 mod log;
@@ -67,6 +73,7 @@ use std::time::Duration;
 use escpush_core::{dataset_scope, Scope};
 use serde_json::Value;
 
+pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 pub use faults::{Fault, FaultSpec, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
@@ -170,6 +177,7 @@ impl EmulatorBuilder {
             stop: AtomicBool::new(false),
             conns: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(0),
+            edge: Mutex::new(edge::Edge::default()),
         });
         let accept_inner = Arc::clone(&inner);
         let accept = thread::Builder::new()
@@ -278,11 +286,25 @@ impl Emulator {
             .disabled_for(cookie_header)
     }
 
-    /// Forgets the state, the log and the pending faults.
+    /// Forgets the state, the log and the pending faults (the edge sites keep serving).
     pub fn reset(&self) {
         *lock(&self.inner.state) = State::default();
+        edge::reset(&self.inner);
         self.clear_requests();
         self.clear_faults();
+    }
+
+    /// Edge mode: serves `site` (the zone's site, whose responses ESC alters unless ESC is
+    /// off for the request) on its own port of 127.0.0.1, and gives its root URL
+    /// `http://127.0.0.1:{port}`. Serving a zone again replaces its site's configuration at
+    /// the same URL.
+    pub fn serve_site(&self, site: EdgeSite) -> io::Result<String> {
+        edge::serve(&self.inner, site)
+    }
+
+    /// The root URL of each zone's site, by zone id.
+    pub fn sites(&self) -> Vec<(String, String)> {
+        edge::sites(&self.inner)
     }
 
     /// Blocks until the emulator is stopped from another thread (for a standalone server).
@@ -303,6 +325,7 @@ impl Emulator {
         }
         // Wake the accept loop.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        edge::shutdown(&self.inner);
         for (_, conn) in lock(&self.inner.conns).drain() {
             let _ = conn.shutdown(Shutdown::Both);
         }

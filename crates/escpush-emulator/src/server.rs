@@ -29,9 +29,21 @@ pub(crate) struct Inner {
     pub stop: AtomicBool,
     pub conns: Mutex<HashMap<u64, TcpStream>>,
     pub next_conn: AtomicU64,
+    /// Edge mode: the sites and the history of `always` they read.
+    pub edge: Mutex<crate::edge::Edge>,
 }
 
 pub(crate) fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
+    accept_with(listener, inner, "escpush-emulator-conn", serve_connection);
+}
+
+/// Accepts connections until the emulator stops, each served by `serve` on its own thread
+/// and registered in `inner.conns` (so that stopping closes it). The API and every edge
+/// site accept through this.
+pub(crate) fn accept_with<F>(listener: &TcpListener, inner: &Arc<Inner>, name: &str, serve: F)
+where
+    F: Fn(TcpStream, &Inner) + Clone + Send + 'static,
+{
     for stream in listener.incoming() {
         if inner.stop.load(Ordering::SeqCst) {
             break;
@@ -42,19 +54,26 @@ pub(crate) fn accept_loop(listener: &TcpListener, inner: &Arc<Inner>) {
             lock(&inner.conns).insert(id, clone);
         }
         let conn_inner = Arc::clone(inner);
-        let spawned = thread::Builder::new()
-            .name("escpush-emulator-conn".to_owned())
-            .spawn(move || {
-                serve_connection(stream, &conn_inner);
-                lock(&conn_inner.conns).remove(&id);
-            });
+        let serve = serve.clone();
+        let spawned = thread::Builder::new().name(name.to_owned()).spawn(move || {
+            serve(stream, &conn_inner);
+            lock(&conn_inner.conns).remove(&id);
+        });
         if spawned.is_err() {
             lock(&inner.conns).remove(&id);
         }
     }
 }
 
-fn serve_connection(stream: TcpStream, inner: &Inner) {
+/// Reads the requests of one connection and writes what `answer` gives (`None`: close it
+/// unanswered), until the client or the emulator closes it. A request that cannot be read
+/// gets `bad(status, message)` and the connection is closed.
+pub(crate) fn serve_requests(
+    stream: TcpStream,
+    inner: &Inner,
+    bad: impl Fn(u16, String) -> HttpResponse,
+    mut answer: impl FnMut(&HttpRequest) -> Option<(HttpResponse, Delivery)>,
+) {
     let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
     let _ = stream.set_nodelay(true);
     let Ok(mut writer) = stream.try_clone() else { return };
@@ -64,35 +83,39 @@ fn serve_connection(stream: TcpStream, inner: &Inner) {
             Ok(req) => req,
             Err(ReadError::Closed | ReadError::Io) => return,
             Err(ReadError::Bad(status, message)) => {
-                let resp = error_response(status, 1000 + i64::from(status), message);
-                let _ = write_response(
-                    &mut writer,
-                    &resp,
-                    Delivery {
-                        close: true,
-                        ..Delivery::default()
-                    },
-                );
+                let how = Delivery {
+                    close: true,
+                    ..Delivery::default()
+                };
+                let _ = write_response(&mut writer, &bad(status, message), how);
                 return;
             }
         };
         if inner.stop.load(Ordering::SeqCst) {
             return;
         }
-        let fault = lock(&inner.faults).next();
-        let mut entry = LoggedRequest::new(&req, fault.as_ref().map(Fault::name));
-        let Some((resp, how)) = answer(&req, fault, inner) else {
-            lock(&inner.log).push(entry);
+        let Some((resp, how)) = answer(&req) else {
             let _ = writer.shutdown(Shutdown::Both);
             return;
         };
-        entry.status = Some(resp.status);
-        lock(&inner.log).push(entry);
         if write_response(&mut writer, &resp, how).is_err() || how.close {
             let _ = writer.shutdown(Shutdown::Both);
             return;
         }
     }
+}
+
+fn serve_connection(stream: TcpStream, inner: &Inner) {
+    let bad = |status: u16, message: String| error_response(status, 1000 + i64::from(status), message);
+    serve_requests(stream, inner, bad, |req| {
+        let fault = lock(&inner.faults).next();
+        let mut entry = LoggedRequest::new(req, fault.as_ref().map(Fault::name));
+        let answered = answer(req, fault, inner);
+        crate::edge::observe(inner);
+        entry.status = answered.as_ref().map(|(resp, _)| resp.status);
+        lock(&inner.log).push(entry);
+        answered
+    });
 }
 
 /// The answer to `req` with `fault` applied; `None` to drop the connection unanswered.

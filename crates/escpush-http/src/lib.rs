@@ -15,7 +15,8 @@
 //! ```
 //!
 //! Modules: `auth` (credentials, the environment), `builder` (settings and their checks),
-//! `client` (one method per API operation), `send` (the one generic send: deadline,
+//! `client` (one method per API operation), `fetch` (the user's own URLs, and the driver
+//! of an ESC assessment), `send` (the one generic send: deadline,
 //! retries, `Retry-After`), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
@@ -23,6 +24,7 @@ mod auth;
 mod builder;
 mod client;
 mod error;
+mod fetch;
 mod scrub;
 mod send;
 
@@ -30,3 +32,4 @@ pub use auth::{Auth, EnvOverrides, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV
 pub use builder::{ClientBuilder, DEFAULT_BASE_URL};
 pub use client::Client;
 pub use error::Error;
+pub use fetch::{random_secret, MAX_SITE_BODY};

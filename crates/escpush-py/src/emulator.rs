@@ -209,6 +209,20 @@ impl PyEmulatorServer {
         self.with(py, |emu| emu.esc_disabled_for(&scope, cookie))
     }
 
+    /// Edge mode: serves the site the JSON `config` describes (escpush-emulator's
+    /// `EdgeSite::from_json`) and gives its root URL.
+    fn serve_site(&self, py: Python<'_>, config: &str) -> PyResult<String> {
+        let value: serde_json::Value = serde_json::from_str(config)
+            .map_err(|e| errors::invalid_input(py, format!("invalid site: not JSON: {e}")))?;
+        let site = escpush_emulator::EdgeSite::from_json(&value).map_err(|e| errors::core_error(py, &e))?;
+        Ok(self.with(py, |emu| emu.serve_site(site))??)
+    }
+
+    /// The root URL of each zone's site, by zone id.
+    fn sites(&self, py: Python<'_>) -> PyResult<std::collections::BTreeMap<String, String>> {
+        self.with(py, |emu| emu.sites().into_iter().collect())
+    }
+
     /// Stops serving and closes the open connections (idempotent).
     fn stop(&self, py: Python<'_>) {
         let emu = self

@@ -130,6 +130,44 @@ impl PyEsc {
         }
     }
 
+    /// The spec's test order as one safe command (the zone's `.esc` only): a request
+    /// stage with a fresh secret cookie, then the zone, then the account when given; each
+    /// URL fetched with and without ESC and compared. Every scope changed is put back
+    /// before returning, also on an error or an interruption (Ctrl-C, or an exception from
+    /// `progress`, which is called with a line before each step and raised afterwards with
+    /// the result as its `assessment` attribute). See `EscAssessment`.
+    #[pyo3(signature = (
+        urls, *, account=None, keep_disabled=false, settle=3.0, timeout=10.0, expect_status=None,
+        ignore_headers=None, progress=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn assess(
+        &self,
+        py: Python<'_>,
+        urls: &Bound<'_, PyAny>,
+        account: Option<String>,
+        keep_disabled: bool,
+        settle: f64,
+        timeout: f64,
+        expect_status: Option<&Bound<'_, PyAny>>,
+        ignore_headers: Option<&Bound<'_, PyAny>>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::assess::PyEscAssessment> {
+        let args = crate::assess::AssessArgs {
+            urls: crate::assess::strings(py, "urls", urls)?,
+            account,
+            keep_disabled,
+            settle,
+            timeout,
+            expect_status: crate::assess::statuses(expect_status)?,
+            ignore_headers: ignore_headers
+                .filter(|v| !v.is_none())
+                .map(|v| crate::assess::strings(py, "ignore_headers", v))
+                .transpose()?,
+        };
+        crate::assess::run(py, &self.client, &self.scope, args, progress)
+    }
+
     fn __repr__(&self) -> String {
         format!("Esc({}={})", self.scope.kind(), crate::client::quote(self.scope.id()))
     }

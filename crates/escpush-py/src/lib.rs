@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+mod assess;
 mod client;
 mod convert;
 mod display;
@@ -46,6 +47,12 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<esc::PyEscDisabled>()?;
     m.add_function(wrap_pyfunction!(esc::esc_cookie, m)?)?;
     m.add_class::<emulator::PyEmulatorServer>()?;
+    m.add_class::<assess::PyEscAssessment>()?;
+    m.add(
+        "_ESC_IGNORED_HEADERS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::DEFAULT_IGNORED_HEADERS)?,
+    )?;
+    m.add_function(wrap_pyfunction!(assess::esc_replacements, m)?)?;
     // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
     m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;

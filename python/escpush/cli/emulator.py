@@ -10,6 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
+    from ..testing import Emulator
     from ._common import Commands
 
 
@@ -34,6 +35,34 @@ def add_emulator(commands: Commands, summary: str) -> None:
     emulator.add_argument("--email", default="user@example.com", help="X-Auth-Email to accept (default %(default)s)")
     emulator.add_argument(
         "--api-token", default="emulator-api-token", help="bearer token to accept (default %(default)s)"
+    )
+    edge = emulator.add_argument_group(
+        "edge mode",
+        "Also serve the site of a zone, each on its own port, whose responses ESC alters unless ESC is off for "
+        "the request (the zone or its account disabled, or the cookie disable_esc equal to their secret): the "
+        "target of `escpush esc assess`.",
+    )
+    edge.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        metavar="ZONE[:ACCOUNT]",
+        help="serve the demo site of ZONE (in ACCOUNT): / and /new, and /old which ESC redirects; repeat for more",
+    )
+    edge.add_argument(
+        "--site-config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="serve the site a JSON file describes (zone, account, delay, pages, esc; see "
+        "escpush.testing.Emulator.serve_site); repeat for more",
+    )
+    edge.add_argument(
+        "--site-delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --site: how long a change of ESC takes to reach the site (default 0)",
     )
     emulator.set_defaults(run=run_emulator)
 
@@ -66,7 +95,10 @@ def run_emulator(args: argparse.Namespace) -> int:
     except OSError as err:
         raise CliError(f"cannot serve on 127.0.0.1 port {args.port}: {err.strerror or err}") from None
     with emu:
+        _serve_sites(emu, args)
         print(f"escpush emulator on {emu.base_url}", flush=True)
+        for zone, url in emu.sites().items():
+            print(f"site of zone {zone} on {url}", flush=True)
         print("credentials: the --api-key/--email/--api-token values (defaults in --help); Ctrl-C stops", flush=True)
         try:
             while True:
@@ -74,3 +106,22 @@ def run_emulator(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             pass
     return EXIT_OK
+
+
+def _serve_sites(emu: Emulator, args: argparse.Namespace) -> None:
+    """The sites of --site and --site-config; a bad one is a usage error naming it."""
+    import json
+
+    from ._common import read_text
+
+    for spec in args.site:
+        zone, _, account = spec.partition(":")
+        emu.serve_site(zone, account=account or None, delay=args.site_delay)
+    for path in args.site_config:
+        try:
+            config = json.loads(read_text(path, "site file"))
+        except json.JSONDecodeError as err:
+            raise CliError(f"the site file `{path}` is not JSON: {err}") from None
+        if not isinstance(config, dict) or not isinstance(config.get("zone"), str):
+            raise CliError(f"the site file `{path}` must be an object with a `zone`")
+        emu._server.serve_site(json.dumps(config))

@@ -1,5 +1,6 @@
-"""``escpush esc status|disable|enable|secret``: the Edge Side Code controls of one zone or
-account, and saving a generated test secret to a file only its owner can read."""
+"""``escpush esc status|disable|enable|secret|assess``: the Edge Side Code controls of one zone
+or account, saving a generated test secret to a file only its owner can read, and the impact
+assessment (the spec's test order with automatic rollback)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ._common import (
     command,
     emit,
     group,
+    integer,
     output_options,
     read_text,
     scope,
@@ -69,6 +71,112 @@ def add(commands: Commands, summary: str) -> None:
     secret.add_argument("--secret-file", metavar="FILE", help="read the secret from FILE (- for stdin)")
     secret.add_argument("--save", metavar="FILE", help="write the secret to FILE, readable by you only")
     secret.set_defaults(run=run)
+    _add_assess(esc, parents)
+
+
+def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
+    from .._escpush import _ESC_IGNORED_HEADERS
+
+    assess = command(
+        esc,
+        "assess",
+        "find what breaks without ESC, then put everything back",
+        "The spec's test order as one command. Request stage: a fresh secret (OS random source) is set on "
+        "the zone and every URL is fetched twice, as visitors get it and with the cookie disable_esc=SECRET; "
+        "what differs is what ESC does (each difference names its likely replacement). If a response "
+        "without ESC fails its check (no response, a status of 500 or more, or not one of --expect-status), "
+        "it stops there and the zone is never touched. Zone stage: ESC is disabled for the zone, and once "
+        "the API shows it and --settle seconds passed, every URL must pass its check and answer the status "
+        "it gave with the cookie; else the zone is re-enabled at once. Account stage (with --account): the "
+        "same for the whole account, after the zone is put back. At the end, and on any error or Ctrl-C, "
+        "every scope is put back as it was found (unless --keep-disabled and every stage passed); a failed "
+        "restore prints NOT RESTORED with the command to run. Redirects are not followed. The secret is "
+        "never printed; it stays set (no API call removes one), or the previous secret is set again. "
+        "Exit 0: every stage passed (differences are information); 1: a stage failed and was rolled back; "
+        "3: an API or network error or a failed restore; 130: interrupted (scopes restored first).",
+        [
+            f"escpush esc assess --zone {ZONE_EXAMPLE} --url https://www.example.com/ --url https://www.example.com/old",
+            "escpush esc assess --zone ZONE_ID --account ACCOUNT_ID --url https://shop.example.com/ --json",
+        ],
+        parents,
+    )
+    # The shared options make --zone and --account exclusive; here --account names the
+    # account stage beside the required --zone.
+    assess._mutually_exclusive_groups[:] = [
+        mutex
+        for mutex in assess._mutually_exclusive_groups
+        if {a.dest for a in mutex._group_actions} != {"zone", "account"}
+    ]
+    for action in assess._actions:
+        if action.dest == "zone":
+            action.help = "the zone to assess (required)"
+        elif action.dest == "account":
+            action.help = "also run the account stage on this account (all its zones), after the zone's"
+    checks = assess.add_argument_group("assessment")
+    checks.add_argument("--url", dest="urls", action="append", metavar="URL", help="a URL of the zone's site (repeat)")
+    checks.add_argument("--keep-disabled", action="store_true", help="leave ESC disabled when every stage passed")
+    checks.add_argument(
+        "--settle", type=float, default=3.0, metavar="SECONDS", help="wait after the API shows a change (default 3)"
+    )
+    checks.add_argument(
+        "--fetch-timeout", type=float, default=10.0, metavar="SECONDS", help="deadline of each fetch (default 10)"
+    )
+    checks.add_argument(
+        "--expect-status",
+        type=integer(100, 599),
+        action="append",
+        metavar="STATUS",
+        help="a status a response without ESC must have (repeat for several)",
+    )
+    checks.add_argument(
+        "--ignore-header",
+        action="append",
+        metavar="NAME",
+        help="a response header to leave out of the comparison (repeat; replaces the default list: "
+        + ", ".join(_ESC_IGNORED_HEADERS)
+        + ")",
+    )
+    assess.set_defaults(run=run_assess)
+
+
+def run_assess(args: argparse.Namespace) -> int:
+    import sys
+
+    from ._common import EXIT_API, EXIT_CHECK_FAILED, client
+
+    if args.zone is None:
+        raise CliError("give the zone to assess: --zone ZONE_ID (and --account ACCOUNT_ID for the account stage)")
+    if not args.urls:
+        raise CliError("give at least one URL of the zone's site: --url URL")
+
+    def progress(line: str) -> None:
+        if not args.json:
+            print(f"escpush: {line}", file=sys.stderr, flush=True)
+
+    zone = client(args).zone(args.zone)
+    try:
+        result = zone.esc.assess(
+            args.urls,
+            account=args.account,
+            keep_disabled=args.keep_disabled,
+            settle=args.settle,
+            timeout=args.fetch_timeout,
+            expect_status=args.expect_status,
+            ignore_headers=args.ignore_header,
+            progress=progress,
+        )
+    except KeyboardInterrupt as interrupt:
+        interrupted = getattr(interrupt, "assessment", None)
+        if interrupted is None:
+            raise
+        emit(args, interrupted.to_dict(), str(interrupted).rstrip("\n"))
+        return 130
+    emit(args, result.to_dict(), str(result).rstrip("\n"))
+    if result.ok:
+        return EXIT_OK
+    if result.error is None and result.restored:
+        return EXIT_CHECK_FAILED
+    return EXIT_API
 
 
 class _SecretFile:
