@@ -175,12 +175,14 @@ def output_options() -> argparse.ArgumentParser:
     return output
 
 
-def api_options() -> argparse.ArgumentParser:
-    """Where the API is and who calls it, then the zone or account."""
+def api_options(target: bool = True) -> argparse.ArgumentParser:
+    """Where the API is and who calls it, then (with ``target``) the zone or account, one of
+    them required. A command that names its scopes otherwise adds its own options."""
     api = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
-    target = api.add_mutually_exclusive_group(required=True)
-    target.add_argument("--zone", metavar="ZONE_ID", help="act on this zone")
-    target.add_argument("--account", metavar="ACCOUNT_ID", help="act on this account (and so all its zones)")
+    if target:
+        scopes = api.add_mutually_exclusive_group(required=True)
+        scopes.add_argument("--zone", metavar="ZONE_ID", help="act on this zone")
+        scopes.add_argument("--account", metavar="ACCOUNT_ID", help="act on this account (and so all its zones)")
     creds = api.add_argument_group(
         "API access",
         "Each option falls back on its CLOUDFLARE_* variable; prefer the variables, since options "

@@ -71,7 +71,7 @@ def add(commands: Commands, summary: str) -> None:
     secret.add_argument("--secret-file", metavar="FILE", help="read the secret from FILE (- for stdin)")
     secret.add_argument("--save", metavar="FILE", help="write the secret to FILE, readable by you only")
     secret.set_defaults(run=run)
-    _add_assess(esc, parents)
+    _add_assess(esc, [api_options(target=False), output_options()])
 
 
 def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
@@ -100,18 +100,14 @@ def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
         ],
         parents,
     )
-    # The shared options make --zone and --account exclusive; here --account names the
-    # account stage beside the required --zone.
-    assess._mutually_exclusive_groups[:] = [
-        mutex
-        for mutex in assess._mutually_exclusive_groups
-        if {a.dest for a in mutex._group_actions} != {"zone", "account"}
-    ]
-    for action in assess._actions:
-        if action.dest == "zone":
-            action.help = "the zone to assess (required)"
-        elif action.dest == "account":
-            action.help = "also run the account stage on this account (all its zones), after the zone's"
+    # --account names the account stage beside the required --zone, not an alternative to it.
+    # (Checked when the command runs, so that its message says what --account is for.)
+    assess.add_argument("--zone", metavar="ZONE_ID", help="the zone to assess (required)")
+    assess.add_argument(
+        "--account",
+        metavar="ACCOUNT_ID",
+        help="also run the account stage on this account (all its zones), after the zone's",
+    )
     checks = assess.add_argument_group("assessment")
     checks.add_argument("--url", dest="urls", action="append", metavar="URL", help="a URL of the zone's site (repeat)")
     checks.add_argument("--keep-disabled", action="store_true", help="leave ESC disabled when every stage passed")
