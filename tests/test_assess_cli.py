@@ -16,15 +16,6 @@ from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, main
 from escpush.testing import Emulator
 
 
-@pytest.fixture
-def api(escpush_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Emulator:
-    for name in ("CLOUDFLARE_API_KEY", "CLOUDFLARE_EMAIL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CLOUDFLARE_BASE_URL", escpush_emulator.base_url)
-    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", escpush_emulator.api_token)
-    return escpush_emulator
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(["esc", "assess", *argv])
     out, err = capsys.readouterr()

@@ -13,11 +13,11 @@ import signal
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from cli_support import Cli
 from escpush import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, Filter, __version__
 from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, build_parser, main
 from escpush.testing import Emulator
@@ -38,52 +38,6 @@ GOOD = json.dumps(
 NOT_CANONICAL = '{ "where": { "value": "cn", "key": "ClientCountry", "operator": "eq" } }'
 BAD_OPERATOR = '{"where":{"key":"EdgeResponseStatus","operator":"gte","value":500}}'
 UNKNOWN_FIELD = '{"where":{"key":"ClientRequestHots","operator":"eq","value":"a"}}'
-
-
-class Run:
-    """One command's exit status, stdout and stderr."""
-
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> object:
-        return json.loads(self.out)
-
-    def error(self) -> dict[str, object]:
-        data = json.loads(self.err)
-        assert isinstance(data, dict)
-        error = data["error"]
-        assert isinstance(error, dict)
-        return error
-
-
-Cli = Callable[..., Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
-    def run(*argv: str, stdin: str | None = None) -> Run:
-        saved = sys.stdin
-        if stdin is not None:
-            sys.stdin = io.StringIO(stdin)
-        try:
-            code = main(list(argv))
-        finally:
-            sys.stdin = saved
-        out, err = capsys.readouterr()
-        return Run(code, out, err)
-
-    return run
-
-
-@pytest.fixture
-def api(escpush_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Emulator:
-    """The emulator, with the CLOUDFLARE_* variables pointing at it (token credentials)."""
-    for name in ("CLOUDFLARE_API_KEY", "CLOUDFLARE_EMAIL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CLOUDFLARE_BASE_URL", escpush_emulator.base_url)
-    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", escpush_emulator.api_token)
-    return escpush_emulator
 
 
 def _leaf_parsers() -> list[tuple[str, argparse.ArgumentParser]]:

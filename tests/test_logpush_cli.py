@@ -3,17 +3,15 @@ check`` against the emulator: plans, diffs, exit statuses, --json, and no secret
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, main
+from cli_support import Cli, Run
+from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
@@ -33,41 +31,16 @@ ERRORS = json.dumps(
 )
 
 
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-Cli = Callable[..., Run]
-
-
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
+def cli(cli: Cli) -> Cli:
+    """conftest's `cli`, checking that no output holds the destination's secret."""
+
     def run(*argv: str, stdin: str | None = None) -> Run:
-        saved = sys.stdin
-        if stdin is not None:
-            sys.stdin = io.StringIO(stdin)
-        try:
-            code = main(list(argv))
-        finally:
-            sys.stdin = saved
-        out, err = capsys.readouterr()
-        assert SECRET not in out + err
-        return Run(code, out, err)
+        done = cli(*argv, stdin=stdin)
+        assert SECRET not in done.out + done.err
+        return done
 
     return run
-
-
-@pytest.fixture
-def api(escpush_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> Emulator:
-    for name in ("CLOUDFLARE_API_KEY", "CLOUDFLARE_EMAIL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CLOUDFLARE_BASE_URL", escpush_emulator.base_url)
-    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", escpush_emulator.api_token)
-    return escpush_emulator
 
 
 def control(emu: Emulator, body: dict[str, Any]) -> None:
