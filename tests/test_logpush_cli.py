@@ -4,9 +4,7 @@ check`` against the emulator: plans, diffs, exit statuses, --json, and no secret
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -43,16 +41,6 @@ def cli(cli: Cli) -> Cli:
     return run
 
 
-def control(emu: Emulator, body: dict[str, Any]) -> None:
-    request = urllib.request.Request(
-        emu.base_url + "/__emulator/logpush",
-        method="PUT",
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {emu.api_token}", "Content-Type": "application/json"},
-    )
-    urllib.request.urlopen(request).close()
-
-
 def writes(emu: Emulator) -> list[str]:
     return [r["method"] for r in emu.requests() if r["method"] != "GET"]
 
@@ -83,7 +71,7 @@ def test_update_enable_disable_delete(cli: Cli, api: Emulator) -> None:
 
 
 def test_ensure_twice_sends_nothing_the_second_time(cli: Cli, api: Emulator) -> None:
-    control(api, {"reserialize_filters": True})
+    api.logpush_quirks(reserialize_filters=True)
     argv = ("logpush", "ensure", "--zone", ZONE, "--name", "errors", "--dataset", "http_requests",
             "--destination-conf", CONF, "--filter", ERRORS, "--enabled")  # fmt: skip
     first = cli(*argv)
@@ -116,7 +104,7 @@ value = "fr"
 
 
 def test_apply_a_toml_file_dry_run_then_twice(cli: Cli, api: Emulator, tmp_path: Path) -> None:
-    control(api, {"reserialize_filters": True})
+    api.logpush_quirks(reserialize_filters=True)
     stray = cli("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", CONF,
                 "--name", "stray", "--json").json()  # fmt: skip
     jobs = tmp_path / "jobs.toml"
@@ -179,7 +167,7 @@ def test_fields_and_datasets_check(cli: Cli, api: Emulator) -> None:
     assert fields.code == EXIT_OK and "ClientIP" in fields.json()
     ok = cli("datasets", "check", "--zone", ZONE)
     assert (ok.code, ok.out) == (EXIT_OK, f"the live fields of zone {ZONE} match escpush's schemas\n")
-    control(api, {"field_drift": {"gateway_dns": {"add": {"Brand": "new"}, "remove": ["QueryName"]}}})
+    api.logpush_quirks(field_drift={"gateway_dns": {"add": {"Brand": "new"}, "remove": ["QueryName"]}})
     drift = cli("datasets", "check", "--account", ACCOUNT)
     assert drift.code == EXIT_CHECK_FAILED
     assert drift.out.splitlines() == [

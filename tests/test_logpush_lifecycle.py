@@ -20,18 +20,6 @@ S3 = f"s3://bucket/logs?region=us-east-1&secret-access-key={SECRET}"
 ERRORS = (field("EdgeResponseStatus") >= 500) & field("ClientCountry").is_in(["cn", "ru"])
 
 
-def control(emu: Emulator, method: str, body: dict[str, Any] | None = None) -> Any:
-    """The emulator's own control route for log-push quirks (`__emulator/logpush`)."""
-    request = urllib.request.Request(
-        emu.base_url + "/__emulator/logpush",
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"X-Auth-Key": emu.api_key, "X-Auth-Email": emu.email, "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.loads(answer.read())["result"]
-
-
 def writes(emu: Emulator) -> list[str]:
     return [f"{r['method']} {r['path']}" for r in emu.requests() if r["method"] != "GET"]
 
@@ -136,7 +124,7 @@ def test_parsed_filter_reads_every_form() -> None:
 
 def test_ensure_job_against_a_reserializing_server_does_not_loop(escpush_emulator: Emulator) -> None:
     logpush = escpush_emulator.client().zone(ZONE).logpush
-    control(escpush_emulator, "PUT", {"reserialize_filters": True})
+    escpush_emulator.logpush_quirks(reserialize_filters=True)
     wanted = ERRORS & field("ClientRequestHost").ends_with(".example.com")
     spec: dict[str, Any] = {
         "name": "errors",
@@ -167,7 +155,7 @@ def test_ensure_job_against_a_reserializing_server_does_not_loop(escpush_emulato
 
 def test_apply_plans_then_changes_nothing_the_second_time(escpush_emulator: Emulator) -> None:
     logpush = escpush_emulator.client().zone(ZONE).logpush
-    control(escpush_emulator, "PUT", {"reserialize_filters": True})
+    escpush_emulator.logpush_quirks(reserialize_filters=True)
     stray = logpush.create_job(destination_conf=S3, dataset="http_requests", name="stray")
     doc = {
         "jobs": [
@@ -215,9 +203,7 @@ def test_live_fields_and_drift(escpush_emulator: Emulator) -> None:
     zone = client.zone(ZONE).logpush
     assert "ClientIP" in zone.fields("http_requests")
     assert zone.check_fields() == {}
-    control(
-        escpush_emulator, "PUT", {"field_drift": {"http_requests": {"add": {"Brand": "new"}, "remove": ["ClientIP"]}}}
-    )
+    escpush_emulator.logpush_quirks(field_drift={"http_requests": {"add": {"Brand": "new"}, "remove": ["ClientIP"]}})
     assert zone.fields("http_requests")["Brand"] == "new"
     assert zone.check_fields() == {"http_requests": {"only_live": ["Brand"], "only_embedded": ["ClientIP"]}}
     assert "QueryName" in client.account(ACCOUNT).logpush.fields("gateway_dns")
@@ -235,7 +221,7 @@ def test_ownership_and_destination_checks(escpush_emulator: Emulator, kind: str)
     scope = client.zone(ZONE) if kind == "zone" else client.account(ACCOUNT)
     answer = scope.logpush.ownership_challenge(S3)
     assert answer["filename"].startswith("bucket/logs/")
-    [issued] = control(escpush_emulator, "GET")["challenges"]
+    [issued] = escpush_emulator.ownership_challenges()
     scope.logpush.validate_ownership(S3, issued["challenge"])
     with pytest.raises(ApiError, match="the ownership challenge is not valid") as exc:
         scope.logpush.validate_ownership(S3, "not-the-challenge")
@@ -314,3 +300,16 @@ def test_the_emulator_checks_what_a_put_carries(escpush_emulator: Emulator) -> N
     assert status == 400 and answer["errors"][0]["message"].startswith("filter.where.key:")
     status, answer = put({"destination_conf": S3, "enabled": True})
     assert status == 200 and answer["result"]["enabled"] is True and answer["result"]["dataset"] == "http_requests"
+
+
+def test_log_push_quirks_are_checked_and_turn_off(escpush_emulator: Emulator) -> None:
+    with pytest.raises(InvalidInput, match="`reserialise` is not a log-push quirk"):
+        escpush_emulator._server.set_logpush_quirks('{"reserialise": true}')
+    with pytest.raises(InvalidInput, match="field_drift"):
+        escpush_emulator.logpush_quirks(field_drift={"http_requests": "everything"})  # type: ignore[dict-item]
+    escpush_emulator.logpush_quirks(field_drift={"http_requests": {"add": {"Brand": "new"}}})
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    assert "Brand" in logpush.fields("http_requests")
+    escpush_emulator.logpush_quirks()
+    assert "Brand" not in logpush.fields("http_requests")
+    assert escpush_emulator.ownership_challenges() == []

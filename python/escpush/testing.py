@@ -187,6 +187,34 @@ class Emulator:
         assert account is not None
         return self._server.esc_disabled_for("account", account, cookie)
 
+    def logpush_quirks(
+        self,
+        *,
+        reserialize_filters: bool = False,
+        field_drift: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Makes the log-push routes behave as a real server may, so that a test proves a
+        client copes: ``reserialize_filters`` stores job filters written back differently
+        (members reordered, spaces, numbers as strings, groups nested), the case where naive
+        infrastructure-as-code tools see a perpetual drift; ``field_drift`` makes a dataset's
+        live field list differ from the embedded schema, ``{dataset: {"add": {name:
+        description}, "remove": [name, ...]}}``. Each call replaces the previous quirks;
+        ``logpush_quirks()`` turns them off. Raises :class:`escpush.InvalidInput` naming what
+        is wrong."""
+        import json
+
+        config: dict[str, Any] = {"reserialize_filters": reserialize_filters}
+        if field_drift is not None:
+            config["field_drift"] = field_drift
+        self._server.set_logpush_quirks(json.dumps(config))
+
+    def ownership_challenges(self) -> list[dict[str, str]]:
+        """The ownership challenges the emulator issued, oldest first: ``scope``, ``id``,
+        ``destination_conf`` (credentials masked) and ``challenge``, the token the API writes
+        into the destination, for a test to pass to ``validate_ownership``."""
+        challenges: list[dict[str, str]] = self._server.logpush_control()["challenges"]
+        return challenges
+
     def serve_site(
         self,
         zone: str,

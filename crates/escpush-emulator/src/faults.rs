@@ -213,12 +213,21 @@ impl LogpushQuirks {
                         .as_object()
                         .ok_or("`field_drift` maps dataset names to {add, remove}")?;
                     for (dataset, d) in drift {
+                        let d = d.as_object().ok_or(format!(
+                            "`field_drift.{dataset}` is an object with `add` and/or `remove`"
+                        ))?;
+                        if let Some(other) = d.keys().find(|k| !matches!(k.as_str(), "add" | "remove")) {
+                            return Err(format!(
+                                "`field_drift.{dataset}.{other}` is not known; use add or remove"
+                            ));
+                        }
                         let add = match d.get("add") {
                             None => Vec::new(),
                             Some(serde_json::Value::Object(m)) => m
                                 .iter()
-                                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-                                .collect(),
+                                .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                                .collect::<Option<Vec<_>>>()
+                                .ok_or(format!("`field_drift.{dataset}.add` maps field names to descriptions"))?,
                             Some(_) => {
                                 return Err(format!("`field_drift.{dataset}.add` maps field names to descriptions"))
                             }

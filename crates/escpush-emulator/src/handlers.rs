@@ -286,18 +286,7 @@ fn live_fields(d: &Dataset, quirks: &crate::faults::LogpushQuirks) -> Map<String
 
 fn handle_control(req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
     if req.method == "GET" {
-        let state = lock(state);
-        let challenges: Vec<Value> = state
-            .challenges
-            .iter()
-            .map(|((kind, id, conf), token)| {
-                serde_json::json!({"scope": kind.as_str(), "id": id, "destination_conf": DestinationConf::redact(conf), "challenge": token})
-            })
-            .collect();
-        return ok_response(serde_json::json!({
-            "reserialize_filters": state.quirks.reserialize_filters,
-            "challenges": challenges,
-        }));
+        return ok_response(lock(state).logpush_control());
     }
     let body = match json_object(req) {
         Ok(b) => b,

@@ -74,7 +74,7 @@ use escpush_core::{dataset_scope, Scope};
 use serde_json::Value;
 
 pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
-pub use faults::{Fault, FaultSpec, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
+pub use faults::{Fault, FaultSpec, FieldDrift, LogpushQuirks, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
 use state::State;
@@ -292,6 +292,18 @@ impl Emulator {
         edge::reset(&self.inner);
         self.clear_requests();
         self.clear_faults();
+    }
+
+    /// Sets the log-push quirks (the same as `PUT {base}/__emulator/logpush`): filters stored
+    /// re-serialized as a real server may, a drift of the live field lists.
+    pub fn set_logpush_quirks(&self, quirks: LogpushQuirks) {
+        lock(&self.inner.state).quirks = quirks;
+    }
+
+    /// Whether filters are stored re-serialized, and the ownership challenges issued (the same
+    /// as `GET {base}/__emulator/logpush`).
+    pub fn logpush_control(&self) -> Value {
+        lock(&self.inner.state).logpush_control()
     }
 
     /// Edge mode: serves `site` (the zone's site, whose responses ESC alters unless ESC is

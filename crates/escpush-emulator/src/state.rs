@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use escpush_core::{DatasetScope, ESC_COOKIE_NAME};
+use escpush_core::{DatasetScope, DestinationConf, ESC_COOKIE_NAME};
 use serde_json::{json, Map, Value};
 
 /// The ESC setting of one scope.
@@ -65,6 +65,23 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// What `GET {base}/__emulator/logpush` answers and [`crate::Emulator::logpush_control`]
+    /// gives: whether filters are stored re-serialized, and the ownership challenges issued
+    /// (the token the API would write into the destination; its credentials masked).
+    pub fn logpush_control(&self) -> Value {
+        let challenges: Vec<Value> = self
+            .challenges
+            .iter()
+            .map(|((kind, id, conf), token)| {
+                json!({"scope": kind.as_str(), "id": id, "destination_conf": DestinationConf::redact(conf), "challenge": token})
+            })
+            .collect();
+        json!({
+            "reserialize_filters": self.quirks.reserialize_filters,
+            "challenges": challenges,
+        })
+    }
+
     pub fn esc_mut(&mut self, kind: DatasetScope, id: &str) -> &mut EscSetting {
         self.esc.entry((kind, id.to_owned())).or_default()
     }

@@ -218,6 +218,22 @@ impl PyEmulatorServer {
         Ok(self.with(py, |emu| emu.serve_site(site))??)
     }
 
+    /// Sets the log-push quirks from the JSON `config` (escpush-emulator's
+    /// `LogpushQuirks::from_json`: `reserialize_filters`, `field_drift`).
+    fn set_logpush_quirks(&self, py: Python<'_>, config: &str) -> PyResult<()> {
+        let value: serde_json::Value = serde_json::from_str(config)
+            .map_err(|e| errors::invalid_input(py, format!("invalid log-push quirks: not JSON: {e}")))?;
+        let quirks = escpush_emulator::LogpushQuirks::from_json(&value)
+            .map_err(|message| errors::invalid_input(py, format!("invalid log-push quirks: {message}")))?;
+        self.with(py, |emu| emu.set_logpush_quirks(quirks))
+    }
+
+    /// Whether filters are stored re-serialized, and the ownership challenges issued.
+    fn logpush_control(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let value = self.with(py, Emulator::logpush_control)?;
+        convert::from_json(py, &value)
+    }
+
     /// The root URL of each zone's site, by zone id.
     fn sites(&self, py: Python<'_>) -> PyResult<std::collections::BTreeMap<String, String>> {
         self.with(py, |emu| emu.sites().into_iter().collect())
