@@ -146,8 +146,14 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
                 .collect::<Result<Vec<_>, _>>()?;
             in_list(col, &lits)
         }
-        (ColumnType::String | ColumnType::IntOrString, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
+        (ColumnType::String, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
             string_test(op, col, &scalars[0].canonical_text(), d)?
+        }
+        // Text tests never hold on an integer (held as its text).
+        (ColumnType::IntOrString, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
+            let (_, canonical) = int_of_text(col, d, key)?;
+            let test = string_test(op, col, &scalars[0].canonical_text(), d)?;
+            format!("({test} AND NOT COALESCE({canonical}, FALSE))")
         }
         (ColumnType::Int | ColumnType::Float, Operator::Eq | Operator::In) => {
             let ints: Vec<String> = scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect();
@@ -161,15 +167,28 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
         }
         (ColumnType::IntOrString, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
             match scalars[0].as_integer() {
-                Some(n) => numeric_text(col, &format!("{} {}", cmp(op), int_lit(n)), d, key)?,
+                Some(n) => {
+                    let (int, canonical) = int_of_text(col, d, key)?;
+                    format!("({int} {} {} AND {canonical})", cmp(op), int_lit(n))
+                }
                 None => NEVER.into(),
             }
         }
-        (ColumnType::Bool, Operator::Eq) => match &scalars[0] {
-            Scalar::Bool(b) => format!("{col} = {}", bool_lit(*b)),
-            Scalar::String(s) if s == "true" || s == "false" => format!("{col} = {}", bool_lit(s == "true")),
-            _ => NEVER.into(),
-        },
+        (ColumnType::Bool, Operator::Eq | Operator::In) => {
+            let mut bools: Vec<String> = Vec::new();
+            for s in scalars {
+                let b = match s {
+                    Scalar::Bool(b) => *b,
+                    Scalar::String(t) if t == "true" || t == "false" => t == "true",
+                    _ => continue,
+                };
+                let lit = bool_lit(b).to_owned();
+                if !bools.contains(&lit) {
+                    bools.push(lit);
+                }
+            }
+            in_list(col, &bools)
+        }
         (ColumnType::StringArray | ColumnType::IntArray, Operator::Contains | Operator::In) => {
             if d == Dialect::Transformer {
                 return Err(unsupported(d, format!("`{key}` is an array")));
@@ -252,27 +271,33 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
     })
 }
 
-/// A comparison (`"< 5"`) of an `int or string` column as a number, where it holds an
-/// integer's canonical decimal text (the text equals the integer cast back to text).
-fn numeric_text(col: &str, comparison: &str, d: Dialect, key: &str) -> Result<String, Error> {
+/// An `int or string` column (text) holds an integer as its canonical decimal text, so such
+/// text stands for the integer: these are the dialect's integer of the text (NULL for other
+/// text) and the test that the text is canonical (it equals the integer cast back to text).
+fn int_of_text(col: &str, d: Dialect, key: &str) -> Result<(String, String), Error> {
     use Dialect as D;
-    Ok(match d {
-        D::ClickHouse => format!("(toInt64OrNull({col}) {comparison} AND toString(toInt64OrNull({col})) = {col})"),
-        D::BigQuery => {
-            format!("(SAFE_CAST({col} AS INT64) {comparison} AND CAST(SAFE_CAST({col} AS INT64) AS STRING) = {col})")
+    let (int, text) = match d {
+        D::ClickHouse => (format!("toInt64OrNull({col})"), "toString"),
+        D::BigQuery => (format!("SAFE_CAST({col} AS INT64)"), "STRING"),
+        D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
+        D::Postgres => {
+            let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
+            return Ok((format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"), canonical));
         }
-        D::Spark => format!("(try_cast({col} AS BIGINT) {comparison} AND CAST(try_cast({col} AS BIGINT) AS STRING) = {col})"),
-        D::Postgres => format!(
-            "(CASE WHEN {col} ~ '^-?(0|[1-9][0-9]{{0,17}})$' THEN CAST({col} AS BIGINT) END {comparison})"
-        ),
         D::Transformer => {
             return Err(unsupported(
                 d,
-                format!("`{key}` (int or string) compared as a number needs a cast that cannot fail"),
+                format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
             ))
         }
-        _ => format!("(TRY_CAST({col} AS BIGINT) {comparison} AND CAST(TRY_CAST({col} AS BIGINT) AS VARCHAR) = {col})"),
-    })
+        _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
+    };
+    let back = if d == D::ClickHouse {
+        format!("toString({int})")
+    } else {
+        format!("CAST({int} AS {text})")
+    };
+    Ok((int.clone(), format!("{back} = {col}")))
 }
 
 /// True when any element of the array column is one of `elems`.
@@ -410,6 +435,15 @@ mod tests {
             sql(&field("EdgeResponseStatus").ge(i64::MIN), Dialect::DuckDb),
             "COALESCE(\"EdgeResponseStatus\" >= (-9223372036854775807 - 1), FALSE)"
         );
+    }
+
+    #[test]
+    fn booleans_are_in_a_set_by_canonical_text() {
+        assert_eq!(
+            sql(&field("WorkerSubrequest").is_in(["waf", "false"]), Dialect::DuckDb),
+            "COALESCE(\"WorkerSubrequest\" = FALSE, FALSE)"
+        );
+        assert_eq!(sql(&field("WorkerSubrequest").eq(1), Dialect::DuckDb), "COALESCE(FALSE, FALSE)");
     }
 
     #[test]
