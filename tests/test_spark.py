@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_sql import DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
 
 import escpush
 import escpush.spark
 from escpush import field
+from test_sql import DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,7 @@ __all__ = [
     "_raise_error",
     "_redact_job",
     "dataset_fields",
+    "dataset_schema",
     "datasets",
     "esc_cookie",
     "field",

@@ -12,7 +12,7 @@ optional: ``pip install 'escpush[spark]'``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from ._escpush import Filter, dataset_schema
 from ._schemas import require
@@ -28,7 +28,7 @@ def schema(dataset: str, *, scope: str | None = None) -> Any:
     return dataset_schema(dataset, "pyspark", scope=scope)
 
 
-def read_logpush(spark: Any, paths: Union[str, Sequence[str]], dataset: str, *, scope: str | None = None) -> Any:
+def read_logpush(spark: Any, paths: str | Sequence[str], dataset: str, *, scope: str | None = None) -> Any:
     """A DataFrame of the log-push NDJSON files at ``paths`` (files, folders or globs; plain or
     ``.gz``; local or any Hadoop filesystem URL), typed by ``dataset``'s schema. A value of
     another type than its column's reads as null (Spark's PERMISSIVE mode)."""
@@ -38,7 +38,7 @@ def read_logpush(spark: Any, paths: Union[str, Sequence[str]], dataset: str, *, 
 
 
 def filter_dataframe(
-    df: Any, filter: Union[Filter, str, Mapping[str, Any]], dataset: str, *, scope: str | None = None
+    df: Any, filter: Filter | str | Mapping[str, Any], dataset: str, *, scope: str | None = None
 ) -> Any:
     """``df`` where the filter matches (``df.where(f.to_pyspark(dataset=dataset))``); ``filter``
     is a Filter, its JSON text or a dict."""

@@ -89,7 +89,10 @@ impl Dialect {
 
     /// A table name, `part` or `part.part.part`, each part quoted.
     pub fn quote_table(self, name: &str) -> String {
-        name.split('.').map(|p| self.quote_ident(p)).collect::<Vec<_>>().join(".")
+        name.split('.')
+            .map(|p| self.quote_ident(p))
+            .collect::<Vec<_>>()
+            .join(".")
     }
 }
 
@@ -235,7 +238,10 @@ pub fn create_table(dataset: &Dataset, dialect: Dialect, table: Option<&str>) ->
                 .into(),
         });
     }
-    let mut out = format!("CREATE TABLE {} (\n", dialect.quote_table(table.unwrap_or(dataset.name())));
+    let mut out = format!(
+        "CREATE TABLE {} (\n",
+        dialect.quote_table(table.unwrap_or(dataset.name()))
+    );
     let cols = columns(dataset);
     for (i, (name, col)) in cols.iter().enumerate() {
         out.push_str("  ");
@@ -264,7 +270,10 @@ mod tests {
         assert_eq!("athena".parse::<Dialect>().unwrap(), Dialect::Trino);
         assert_eq!("Databricks".parse::<Dialect>().unwrap(), Dialect::Spark);
         let err = "mysql".parse::<Dialect>().unwrap_err().to_string();
-        assert!(err.starts_with("invalid dialect: `mysql` is not a SQL dialect; use one of duckdb,"), "{err}");
+        assert!(
+            err.starts_with("invalid dialect: `mysql` is not a SQL dialect; use one of duckdb,"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -279,7 +288,10 @@ mod tests {
     fn every_documented_type_has_a_column_in_every_dialect() {
         let http = Dataset::get("http_requests", None).unwrap();
         let ddl = create_table(http, Dialect::DuckDb, None).unwrap();
-        assert!(ddl.starts_with("CREATE TABLE \"http_requests\" (\n  \"AISecurityCustomTopicCategories\" VARCHAR,\n"), "{ddl}");
+        assert!(
+            ddl.starts_with("CREATE TABLE \"http_requests\" (\n  \"AISecurityCustomTopicCategories\" VARCHAR,\n"),
+            "{ddl}"
+        );
         assert!(ddl.contains("  \"BotDetectionIDs\" BIGINT[],\n"));
         assert!(ddl.contains("  \"EdgeResponseStatus\" BIGINT,\n"));
         assert!(ddl.contains("  \"ClientRequestHost\" VARCHAR,\n"));

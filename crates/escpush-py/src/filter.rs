@@ -193,7 +193,9 @@ impl PyFilter {
     fn to_sql(&self, py: Python<'_>, dialect: &str, dataset: &str, scope: Option<&str>) -> PyResult<String> {
         let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
         let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
-        self.filter().to_sql(dialect, ds).map_err(|e| errors::core_error(py, &e))
+        self.filter()
+            .to_sql(dialect, ds)
+            .map_err(|e| errors::core_error(py, &e))
     }
 
     /// `SELECT * FROM <table> WHERE <to_sql>`; `table` (dotted parts quoted one by one)
@@ -217,11 +219,7 @@ impl PyFilter {
     /// The filter as a `pyspark.sql.Column` over a DataFrame of `dataset`'s columns
     /// (`df.where(f.to_pyspark(dataset="http_requests"))`); needs pyspark.
     #[pyo3(signature = (*, dataset, scope=None))]
-    fn to_pyspark<'py>(
-        slf: &Bound<'py, Self>,
-        dataset: &str,
-        scope: Option<&str>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let sql = slf.get().to_sql(py, "spark", dataset, scope)?;
         py.import("escpush.spark")?.call_method1("_column", (sql,))

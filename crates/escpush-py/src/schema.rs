@@ -29,7 +29,10 @@ pub fn dataset_schema<'py>(
     let ds = Dataset::get(dataset, scope).map_err(|e| errors::core_error(py, &e))?;
     if OBJECT_FORMATS.contains(&format) {
         if table.is_some() {
-            return Err(errors::invalid_input(py, format!("a {format} schema has no table name; leave `table` out")));
+            return Err(errors::invalid_input(
+                py,
+                format!("a {format} schema has no table name; leave `table` out"),
+            ));
         }
         let columns = dataset_columns(ds)
             .into_iter()

@@ -121,7 +121,12 @@ impl Filter {
     /// # Errors
     ///
     /// Those of [`to_sql`](Filter::to_sql), and a table named for the transformer dialect.
-    pub fn to_query(&self, dialect: crate::Dialect, dataset: &Dataset, table: Option<&str>) -> Result<String, crate::Error> {
+    pub fn to_query(
+        &self,
+        dialect: crate::Dialect,
+        dataset: &Dataset,
+        table: Option<&str>,
+    ) -> Result<String, crate::Error> {
         print::sql::to_query(self, dialect, dataset, table)
     }
 

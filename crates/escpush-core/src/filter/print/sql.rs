@@ -15,6 +15,8 @@
 //! backslashes escaped as the dialect reads them, control characters (NUL included) as
 //! escapes or `chr(n)`, and in Spark `$` as `\u0024` (its parser substitutes `${...}`).
 
+use std::fmt::Write as _;
+
 use crate::dataset::Dataset;
 use crate::dataset_schema::{ColumnType, Dialect};
 use crate::error::Error;
@@ -100,7 +102,7 @@ fn write_expr(expr: &Expr, d: Dialect, ds: &Dataset, out: &mut String) -> Result
     Ok(())
 }
 
-fn unsupported(d: Dialect, what: String) -> Error {
+fn unsupported(d: Dialect, what: &str) -> Error {
     Error::InvalidInput {
         what: "filter",
         message: format!("{what}; the {d} dialect cannot express it"),
@@ -191,7 +193,7 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
         }
         (ColumnType::StringArray | ColumnType::IntArray, Operator::Contains | Operator::In) => {
             if d == Dialect::Transformer {
-                return Err(unsupported(d, format!("`{key}` is an array")));
+                return Err(unsupported(d, &format!("`{key}` is an array")));
             }
             let elems: Vec<String> = if ty == ColumnType::StringArray {
                 scalars
@@ -250,7 +252,9 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
     };
     let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     Ok(match (op, d) {
-        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres) => format!("starts_with({col}, {lit})"),
+        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres) => {
+            format!("starts_with({col}, {lit})")
+        }
         (Operator::StartsWith, D::Spark) => format!("startswith({col}, {lit})"),
         (Operator::StartsWith, D::ClickHouse) => format!("startsWith({col}, {lit})"),
         (Operator::StartsWith, D::BigQuery) => format!("STARTS_WITH({col}, {lit})"),
@@ -282,12 +286,15 @@ fn int_of_text(col: &str, d: Dialect, key: &str) -> Result<(String, String), Err
         D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
         D::Postgres => {
             let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
-            return Ok((format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"), canonical));
+            return Ok((
+                format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"),
+                canonical,
+            ));
         }
         D::Transformer => {
             return Err(unsupported(
                 d,
-                format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
+                &format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
             ))
         }
         _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
@@ -324,7 +331,11 @@ fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String 
         (D::Trino, _) => format!("arrays_overlap({col}, ARRAY[{list}])"),
         (_, [one]) => format!("{one} = ANY({col})"),
         (_, _) => {
-            let cast = if ty == ColumnType::IntArray { "BIGINT[]" } else { "TEXT[]" };
+            let cast = if ty == ColumnType::IntArray {
+                "BIGINT[]"
+            } else {
+                "TEXT[]"
+            };
             format!("{col} && CAST(ARRAY[{list}] AS {cast})")
         }
     }
@@ -346,9 +357,9 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
                     c if c.is_control() => {
                         let n = u32::from(c);
                         if d == D::ClickHouse || (d == D::Snowflake && n < 0x80) {
-                            out.push_str(&format!("\\x{n:02X}"));
+                            let _ = write!(out, "\\x{n:02X}");
                         } else {
-                            out.push_str(&format!("\\u{n:04X}"));
+                            let _ = write!(out, "\\u{n:04X}");
                         }
                     }
                     c => out.push(c),
@@ -363,7 +374,7 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
             if (d == D::Postgres || d == D::Transformer) && text.contains('\0') {
                 return Err(unsupported(
                     d,
-                    format!("the value {} holds a NUL character", serde_json::Value::from(text)),
+                    &format!("the value {} holds a NUL character", serde_json::Value::from(text)),
                 ));
             }
             let mut parts: Vec<String> = Vec::new();
@@ -443,7 +454,10 @@ mod tests {
             sql(&field("WorkerSubrequest").is_in(["waf", "false"]), Dialect::DuckDb),
             "COALESCE(\"WorkerSubrequest\" = FALSE, FALSE)"
         );
-        assert_eq!(sql(&field("WorkerSubrequest").eq(1), Dialect::DuckDb), "COALESCE(FALSE, FALSE)");
+        assert_eq!(
+            sql(&field("WorkerSubrequest").eq(1), Dialect::DuckDb),
+            "COALESCE(FALSE, FALSE)"
+        );
     }
 
     #[test]
@@ -464,9 +478,18 @@ mod tests {
     fn hostile_values_stay_inside_their_literal() {
         let evil = "a'b\\c--d/*e*/\0f${env:HOME}é😀\n";
         let lit = |d| string_lit(d, evil).unwrap();
-        assert_eq!(lit(Dialect::DuckDb), "('a''b\\c--d/*e*/' || chr(0) || 'f${env:HOME}é😀' || chr(10))");
-        assert_eq!(lit(Dialect::Spark), "'a\\'b\\\\c--d/*e*/\\u0000f\\u0024{env:HOME}é😀\\u000A'");
-        assert_eq!(lit(Dialect::ClickHouse), "'a\\'b\\\\c--d/*e*/\\x00f${env:HOME}é😀\\x0A'");
+        assert_eq!(
+            lit(Dialect::DuckDb),
+            "('a''b\\c--d/*e*/' || chr(0) || 'f${env:HOME}é😀' || chr(10))"
+        );
+        assert_eq!(
+            lit(Dialect::Spark),
+            "'a\\'b\\\\c--d/*e*/\\u0000f\\u0024{env:HOME}é😀\\u000A'"
+        );
+        assert_eq!(
+            lit(Dialect::ClickHouse),
+            "'a\\'b\\\\c--d/*e*/\\x00f${env:HOME}é😀\\x0A'"
+        );
         assert_eq!(lit(Dialect::Snowflake), "'a\\'b\\\\c--d/*e*/\\x00f${env:HOME}é😀\\x0A'");
         assert!(string_lit(Dialect::Postgres, evil).is_err());
         assert_eq!(string_lit(Dialect::Postgres, "it's").unwrap(), "'it''s'");
