@@ -249,6 +249,13 @@ def test_clickhouse_gives_the_answers_of_matches(tmp_path: Any) -> None:
     check(FILTERS, RECORDS, rows, "chdb")
 
 
+def test_polars_gives_the_answers_of_matches() -> None:
+    pl = need("polars")
+    df = pl.from_arrow(arrow_table(RECORDS))
+    got = df.select("id", *(f.to_polars(dataset=DATASET).cast(pl.Int8).alias(f"f{i}") for i, f in enumerate(FILTERS)))
+    check(FILTERS, RECORDS, got.sort("id").rows(), "polars")
+
+
 def test_queries_run_and_count_what_scan_counts(tmp_path: Any) -> None:
     """to_query over NDJSON read with the dataset's DDL types, against Filter.scan."""
     duckdb = need("duckdb")
@@ -267,7 +274,16 @@ def test_queries_run_and_count_what_scan_counts(tmp_path: Any) -> None:
 
 # The dialects no engine here runs: sqlglot parses each in its own dialect.
 SQLGLOT = {"bigquery": "bigquery", "snowflake": "snowflake", "trino": "trino", "postgres": "postgres"}
-SQLGLOT.update({"transformer": "", "duckdb": "duckdb", "spark": "spark", "clickhouse": "clickhouse", "datafusion": ""})
+SQLGLOT.update(
+    {
+        "transformer": "",
+        "polars": "",
+        "duckdb": "duckdb",
+        "spark": "spark",
+        "clickhouse": "clickhouse",
+        "datafusion": "",
+    }
+)
 NO_NUL = ("postgres", "transformer")  # their text cannot hold NUL: refused with a clear error
 
 

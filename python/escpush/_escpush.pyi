@@ -85,12 +85,14 @@ class Filter:
     def to_sql(self, dialect: str, *, dataset: str, scope: str | None = None) -> str:
         """The filter as a boolean SQL expression for a ``WHERE`` clause in ``dialect``
         (duckdb, datafusion, spark, clickhouse, bigquery, snowflake, trino, postgres,
-        transformer), over a table typed by ``escpush.dataset_schema(dataset, dialect)``;
+        transformer, polars), over a table typed by ``escpush.dataset_schema(dataset, dialect)``;
         it gives the answers of ``matches`` there."""
     def to_query(self, dialect: str, *, dataset: str, table: str | None = None, scope: str | None = None) -> str:
         """``SELECT * FROM <table> WHERE <to_sql>``; ``table`` defaults to the dataset."""
     def to_pyspark(self, *, dataset: str, scope: str | None = None) -> Any:
         """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
+    def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
+        """The filter as a ``polars.Expr`` (needs polars: ``escpush[polars]``)."""
     def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
     def scan(
         self,

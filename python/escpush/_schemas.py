@@ -1,4 +1,5 @@
-"""Schema objects of a dataset for pyarrow, polars and pyspark (``escpush.dataset_schema``).
+"""Schema objects of a dataset for pyarrow, polars and pyspark (``escpush.dataset_schema``), and
+``Filter.to_polars``'s expression.
 
 The column types come from escpush-core (the ones ``Filter.to_sql`` assumes); this module only
 builds each package's objects from them. Each package is imported when it is asked for, so
@@ -44,3 +45,8 @@ def build(fmt: str, columns: list[tuple[str, str]]) -> Any:
     spark = {"int": mod.LongType(), "float": mod.DoubleType(), "bool": mod.BooleanType()}
     spark.update({"array[string]": mod.ArrayType(mod.StringType()), "array[int]": mod.ArrayType(mod.LongType())})
     return mod.StructType([mod.StructField(name, spark.get(kind, mod.StringType()), True) for name, kind in columns])
+
+
+def polars_expr(sql: str) -> Any:
+    """The filter's polars SQL as a ``polars.Expr`` (used by ``Filter.to_polars``)."""
+    return require("polars").sql_expr(sql)

@@ -41,11 +41,13 @@ pub enum Dialect {
     Postgres,
     /// Logpush SQL transformers: the portable subset (no arrays, no functions).
     Transformer,
+    /// polars' SQL expressions (`polars.sql_expr`), for `Filter.to_polars`.
+    Polars,
 }
 
 impl Dialect {
     /// Every dialect, in the order the documentation lists them.
-    pub const ALL: [Dialect; 9] = [
+    pub const ALL: [Dialect; 10] = [
         Dialect::DuckDb,
         Dialect::DataFusion,
         Dialect::Spark,
@@ -55,6 +57,7 @@ impl Dialect {
         Dialect::Trino,
         Dialect::Postgres,
         Dialect::Transformer,
+        Dialect::Polars,
     ];
 
     /// The dialect's name (`"duckdb"`).
@@ -69,6 +72,7 @@ impl Dialect {
             Dialect::Trino => "trino",
             Dialect::Postgres => "postgres",
             Dialect::Transformer => "transformer",
+            Dialect::Polars => "polars",
         }
     }
 
@@ -179,13 +183,13 @@ impl ColumnType {
     }
 
     /// The column's SQL type in a dialect; `None` for the transformer dialect, which reads
-    /// the dataset itself and has no tables to create.
+    /// the dataset itself, and for polars, whose frames are typed by a polars schema.
     pub fn sql_type(self, dialect: Dialect) -> Option<&'static str> {
         use ColumnType as C;
         use Dialect as D;
         let text = matches!(self, C::String | C::IntOrString | C::Json);
         Some(match (dialect, self) {
-            (D::Transformer, _) => return None,
+            (D::Transformer | D::Polars, _) => return None,
             (D::ClickHouse, C::Int) => "Nullable(Int64)",
             (D::ClickHouse, C::Float) => "Nullable(Float64)",
             (D::ClickHouse, C::Bool) => "Nullable(Bool)",
@@ -230,12 +234,18 @@ pub fn columns(dataset: &Dataset) -> Vec<(&str, ColumnType)> {
 /// printer assumes. `table` defaults to the dataset's name (dotted names are quoted part by
 /// part).
 pub fn create_table(dataset: &Dataset, dialect: Dialect, table: Option<&str>) -> Result<String, Error> {
-    if dialect == Dialect::Transformer {
+    let refused = match dialect {
+        Dialect::Transformer => {
+            "Logpush transformers read the dataset itself; there is no table to create (use a dialect of the \
+             engine the logs land in)"
+        }
+        Dialect::Polars => "polars frames have no CREATE TABLE; type them with the polars schema of the dataset",
+        _ => "",
+    };
+    if !refused.is_empty() {
         return Err(Error::InvalidInput {
             what: "dialect",
-            message: "Logpush transformers read the dataset itself; there is no table to create (use a \
-                      dialect of the engine the logs land in)"
-                .into(),
+            message: refused.into(),
         });
     }
     let mut out = format!(
@@ -300,9 +310,13 @@ mod tests {
         assert!(ch.contains("`SecurityActions` Array(Nullable(String))"));
         assert!(ch.ends_with(") ENGINE = MergeTree ORDER BY tuple()"));
         assert!(create_table(http, Dialect::Transformer, None).is_err());
+        assert!(create_table(http, Dialect::Polars, None).is_err());
         for d in Dialect::ALL {
             for (_, col) in columns(http) {
-                assert_eq!(col.sql_type(d).is_none(), d == Dialect::Transformer);
+                assert_eq!(
+                    col.sql_type(d).is_none(),
+                    matches!(d, Dialect::Transformer | Dialect::Polars)
+                );
             }
         }
     }

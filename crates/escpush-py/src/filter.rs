@@ -187,7 +187,7 @@ impl PyFilter {
 
     /// The filter as a boolean SQL expression for a `WHERE` clause in `dialect` (`duckdb`,
     /// `datafusion`, `spark`, `clickhouse`, `bigquery`, `snowflake`, `trino`, `postgres`,
-    /// `transformer`), over a table of `dataset`'s columns as `escpush.dataset_schema`
+    /// `transformer`, `polars`), over a table of `dataset`'s columns as `escpush.dataset_schema`
     /// types them. It gives the answers of `matches` there.
     #[pyo3(signature = (dialect, *, dataset, scope=None))]
     fn to_sql(&self, py: Python<'_>, dialect: &str, dataset: &str, scope: Option<&str>) -> PyResult<String> {
@@ -223,6 +223,15 @@ impl PyFilter {
         let py = slf.py();
         let sql = slf.get().to_sql(py, "spark", dataset, scope)?;
         py.import("escpush.spark")?.call_method1("_column", (sql,))
+    }
+
+    /// The filter as a `polars.Expr` over a frame of `dataset`'s columns
+    /// (`df.filter(f.to_polars(dataset="http_requests"))`); needs polars.
+    #[pyo3(signature = (*, dataset, scope=None))]
+    fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let sql = slf.get().to_sql(py, "polars", dataset, scope)?;
+        py.import("escpush._schemas")?.call_method1("polars_expr", (sql,))
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.

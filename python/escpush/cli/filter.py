@@ -303,7 +303,7 @@ def run_scan(args: argparse.Namespace) -> int:
 # -- sql ------------------------------------------------------------------------------------------
 
 SQL_DIALECTS = ["duckdb", "datafusion", "spark", "clickhouse", "bigquery", "snowflake", "trino", "postgres"]
-SQL_DIALECTS += ["transformer", "athena"]
+SQL_DIALECTS += ["transformer", "polars", "athena"]
 
 
 def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.ArgumentParser) -> None:

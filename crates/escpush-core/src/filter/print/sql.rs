@@ -252,7 +252,7 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
     };
     let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     Ok(match (op, d) {
-        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres) => {
+        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres | D::Polars) => {
             format!("starts_with({col}, {lit})")
         }
         (Operator::StartsWith, D::Spark) => format!("startswith({col}, {lit})"),
@@ -260,7 +260,7 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
         (Operator::StartsWith, D::BigQuery) => format!("STARTS_WITH({col}, {lit})"),
         (Operator::StartsWith, D::Snowflake) => format!("STARTSWITH({col}, {lit})"),
         (Operator::StartsWith, _) => like(format!("{escaped}%"))?,
-        (Operator::EndsWith, D::DuckDb | D::DataFusion) => format!("ends_with({col}, {lit})"),
+        (Operator::EndsWith, D::DuckDb | D::DataFusion | D::Polars) => format!("ends_with({col}, {lit})"),
         (Operator::EndsWith, D::Spark) => format!("endswith({col}, {lit})"),
         (Operator::EndsWith, D::ClickHouse) => format!("endsWith({col}, {lit})"),
         (Operator::EndsWith, D::BigQuery) => format!("ENDS_WITH({col}, {lit})"),
@@ -270,7 +270,7 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
         (_, D::Snowflake) => format!("CONTAINS({col}, {lit})"),
         (_, D::ClickHouse) => format!("position({col}, {lit}) > 0"),
         (_, D::BigQuery) => format!("STRPOS({col}, {lit}) > 0"),
-        (_, D::DataFusion | D::Trino | D::Postgres) => format!("strpos({col}, {lit}) > 0"),
+        (_, D::DataFusion | D::Trino | D::Postgres | D::Polars) => format!("strpos({col}, {lit}) > 0"),
         (_, _) => like(format!("%{escaped}%"))?,
     })
 }
@@ -327,6 +327,14 @@ fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String 
         (D::BigQuery, _) => format!("EXISTS(SELECT 1 FROM UNNEST({col}) AS e WHERE e IN ({list}))"),
         (D::Snowflake, [one]) => format!("ARRAY_CONTAINS(TO_VARIANT({one}), {col})"),
         (D::Snowflake, _) => format!("ARRAYS_OVERLAP({col}, ARRAY_CONSTRUCT({list}))"),
+        (D::Polars, _) => {
+            let each: Vec<String> = elems.iter().map(|e| format!("array_contains({col}, {e})")).collect();
+            if each.len() == 1 {
+                each.join("")
+            } else {
+                format!("({})", each.join(" OR "))
+            }
+        }
         (D::Trino, [one]) => format!("contains({col}, {one})"),
         (D::Trino, _) => format!("arrays_overlap({col}, ARRAY[{list}])"),
         (_, [one]) => format!("{one} = ANY({col})"),
@@ -369,7 +377,8 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
             Ok(out)
         }
         // Standard literals: quotes doubled, backslashes plain; control characters outside
-        // the quotes as chr(n), joined with `||`.
+        // the quotes as chr(n), joined with `||` (polars and the transformer have no chr:
+        // there they stay inside the quotes, where they are plain characters).
         _ => {
             if (d == D::Postgres || d == D::Transformer) && text.contains('\0') {
                 return Err(unsupported(
@@ -380,7 +389,7 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
             let mut parts: Vec<String> = Vec::new();
             let mut run = String::new();
             for ch in text.chars() {
-                if ch.is_control() && d != D::Transformer {
+                if ch.is_control() && !matches!(d, D::Transformer | D::Polars) {
                     if !run.is_empty() {
                         parts.push(format!("'{}'", run.replace('\'', "''")));
                         run.clear();
