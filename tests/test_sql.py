@@ -463,3 +463,23 @@ def test_escpush_imports_without_the_optional_packages() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "COALESCE(`ClientCountry` = 'x', FALSE)\n"
+
+
+def test_integers_beyond_64_bits_in_a_wider_column() -> None:
+    """The schema's integers are 64-bit; the SQL stays right on a column that holds more
+    (DuckDB HUGEINT), as matches is on such integers."""
+    duckdb = need("duckdb")
+    values = [2**64, -(2**70), 2**63, 2**63 - 1, -(2**63), 500, None]
+    records = [{"EdgeResponseStatus": v} for v in values]
+    filters = [
+        field("EdgeResponseStatus").gt(2**63 - 1),
+        field("EdgeResponseStatus").le(-(2**63)),
+        field("EdgeResponseStatus").ne(500),
+        field("EdgeResponseStatus").not_in([500, "9223372036854775807"]),
+        field("EdgeResponseStatus").lt(0),
+    ]
+    con = duckdb.connect()
+    con.execute('CREATE TABLE logs (id BIGINT, "EdgeResponseStatus" HUGEINT)')
+    con.executemany("INSERT INTO logs VALUES (?, ?)", [(i, v) for i, v in enumerate(values)])
+    rows = con.execute(select(filters, "duckdb", "logs")).fetchall()
+    check(filters, records, rows, "duckdb")
