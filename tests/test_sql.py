@@ -79,6 +79,8 @@ HOSTILE = [
     "'; DROP TABLE t; --",
     "\u2028",
     "\x7f",
+    "\x85",
+    "a\x85b",
     '"',
     "`",
 ]
@@ -341,7 +343,9 @@ def test_hostile_values_do_not_change_the_statement(dialect: str, value: str) ->
     assert not any(node.comments for node in statement.walk())
 
 
-@pytest.mark.parametrize("value", ["a'b\\c--d/*e*/\0f${env:HOME}\u00e9\U0001f600\n%_", "'; DROP TABLE logs; --"])
+@pytest.mark.parametrize(
+    "value", ["a'b\\c--d/*e*/\0f${env:HOME}\u00e9\U0001f600\n%_", "'; DROP TABLE logs; --", "a\x85\x9fb"]
+)
 def test_hostile_values_find_exactly_their_row_in_duckdb_and_clickhouse(value: str) -> None:
     duckdb = need("duckdb")
     chdb = need("chdb")

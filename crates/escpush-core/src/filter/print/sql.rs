@@ -364,7 +364,13 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
                     '$' if d == D::Spark => out.push_str("\\u0024"),
                     c if c.is_control() => {
                         let n = u32::from(c);
-                        if d == D::ClickHouse || (d == D::Snowflake && n < 0x80) {
+                        if d == D::ClickHouse {
+                            // ClickHouse strings are bytes: `\xHH` is one byte, so the
+                            // character's UTF-8 bytes are written one by one.
+                            for b in c.to_string().bytes() {
+                                let _ = write!(out, "\\x{b:02X}");
+                            }
+                        } else if d == D::Snowflake && n < 0x80 {
                             let _ = write!(out, "\\x{n:02X}");
                         } else {
                             let _ = write!(out, "\\u{n:04X}");
@@ -503,6 +509,9 @@ mod tests {
         assert!(string_lit(Dialect::Postgres, evil).is_err());
         assert_eq!(string_lit(Dialect::Postgres, "it's").unwrap(), "'it''s'");
         assert_eq!(string_lit(Dialect::Trino, "").unwrap(), "''");
+        // U+0085 is two bytes in UTF-8, and ClickHouse reads `\xHH` as one byte.
+        assert_eq!(string_lit(Dialect::ClickHouse, "\u{85}").unwrap(), "'\\xC2\\x85'");
+        assert_eq!(string_lit(Dialect::Spark, "\u{85}").unwrap(), "'\\u0085'");
     }
 
     #[test]
