@@ -409,6 +409,12 @@ def test_bad_arguments_are_named() -> None:
     with pytest.raises(escpush.InvalidInput, match="no table to create"):
         escpush.dataset_schema(DATASET, "transformer")
     assert f.to_sql("athena", dataset=DATASET) == f.to_sql("trino", dataset=DATASET)
+    with pytest.raises(
+        escpush.InvalidInput, match="`WAFRequestSignatureRefs` has no documented type in firewall_events"
+    ):
+        field("WAFRequestSignatureRefs").eq("x").to_sql("duckdb", dataset="firewall_events")
+    # Unfilterable fields (the API refuses them) print as matches evaluates them.
+    assert field("MatchedRules").contains("x").to_sql("duckdb", dataset=DATASET) == "COALESCE(FALSE, FALSE)"
     # Unfilterable and mistyped conditions evaluate as matches evaluates them: false.
     assert field("EdgeResponseStatus").eq("abc").to_sql("duckdb", dataset=DATASET) == "COALESCE(FALSE, FALSE)"
     assert field("EdgeResponseStatus").ne("abc").to_sql("duckdb", dataset=DATASET) == "NOT COALESCE(FALSE, FALSE)"
