@@ -37,6 +37,7 @@ __all__ = [
     "_raise_error",
     "_redact_job",
     "dataset_fields",
+    "dataset_schema",
     "datasets",
     "esc_cookie",
     "esc_replacements",
@@ -84,6 +85,18 @@ class Filter:
         max_operators: int | None = None,
         max_bytes: int | None = None,
     ) -> list[FilterProblem]: ...
+    # SQL and dataframes (issue 13)
+    def to_sql(self, dialect: str, *, dataset: str, scope: str | None = None) -> str:
+        """The filter as a boolean SQL expression for a ``WHERE`` clause in ``dialect``
+        (duckdb, datafusion, spark, clickhouse, bigquery, snowflake, trino, postgres,
+        transformer, polars), over a table typed by ``escpush.dataset_schema(dataset, dialect)``;
+        it gives the answers of ``matches`` there."""
+    def to_query(self, dialect: str, *, dataset: str, table: str | None = None, scope: str | None = None) -> str:
+        """``SELECT * FROM <table> WHERE <to_sql>``; ``table`` defaults to the dataset."""
+    def to_pyspark(self, *, dataset: str, scope: str | None = None) -> Any:
+        """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
+    def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
+        """The filter as a ``polars.Expr`` (needs polars: ``escpush[polars]``)."""
     def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
     def scan(
         self,
@@ -227,6 +240,10 @@ def redact_destination_conf(text: str) -> str:
 
 def datasets(scope: str | None = None) -> list[str]: ...
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]: ...
+def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
+    """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a
+    SQL dialect, or a ``pyarrow.Schema`` / polars ``Schema`` / pyspark ``StructType`` for
+    ``format="pyarrow"`` / ``"polars"`` / ``"pyspark"`` (each needs its package)."""
 
 # ESC controls
 

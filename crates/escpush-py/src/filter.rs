@@ -183,6 +183,57 @@ impl PyFilter {
         errors::problem_list(py, &self.filter().problems(ds, limits(max_operators, max_bytes)))
     }
 
+    // SQL and dataframes (issue 13): the printers of escpush-core, per dialect.
+
+    /// The filter as a boolean SQL expression for a `WHERE` clause in `dialect` (`duckdb`,
+    /// `datafusion`, `spark`, `clickhouse`, `bigquery`, `snowflake`, `trino`, `postgres`,
+    /// `transformer`, `polars`), over a table of `dataset`'s columns as `escpush.dataset_schema`
+    /// types them. It gives the answers of `matches` there.
+    #[pyo3(signature = (dialect, *, dataset, scope=None))]
+    fn to_sql(&self, py: Python<'_>, dialect: &str, dataset: &str, scope: Option<&str>) -> PyResult<String> {
+        let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+        let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
+        self.filter()
+            .to_sql(dialect, ds)
+            .map_err(|e| errors::core_error(py, &e))
+    }
+
+    /// `SELECT * FROM <table> WHERE <to_sql>`; `table` (dotted parts quoted one by one)
+    /// defaults to the dataset's name. A transformer reads the dataset: no table is named.
+    #[pyo3(signature = (dialect, *, dataset, table=None, scope=None))]
+    fn to_query(
+        &self,
+        py: Python<'_>,
+        dialect: &str,
+        dataset: &str,
+        table: Option<&str>,
+        scope: Option<&str>,
+    ) -> PyResult<String> {
+        let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+        let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
+        self.filter()
+            .to_query(dialect, ds, table)
+            .map_err(|e| errors::core_error(py, &e))
+    }
+
+    /// The filter as a `pyspark.sql.Column` over a DataFrame of `dataset`'s columns
+    /// (`df.where(f.to_pyspark(dataset="http_requests"))`); needs pyspark.
+    #[pyo3(signature = (*, dataset, scope=None))]
+    fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let sql = slf.get().to_sql(py, "spark", dataset, scope)?;
+        py.import("escpush.spark")?.call_method1("_column", (sql,))
+    }
+
+    /// The filter as a `polars.Expr` over a frame of `dataset`'s columns
+    /// (`df.filter(f.to_polars(dataset="http_requests"))`); needs polars.
+    #[pyo3(signature = (*, dataset, scope=None))]
+    fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let sql = slf.get().to_sql(py, "polars", dataset, scope)?;
+        py.import("escpush._schemas")?.call_method1("polars_expr", (sql,))
+    }
+
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
     /// A JSON line is read by the same evaluator as `scan`.
     fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {

@@ -14,6 +14,7 @@ mod esc;
 mod filter;
 mod logpush;
 mod scan;
+mod schema;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -56,5 +57,6 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
     m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
+    m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
     Ok(())
 }

@@ -10,6 +10,7 @@ import sys
 from ._common import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
+    EXIT_USAGE,
     FILTER_EXAMPLE,
     CliError,
     command,
@@ -109,6 +110,7 @@ def add(commands: Commands, summary: str) -> None:
         "--threads", type=integer(0, 256), default=None, metavar="N", help="worker threads (default or 0: one per core)"
     )
     scan.set_defaults(run=run_scan)
+    add_sql(flt, plain, output)
 
 
 # -- validate, fmt, explain ---------------------------------------------------------------------
@@ -295,4 +297,45 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.output is not None:
         lines.append(f"matching lines written to {args.output}")
     emit(args, data, "\n".join(lines))
+    return EXIT_OK
+
+
+# -- sql ------------------------------------------------------------------------------------------
+
+SQL_DIALECTS = ["duckdb", "datafusion", "spark", "clickhouse", "bigquery", "snowflake", "trino", "postgres"]
+SQL_DIALECTS += ["transformer", "polars", "athena"]
+
+
+def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.ArgumentParser) -> None:
+    sql = command(
+        flt,
+        "sql",
+        "print a filter as a SQL WHERE expression (or query) for an engine",
+        "Print the filter as a boolean SQL expression in a dialect, over a table of the dataset's columns "
+        "typed as `escpush.dataset_schema` types them; on such a table it gives the answers of a scan. "
+        "With --query, a whole SELECT (the table defaults to the dataset's name; a transformer reads "
+        "the dataset itself).",
+        [
+            f"escpush filter sql {FILTER_EXAMPLE} --dialect duckdb --dataset http_requests",
+            "escpush filter sql my-filter.json --dialect trino --dataset http_requests --query --table logs.http",
+        ],
+        [plain, output],
+    )
+    sql.add_argument("--dialect", required=True, choices=SQL_DIALECTS, metavar="D", help=", ".join(SQL_DIALECTS))
+    sql.add_argument("--dataset", required=True, metavar="NAME", help="the dataset whose columns the table has")
+    sql.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
+    sql.add_argument("--query", action="store_true", help="print SELECT * FROM TABLE WHERE ... instead")
+    sql.add_argument("--table", metavar="T", default=None, help="the table of --query (dotted parts quoted)")
+    sql.set_defaults(run=run_sql)
+
+
+def run_sql(args: argparse.Namespace) -> int:
+    if args.table is not None and not args.query:
+        raise CliError("--table names the table of --query; add --query", EXIT_USAGE)
+    f = parse_filter(args.filter)
+    if args.query:
+        text = f.to_query(args.dialect, dataset=args.dataset, table=args.table, scope=args.scope)
+    else:
+        text = f.to_sql(args.dialect, dataset=args.dataset, scope=args.scope)
+    emit(args, {"dialect": args.dialect, "dataset": args.dataset, "sql": text}, text)
     return EXIT_OK

@@ -105,6 +105,31 @@ impl Filter {
         print::json::to_json(self)
     }
 
+    /// The filter as a boolean SQL expression for a `WHERE` clause in `dialect`, over a
+    /// table of `dataset`'s columns typed as [`create_table`](crate::create_table) types them;
+    /// it gives the answers of [`matches`](Filter::matches) there. See [`print::sql`].
+    ///
+    /// # Errors
+    ///
+    /// A field the dataset does not have, or a condition the dialect cannot express.
+    pub fn to_sql(&self, dialect: crate::Dialect, dataset: &Dataset) -> Result<String, crate::Error> {
+        print::sql::to_sql(self, dialect, dataset)
+    }
+
+    /// `SELECT * FROM <table> WHERE <to_sql>`; the table defaults to the dataset's name.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`to_sql`](Filter::to_sql), and a table named for the transformer dialect.
+    pub fn to_query(
+        &self,
+        dialect: crate::Dialect,
+        dataset: &Dataset,
+        table: Option<&str>,
+    ) -> Result<String, crate::Error> {
+        print::sql::to_query(self, dialect, dataset, table)
+    }
+
     /// The filter as a JSON value (members in canonical order).
     pub fn to_value(&self) -> serde_json::Value {
         print::json::to_value(self)

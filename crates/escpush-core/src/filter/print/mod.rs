@@ -2,9 +2,12 @@
 //! of a [`Filter`](super::Filter) (or its [`Expr`](super::Expr) tree):
 //!
 //! - [`json`]: the canonical compact JSON, the form the API stores (`Filter::to_json`).
+//! - [`sql`]: a SQL `WHERE` expression per dialect, over a dataset's typed table
+//!   (`Filter::to_sql`, `Filter::to_query`).
 //!
 //! A new output format (the text form, SQL, ...) goes in a new file beside `json.rs`,
 //! exposed here and called from a `Filter::to_<format>` method. Printers only print: the
 //! rules of what is valid live in `filter/validate.rs`.
 
 pub mod json;
+pub mod sql;

@@ -1,0 +1,544 @@
+//! The filter as a SQL boolean expression (a `WHERE` clause), in each [`Dialect`], over a
+//! table whose columns have the types of [`crate::dataset_schema`]. On such a table the
+//! expression gives the answers of [`Filter::matches`](crate::Filter::matches):
+//!
+//! - every condition is `COALESCE(test, FALSE)`, so a missing (NULL) field makes it false,
+//!   and a `!` operator is `NOT COALESCE(test, FALSE)`, true there (never SQL `<>`);
+//! - values compare by canonical text: `eq "200"` on an integer column is `= 200`, a value
+//!   no column of that type can equal (`eq "abc"` there) is `FALSE`;
+//! - `contains` is a substring test on text and an element test on an array; `in` on an
+//!   array is true when any element is in the set; everything is case-sensitive;
+//! - `int or string` columns (text) compare as numbers where they hold an integer's
+//!   canonical decimal text.
+//!
+//! String values are written so that no value can change the statement: quotes and
+//! backslashes escaped as the dialect reads them, control characters (NUL included) as
+//! escapes or `chr(n)`, and in Spark `$` as `\u0024` (its parser substitutes `${...}`).
+
+use std::fmt::Write as _;
+
+use crate::dataset::Dataset;
+use crate::dataset_schema::{ColumnType, Dialect};
+use crate::error::Error;
+use crate::filter::ast::{Condition, Expr, Operator, Scalar, Value};
+use crate::filter::{Filter, Limits};
+use crate::problem::{FilterError, ProblemCode};
+
+/// The filter as a boolean SQL expression in `dialect`, for a table of `dataset`'s columns.
+///
+/// # Errors
+///
+/// [`Error::Filter`] when the filter names a field the dataset does not have (or is empty),
+/// [`Error::InvalidInput`] when the dialect cannot express a condition (arrays and
+/// integer comparisons on `int or string` fields in the transformer dialect, fields without
+/// a documented type, NUL in a Postgres or transformer string).
+pub fn to_sql(filter: &Filter, dialect: Dialect, dataset: &Dataset) -> Result<String, Error> {
+    // Only problems that leave a condition without a column, or a tree without a shape,
+    // stop the printer: the rest (an operator a type does not take, a value no field of
+    // the type can have) evaluate to false, as `matches` evaluates them.
+    let problems: Vec<_> = filter
+        .problems(Some(dataset), Limits::none())
+        .into_iter()
+        .filter(|p| {
+            !matches!(
+                p.code,
+                ProblemCode::FieldNotFilterable | ProblemCode::OperatorNotSupported | ProblemCode::ValueTypeMismatch
+            )
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(FilterError::new(problems).into());
+    }
+    let mut out = String::with_capacity(256);
+    write_expr(filter.expr(), dialect, dataset, &mut out)?;
+    Ok(out)
+}
+
+/// `SELECT * FROM <table> WHERE <to_sql>`; `table` defaults to the dataset's name. In the
+/// transformer dialect the table is the dataset, unquoted, and no other table may be named.
+///
+/// # Errors
+///
+/// Those of [`to_sql`], and [`Error::InvalidInput`] for a table named in the transformer
+/// dialect.
+pub fn to_query(filter: &Filter, dialect: Dialect, dataset: &Dataset, table: Option<&str>) -> Result<String, Error> {
+    let table = match (dialect, table) {
+        (Dialect::Transformer, Some(_)) => {
+            return Err(Error::InvalidInput {
+                what: "table",
+                message: "a Logpush transformer reads the job's dataset; leave the table out".into(),
+            })
+        }
+        (Dialect::Transformer, None) => dataset.name().to_owned(),
+        (_, Some("")) => {
+            return Err(Error::InvalidInput {
+                what: "table",
+                message: "the table name is empty".into(),
+            })
+        }
+        (_, t) => dialect.quote_table(t.unwrap_or(dataset.name())),
+    };
+    Ok(format!(
+        "SELECT * FROM {table} WHERE {}",
+        to_sql(filter, dialect, dataset)?
+    ))
+}
+
+fn write_expr(expr: &Expr, d: Dialect, ds: &Dataset, out: &mut String) -> Result<(), Error> {
+    match expr {
+        Expr::Condition(c) => out.push_str(&condition(c, d, ds)?),
+        Expr::And(items) | Expr::Or(items) => {
+            let joiner = if matches!(expr, Expr::And(_)) { " AND " } else { " OR " };
+            out.push('(');
+            for (i, e) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(joiner);
+                }
+                write_expr(e, d, ds, out)?;
+            }
+            out.push(')');
+        }
+    }
+    Ok(())
+}
+
+fn unsupported(d: Dialect, what: &str) -> Error {
+    Error::InvalidInput {
+        what: "filter",
+        message: format!("{what}; the {d} dialect cannot express it"),
+    }
+}
+
+fn condition(c: &Condition, d: Dialect, ds: &Dataset) -> Result<String, Error> {
+    let field = ds.field(&c.key).expect("to_sql checked every key against the dataset");
+    let col_type = ColumnType::of(field.field_type());
+    if col_type == ColumnType::Json && field.field_type().is_filterable() {
+        return Err(Error::InvalidInput {
+            what: "filter",
+            message: format!(
+                "`{}` has no documented type in {}; its column cannot be typed",
+                c.key,
+                ds.name()
+            ),
+        });
+    }
+    let col = d.quote_ident(&c.key);
+    let op = c.operator;
+    let positive = if op.is_negative() { op.negated() } else { op };
+    let test = test(positive, &c.value, &col, col_type, d, &c.key)?;
+    Ok(if op.is_negative() {
+        format!("NOT COALESCE({test}, FALSE)")
+    } else {
+        format!("COALESCE({test}, FALSE)")
+    })
+}
+
+/// The un-negated operator on a column; `FALSE` where no value of the column's type can hold.
+fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key: &str) -> Result<String, Error> {
+    const NEVER: &str = "FALSE";
+    let scalars: &[Scalar] = match value {
+        Value::Scalar(s) => std::slice::from_ref(s),
+        Value::Set(items) => items,
+    };
+    Ok(match (ty, op) {
+        (ColumnType::String | ColumnType::IntOrString, Operator::Eq | Operator::In) => {
+            let lits = scalars
+                .iter()
+                .map(|s| string_lit(d, &s.canonical_text()))
+                .collect::<Result<Vec<_>, _>>()?;
+            in_list(col, &lits)
+        }
+        (ColumnType::String, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
+            string_test(op, col, &scalars[0].canonical_text(), d)?
+        }
+        // Text tests never hold on an integer (held as its text).
+        (ColumnType::IntOrString, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
+            let (_, canonical) = int_of_text(col, d, key)?;
+            let test = string_test(op, col, &scalars[0].canonical_text(), d)?;
+            format!("({test} AND NOT COALESCE({canonical}, FALSE))")
+        }
+        (ColumnType::Int | ColumnType::Float, Operator::Eq | Operator::In) => {
+            let ints: Vec<String> = scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect();
+            in_list(col, &ints)
+        }
+        (ColumnType::Int | ColumnType::Float, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
+            match scalars[0].as_integer() {
+                Some(n) => format!("{col} {} {}", cmp(op), int_lit(n)),
+                None => NEVER.into(),
+            }
+        }
+        (ColumnType::IntOrString, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
+            match scalars[0].as_integer() {
+                Some(n) => {
+                    let (int, canonical) = int_of_text(col, d, key)?;
+                    format!("({int} {} {} AND {canonical})", cmp(op), int_lit(n))
+                }
+                None => NEVER.into(),
+            }
+        }
+        (ColumnType::Bool, Operator::Eq | Operator::In) => {
+            let mut bools: Vec<String> = Vec::new();
+            for s in scalars {
+                let b = match s {
+                    Scalar::Bool(b) => *b,
+                    Scalar::String(t) if t == "true" || t == "false" => t == "true",
+                    _ => continue,
+                };
+                let lit = bool_lit(b).to_owned();
+                if !bools.contains(&lit) {
+                    bools.push(lit);
+                }
+            }
+            in_list(col, &bools)
+        }
+        (ColumnType::StringArray | ColumnType::IntArray, Operator::Contains | Operator::In) => {
+            if d == Dialect::Transformer {
+                return Err(unsupported(d, &format!("`{key}` is an array")));
+            }
+            let elems: Vec<String> = if ty == ColumnType::StringArray {
+                scalars
+                    .iter()
+                    .map(|s| string_lit(d, &s.canonical_text()))
+                    .collect::<Result<_, _>>()?
+            } else {
+                scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect()
+            };
+            array_any(col, &elems, ty, d)
+        }
+        _ => NEVER.into(),
+    })
+}
+
+fn cmp(op: Operator) -> &'static str {
+    match op {
+        Operator::Lt => "<",
+        Operator::Leq => "<=",
+        Operator::Gt => ">",
+        _ => ">=",
+    }
+}
+
+fn in_list(col: &str, lits: &[String]) -> String {
+    match lits {
+        [] => "FALSE".into(),
+        [one] => format!("{col} = {one}"),
+        many => format!("{col} IN ({})", many.join(", ")),
+    }
+}
+
+fn int_lit(n: i64) -> String {
+    if n == i64::MIN {
+        // `-9223372036854775808` reads as the negation of a number beyond 64 bits.
+        "(-9223372036854775807 - 1)".into()
+    } else {
+        n.to_string()
+    }
+}
+
+fn bool_lit(b: bool) -> &'static str {
+    if b {
+        "TRUE"
+    } else {
+        "FALSE"
+    }
+}
+
+/// `startsWith` / `endsWith` / `contains` on a text column.
+fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String, Error> {
+    use Dialect as D;
+    let lit = string_lit(d, text)?;
+    let like = |pattern: String| -> Result<String, Error> {
+        Ok(format!("{col} LIKE {} ESCAPE '\\'", string_lit(d, &pattern)?))
+    };
+    let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    Ok(match (op, d) {
+        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres | D::Polars) => {
+            format!("starts_with({col}, {lit})")
+        }
+        (Operator::StartsWith, D::Spark) => format!("startswith({col}, {lit})"),
+        (Operator::StartsWith, D::ClickHouse) => format!("startsWith({col}, {lit})"),
+        (Operator::StartsWith, D::BigQuery) => format!("STARTS_WITH({col}, {lit})"),
+        (Operator::StartsWith, D::Snowflake) => format!("STARTSWITH({col}, {lit})"),
+        (Operator::StartsWith, _) => like(format!("{escaped}%"))?,
+        (Operator::EndsWith, D::DuckDb | D::DataFusion | D::Polars) => format!("ends_with({col}, {lit})"),
+        (Operator::EndsWith, D::Spark) => format!("endswith({col}, {lit})"),
+        (Operator::EndsWith, D::ClickHouse) => format!("endsWith({col}, {lit})"),
+        (Operator::EndsWith, D::BigQuery) => format!("ENDS_WITH({col}, {lit})"),
+        (Operator::EndsWith, D::Snowflake) => format!("ENDSWITH({col}, {lit})"),
+        (Operator::EndsWith, _) => like(format!("%{escaped}"))?,
+        (_, D::DuckDb | D::Spark) => format!("contains({col}, {lit})"),
+        (_, D::Snowflake) => format!("CONTAINS({col}, {lit})"),
+        (_, D::ClickHouse) => format!("position({col}, {lit}) > 0"),
+        (_, D::BigQuery) => format!("STRPOS({col}, {lit}) > 0"),
+        (_, D::DataFusion | D::Trino | D::Postgres | D::Polars) => format!("strpos({col}, {lit}) > 0"),
+        (_, _) => like(format!("%{escaped}%"))?,
+    })
+}
+
+/// An `int or string` column (text) holds an integer as its canonical decimal text, so such
+/// text stands for the integer: these are the dialect's integer of the text (NULL for other
+/// text) and the test that the text is canonical (it equals the integer cast back to text).
+fn int_of_text(col: &str, d: Dialect, key: &str) -> Result<(String, String), Error> {
+    use Dialect as D;
+    let (int, text) = match d {
+        D::ClickHouse => (format!("toInt64OrNull({col})"), "toString"),
+        D::BigQuery => (format!("SAFE_CAST({col} AS INT64)"), "STRING"),
+        D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
+        D::Postgres => {
+            let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
+            return Ok((
+                format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"),
+                canonical,
+            ));
+        }
+        D::Transformer => {
+            return Err(unsupported(
+                d,
+                &format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
+            ))
+        }
+        _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
+    };
+    let back = if d == D::ClickHouse {
+        format!("toString({int})")
+    } else {
+        format!("CAST({int} AS {text})")
+    };
+    Ok((int.clone(), format!("{back} = {col}")))
+}
+
+/// True when any element of the array column is one of `elems`.
+fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String {
+    use Dialect as D;
+    if elems.is_empty() {
+        return "FALSE".into();
+    }
+    let list = elems.join(", ");
+    match (d, elems) {
+        (D::DuckDb, [one]) => format!("list_contains({col}, {one})"),
+        (D::DuckDb, _) => format!("list_has_any({col}, [{list}])"),
+        (D::DataFusion, [one]) => format!("array_has({col}, {one})"),
+        (D::DataFusion, _) => format!("array_has_any({col}, make_array({list}))"),
+        (D::Spark, [one]) => format!("array_contains({col}, {one})"),
+        (D::Spark, _) => format!("arrays_overlap({col}, array({list}))"),
+        (D::ClickHouse, [one]) => format!("has({col}, {one})"),
+        (D::ClickHouse, _) => format!("hasAny({col}, [{list}])"),
+        (D::BigQuery, [one]) => format!("{one} IN UNNEST({col})"),
+        (D::BigQuery, _) => format!("EXISTS(SELECT 1 FROM UNNEST({col}) AS e WHERE e IN ({list}))"),
+        (D::Snowflake, [one]) => format!("ARRAY_CONTAINS(TO_VARIANT({one}), {col})"),
+        (D::Snowflake, _) => format!("ARRAYS_OVERLAP({col}, ARRAY_CONSTRUCT({list}))"),
+        (D::Polars, _) => {
+            let each: Vec<String> = elems.iter().map(|e| format!("array_contains({col}, {e})")).collect();
+            if each.len() == 1 {
+                each.join("")
+            } else {
+                format!("({})", each.join(" OR "))
+            }
+        }
+        (D::Trino, [one]) => format!("contains({col}, {one})"),
+        (D::Trino, _) => format!("arrays_overlap({col}, ARRAY[{list}])"),
+        (_, [one]) => format!("{one} = ANY({col})"),
+        (_, _) => {
+            let cast = if ty == ColumnType::IntArray {
+                "BIGINT[]"
+            } else {
+                "TEXT[]"
+            };
+            format!("{col} && CAST(ARRAY[{list}] AS {cast})")
+        }
+    }
+}
+
+/// A string literal of `dialect` holding exactly `text`.
+fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
+    use Dialect as D;
+    match d {
+        D::Spark | D::ClickHouse | D::BigQuery | D::Snowflake => {
+            let mut out = String::with_capacity(text.len() + 2);
+            out.push('\'');
+            for ch in text.chars() {
+                match ch {
+                    '\'' => out.push_str("\\'"),
+                    '\\' => out.push_str("\\\\"),
+                    // Spark substitutes `${...}` in the text of every statement it parses.
+                    '$' if d == D::Spark => out.push_str("\\u0024"),
+                    c if c.is_control() => {
+                        let n = u32::from(c);
+                        if d == D::ClickHouse {
+                            // ClickHouse strings are bytes: `\xHH` is one byte, so the
+                            // character's UTF-8 bytes are written one by one.
+                            for b in c.to_string().bytes() {
+                                let _ = write!(out, "\\x{b:02X}");
+                            }
+                        } else if d == D::Snowflake && n < 0x80 {
+                            let _ = write!(out, "\\x{n:02X}");
+                        } else {
+                            let _ = write!(out, "\\u{n:04X}");
+                        }
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+            Ok(out)
+        }
+        // Standard literals: quotes doubled, backslashes plain; control characters outside
+        // the quotes as chr(n), joined with `||` (polars and the transformer have no chr:
+        // there they stay inside the quotes, where they are plain characters).
+        _ => {
+            if (d == D::Postgres || d == D::Transformer) && text.contains('\0') {
+                return Err(unsupported(
+                    d,
+                    &format!("the value {} holds a NUL character", serde_json::Value::from(text)),
+                ));
+            }
+            let mut parts: Vec<String> = Vec::new();
+            let mut run = String::new();
+            for ch in text.chars() {
+                if ch.is_control() && !matches!(d, D::Transformer | D::Polars) {
+                    if !run.is_empty() {
+                        parts.push(format!("'{}'", run.replace('\'', "''")));
+                        run.clear();
+                    }
+                    parts.push(format!("chr({})", u32::from(ch)));
+                } else {
+                    run.push(ch);
+                }
+            }
+            if !run.is_empty() || parts.is_empty() {
+                parts.push(format!("'{}'", run.replace('\'', "''")));
+            }
+            Ok(if parts.len() == 1 {
+                parts.pop().unwrap_or_default()
+            } else {
+                format!("({})", parts.join(" || "))
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::field;
+
+    fn http() -> &'static Dataset {
+        Dataset::get("http_requests", None).unwrap()
+    }
+
+    fn sql(f: &Filter, d: Dialect) -> String {
+        to_sql(f, d, http()).unwrap()
+    }
+
+    #[test]
+    fn conditions_are_false_on_null_and_negations_true() {
+        let f = field("ClientRequestHost").eq("a.example.com") & field("ClientRequestHost").ne("b");
+        assert_eq!(
+            sql(&f, Dialect::DuckDb),
+            "(COALESCE(\"ClientRequestHost\" = 'a.example.com', FALSE) AND NOT COALESCE(\"ClientRequestHost\" = 'b', FALSE))"
+        );
+    }
+
+    #[test]
+    fn values_compare_by_canonical_text() {
+        let status = |v: &str| sql(&field("EdgeResponseStatus").eq(v), Dialect::DuckDb);
+        assert_eq!(status("200"), "COALESCE(\"EdgeResponseStatus\" = 200, FALSE)");
+        assert_eq!(status("abc"), "COALESCE(FALSE, FALSE)");
+        assert_eq!(status("0200"), "COALESCE(FALSE, FALSE)");
+        assert_eq!(
+            sql(&field("EdgeResponseStatus").is_in(["200", "x", "404"]), Dialect::Spark),
+            "COALESCE(`EdgeResponseStatus` IN (200, 404), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").eq(200), Dialect::DuckDb),
+            "COALESCE(\"ClientRequestHost\" = '200', FALSE)"
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").starts_with("5"), Dialect::ClickHouse),
+            "COALESCE(startsWith(`ClientRequestHost`, '5'), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("EdgeResponseStatus").ge(i64::MIN), Dialect::DuckDb),
+            "COALESCE(\"EdgeResponseStatus\" >= (-9223372036854775807 - 1), FALSE)"
+        );
+    }
+
+    #[test]
+    fn booleans_are_in_a_set_by_canonical_text() {
+        assert_eq!(
+            sql(&field("WorkerSubrequest").is_in(["waf", "false"]), Dialect::DuckDb),
+            "COALESCE(\"WorkerSubrequest\" = FALSE, FALSE)"
+        );
+        assert_eq!(
+            sql(&field("WorkerSubrequest").eq(1), Dialect::DuckDb),
+            "COALESCE(FALSE, FALSE)"
+        );
+    }
+
+    #[test]
+    fn arrays_test_elements() {
+        let f = field("SecuritySources").contains("waf") | field("SecuritySources").is_in(["a", "b"]);
+        assert_eq!(
+            sql(&f, Dialect::DuckDb),
+            "(COALESCE(list_contains(\"SecuritySources\", 'waf'), FALSE) OR COALESCE(list_has_any(\"SecuritySources\", ['a', 'b']), FALSE))"
+        );
+        assert_eq!(
+            sql(&field("BotDetectionIDs").is_in(["1", "x"]), Dialect::Postgres),
+            "COALESCE(1 = ANY(\"BotDetectionIDs\"), FALSE)"
+        );
+        assert!(to_sql(&field("SecuritySources").contains("x"), Dialect::Transformer, http()).is_err());
+    }
+
+    #[test]
+    fn hostile_values_stay_inside_their_literal() {
+        let evil = "a'b\\c--d/*e*/\0f${env:HOME}é😀\n";
+        let lit = |d| string_lit(d, evil).unwrap();
+        assert_eq!(
+            lit(Dialect::DuckDb),
+            "('a''b\\c--d/*e*/' || chr(0) || 'f${env:HOME}é😀' || chr(10))"
+        );
+        assert_eq!(
+            lit(Dialect::Spark),
+            "'a\\'b\\\\c--d/*e*/\\u0000f\\u0024{env:HOME}é😀\\u000A'"
+        );
+        assert_eq!(
+            lit(Dialect::ClickHouse),
+            "'a\\'b\\\\c--d/*e*/\\x00f${env:HOME}é😀\\x0A'"
+        );
+        assert_eq!(lit(Dialect::Snowflake), "'a\\'b\\\\c--d/*e*/\\x00f${env:HOME}é😀\\x0A'");
+        assert!(string_lit(Dialect::Postgres, evil).is_err());
+        assert_eq!(string_lit(Dialect::Postgres, "it's").unwrap(), "'it''s'");
+        assert_eq!(string_lit(Dialect::Trino, "").unwrap(), "''");
+        // U+0085 is two bytes in UTF-8, and ClickHouse reads `\xHH` as one byte.
+        assert_eq!(string_lit(Dialect::ClickHouse, "\u{85}").unwrap(), "'\\xC2\\x85'");
+        assert_eq!(string_lit(Dialect::Spark, "\u{85}").unwrap(), "'\\u0085'");
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_and_queries_name_their_table() {
+        let err = to_sql(&field("ClientRequestHots").eq("x"), Dialect::DuckDb, http()).unwrap_err();
+        assert!(err.to_string().contains("did you mean `ClientRequestHost`"), "{err}");
+        let f = field("EdgeResponseStatus").ge(500);
+        assert_eq!(
+            to_query(&f, Dialect::Transformer, http(), None).unwrap(),
+            "SELECT * FROM http_requests WHERE COALESCE(\"EdgeResponseStatus\" >= 500, FALSE)"
+        );
+        assert_eq!(
+            to_query(&f, Dialect::Trino, http(), Some("logs.http")).unwrap(),
+            "SELECT * FROM \"logs\".\"http\" WHERE COALESCE(\"EdgeResponseStatus\" >= 500, FALSE)"
+        );
+        assert!(to_query(&f, Dialect::Transformer, http(), Some("t")).is_err());
+    }
+
+    #[test]
+    fn int_or_string_compares_canonical_integer_text_as_numbers() {
+        assert_eq!(
+            sql(&field("EdgeStartTimestamp").lt(5), Dialect::DuckDb),
+            "COALESCE((TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) < 5 AND CAST(TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) AS VARCHAR) = \"EdgeStartTimestamp\"), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("EdgeStartTimestamp").eq(5), Dialect::DuckDb),
+            "COALESCE(\"EdgeStartTimestamp\" = '5', FALSE)"
+        );
+    }
+}

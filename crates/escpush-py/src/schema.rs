@@ -1,0 +1,54 @@
+//! `escpush.dataset_schema`: a dataset's columns as the engines that query pushed logs take
+//! them, with the types the SQL of `Filter.to_sql` assumes.
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use escpush_core::{create_table, dataset_columns, Dataset, DatasetScope, Dialect};
+
+use crate::errors;
+
+/// Formats built in Python (`escpush._schemas`) from the column list, each by its package.
+const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
+
+/// The columns of `dataset` as `format` gives them: `CREATE TABLE` text for a SQL dialect
+/// (`duckdb`, `spark`, `clickhouse`, ...), or a `pyarrow.Schema`, a polars `Schema`, a
+/// pyspark `StructType` for `pyarrow`, `polars`, `pyspark`.
+#[pyfunction]
+#[pyo3(signature = (dataset, format="duckdb", *, scope=None, table=None))]
+pub fn dataset_schema<'py>(
+    py: Python<'py>,
+    dataset: &str,
+    format: &str,
+    scope: Option<&str>,
+    table: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let scope = scope
+        .map(|s| s.parse::<DatasetScope>().map_err(|e| errors::core_error(py, &e)))
+        .transpose()?;
+    let ds = Dataset::get(dataset, scope).map_err(|e| errors::core_error(py, &e))?;
+    if OBJECT_FORMATS.contains(&format) {
+        if table.is_some() {
+            return Err(errors::invalid_input(
+                py,
+                format!("a {format} schema has no table name; leave `table` out"),
+            ));
+        }
+        let columns = dataset_columns(ds)
+            .into_iter()
+            .map(|(name, col)| PyTuple::new(py, [name, col.as_str()]))
+            .collect::<PyResult<Vec<_>>>()?;
+        return py.import("escpush._schemas")?.call_method1("build", (format, columns));
+    }
+    let dialect: Dialect = format.parse().map_err(|_| {
+        errors::invalid_input(
+            py,
+            format!(
+                "`{format}` is not a schema format; use pyarrow, polars, pyspark or a SQL dialect ({})",
+                Dialect::ALL.map(Dialect::as_str).join(", ")
+            ),
+        )
+    })?;
+    let ddl = create_table(ds, dialect, table).map_err(|e| errors::core_error(py, &e))?;
+    Ok(ddl.into_pyobject(py)?.into_any())
+}

@@ -1,0 +1,108 @@
+"""Filters on Spark (pyspark, local[2]): `to_pyspark`, `escpush.spark.read_logpush` and
+`filter_dataframe` give the answers of `Filter.matches` and the counts of `Filter.scan`.
+
+One SparkSession serves the whole test session (it takes seconds to start). Without pyspark
+or a Java runtime the tests skip, naming what is missing (under CI, `CI` set, they fail).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import escpush
+import escpush.spark
+from escpush import field
+from test_sql import DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    need("pyspark")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        message = "pyspark needs a Java 17 runtime: none is on PATH and JAVA_HOME is not set"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("escpush-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.memory", "512m")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def frame(spark: Any) -> Any:
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    schema = escpush.spark.schema(DATASET)
+    columns = [StructField("id", LongType(), False), *(schema[name] for name in FIELDS)]
+    return spark.createDataFrame(table_rows(RECORDS), schema=StructType(columns))
+
+
+def test_spark_sql_gives_the_answers_of_matches(spark: Any) -> None:
+    # The first 150 filters: Spark takes about a second per 10 to plan and compile them.
+    filters = FILTERS[:150]
+    df = frame(spark)
+    cases = [f"CASE WHEN {f.to_sql('spark', dataset=DATASET)} THEN 1 ELSE 0 END AS f{i}" for i, f in enumerate(filters)]
+    rows = sorted(tuple(r) for r in df.selectExpr("id", *cases).collect())
+    check(filters, RECORDS, rows, "spark")
+
+
+def test_read_logpush_and_to_pyspark_count_what_scan_counts(spark: Any, tmp_path: Path) -> None:
+    """Plain and gzip NDJSON in folders, read by a folder and a glob, against Filter.scan."""
+    from pyspark.sql import functions
+
+    half = len(RECORDS) // 2
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    plain, packed = tmp_path / "a" / "part-0.ndjson", tmp_path / "b" / "part-1.ndjson.gz"
+    plain.write_text("".join(json.dumps(r) + "\n" for r in RECORDS[:half]), encoding="utf-8")
+    with gzip.open(packed, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(r) + "\n" for r in RECORDS[half:])
+    df = escpush.spark.read_logpush(spark, [str(tmp_path / "a"), str(tmp_path / "b" / "*.gz")], DATASET)
+    assert df.count() == len(RECORDS)
+    filters = FILTERS[150:190]
+    sums = [functions.sum(f.to_pyspark(dataset=DATASET).cast("int")).alias(f"f{i}") for i, f in enumerate(filters)]
+    got = df.select(*sums).collect()[0]
+    for i, f in enumerate(filters):
+        assert (got[f"f{i}"] or 0) == f.scan([plain, packed]).matched, f.to_json()
+
+
+def test_filter_dataframe_takes_any_form_of_filter(spark: Any) -> None:
+    df = frame(spark)
+    f = field("EdgeResponseStatus").ge(500) | field("ClientRequestHost").eq("${env:HOME}")
+    want = sum(f.matches(r) for r in RECORDS)
+    assert want > 0
+    for form in (f, f.to_json(), f.to_dict()):
+        assert escpush.spark.filter_dataframe(df, form, DATASET).count() == want
+
+
+def test_the_backtest_example_counts_what_scan_counts(spark: Any, tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "spark_backtest", Path(__file__).parent.parent / "examples" / "spark_backtest.py"
+    )
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    logs = tmp_path / "logs.ndjson.gz"
+    with gzip.open(logs, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(r) + "\n" for r in RECORDS)
+    f = field("EdgeResponseStatus").ge(500) & field("ClientRequestHost").ne("a")
+    assert example.backtest(spark, f.to_json(), DATASET, [str(tmp_path)]) == (f.scan(logs).matched, len(RECORDS))
