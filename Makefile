@@ -43,7 +43,7 @@ test-rust: ## Rust tests and the runnable tour example; the core stays free of p
 
 .PHONY: test-python
 test-python: develop ## pytest (includes the stub check and the notebooks)
-	$(PYTHON) -m pytest -q
+	ESCPUSH_REQUIRE_ENGINES=1 $(PYTHON) -m pytest -q   # every engine the test extra installs must be there: none skips
 
 .PHONY: demo
 demo: develop ## Build and run the demo against the embedded emulator

@@ -7,8 +7,8 @@ filters, and every row's answer must be `Filter.matches`'s on the same record. S
 same in test_spark.py. BigQuery, Snowflake, Trino, Postgres and the transformer dialect,
 which no engine here runs, are parsed by sqlglot in their dialect and covered by golden text.
 
-An engine that is not installed skips its tests with a message naming it, except under CI
-(`CI` set), where a missing engine fails.
+An engine that is not installed skips its tests with a message naming it, except under
+CI or `make test` (`CI` or `ESCPUSH_REQUIRE_ENGINES` set), where a missing engine fails.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def need(module: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         message = f"{module} is not installed (pip install -e '.[test]')"
-        if os.environ.get("CI"):
+        if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
             pytest.fail(message)
         pytest.skip(message)
 
