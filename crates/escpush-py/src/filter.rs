@@ -265,8 +265,9 @@ impl PyFilter {
         ))
     }
 
+    /// The text form (`f.to_text()`).
     fn __str__(&self) -> String {
-        self.filter().to_json()
+        self.filter().to_text()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -288,6 +289,48 @@ impl PyFilter {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().filter().to_json(),))
+    }
+
+    // -- issue 12: the text form, equivalence, compaction ------------------------------------
+
+    /// Reads the text form: `EdgeResponseStatus >= 500 and ClientCountry in ["cn", "ru"]`.
+    /// With a dataset, field names are checked against it. Raises `FilterError` whose one
+    /// problem has the path `line L, column C` and a caret under the spot.
+    #[staticmethod]
+    #[pyo3(signature = (text, dataset=None, *, scope=None))]
+    fn from_text(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+    ) -> PyResult<Self> {
+        let Some(text) = text_of(text)? else {
+            return Err(PyTypeError::new_err("Filter.from_text takes a str or bytes"));
+        };
+        let parsed = match dataset_arg(py, dataset, scope)? {
+            Some(ds) => Filter::from_text_for(&text, ds),
+            None => Filter::from_text(&text),
+        };
+        parsed
+            .map(PyFilter::from)
+            .map_err(|e| errors::filter_error(py, &FilterError::from(e)))
+    }
+
+    /// The canonical text form; `Filter.from_text(f.to_text()) == f`.
+    fn to_text(&self) -> String {
+        self.filter().to_text()
+    }
+
+    /// Reads a filter written either way: JSON (also the quoted form) when the text starts
+    /// with `{` or is one JSON string, else the text form. Raises `FilterError`.
+    #[staticmethod]
+    fn parse_any(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let Some(text) = text_of(text)? else {
+            return Err(PyTypeError::new_err("Filter.parse_any takes a str or bytes"));
+        };
+        Filter::parse_any(&text)
+            .map(PyFilter::from)
+            .map_err(|e| errors::filter_error(py, &e))
     }
 }
 

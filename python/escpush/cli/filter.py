@@ -1,5 +1,5 @@
-"""``escpush filter validate|fmt|explain|scan``: check, format, draw and preview a log-push
-filter. The tree ``explain`` draws and the byte sizes ``scan`` prints come from
+"""``escpush filter validate|fmt|explain|diff|scan``: check, format, draw, compare and preview a
+log-push filter. The tree ``explain`` draws and the byte sizes ``scan`` prints come from
 :mod:`escpush._format`, shared with the Jupyter display."""
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ def add(commands: Commands, summary: str) -> None:
         commands,
         "filter",
         summary,
-        "Log-push job filters. FILTER is a file, JSON text, or - for stdin; the escaped string form of a job "
-        "payload is accepted too.",
+        "Log-push job filters. FILTER is a file, JSON text, the text form "
+        "('EdgeResponseStatus >= 500 and ClientCountry in [\"cn\", \"ru\"]'), or - for stdin; the escaped "
+        "string form of a job payload is accepted too.",
         "escpush filter validate my-filter.json --dataset http_requests",
     )
     checked, plain, output = filter_options(rules=True), filter_options(rules=False), output_options()
@@ -58,15 +59,20 @@ def add(commands: Commands, summary: str) -> None:
     fmt = command(
         flt,
         "fmt",
-        "print a filter in its canonical form",
-        "Print the filter in its canonical form (compact, members in key/operator/value order): the text "
-        "escpush sends as a job's filter.",
+        "print a filter in its canonical form (JSON or the text form)",
+        "Print the filter in its canonical form: JSON (compact, members in key/operator/value order), the "
+        "text escpush sends as a job's filter; or with --to text, the text form.",
         [
             f"escpush filter fmt {FILTER_EXAMPLE} --indent 2",
             "escpush filter fmt my-filter.json --check",
             "escpush filter fmt my-filter.json --as-string   # the JSON string a job payload holds",
+            "escpush filter fmt my-filter.json --to text",
+            "escpush filter fmt 'EdgeResponseStatus >= 500 and ClientCountry == \"cn\"'",
         ],
         [plain, output],
+    )
+    fmt.add_argument(
+        "--to", choices=("json", "text"), default="json", help="the form to print: canonical JSON (default) or text"
     )
     layout = fmt.add_mutually_exclusive_group()
     layout.add_argument("--indent", type=integer(0, 16), metavar="N", help="indent by N spaces instead of compact")
@@ -114,12 +120,28 @@ def add(commands: Commands, summary: str) -> None:
 # -- validate, fmt, explain ---------------------------------------------------------------------
 
 
+def filter_source(arg: str) -> str:
+    """A FILTER argument's text: as ``filter_text`` reads it (stdin, JSON text, a file), and the
+    text form given inline (an argument that is not an existing path and reads as a filter)."""
+    if arg != "-" and not arg.lstrip().startswith(("{", '"')) and not os.path.exists(arg):
+        if any(c.isspace() or c in "=<>!(" for c in arg):
+            return arg
+    return filter_text(arg)
+
+
+def load_filter(arg: str) -> Filter:
+    """The filter of a FILTER argument, written as JSON or in the text form."""
+    from .. import Filter
+
+    return Filter.parse_any(filter_source(arg))
+
+
 def _check(args: argparse.Namespace) -> tuple[Filter | None, list[FilterProblem]]:
     """The filter (None when it does not parse) and every problem found."""
     from .. import FilterError
 
     try:
-        f = parse_filter(args.filter)
+        f = load_filter(args.filter)
     except FilterError as err:
         return None, list(err.errors())
     problems = f.problems(args.dataset, scope=args.scope, max_operators=args.max_operators, max_bytes=args.max_bytes)
@@ -158,10 +180,16 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_fmt(args: argparse.Namespace) -> int:
-    text = filter_text(args.filter)
+    text = filter_source(args.filter)
     from .. import Filter
 
-    canonical = Filter.parse(text).to_json()
+    f = Filter.parse_any(text)
+    if args.to == "text":
+        if args.indent is not None or args.as_string:
+            raise CliError("--indent and --as-string apply to JSON; leave them out with --to text")
+        canonical = f.to_text()
+    else:
+        canonical = f.to_json()
     if args.check:
         same = text.strip() == canonical
         if args.json:
@@ -171,7 +199,9 @@ def run_fmt(args: argparse.Namespace) -> int:
         return EXIT_OK if same else EXIT_CHECK_FAILED
     import json
 
-    if args.indent is not None:
+    if args.to == "text":
+        out = canonical
+    elif args.indent is not None:
         out = json.dumps(json.loads(canonical), indent=args.indent, ensure_ascii=False)
     elif args.as_string:
         out = json.dumps(canonical, ensure_ascii=False)

@@ -19,6 +19,7 @@ mod line;
 mod parse;
 pub mod print;
 mod shared;
+pub mod text;
 mod validate;
 
 use std::fmt;
@@ -30,6 +31,7 @@ pub use build::{field, Field};
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use shared::SharedFilter;
+pub use text::TextError;
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
 use crate::dataset::Dataset;
@@ -91,6 +93,35 @@ impl Filter {
                 .map(Filter::from_expr)
                 .map_err(FilterError::new),
         }
+    }
+
+    /// Reads the text form (see [`text`]): `EdgeResponseStatus >= 500 and ClientCountry in
+    /// ["cn", "ru"]`. The first problem is reported with its line, column and a caret.
+    pub fn from_text(text: &str) -> Result<Filter, TextError> {
+        text::parse(text, None).map(Filter::from_expr)
+    }
+
+    /// [`from_text`](Filter::from_text), with every field name checked against the
+    /// dataset (an unknown one gets a did-you-mean).
+    pub fn from_text_for(text: &str, dataset: &Dataset) -> Result<Filter, TextError> {
+        text::parse(text, Some(dataset)).map(Filter::from_expr)
+    }
+
+    /// Reads a filter written either way: JSON (`{"where": ...}`, or that document as a
+    /// JSON string) when the text starts with `{` or is one JSON string, else the text form.
+    pub fn parse_any(text: &str) -> Result<Filter, FilterError> {
+        let trimmed = text.trim_start();
+        if trimmed.starts_with('{') || (trimmed.starts_with('"') && serde_json::from_str::<String>(text).is_ok()) {
+            Filter::parse(text)
+        } else {
+            Filter::from_text(text).map_err(FilterError::from)
+        }
+    }
+
+    /// The canonical text form (see [`print::text`]): `Filter::from_text(&f.to_text())`
+    /// gives back `f`, value types included.
+    pub fn to_text(&self) -> String {
+        print::text::to_text(self)
     }
 
     /// The expression under `where`.
