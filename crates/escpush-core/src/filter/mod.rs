@@ -14,6 +14,7 @@
 
 mod ast;
 mod build;
+pub mod equiv;
 mod eval;
 mod line;
 mod parse;
@@ -31,6 +32,7 @@ pub use build::{field, Field};
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use shared::SharedFilter;
+pub use equiv::Counterexample;
 pub use text::TextError;
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
@@ -122,6 +124,19 @@ impl Filter {
     /// gives back `f`, value types included.
     pub fn to_text(&self) -> String {
         print::text::to_text(self)
+    }
+
+    /// Whether the two filters match exactly the same records, by the evaluation rules
+    /// (see [`equiv`]); with a dataset, among the records its schema allows. A decision:
+    /// equal filters are proven equal.
+    pub fn equivalent(&self, other: &Filter, dataset: Option<&Dataset>) -> bool {
+        equiv::equivalent(self, other, dataset)
+    }
+
+    /// A record on which exactly one of the two filters matches (fitting the dataset's
+    /// schema when one is given), or `None` when they are equivalent.
+    pub fn counterexample(&self, other: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
+        equiv::counterexample(self, other, dataset)
     }
 
     /// The expression under `where`.

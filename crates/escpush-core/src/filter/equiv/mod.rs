@@ -1,0 +1,319 @@
+//! Exact equivalence of two filters, with a counterexample when they differ.
+//!
+//! A decision, not a sample. Every condition is an *atom* (its `!` form is the atom
+//! negated, exactly, by the evaluation rules) on one field; atoms that mean the same
+//! (`eq "200"` and `eq 200` compare the same text) are one. The boolean structure of
+//! `f xor g` is built as a reduced ordered BDD over the atoms, ordered so that the atoms
+//! of one field are adjacent. A record on which exactly one filter matches is a path to
+//! `true` whose choices on each field some value can make at once; fields are
+//! independent, so the search walks the atoms of one field along a path, asks
+//! [`theory::witness`] for a value (pruning at the first impossible choice), and
+//! remembers the nodes where a field starts from which no record exists. The record
+//! found is checked with the tree evaluator before it is returned.
+//!
+//! Without a dataset a field may hold any JSON value; with one, each field is missing,
+//! null, or of its documented type (int fields hold integers), and the record found fits.
+
+mod bdd;
+mod theory;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::dataset::Dataset;
+
+use self::bdd::{Bdd, Node, FALSE, TRUE};
+use self::theory::{witness, Atom, Kinds};
+use super::ast::{Condition, Expr, Operator, Scalar, Value};
+use super::eval::FieldValue;
+use super::Filter;
+
+/// A record on which exactly one of two filters matches: the fields it needs (any field
+/// not listed is missing), with values of any JSON kind (integers of any size).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counterexample {
+    fields: Vec<(String, FieldValue<'static>)>,
+}
+
+impl Counterexample {
+    /// The fields and their values, in the order the filters first name them.
+    pub fn fields(&self) -> &[(String, FieldValue<'static>)] {
+        &self.fields
+    }
+
+    /// The record as a JSON object. An integer beyond the 64-bit ranges (only needed for
+    /// bounds at the ends of them) is written as the nearest float.
+    pub fn to_json(&self) -> serde_json::Value {
+        fn json(v: &FieldValue<'_>) -> serde_json::Value {
+            match v {
+                FieldValue::Null | FieldValue::Object => serde_json::Value::Null,
+                FieldValue::Bool(b) => (*b).into(),
+                FieldValue::Int(n) => i64::try_from(*n).map(Into::into).unwrap_or_else(|_| {
+                    u64::try_from(*n).map_or_else(
+                        #[allow(clippy::cast_precision_loss)]
+                        |_| (*n as f64).into(),
+                        Into::into,
+                    )
+                }),
+                FieldValue::Float(x) => (*x).into(),
+                FieldValue::Str(s) => s.as_ref().into(),
+                FieldValue::Array(items) => items.iter().map(json).collect(),
+            }
+        }
+        serde_json::Value::Object(self.fields.iter().map(|(k, v)| (k.clone(), json(v))).collect())
+    }
+
+    fn record(&self) -> HashMap<String, FieldValue<'static>> {
+        self.fields.iter().cloned().collect()
+    }
+}
+
+/// Whether `f` and `g` match exactly the same records (with a dataset, the records its
+/// schema allows).
+pub fn equivalent(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> bool {
+    counterexample(f, g, dataset).is_none()
+}
+
+/// A record on which exactly one of `f` and `g` matches, or `None` when they are equivalent.
+pub fn counterexample(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
+    let mut atoms = Atoms::default();
+    atoms.collect(f.expr());
+    atoms.collect(g.expr());
+    let order = atoms.order();
+    let mut bdd = Bdd::new();
+    let a = build(&mut bdd, f.expr(), &atoms, &order.rank);
+    let b = build(&mut bdd, g.expr(), &atoms, &order.rank);
+    let diff = bdd.xor(a, b);
+    if diff == FALSE {
+        return None;
+    }
+    let kinds: Vec<Kinds> = atoms
+        .fields
+        .iter()
+        .map(|name| match dataset {
+            None => Kinds::ANY,
+            Some(ds) => Kinds::of(ds.field(name).map(crate::dataset::FieldSchema::field_type)),
+        })
+        .collect();
+    let mut search = Search {
+        bdd: &bdd,
+        atoms: &atoms.list,
+        by_var: &order.by_var,
+        kinds: &kinds,
+        dead: HashSet::new(),
+    };
+    let found = search.find(diff)?;
+    let mut fields: Vec<(usize, FieldValue<'static>)> =
+        found.into_iter().filter(|(_, v)| !matches!(v, FieldValue::Null)).collect();
+    fields.sort_by_key(|(i, _)| *i);
+    let cx = Counterexample {
+        fields: fields.into_iter().map(|(i, v)| (atoms.fields[i].clone(), v)).collect(),
+    };
+    let record = cx.record();
+    assert_ne!(
+        f.matches(&record),
+        g.matches(&record),
+        "a counterexample is checked by the tree evaluator"
+    );
+    Some(cx)
+}
+
+/// The atoms of the filters, one per distinct meaning, and the fields they read.
+#[derive(Default)]
+struct Atoms {
+    fields: Vec<String>,
+    field_index: HashMap<String, usize>,
+    list: Vec<Atom>,
+    index: HashMap<(usize, Operator, Vec<String>, Option<i64>), usize>,
+}
+
+impl Atoms {
+    fn collect(&mut self, expr: &Expr) {
+        for c in expr.conditions() {
+            self.atom(c);
+        }
+    }
+
+    /// The atom of a condition and whether the condition is its negation.
+    fn atom(&mut self, c: &Condition) -> (usize, bool) {
+        let negated = c.operator.is_negative();
+        let op = if negated { c.operator.negated() } else { c.operator };
+        let field = match self.field_index.get(&c.key) {
+            Some(&i) => i,
+            None => {
+                self.fields.push(c.key.clone());
+                self.field_index.insert(c.key.clone(), self.fields.len() - 1);
+                self.fields.len() - 1
+            }
+        };
+        let (texts, bound, value) = match &c.value {
+            Value::Set(items) => {
+                let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();
+                texts.sort();
+                texts.dedup();
+                let value = Value::Set(texts.iter().cloned().map(Scalar::String).collect());
+                (texts, None, value)
+            }
+            Value::Scalar(s) if op.is_numeric() => {
+                let bound = s.as_integer().expect("numeric operators hold integers");
+                (Vec::new(), Some(bound), Value::Scalar(Scalar::Int(bound)))
+            }
+            Value::Scalar(s) => {
+                let text = s.canonical_text().into_owned();
+                (vec![text.clone()], None, Value::Scalar(Scalar::String(text)))
+            }
+        };
+        let key = (field, op, texts.clone(), bound);
+        if let Some(&i) = self.index.get(&key) {
+            return (i, negated);
+        }
+        self.list.push(Atom {
+            field,
+            cond: Condition {
+                key: c.key.clone(),
+                operator: op,
+                value,
+            },
+            texts,
+            bound,
+        });
+        self.index.insert(key, self.list.len() - 1);
+        (self.list.len() - 1, negated)
+    }
+
+    fn lookup(&self, c: &Condition) -> (usize, bool) {
+        let negated = c.operator.is_negative();
+        let op = if negated { c.operator.negated() } else { c.operator };
+        let field = self.field_index[&c.key];
+        let (texts, bound) = match &c.value {
+            Value::Set(items) => {
+                let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();
+                texts.sort();
+                texts.dedup();
+                (texts, None)
+            }
+            Value::Scalar(s) if op.is_numeric() => (Vec::new(), s.as_integer()),
+            Value::Scalar(s) => (vec![s.canonical_text().into_owned()], None),
+        };
+        (self.index[&(field, op, texts, bound)], negated)
+    }
+
+    /// Variables: atoms ordered by field (in order of first use), then by first use.
+    fn order(&self) -> Order {
+        let mut by_var: Vec<usize> = (0..self.list.len()).collect();
+        by_var.sort_by_key(|&i| (self.list[i].field, i));
+        let mut rank = vec![0u32; self.list.len()];
+        for (v, &i) in by_var.iter().enumerate() {
+            rank[i] = u32::try_from(v).expect("fewer than 2^32 atoms");
+        }
+        Order { by_var, rank }
+    }
+}
+
+struct Order {
+    /// The atom of each variable.
+    by_var: Vec<usize>,
+    /// The variable of each atom.
+    rank: Vec<u32>,
+}
+
+fn build(bdd: &mut Bdd, expr: &Expr, atoms: &Atoms, rank: &[u32]) -> Node {
+    match expr {
+        Expr::Condition(c) => {
+            let (atom, negated) = atoms.lookup(c);
+            let lit = bdd.literal(rank[atom]);
+            if negated {
+                bdd.not(lit)
+            } else {
+                lit
+            }
+        }
+        Expr::And(items) => items.iter().fold(TRUE, |acc, e| {
+            let n = build(bdd, e, atoms, rank);
+            bdd.and(acc, n)
+        }),
+        Expr::Or(items) => items.iter().fold(FALSE, |acc, e| {
+            let n = build(bdd, e, atoms, rank);
+            bdd.or(acc, n)
+        }),
+    }
+}
+
+struct Search<'a> {
+    bdd: &'a Bdd,
+    atoms: &'a [Atom],
+    by_var: &'a [usize],
+    kinds: &'a [Kinds],
+    /// Nodes where a field's atoms start from which no path reaches `true`.
+    dead: HashSet<Node>,
+}
+
+type Found = Vec<(usize, FieldValue<'static>)>;
+
+impl Search<'_> {
+    fn field_of(&self, node: Node) -> Option<usize> {
+        self.bdd.var(node).map(|v| self.atoms[self.by_var[v as usize]].field)
+    }
+
+    /// A value for every field from `node` (where a field's atoms start) to `true`.
+    fn find(&mut self, node: Node) -> Option<Found> {
+        if node == TRUE {
+            return Some(Vec::new());
+        }
+        if node == FALSE || self.dead.contains(&node) {
+            return None;
+        }
+        let field = self.field_of(node).expect("an inner node");
+        let mut lits = Vec::new();
+        let found = self.walk(node, field, &mut lits);
+        if found.is_none() {
+            self.dead.insert(node);
+        }
+        found
+    }
+
+    fn walk(&mut self, node: Node, field: usize, lits: &mut Vec<(usize, bool)>) -> Option<Found> {
+        if node == FALSE {
+            return None;
+        }
+        if self.field_of(node) != Some(field) {
+            let value = self.value(field, lits)?;
+            let mut rest = self.find(node)?;
+            rest.push((field, value));
+            return Some(rest);
+        }
+        let var = self.bdd.var(node).expect("an inner node") as usize;
+        let atom = self.by_var[var];
+        for (truth, child) in [(true, self.bdd.high(node)), (false, self.bdd.low(node))] {
+            lits.push((atom, truth));
+            if self.value(field, lits).is_some() {
+                if let Some(found) = self.walk(child, field, lits) {
+                    return Some(found);
+                }
+            }
+            lits.pop();
+        }
+        None
+    }
+
+    fn value(&self, field: usize, lits: &[(usize, bool)]) -> Option<FieldValue<'static>> {
+        let chosen: Vec<(&Atom, bool)> = lits.iter().map(|&(a, t)| (&self.atoms[a], t)).collect();
+        witness(self.kinds[field], &chosen)
+    }
+}
+
+/// How big the decision diagram of `f xor g` is: for benchmarks and tests.
+#[doc(hidden)]
+pub fn diagram_size(f: &Filter, g: &Filter) -> usize {
+    let mut atoms = Atoms::default();
+    atoms.collect(f.expr());
+    atoms.collect(g.expr());
+    let order = atoms.order();
+    let mut bdd = Bdd::new();
+    let a = build(&mut bdd, f.expr(), &atoms, &order.rank);
+    let b = build(&mut bdd, g.expr(), &atoms, &order.rank);
+    bdd.xor(a, b);
+    bdd.size()
+}
+
+#[cfg(test)]
+mod tests;
