@@ -12,13 +12,20 @@ const KEYS: [&str; 3] = ["EdgeResponseStatus", "ClientCountry", "SecuritySources
 fn scalar() -> impl Strategy<Value = Scalar> {
     prop_oneof![
         (0i64..6).prop_map(Scalar::Int),
-        prop::sample::select(vec!["0", "1", "5", "a", "ab", "b", "ba", "", "true"]).prop_map(|s| Scalar::String(s.into())),
+        prop::sample::select(vec!["0", "1", "5", "a", "ab", "b", "ba", "", "true"])
+            .prop_map(|s| Scalar::String(s.into())),
         any::<bool>().prop_map(Scalar::Bool),
     ]
 }
 
 fn condition() -> impl Strategy<Value = Expr> {
-    (prop::sample::select(KEYS.to_vec()), prop::sample::select(Operator::ALL.to_vec()), scalar(), prop::collection::vec(scalar(), 1..3), 0i64..6)
+    (
+        prop::sample::select(KEYS.to_vec()),
+        prop::sample::select(Operator::ALL.to_vec()),
+        scalar(),
+        prop::collection::vec(scalar(), 1..3),
+        0i64..6,
+    )
         .prop_map(|(key, op, one, set, n)| {
             let value = if op.takes_set() {
                 Value::Set(set)
@@ -55,13 +62,21 @@ fn rewrite(e: &Expr, how: u8) -> Expr {
         (Expr::And(items), 3) | (Expr::Or(items), 3) => {
             let mut items: Vec<Expr> = items.iter().rev().map(|x| rewrite(x, how / 2)).collect();
             items.rotate_left(1);
-            if matches!(e, Expr::And(_)) { Expr::And(items) } else { Expr::Or(items) }
+            if matches!(e, Expr::And(_)) {
+                Expr::And(items)
+            } else {
+                Expr::Or(items)
+            }
         }
         (Expr::And(items), 4) if items.len() >= 2 => {
             // a and (b or c) and rest  ->  ((a and b) or (a and c)) and rest ... when items[1] is an or.
             match &items[1] {
                 Expr::Or(ors) => {
-                    let distributed = Expr::Or(ors.iter().map(|o| Expr::And(vec![items[0].clone(), o.clone()])).collect());
+                    let distributed = Expr::Or(
+                        ors.iter()
+                            .map(|o| Expr::And(vec![items[0].clone(), o.clone()]))
+                            .collect(),
+                    );
                     let mut rest = vec![distributed];
                     rest.extend(items[2..].iter().cloned());
                     Expr::And(rest)
@@ -75,8 +90,18 @@ fn rewrite(e: &Expr, how: u8) -> Expr {
             more.push(Expr::And(vec![items[0].clone(), items[items.len() - 1].clone()]));
             Expr::Or(more)
         }
-        (Expr::And(items), _) => Expr::And(items.iter().map(|x| rewrite(x, how.wrapping_mul(7).wrapping_add(1))).collect()),
-        (Expr::Or(items), _) => Expr::Or(items.iter().map(|x| rewrite(x, how.wrapping_mul(5).wrapping_add(3))).collect()),
+        (Expr::And(items), _) => Expr::And(
+            items
+                .iter()
+                .map(|x| rewrite(x, how.wrapping_mul(7).wrapping_add(1)))
+                .collect(),
+        ),
+        (Expr::Or(items), _) => Expr::Or(
+            items
+                .iter()
+                .map(|x| rewrite(x, how.wrapping_mul(5).wrapping_add(3)))
+                .collect(),
+        ),
         _ => e.clone(),
     }
 }
@@ -114,13 +139,23 @@ fn field_value() -> impl Strategy<Value = J> {
         (-1i64..7).prop_map(J::from),
         prop::sample::select(vec![4.5f64, 5.0, -0.5]).prop_map(J::from),
         prop::sample::select(vec!["0", "1", "5", "a", "ab", "b", "ba", "", "true", "xab", "abx"]).prop_map(J::from),
-        prop::collection::vec(prop::sample::select(vec![json!("a"), json!("b"), json!(1), json!(5), json!("true")]), 0..3).prop_map(J::from),
+        prop::collection::vec(
+            prop::sample::select(vec![json!("a"), json!("b"), json!(1), json!(5), json!("true")]),
+            0..3
+        )
+        .prop_map(J::from),
     ]
 }
 
 fn record() -> impl Strategy<Value = J> {
     prop::collection::vec(field_value(), 3).prop_map(|vs| {
-        J::Object(KEYS.iter().zip(vs).filter(|(_, v)| !v.is_null()).map(|(k, v)| ((*k).to_owned(), v)).collect())
+        J::Object(
+            KEYS.iter()
+                .zip(vs)
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| ((*k).to_owned(), v))
+                .collect(),
+        )
     })
 }
 
@@ -129,12 +164,15 @@ fn http() -> &'static Dataset {
 }
 
 fn fits(cx: &J) -> bool {
-    cx.as_object().unwrap().iter().all(|(k, v)| match http().field(k).unwrap().field_type() {
-        FieldType::Int => v.is_i64() || v.is_u64(),
-        FieldType::String => v.is_string(),
-        FieldType::StringArray => v.as_array().is_some_and(|a| a.iter().all(J::is_string)),
-        _ => false,
-    })
+    cx.as_object()
+        .unwrap()
+        .iter()
+        .all(|(k, v)| match http().field(k).unwrap().field_type() {
+            FieldType::Int => v.is_i64() || v.is_u64(),
+            FieldType::String => v.is_string(),
+            FieldType::StringArray => v.as_array().is_some_and(|a| a.iter().all(J::is_string)),
+            _ => false,
+        })
 }
 
 proptest! {

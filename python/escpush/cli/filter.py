@@ -80,6 +80,26 @@ def add(commands: Commands, summary: str) -> None:
     fmt.add_argument("--check", action="store_true", help="print nothing; exit 1 if FILTER is not canonical")
     fmt.set_defaults(run=run_fmt)
 
+    diff = command(
+        flt,
+        "diff",
+        "decide whether two filters match exactly the same records",
+        "Decide whether two filters match exactly the same log records, by the evaluation rules (missing "
+        "fields, types, arrays, floats, integers of any size); with --dataset, among the records its schema "
+        "allows. A proof, not a sample. Exits 0 when they are equivalent, 1 when not, printing a record on "
+        "which exactly one of them matches.",
+        [
+            "escpush filter diff old.json new.json",
+            "escpush filter diff 'A == \"x\" or A == \"y\"' 'A in [\"x\", \"y\"]' --dataset http_requests",
+        ],
+        [output],
+    )
+    diff.add_argument("a", metavar="A", help="a filter: a file, JSON text, the text form, or - for stdin")
+    diff.add_argument("b", metavar="B", help="the other filter, in any of those forms")
+    diff.add_argument("--dataset", metavar="NAME", help="compare only on records the dataset's schema allows")
+    diff.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope (default: zone, then account)")
+    diff.set_defaults(run=run_diff)
+
     command(
         flt,
         "explain",
@@ -209,6 +229,24 @@ def run_fmt(args: argparse.Namespace) -> int:
         out = canonical
     emit(args, {"filter": canonical}, out)
     return EXIT_OK
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    if args.a == "-" and args.b == "-":
+        raise CliError("A and B cannot both be - (stdin)")
+    a, b = load_filter(args.a), load_filter(args.b)
+    record = a.counterexample(b, args.dataset, scope=args.scope)
+    among = f" on records of {args.dataset}" if args.dataset else ""
+    data = {"equivalent": record is None, "dataset": args.dataset, "counterexample": record}
+    if record is None:
+        emit(args, data, f"equivalent{among}: the two filters match exactly the same records")
+        return EXIT_OK
+    import json
+
+    shown = json.dumps(record, ensure_ascii=False)
+    which = "A" if a.matches(record) else "B"
+    emit(args, data, f"not equivalent{among}: only {which} matches the record\n  {shown}")
+    return EXIT_CHECK_FAILED
 
 
 def _over(n: int, limit: int) -> str:

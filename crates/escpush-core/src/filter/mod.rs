@@ -29,10 +29,10 @@ use std::str::FromStr;
 pub use crate::problem::FilterError;
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
+pub use equiv::Counterexample;
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use shared::SharedFilter;
-pub use equiv::Counterexample;
 pub use text::TextError;
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 

@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use crate::dataset::Dataset;
 
 use self::bdd::{Bdd, Node, FALSE, TRUE};
-use self::theory::{witness, Atom, Kinds};
+use self::theory::{relation, witness, Atom, Kinds, Relation};
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
 use super::eval::FieldValue;
 use super::Filter;
@@ -75,14 +75,7 @@ pub fn equivalent(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> bool {
 
 /// A record on which exactly one of `f` and `g` matches, or `None` when they are equivalent.
 pub fn counterexample(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
-    let mut atoms = Atoms::default();
-    atoms.collect(f.expr());
-    atoms.collect(g.expr());
-    let order = atoms.order();
-    let mut bdd = Bdd::new();
-    let a = build(&mut bdd, f.expr(), &atoms, &order.rank);
-    let b = build(&mut bdd, g.expr(), &atoms, &order.rank);
-    let diff = bdd.xor(a, b);
+    let (atoms, order, bdd, diff) = diagram(f, g);
     if diff == FALSE {
         return None;
     }
@@ -102,8 +95,10 @@ pub fn counterexample(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> Opti
         dead: HashSet::new(),
     };
     let found = search.find(diff)?;
-    let mut fields: Vec<(usize, FieldValue<'static>)> =
-        found.into_iter().filter(|(_, v)| !matches!(v, FieldValue::Null)).collect();
+    let mut fields: Vec<(usize, FieldValue<'static>)> = found
+        .into_iter()
+        .filter(|(_, v)| !matches!(v, FieldValue::Null))
+        .collect();
     fields.sort_by_key(|(i, _)| *i);
     let cx = Counterexample {
         fields: fields.into_iter().map(|(i, v)| (atoms.fields[i].clone(), v)).collect(),
@@ -200,7 +195,16 @@ impl Atoms {
     /// Variables: atoms ordered by field (in order of first use), then by first use.
     fn order(&self) -> Order {
         let mut by_var: Vec<usize> = (0..self.list.len()).collect();
-        by_var.sort_by_key(|&i| (self.list[i].field, i));
+        let kind = |a: &Atom| match a.cond.operator {
+            Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq => 0,
+            Operator::Eq => 1,
+            Operator::In => 2,
+            _ => 3,
+        };
+        by_var.sort_by(|&i, &j| {
+            let (a, b) = (&self.list[i], &self.list[j]);
+            (a.field, kind(a), a.bound, &a.texts, i).cmp(&(b.field, kind(b), b.bound, &b.texts, j))
+        });
         let mut rank = vec![0u32; self.list.len()];
         for (v, &i) in by_var.iter().enumerate() {
             rank[i] = u32::try_from(v).expect("fewer than 2^32 atoms");
@@ -216,23 +220,22 @@ struct Order {
     rank: Vec<u32>,
 }
 
-fn build(bdd: &mut Bdd, expr: &Expr, atoms: &Atoms, rank: &[u32]) -> Node {
+/// The expression's diagram, within `care` (every intermediate result too, so that
+/// assignments no record can make never multiply the diagram).
+fn build(bdd: &mut Bdd, expr: &Expr, atoms: &Atoms, rank: &[u32], care: Node) -> Node {
     match expr {
         Expr::Condition(c) => {
             let (atom, negated) = atoms.lookup(c);
             let lit = bdd.literal(rank[atom]);
-            if negated {
-                bdd.not(lit)
-            } else {
-                lit
-            }
+            let lit = if negated { bdd.not(lit) } else { lit };
+            bdd.and(lit, care)
         }
-        Expr::And(items) => items.iter().fold(TRUE, |acc, e| {
-            let n = build(bdd, e, atoms, rank);
+        Expr::And(items) => items.iter().fold(care, |acc, e| {
+            let n = build(bdd, e, atoms, rank, care);
             bdd.and(acc, n)
         }),
         Expr::Or(items) => items.iter().fold(FALSE, |acc, e| {
-            let n = build(bdd, e, atoms, rank);
+            let n = build(bdd, e, atoms, rank, care);
             bdd.or(acc, n)
         }),
     }
@@ -304,15 +307,70 @@ impl Search<'_> {
 /// How big the decision diagram of `f xor g` is: for benchmarks and tests.
 #[doc(hidden)]
 pub fn diagram_size(f: &Filter, g: &Filter) -> usize {
+    diagram(f, g).2.size()
+}
+
+/// The atoms, their order, and the diagram of `f xor g` restricted to assignments the
+/// relations between atoms of one field allow.
+fn diagram(f: &Filter, g: &Filter) -> (Atoms, Order, Bdd, Node) {
     let mut atoms = Atoms::default();
     atoms.collect(f.expr());
     atoms.collect(g.expr());
     let order = atoms.order();
     let mut bdd = Bdd::new();
-    let a = build(&mut bdd, f.expr(), &atoms, &order.rank);
-    let b = build(&mut bdd, g.expr(), &atoms, &order.rank);
-    bdd.xor(a, b);
-    bdd.size()
+    let care = care_set(&mut bdd, &atoms, &order);
+    let a = build(&mut bdd, f.expr(), &atoms, &order.rank, care);
+    let b = build(&mut bdd, g.expr(), &atoms, &order.rank, care);
+    let diff = bdd.xor(a, b);
+    let diff = bdd.and(diff, care);
+    (atoms, order, bdd, diff)
+}
+
+/// The assignments the pairwise relations of atoms on one field allow.
+fn care_set(bdd: &mut Bdd, atoms: &Atoms, order: &Order) -> Node {
+    let mut care = TRUE;
+    let vars = &order.by_var;
+    // Fields from the last, so that each conjunction adds to the top of the diagram.
+    let mut start = vars.len();
+    while start > 0 {
+        let field = atoms.list[vars[start - 1]].field;
+        let mut first = start - 1;
+        while first > 0 && atoms.list[vars[first - 1]].field == field {
+            first -= 1;
+        }
+        let mut local = TRUE;
+        for i in (first..start).rev() {
+            for j in (i + 1..start).rev() {
+                let (a, b) = (&atoms.list[vars[i]], &atoms.list[vars[j]]);
+                let (vi, vj) = (
+                    u32::try_from(i).expect("few atoms"),
+                    u32::try_from(j).expect("few atoms"),
+                );
+                let clause = match relation(a, b) {
+                    Relation::Free => continue,
+                    Relation::Exclusive => {
+                        let (x, y) = (bdd.literal(vi), bdd.literal(vj));
+                        let both = bdd.and(x, y);
+                        bdd.not(both)
+                    }
+                    Relation::Implies => {
+                        let (x, y) = (bdd.literal(vi), bdd.literal(vj));
+                        let nx = bdd.not(x);
+                        bdd.or(nx, y)
+                    }
+                    Relation::ImpliedBy => {
+                        let (x, y) = (bdd.literal(vi), bdd.literal(vj));
+                        let ny = bdd.not(y);
+                        bdd.or(ny, x)
+                    }
+                };
+                local = bdd.and(local, clause);
+            }
+        }
+        care = bdd.and(local, care);
+        start = first;
+    }
+    care
 }
 
 #[cfg(test)]

@@ -96,7 +96,10 @@ impl Kinds {
                 string_array: true,
                 ..none
             },
-            Some(FieldType::IntArray) => Kinds { int_array: true, ..none },
+            Some(FieldType::IntArray) => Kinds {
+                int_array: true,
+                ..none
+            },
             Some(FieldType::IntOrString) => Kinds {
                 int: true,
                 string: true,
@@ -130,11 +133,19 @@ pub(super) fn witness(kinds: Kinds, lits: &[(&Atom, bool)]) -> Option<FieldValue
     if kinds.float && floats(lits).into_iter().any(|x| try_value(FieldValue::Float(x))) {
         return found;
     }
-    if kinds.string && strings(lits).into_iter().any(|s| try_value(FieldValue::Str(Cow::Owned(s)))) {
+    if kinds.string
+        && strings(lits)
+            .into_iter()
+            .any(|s| try_value(FieldValue::Str(Cow::Owned(s))))
+    {
         return found;
     }
     for int_elements in [false, true] {
-        let allowed = if int_elements { kinds.int_array } else { kinds.string_array };
+        let allowed = if int_elements {
+            kinds.int_array
+        } else {
+            kinds.string_array
+        };
         if allowed {
             if let Some(v) = array(lits, int_elements) {
                 if try_value(v) {
@@ -176,7 +187,10 @@ fn integers(lits: &[(&Atom, bool)]) -> Vec<i128> {
     }
     let steps = i128::try_from(lits.len()).unwrap_or(i128::MAX) + 1;
     match (lo, hi) {
-        (Some(l), _) => (0..steps).map(|i| l + i).filter(|n| hi.is_none_or(|h| *n <= h)).collect(),
+        (Some(l), _) => (0..steps)
+            .map(|i| l + i)
+            .filter(|n| hi.is_none_or(|h| *n <= h))
+            .collect(),
         (None, Some(h)) => (0..steps).map(|i| h - i).collect(),
         (None, None) => (0..steps).collect(),
     }
@@ -188,7 +202,7 @@ fn floats(lits: &[(&Atom, bool)]) -> Vec<f64> {
     for (a, _) in lits {
         if let Some(b) = a.bound {
             let x = b as f64;
-            out.extend([x.next_down(), x, x.next_up(), x + 0.5, x - 0.5]);
+            out.extend([x + 0.5, x - 0.5, x, x.next_down(), x.next_up()]);
         }
     }
     out
@@ -228,8 +242,9 @@ fn separator(lits: &[(&Atom, bool)]) -> char {
 
 fn array(lits: &[(&Atom, bool)], int_elements: bool) -> Option<FieldValue<'static>> {
     let forbidden = |text: &str| {
-        lits.iter()
-            .any(|(a, t)| !*t && matches!(a.op(), Operator::Contains | Operator::In) && a.texts.iter().any(|x| x == text))
+        lits.iter().any(|(a, t)| {
+            !*t && matches!(a.op(), Operator::Contains | Operator::In) && a.texts.iter().any(|x| x == text)
+        })
     };
     let usable = |text: &str| !forbidden(text) && (!int_elements || canonical_int(text).is_some());
     let mut elements: Vec<String> = Vec::new();
@@ -254,4 +269,140 @@ fn array(lits: &[(&Atom, bool)], int_elements: bool) -> Option<FieldValue<'stati
         })
         .collect::<Option<Vec<_>>>()?;
     Some(FieldValue::Array(items))
+}
+
+/// What two atoms on one field say about each other on every value, as far as cheap
+/// reasoning goes: used to keep the diagram to assignments that can happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Relation {
+    /// Never both true.
+    Exclusive,
+    /// The first true makes the second true.
+    Implies,
+    /// The second true makes the first true.
+    ImpliedBy,
+    /// Nothing known.
+    Free,
+}
+
+/// The relation of `a` and `b` (atoms on the same field). Only facts that hold for every
+/// kind of value: an `eq` holds only on a scalar with that text; `startsWith`/`endsWith`
+/// only on a string; `lt`..`geq` only on a number; `contains` only on a string or array.
+pub(super) fn relation(a: &Atom, b: &Atom) -> Relation {
+    use Operator as O;
+    use Relation as R;
+    let flip = |r: Relation| match r {
+        R::Implies => R::ImpliedBy,
+        R::ImpliedBy => R::Implies,
+        other => other,
+    };
+    let (oa, ob) = (a.op(), b.op());
+    let rank = |op: Operator| match op {
+        O::Eq => 0,
+        O::StartsWith => 1,
+        O::EndsWith => 2,
+        O::Contains => 3,
+        O::In => 4,
+        _ => 5,
+    };
+    if rank(oa) > rank(ob) {
+        return flip(relation(b, a));
+    }
+    let (x, y) = (first_text(a), first_text(b));
+    match (oa, ob) {
+        (O::Eq, O::Eq) => {
+            if x == y {
+                R::Implies
+            } else {
+                R::Exclusive
+            }
+        }
+        (O::Eq, O::In) => {
+            if b.texts.iter().any(|t| t == x) {
+                R::Implies
+            } else {
+                R::Exclusive
+            }
+        }
+        (O::Eq, O::StartsWith) if !x.starts_with(y) => R::Exclusive,
+        (O::Eq, O::EndsWith) if !x.ends_with(y) => R::Exclusive,
+        (O::Eq, O::Contains) if !x.contains(y) => R::Exclusive,
+        (O::Eq, _) if ob.is_numeric() => match canonical_int(x) {
+            Some(n) if numeric_holds(ob, b.bound, n) => R::Free,
+            _ => R::Exclusive,
+        },
+        (O::StartsWith, O::StartsWith) | (O::EndsWith, O::EndsWith) => {
+            let (fwd, back) = if oa == O::StartsWith {
+                (x.starts_with(y), y.starts_with(x))
+            } else {
+                (x.ends_with(y), y.ends_with(x))
+            };
+            match (fwd, back) {
+                (true, _) => R::Implies,
+                (_, true) => R::ImpliedBy,
+                _ => R::Exclusive,
+            }
+        }
+        (O::StartsWith | O::EndsWith, O::Contains) if x.contains(y) => R::Implies,
+        (O::StartsWith | O::EndsWith | O::Contains, _) if ob.is_numeric() => R::Exclusive,
+        _ if oa.is_numeric() && ob.is_numeric() => numeric_relation(oa, a.bound, ob, b.bound),
+        _ => R::Free,
+    }
+}
+
+fn first_text(atom: &Atom) -> &str {
+    atom.texts.first().map_or("", String::as_str)
+}
+
+fn numeric_holds(op: Operator, bound: Option<i64>, n: i128) -> bool {
+    let Some(b) = bound.map(i128::from) else { return false };
+    match op {
+        Operator::Lt => n < b,
+        Operator::Leq => n <= b,
+        Operator::Gt => n > b,
+        _ => n >= b,
+    }
+}
+
+/// Two comparisons as intervals of the real line: inclusion or disjointness.
+fn numeric_relation(oa: Operator, a: Option<i64>, ob: Operator, b: Option<i64>) -> Relation {
+    use Operator as O;
+    let (Some(a), Some(b)) = (a, b) else {
+        return Relation::Free;
+    };
+    let upper = |op: Operator| matches!(op, O::Lt | O::Leq);
+    let closed = |op: Operator| matches!(op, O::Leq | O::Geq);
+    match (upper(oa), upper(ob)) {
+        (true, true) | (false, false) => {
+            // For upper bounds, a ⊆ b when a's end is below b's (or equal and not more closed).
+            let sub = |x: i64, cx: bool, y: i64, cy: bool, up: bool| {
+                if up {
+                    x < y || (x == y && (!cx || cy))
+                } else {
+                    x > y || (x == y && (!cx || cy))
+                }
+            };
+            let up = upper(oa);
+            if sub(a, closed(oa), b, closed(ob), up) {
+                Relation::Implies
+            } else if sub(b, closed(ob), a, closed(oa), up) {
+                Relation::ImpliedBy
+            } else {
+                Relation::Free
+            }
+        }
+        (up_a, _) => {
+            let ((u, cu), (l, cl)) = if up_a {
+                ((a, closed(oa)), (b, closed(ob)))
+            } else {
+                ((b, closed(ob)), (a, closed(oa)))
+            };
+            // Below u and above l: empty when u < l, or u == l unless both are closed.
+            if u < l || (u == l && !(cu && cl)) {
+                Relation::Exclusive
+            } else {
+                Relation::Free
+            }
+        }
+    }
 }
