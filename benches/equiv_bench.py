@@ -61,7 +61,9 @@ FAMILIES: list[tuple[str, str | None, Callable[[int], tuple[str, str]]]] = [
         "http_requests",
         lambda n: (
             ors([f'(BotScore == {i} and JA4 == "c{i}")' for i in range(n)]),
-            ors([*(f'(BotScore == {i} and JA4 == "c{i}")' for i in range(n - 1)), f'(BotScore == {n} and JA4 == "c0")']),
+            ors(
+                [*(f'(BotScore == {i} and JA4 == "c{i}")' for i in range(n - 1)), f'(BotScore == {n} and JA4 == "c0")']
+            ),
         ),
     ),
     (
@@ -75,12 +77,18 @@ FAMILIES: list[tuple[str, str | None, Callable[[int], tuple[str, str]]]] = [
     (
         "cnf on two fields, reordered",
         None,
-        lambda n: (ands([f"(A == {i} or B != {i})" for i in range(n)]), ands([f"(B != {i} or A == {i})" for i in reversed(range(n))])),
+        lambda n: (
+            ands([f"(A == {i} or B != {i})" for i in range(n)]),
+            ands([f"(B != {i} or A == {i})" for i in reversed(range(n))]),
+        ),
     ),
     (
         "cnf on two fields vs one clause dropped",
         None,
-        lambda n: (ands([f"(A == {i} or B != {i})" for i in range(n)]), ands([f"(A == {i} or B != {i})" for i in range(1, n)])),
+        lambda n: (
+            ands([f"(A == {i} or B != {i})" for i in range(n)]),
+            ands([f"(A == {i} or B != {i})" for i in range(1, n)]),
+        ),
     ),
     (
         "or of eq vs in (array field differs)",
@@ -111,12 +119,18 @@ FAMILIES: list[tuple[str, str | None, Callable[[int], tuple[str, str]]]] = [
     (
         "clauses on many fields",
         None,
-        lambda n: (ands([f"(F{i} == 1 or G{i} == 1)" for i in range(n // 2)]), ands([f"(G{i} == 1 or F{i} == 1)" for i in reversed(range(n // 2))])),
+        lambda n: (
+            ands([f"(F{i} == 1 or G{i} == 1)" for i in range(n // 2)]),
+            ands([f"(G{i} == 1 or F{i} == 1)" for i in reversed(range(n // 2))]),
+        ),
     ),
     (
         "array contains vs in",
         "http_requests",
-        lambda n: (ors([f'BotTags contains "s{i}"' for i in range(n)]), f"BotTags in [{quoted([f's{i}' for i in range(n)])}]"),
+        lambda n: (
+            ors([f'BotTags contains "s{i}"' for i in range(n)]),
+            f"BotTags in [{quoted([f's{i}' for i in range(n)])}]",
+        ),
     ),
     (
         "mixed operators on one field, negated by De Morgan",
@@ -154,7 +168,7 @@ def main() -> int:
             ms = max(runs) * 1000
             worst = max(worst, ms)
             ops = f"{f.operator_count}+{g.operator_count}"
-            print(f"{name:<52} {ops:>7} {ds or '-':>14} {str(same):>6} {ms:9.2f}")
+            print(f"{name:<52} {ops:>7} {ds or '-':>14} {same!s:>6} {ms:9.2f}")
     print(f"\nworst case: {worst:.2f} ms (target: 50 ms)")
     return 0
 

@@ -98,7 +98,10 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 def test_cli_diff(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "filter", "diff", ORS, SET, "--dataset", "http_requests")
-    assert (code, out) == (EXIT_OK, "equivalent on records of http_requests: the two filters match exactly the same records\n")
+    assert (code, out) == (
+        EXIT_OK,
+        "equivalent on records of http_requests: the two filters match exactly the same records\n",
+    )
     code, out, _ = _run(capsys, "filter", "diff", ORS, SET)
     assert code == EXIT_CHECK_FAILED
     assert out.startswith("not equivalent: only B matches the record\n  {")

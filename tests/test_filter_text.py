@@ -21,8 +21,10 @@ def test_the_issue_example_reads_as_the_filter_it_means() -> None:
         & field("ClientRequestPath").not_starts_with("/health")
     )
     assert f.to_dict()["where"]["and"][0]["or"][1] == {"key": "ClientASN", "operator": "eq", "value": 13335}
-    assert str(f) == f.to_text() == (
-        '(ClientCountry in ["cn", "ru"] or ClientASN == 13335) and ClientRequestPath !startsWith "/health"'
+    assert (
+        str(f)
+        == f.to_text()
+        == ('(ClientCountry in ["cn", "ru"] or ClientASN == 13335) and ClientRequestPath !startsWith "/health"')
     )
     assert Filter.from_text(str(f)) == f
     assert Filter.from_text(b"EdgeResponseStatus >= 500") == Filter.from_text("EdgeResponseStatus geq 500")

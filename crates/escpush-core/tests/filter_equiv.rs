@@ -59,7 +59,7 @@ fn rewrite(e: &Expr, how: u8) -> Expr {
         },
         (Expr::Condition(_), 1) => Expr::And(vec![e.clone(), e.clone()]),
         (Expr::Condition(_), 2) => Expr::Or(vec![e.clone()]),
-        (Expr::And(items), 3) | (Expr::Or(items), 3) => {
+        (Expr::And(items) | Expr::Or(items), 3) => {
             let mut items: Vec<Expr> = items.iter().rev().map(|x| rewrite(x, how / 2)).collect();
             items.rotate_left(1);
             if matches!(e, Expr::And(_)) {

@@ -38,7 +38,7 @@ def add(commands: Commands, summary: str) -> None:
         "filter",
         summary,
         "Log-push job filters. FILTER is a file, JSON text, the text form "
-        "('EdgeResponseStatus >= 500 and ClientCountry in [\"cn\", \"ru\"]'), or - for stdin; the escaped "
+        '(\'EdgeResponseStatus >= 500 and ClientCountry in ["cn", "ru"]\'), or - for stdin; the escaped '
         "string form of a job payload is accepted too.",
         "escpush filter validate my-filter.json --dataset http_requests",
     )
@@ -90,7 +90,7 @@ def add(commands: Commands, summary: str) -> None:
         "which exactly one of them matches.",
         [
             "escpush filter diff old.json new.json",
-            "escpush filter diff 'A == \"x\" or A == \"y\"' 'A in [\"x\", \"y\"]' --dataset http_requests",
+            'escpush filter diff \'A == "x" or A == "y"\' \'A in ["x", "y"]\' --dataset http_requests',
         ],
         [output],
     )

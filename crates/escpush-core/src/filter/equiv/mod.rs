@@ -47,13 +47,12 @@ impl Counterexample {
             match v {
                 FieldValue::Null | FieldValue::Object => serde_json::Value::Null,
                 FieldValue::Bool(b) => (*b).into(),
-                FieldValue::Int(n) => i64::try_from(*n).map(Into::into).unwrap_or_else(|_| {
-                    u64::try_from(*n).map_or_else(
-                        #[allow(clippy::cast_precision_loss)]
-                        |_| (*n as f64).into(),
-                        Into::into,
-                    )
-                }),
+                FieldValue::Int(n) => match (i64::try_from(*n), u64::try_from(*n)) {
+                    (Ok(i), _) => i.into(),
+                    (_, Ok(u)) => u.into(),
+                    #[allow(clippy::cast_precision_loss)]
+                    _ => (*n as f64).into(),
+                },
                 FieldValue::Float(x) => (*x).into(),
                 FieldValue::Str(s) => s.as_ref().into(),
                 FieldValue::Array(items) => items.iter().map(json).collect(),
@@ -74,6 +73,11 @@ pub fn equivalent(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> bool {
 }
 
 /// A record on which exactly one of `f` and `g` matches, or `None` when they are equivalent.
+///
+/// # Panics
+///
+/// Never, unless the decision is wrong: the record found is checked with the tree
+/// evaluator, and a record on which both filters agree is a bug, not an answer.
 pub fn counterexample(f: &Filter, g: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
     let (atoms, order, bdd, diff) = diagram(f, g);
     if diff == FALSE {
@@ -132,13 +136,12 @@ impl Atoms {
     fn atom(&mut self, c: &Condition) -> (usize, bool) {
         let negated = c.operator.is_negative();
         let op = if negated { c.operator.negated() } else { c.operator };
-        let field = match self.field_index.get(&c.key) {
-            Some(&i) => i,
-            None => {
-                self.fields.push(c.key.clone());
-                self.field_index.insert(c.key.clone(), self.fields.len() - 1);
-                self.fields.len() - 1
-            }
+        let field = if let Some(&i) = self.field_index.get(&c.key) {
+            i
+        } else {
+            self.fields.push(c.key.clone());
+            self.field_index.insert(c.key.clone(), self.fields.len() - 1);
+            self.fields.len() - 1
         };
         let (texts, bound, value) = match &c.value {
             Value::Set(items) => {

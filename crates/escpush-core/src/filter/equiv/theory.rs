@@ -234,7 +234,7 @@ fn strings(lits: &[(&Atom, bool)]) -> Vec<String> {
 
 /// A character no text of these atoms holds.
 fn separator(lits: &[(&Atom, bool)]) -> char {
-    ('#'..)
+    ('#'..=char::MAX)
         .filter(|c| !c.is_alphanumeric())
         .find(|c| !lits.iter().any(|(a, _)| a.texts.iter().any(|t| t.contains(*c))))
         .unwrap_or('\u{10FFFF}')
