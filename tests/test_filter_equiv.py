@@ -108,3 +108,51 @@ def test_cli_diff(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "filter", "diff", ORS, Filter.from_text(SET).to_json(), "--json")
     data = json.loads(out)
     assert code == EXIT_CHECK_FAILED and data["equivalent"] is False and data["counterexample"]["ClientCountry"]
+
+
+# -- compaction ----------------------------------------------------------------------------
+
+
+def test_compact_merges_eqs_into_in_where_the_dataset_allows_it() -> None:
+    big = Filter.from_text(" or ".join(f'ClientCountry == "c{i:02d}"' for i in range(40)))
+    assert big.operator_count == 40
+    small = big.compact("http_requests")
+    assert str(small).startswith('ClientCountry in ["c00", "c01"')
+    assert small.operator_count == 1 and small.equivalent(big, "http_requests")
+    # Without a dataset ClientCountry may be an array, where `in` is not an `or` of `eq`s.
+    assert big.compact().operator_count == 40
+
+
+def test_compact_factors_absorbs_and_merges_bounds() -> None:
+    f = Filter.from_text(
+        "(A == 1 and B == 2) or (A == 1 and C == 3) or (A == 1 and B == 2 and D == 4) or "
+        "(N < 10 and N < 20 and N >= 0 and N >= -5)"
+    )
+    c = f.compact()
+    assert str(c) == "A == 1 and (B == 2 or C == 3) or N < 10 and N >= 0"
+    assert c.equivalent(f)
+
+
+def test_validate_says_when_compact_brings_a_filter_within_the_limits() -> None:
+    big = Filter.from_text(" or ".join(f'ClientCountry == "c{i:02d}"' for i in range(40)))
+    (ops, size) = big.problems("http_requests")
+    assert ops["code"] == "too_many_operators"
+    assert (
+        "`compact()` (escpush filter fmt --compact) rewrites it to an equivalent filter of 1 operators"
+        in ops["message"]
+    )
+    assert size["code"] == "too_large" and "compact()" not in size["message"]
+    assert all("compact()" not in p["message"] for p in big.problems())  # not without a dataset
+    long = Filter.from_text(" and ".join(['A == "' + "x" * 300 + '"'] * 4))
+    (only,) = long.problems()
+    assert only["code"] == "too_large" and "equivalent filter of 1 operators" in only["message"]
+
+
+def test_cli_fmt_compact(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " or ".join(f'ClientCountry == "c{i}"' for i in range(3))
+    code, out, _ = _run(capsys, "filter", "fmt", text, "--compact", "--dataset", "http_requests", "--to", "text")
+    assert (code, out) == (EXIT_OK, 'ClientCountry in ["c0", "c1", "c2"]\n')
+    code, out, _ = _run(capsys, "filter", "fmt", text, "--compact", "--to", "text")
+    assert (code, out) == (EXIT_OK, text + "\n")
+    code, _, err = _run(capsys, "filter", "fmt", text, "--dataset", "http_requests")
+    assert code != EXIT_OK and "--compact" in err

@@ -228,3 +228,24 @@ fn counterexample_values_are_json_values() {
     let cx = f.counterexample(&g, None).unwrap();
     assert!(matches!(cx.fields()[0].1, FieldValue::Int(_) | FieldValue::Float(_)));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Every compaction is proven: equivalent (under the same rules) and never larger.
+    #[test]
+    fn compaction_is_equivalent_and_never_larger(e in expr(), how in any::<u8>()) {
+        // Rewritten forms are redundant, which gives compaction work to do.
+        let f = Filter::new(Expr::Or(vec![e.clone(), rewrite(&e, how)])).unwrap();
+        for dataset in [None, Some(http())] {
+            let c = f.compact(dataset);
+            prop_assert!(c.equivalent(&f, dataset), "{} / {}", f.to_text(), c.to_text());
+            prop_assert!((c.operator_count(), c.byte_size()) <= (f.operator_count(), f.byte_size()));
+            prop_assert!(c.operator_count() <= e_ops(&e), "{} gave {}", f.to_text(), c.to_text());
+        }
+    }
+}
+
+fn e_ops(e: &Expr) -> usize {
+    e.conditions().len()
+}

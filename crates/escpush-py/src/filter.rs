@@ -362,6 +362,17 @@ impl PyFilter {
         Ok(Some(record.unbind()))
     }
 
+    /// An equivalent filter that is never larger (fewer operators first, then fewer bytes):
+    /// flattened, deduplicated, `in` sets merged, shared conditions factored out, implied
+    /// conditions dropped; with a dataset, equivalent on the records its schema allows
+    /// (where an `or` of `eq`s becomes `in`). Every rewrite is proven by `equivalent`.
+    #[pyo3(signature = (dataset=None, *, scope=None))]
+    fn compact(&self, py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> PyResult<Self> {
+        let ds = dataset_arg(py, dataset, scope)?;
+        let this = self.filter();
+        Ok(PyFilter::from(py.detach(|| this.compact(ds))))
+    }
+
     /// Reads a filter written either way: JSON (also the quoted form) when the text starts
     /// with `{` or is one JSON string, else the text form. Raises `FilterError`.
     #[staticmethod]

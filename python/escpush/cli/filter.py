@@ -74,6 +74,13 @@ def add(commands: Commands, summary: str) -> None:
     fmt.add_argument(
         "--to", choices=("json", "text"), default="json", help="the form to print: canonical JSON (default) or text"
     )
+    fmt.add_argument(
+        "--compact",
+        action="store_true",
+        help="print an equivalent filter that is never larger (merged, factored, implied conditions dropped)",
+    )
+    fmt.add_argument("--dataset", metavar="NAME", help="with --compact: equivalent on records the dataset allows")
+    fmt.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope, if both have it")
     layout = fmt.add_mutually_exclusive_group()
     layout.add_argument("--indent", type=integer(0, 16), metavar="N", help="indent by N spaces instead of compact")
     layout.add_argument("--as-string", action="store_true", help="print it as a JSON string (job payload form)")
@@ -204,6 +211,10 @@ def run_fmt(args: argparse.Namespace) -> int:
     from .. import Filter
 
     f = Filter.parse_any(text)
+    if args.dataset and not args.compact:
+        raise CliError("--dataset applies to --compact; use `escpush filter validate` to check a filter against one")
+    if args.compact:
+        f = f.compact(args.dataset, scope=args.scope)
     if args.to == "text":
         if args.indent is not None or args.as_string:
             raise CliError("--indent and --as-string apply to JSON; leave them out with --to text")

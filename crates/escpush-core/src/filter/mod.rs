@@ -14,6 +14,7 @@
 
 mod ast;
 mod build;
+mod compact;
 pub mod equiv;
 mod eval;
 mod line;
@@ -137,6 +138,16 @@ impl Filter {
     /// schema when one is given), or `None` when they are equivalent.
     pub fn counterexample(&self, other: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
         equiv::counterexample(self, other, dataset)
+    }
+
+    /// An equivalent filter that is never larger (fewer operators first, then fewer
+    /// bytes): flattened, deduplicated, `in` sets merged, shared conditions factored out,
+    /// implied conditions dropped. With a dataset, equivalent on the records its schema
+    /// allows (which lets an `or` of `eq`s become `in`). Every rewrite is proven by
+    /// [`equivalent`](Filter::equivalent).
+    #[must_use]
+    pub fn compact(&self, dataset: Option<&Dataset>) -> Filter {
+        compact::compact(self, dataset)
     }
 
     /// The expression under `where`.

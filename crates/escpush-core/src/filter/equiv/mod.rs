@@ -342,7 +342,13 @@ fn care_set(bdd: &mut Bdd, atoms: &Atoms, order: &Order) -> Node {
             first -= 1;
         }
         let mut local = TRUE;
-        for i in (first..start).rev() {
+        // Relations only help; past a few hundred atoms on a field their count costs more.
+        let pairs = if start - first <= 200 {
+            first..start
+        } else {
+            start..start
+        };
+        for i in pairs.rev() {
             for j in (i + 1..start).rev() {
                 let (a, b) = (&atoms.list[vars[i]], &atoms.list[vars[j]]);
                 let (vi, vj) = (
