@@ -145,9 +145,8 @@ def main() -> int:
         bytes_saved.append(1 - c.byte_size / f.byte_size)
         before = f"{f.operator_count}/{f.byte_size}"
         after = f"{c.operator_count}/{c.byte_size}"
-        print(
-            f"{e['name'] + (' (' + ds + ')' if ds else ''):<72} {before:>11} {after:>10} {'yes' if fits(c) else 'NO':>5} {ms:7.1f}"
-        )
+        name = e["name"] + (f" ({ds})" if ds else "")
+        print(f"{name:<72} {before:>11} {after:>10} {'yes' if fits(c) else 'NO':>5} {ms:7.1f}")
     print(
         f"\n{fitted} of {len(entries)} fit the limits after compaction (each has an equivalent that fits); "
         f"operators -{statistics.median(ops_saved):.0%}, bytes -{statistics.median(bytes_saved):.0%} (medians); "
