@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use crate::dataset::Dataset;
 
-use super::ast::{Condition, Expr, Operator, Scalar, Value};
+use super::ast::{Condition, Expr, Operator, Value};
 use super::equiv;
 use super::validate::MAX_DEPTH;
 use super::Filter;

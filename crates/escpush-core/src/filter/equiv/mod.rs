@@ -134,8 +134,6 @@ impl Atoms {
 
     /// The atom of a condition and whether the condition is its negation.
     fn atom(&mut self, c: &Condition) -> (usize, bool) {
-        let negated = c.operator.is_negative();
-        let op = if negated { c.operator.negated() } else { c.operator };
         let field = if let Some(&i) = self.field_index.get(&c.key) {
             i
         } else {
@@ -143,27 +141,16 @@ impl Atoms {
             self.field_index.insert(c.key.clone(), self.fields.len() - 1);
             self.fields.len() - 1
         };
-        let (texts, bound, value) = match &c.value {
-            Value::Set(items) => {
-                let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();
-                texts.sort();
-                texts.dedup();
-                let value = Value::Set(texts.iter().cloned().map(Scalar::String).collect());
-                (texts, None, value)
-            }
-            Value::Scalar(s) if op.is_numeric() => {
-                let bound = s.as_integer().expect("numeric operators hold integers");
-                (Vec::new(), Some(bound), Value::Scalar(Scalar::Int(bound)))
-            }
-            Value::Scalar(s) => {
-                let text = s.canonical_text().into_owned();
-                (vec![text.clone()], None, Value::Scalar(Scalar::String(text)))
-            }
-        };
+        let (op, negated, texts, bound) = meaning(c);
         let key = (field, op, texts.clone(), bound);
         if let Some(&i) = self.index.get(&key) {
             return (i, negated);
         }
+        let value = match bound {
+            Some(b) => Value::Scalar(Scalar::Int(b)),
+            None if op.takes_set() => Value::Set(texts.iter().cloned().map(Scalar::String).collect()),
+            None => Value::Scalar(Scalar::String(texts[0].clone())),
+        };
         self.list.push(Atom {
             field,
             cond: Condition {
@@ -178,21 +165,10 @@ impl Atoms {
         (self.list.len() - 1, negated)
     }
 
+    /// The atom of a condition already collected.
     fn lookup(&self, c: &Condition) -> (usize, bool) {
-        let negated = c.operator.is_negative();
-        let op = if negated { c.operator.negated() } else { c.operator };
-        let field = self.field_index[&c.key];
-        let (texts, bound) = match &c.value {
-            Value::Set(items) => {
-                let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();
-                texts.sort();
-                texts.dedup();
-                (texts, None)
-            }
-            Value::Scalar(s) if op.is_numeric() => (Vec::new(), s.as_integer()),
-            Value::Scalar(s) => (vec![s.canonical_text().into_owned()], None),
-        };
-        (self.index[&(field, op, texts, bound)], negated)
+        let (op, negated, texts, bound) = meaning(c);
+        (self.index[&(self.field_index[&c.key], op, texts, bound)], negated)
     }
 
     /// Variables: atoms ordered by field (in order of first use), then by first use.
@@ -214,6 +190,24 @@ impl Atoms {
         }
         Order { by_var, rank }
     }
+}
+
+/// What a condition compares: its positive operator, whether it is negated, the canonical
+/// texts of its values (sorted, once each, for sets) and its integer bound.
+fn meaning(c: &Condition) -> (Operator, bool, Vec<String>, Option<i64>) {
+    let negated = c.operator.is_negative();
+    let op = if negated { c.operator.negated() } else { c.operator };
+    let (texts, bound) = match &c.value {
+        Value::Set(items) => {
+            let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();
+            texts.sort();
+            texts.dedup();
+            (texts, None)
+        }
+        Value::Scalar(s) if op.is_numeric() => (Vec::new(), s.as_integer()),
+        Value::Scalar(s) => (vec![s.canonical_text().into_owned()], None),
+    };
+    (op, negated, texts, bound)
 }
 
 struct Order {
