@@ -12,13 +12,15 @@
 //! when one is given); the result as a whole is proven equivalent to the input too.
 
 use std::collections::HashMap;
+use std::fmt::Write;
 
 use crate::dataset::Dataset;
+use crate::problem::{Problem, ProblemCode};
 
 use super::ast::{Condition, Expr, Operator, Value};
 use super::equiv;
 use super::validate::MAX_DEPTH;
-use super::Filter;
+use super::{Filter, Limits};
 
 /// An equivalent filter never larger than `filter` (operators, then bytes). With a
 /// dataset, equivalent on the records its schema allows.
@@ -42,6 +44,29 @@ pub fn compact(filter: &Filter, dataset: Option<&Dataset>) -> Filter {
         out
     } else {
         filter.clone()
+    }
+}
+
+/// For a filter over the limits (by at most ten times): when its compact form fits, says
+/// so at the end of the first limit problem, with the size it would have.
+pub(crate) fn suggest(filter: &Filter, dataset: Option<&Dataset>, limits: Limits, problems: &mut [Problem]) {
+    let (ops, bytes) = size(filter);
+    let Some(problem) = problems
+        .iter_mut()
+        .find(|p| matches!(p.code, ProblemCode::TooManyOperators | ProblemCode::TooLarge))
+    else {
+        return;
+    };
+    if ops > 10 * limits.max_operators.max(1) || bytes > 10 * limits.max_bytes.max(1) {
+        return;
+    }
+    let (c_ops, c_bytes) = size(&compact(filter, dataset));
+    if c_ops <= limits.max_operators && c_bytes <= limits.max_bytes {
+        let _ = write!(
+            problem.message,
+            ". `compact()` (escpush filter fmt --compact) rewrites it to an equivalent filter of {c_ops} operators \
+             and {c_bytes} bytes, within the limits"
+        );
     }
 }
 

@@ -206,9 +206,12 @@ impl Filter {
 
     /// Every problem the API would refuse: empty names or sets, the limits, and (given a
     /// dataset) unknown or unfilterable fields, operators the field's type does not take,
-    /// and values no field of that type can equal. Empty when the filter is fine.
+    /// and values no field of that type can equal. Empty when the filter is fine. Past a
+    /// limit, the first limit problem says when [`compact`](Filter::compact) fits.
     pub fn problems(&self, dataset: Option<&Dataset>, limits: Limits) -> Vec<Problem> {
-        validate::problems(self, dataset, limits)
+        let mut problems = validate::problems(self, dataset, limits);
+        compact::suggest(self, dataset, limits, &mut problems);
+        problems
     }
 
     /// [`problems`](Filter::problems) as a `Result`.

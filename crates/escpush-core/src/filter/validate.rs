@@ -126,29 +126,13 @@ pub(crate) fn problems(filter: &Filter, dataset: Option<&Dataset>, limits: Limit
     }
     let ops = filter.operator_count();
     let bytes = filter.byte_size();
-    let over = ops > limits.max_operators || bytes > limits.max_bytes;
-    // Past a limit: say so when the equivalent compact form fits.
-    let hint = if over && ops <= 10 * limits.max_operators.max(1) && bytes <= 10 * limits.max_bytes.max(1) {
-        let compact = super::compact::compact(filter, dataset);
-        let (c_ops, c_bytes) = (compact.operator_count(), compact.byte_size());
-        if c_ops <= limits.max_operators && c_bytes <= limits.max_bytes {
-            format!(
-                ". `compact()` (escpush filter fmt --compact) rewrites it to an equivalent filter of {c_ops} \
-                 operators and {c_bytes} bytes, within the limits"
-            )
-        } else {
-            String::new()
-        }
-    } else {
-        String::new()
-    };
     if ops > limits.max_operators {
         problems.push(Problem::new(
             "",
             ProblemCode::TooManyOperators,
             format!(
                 "the filter has {ops} comparison operators; the limit is {}. Merge conditions on one \
-                 field with `in` / `!in`{hint}",
+                 field with `in` / `!in`",
                 limits.max_operators
             ),
         ));
@@ -158,9 +142,8 @@ pub(crate) fn problems(filter: &Filter, dataset: Option<&Dataset>, limits: Limit
             "",
             ProblemCode::TooLarge,
             format!(
-                "the filter takes {bytes} bytes as compact JSON; the limit is {}{}",
-                limits.max_bytes,
-                if ops > limits.max_operators { "" } else { hint.as_str() }
+                "the filter takes {bytes} bytes as compact JSON; the limit is {}",
+                limits.max_bytes
             ),
         ));
     }

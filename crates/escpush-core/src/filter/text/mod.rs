@@ -16,7 +16,7 @@
 //! expression is written `and(...)` / `or(...)`. `#` starts a comment to the end of the line.
 //!
 //! Files: `parser` (text → tree), `error` ([`TextError`]: line, column, caret). The printer
-//! is [`print::text`](super::print::text).
+//! is `filter/print/text.rs`.
 
 mod error;
 mod parser;
