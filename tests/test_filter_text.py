@@ -102,3 +102,13 @@ def test_cli_validate_and_explain_take_the_text_form(capsys: pytest.CaptureFixtu
     assert problem["path"] == "line 1, column 20" and "did you mean `>=`" in problem["message"]
     code, out, _ = _run(capsys, "filter", "explain", 'A == 1 or B startsWith "x"')
     assert code == EXIT_OK and "startsWith" in out
+
+
+def test_cli_prints_the_caret_under_the_problem(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "filter", "validate", 'EdgeResponseStatus >== 500 and ClientCountry == "cn"')
+    assert code == EXIT_CHECK_FAILED
+    assert out.splitlines()[1:] == [
+        "  line 1, column 20: unknown operator `>==`; did you mean `>=`? [unknown_operator]",
+        '      EdgeResponseStatus >== 500 and ClientCountry == "cn"',
+        "                         ^^^",
+    ]

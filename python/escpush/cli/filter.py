@@ -180,7 +180,13 @@ def _limits(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _problem_lines(problems: Sequence[FilterProblem]) -> list[str]:
-    return [f"  {p['path'] or '(filter)'}: {p['message']} [{p['code']}]" for p in problems]
+    lines = []
+    for p in problems:
+        # A problem of the text form carries the line of text and a caret after its message.
+        message, _, caret = p["message"].partition("\n")
+        lines.append(f"  {p['path'] or '(filter)'}: {message} [{p['code']}]")
+        lines += [f"  {line}" for line in caret.splitlines()]
+    return lines
 
 
 def run_validate(args: argparse.Namespace) -> int:
