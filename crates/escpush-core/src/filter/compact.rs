@@ -111,9 +111,37 @@ impl Compactor<'_> {
 
     fn expr(&mut self, e: Expr) -> Expr {
         match e {
-            Expr::Condition(c) => Expr::Condition(dedup_set(c)),
+            Expr::Condition(c) => self.condition(dedup_set(c)),
             Expr::And(items) => self.group(Kind::And, items),
             Expr::Or(items) => self.group(Kind::Or, items),
+        }
+    }
+
+    /// `k in [x]` as `k == x` (and `!in` as `!=`), two bytes shorter, where proven: on an
+    /// array field `in` looks at the elements and `==` never holds.
+    fn condition(&self, c: Condition) -> Expr {
+        let single = match (&c.value, c.operator) {
+            (Value::Set(items), Operator::In | Operator::NotIn) if items.len() == 1 => Some(items[0].clone()),
+            _ => None,
+        };
+        let Some(value) = single else {
+            return Expr::Condition(c);
+        };
+        let operator = if c.operator == Operator::In {
+            Operator::Eq
+        } else {
+            Operator::NotEq
+        };
+        let one = Expr::Condition(Condition {
+            key: c.key.clone(),
+            operator,
+            value: Value::Scalar(value),
+        });
+        let set = Expr::Condition(c);
+        if self.same(&set, &one) {
+            one
+        } else {
+            set
         }
     }
 
@@ -384,6 +412,12 @@ mod tests {
                 r#"P startsWith "/api""#,
             ),
             ("and(or(A == 1))", None, "A == 1"),
+            (
+                r#"ClientCountry in ["cn"] and ClientCountry !in ["ru"]"#,
+                Some(http()),
+                r#"ClientCountry == "cn""#,
+            ),
+            (r#"A in ["cn"] or B !in ["ru"]"#, None, r#"A in ["cn"] or B !in ["ru"]"#),
         ];
         for (input, dataset, expected) in cases {
             let f = t(input);
