@@ -163,7 +163,7 @@ def test_equality_hash_repr_and_pickle() -> None:
     assert a != field("ClientCountry").is_in(["ru", "cn"])
     assert repr(a) == """Filter('{"where":{"key":"ClientCountry","operator":"in","value":["cn","ru"]}}')"""
     assert eval(repr(a), {"Filter": Filter}) == a
-    assert str(a) == a.to_json()
+    assert str(a) == a.to_text() == 'ClientCountry in ["cn", "ru"]'
     assert pickle.loads(pickle.dumps(a)) == a
     assert repr(field("X")) == "field('X')" or repr(field("X")) == 'field("X")'
     with pytest.raises(TypeError):

@@ -55,8 +55,11 @@ def _code(value: object) -> str:
 
 
 def _message(text: str) -> str:
-    """A problem message, escaped, with its `backticked` names set as code."""
-    return _BACKTICKED.sub(r"<code>\1</code>", _text(text))
+    """A problem message, escaped, with its `backticked` names set as code; the lines after
+    the first (the text and the caret under the spot, for the text form) kept as written."""
+    first, _, rest = text.partition("\n")
+    shown = _BACKTICKED.sub(r"<code>\1</code>", _text(first))
+    return f"{shown}<pre>{_text(rest)}</pre>" if rest else shown
 
 
 def _box(kind: str, title: str, body: str) -> str:
@@ -103,12 +106,13 @@ def _tree(where: Mapping[str, Any]) -> str:
 
 
 def filter_html(f: Filter, max_operators: int, max_bytes: int) -> str:
-    """A filter as a tree of ``and`` / ``or`` groups and ``key operator value`` conditions,
-    with its size against the limits and its canonical JSON."""
+    """A filter in its text form, as a tree of ``and`` / ``or`` groups and ``key operator
+    value`` conditions, with its size against the limits and its canonical JSON."""
     usage = f"{_usage(f.operator_count, max_operators, 'operators')} · {_usage(f.byte_size, max_bytes, 'bytes')}"
+    text = f"<div>{_code(f.to_text())}</div>"
     tree = _tree(f.to_dict()["where"])
     canonical = f"<details><summary>canonical JSON</summary>{_code(f.to_json())}</details>"
-    return _box("filter", "Filter", f"<div>{usage}</div>{tree}{canonical}")
+    return _box("filter", "Filter", f"<div>{usage}</div>{text}{tree}{canonical}")
 
 
 # FilterError, InvalidInput

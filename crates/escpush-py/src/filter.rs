@@ -316,8 +316,9 @@ impl PyFilter {
         ))
     }
 
+    /// The text form (`f.to_text()`).
     fn __str__(&self) -> String {
-        self.filter().to_json()
+        self.filter().to_text()
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -340,6 +341,126 @@ impl PyFilter {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().filter().to_json(),))
     }
+
+    // -- issue 12: the text form, equivalence, compaction ------------------------------------
+
+    /// Reads the text form: `EdgeResponseStatus >= 500 and ClientCountry in ["cn", "ru"]`.
+    /// With a dataset, field names are checked against it. Raises `FilterError` whose one
+    /// problem has the path `line L, column C` and a caret under the spot.
+    #[staticmethod]
+    #[pyo3(signature = (text, dataset=None, *, scope=None))]
+    fn from_text(
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+    ) -> PyResult<Self> {
+        let Some(text) = text_of(text)? else {
+            return Err(PyTypeError::new_err("Filter.from_text takes a str or bytes"));
+        };
+        let parsed = match dataset_arg(py, dataset, scope)? {
+            Some(ds) => Filter::from_text_for(&text, ds),
+            None => Filter::from_text(&text),
+        };
+        parsed
+            .map(PyFilter::from)
+            .map_err(|e| errors::filter_error(py, &FilterError::from(e)))
+    }
+
+    /// The canonical text form; `Filter.from_text(f.to_text()) == f`.
+    fn to_text(&self) -> String {
+        self.filter().to_text()
+    }
+
+    /// Whether the two filters match exactly the same records, by the evaluation rules
+    /// (missing fields, types, arrays, floats, integers of any size); with a dataset, among
+    /// the records its schema allows. A decision, not a sample. `other` is a `Filter` or any
+    /// form `Filter.from_dict` takes.
+    #[pyo3(signature = (other, dataset=None, *, scope=None))]
+    fn equivalent(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+    ) -> PyResult<bool> {
+        let other = other_filter(py, other)?;
+        let ds = dataset_arg(py, dataset, scope)?;
+        let this = self.filter();
+        Ok(py.detach(|| this.equivalent(&other, ds)))
+    }
+
+    /// A record (a dict) on which exactly one of the two filters matches, fitting the
+    /// dataset's schema when one is given; `None` when they are equivalent.
+    #[pyo3(signature = (other, dataset=None, *, scope=None))]
+    fn counterexample(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        dataset: Option<&str>,
+        scope: Option<&str>,
+    ) -> PyResult<Option<Py<PyDict>>> {
+        let other = other_filter(py, other)?;
+        let ds = dataset_arg(py, dataset, scope)?;
+        let this = self.filter();
+        let Some(cx) = py.detach(|| this.counterexample(&other, ds)) else {
+            return Ok(None);
+        };
+        let record = PyDict::new(py);
+        for (key, value) in cx.fields() {
+            record.set_item(key, field_value_to_py(py, value)?)?;
+        }
+        Ok(Some(record.unbind()))
+    }
+
+    /// An equivalent filter that is never larger (fewer operators first, then fewer bytes):
+    /// flattened, deduplicated, `in` sets merged, shared conditions factored out, implied
+    /// conditions dropped; with a dataset, equivalent on the records its schema allows
+    /// (where an `or` of `eq`s becomes `in`). Every rewrite is proven by `equivalent`.
+    #[pyo3(signature = (dataset=None, *, scope=None))]
+    fn compact(&self, py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> PyResult<Self> {
+        let ds = dataset_arg(py, dataset, scope)?;
+        let this = self.filter();
+        Ok(PyFilter::from(py.detach(|| this.compact(ds))))
+    }
+
+    /// Reads a filter written either way: JSON (also the quoted form) when the text starts
+    /// with `{` or is one JSON string, else the text form. Raises `FilterError`.
+    #[staticmethod]
+    fn parse_any(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let Some(text) = text_of(text)? else {
+            return Err(PyTypeError::new_err("Filter.parse_any takes a str or bytes"));
+        };
+        Filter::parse_any(&text)
+            .map(PyFilter::from)
+            .map_err(|e| errors::filter_error(py, &e))
+    }
+}
+
+/// The other filter of a comparison: a `Filter`, text in either form, or a dict.
+fn other_filter(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
+    match text_of(obj)? {
+        Some(text) => Filter::parse_any(&text).map_err(|e| errors::filter_error(py, &e)),
+        None => filter_from_py(py, obj),
+    }
+}
+
+/// A field value as the Python value `json.loads` would give.
+fn field_value_to_py(py: Python<'_>, value: &FieldValue<'_>) -> PyResult<Py<PyAny>> {
+    Ok(match value {
+        FieldValue::Null | FieldValue::Object => py.None(),
+        FieldValue::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any().unbind(),
+        FieldValue::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
+        FieldValue::Float(x) => x.into_pyobject(py)?.into_any().unbind(),
+        FieldValue::Str(s) => PyString::new(py, s).into_any().unbind(),
+        FieldValue::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(field_value_to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+    })
 }
 
 /// A Python mapping as a log record: fields are looked up and converted only when a

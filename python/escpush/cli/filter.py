@@ -1,5 +1,5 @@
-"""``escpush filter validate|fmt|explain|scan``: check, format, draw and preview a log-push
-filter. The tree ``explain`` draws and the byte sizes ``scan`` prints come from
+"""``escpush filter validate|fmt|explain|diff|scan``: check, format, draw, compare and preview a
+log-push filter. The tree ``explain`` draws and the byte sizes ``scan`` prints come from
 :mod:`escpush._format`, shared with the Jupyter display."""
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ def add(commands: Commands, summary: str) -> None:
         commands,
         "filter",
         summary,
-        "Log-push job filters. FILTER is a file, JSON text, or - for stdin; the escaped string form of a job "
-        "payload is accepted too.",
+        "Log-push job filters. FILTER is a file, JSON text, the text form "
+        '(\'EdgeResponseStatus >= 500 and ClientCountry in ["cn", "ru"]\'), or - for stdin; the escaped '
+        "string form of a job payload is accepted too.",
         "escpush filter validate my-filter.json --dataset http_requests",
     )
     checked, plain, output = filter_options(rules=True), filter_options(rules=False), output_options()
@@ -59,21 +60,53 @@ def add(commands: Commands, summary: str) -> None:
     fmt = command(
         flt,
         "fmt",
-        "print a filter in its canonical form",
-        "Print the filter in its canonical form (compact, members in key/operator/value order): the text "
-        "escpush sends as a job's filter.",
+        "print a filter in its canonical form (JSON or the text form)",
+        "Print the filter in its canonical form: JSON (compact, members in key/operator/value order), the "
+        "text escpush sends as a job's filter; or with --to text, the text form.",
         [
             f"escpush filter fmt {FILTER_EXAMPLE} --indent 2",
             "escpush filter fmt my-filter.json --check",
             "escpush filter fmt my-filter.json --as-string   # the JSON string a job payload holds",
+            "escpush filter fmt my-filter.json --to text",
+            "escpush filter fmt 'EdgeResponseStatus >= 500 and ClientCountry == \"cn\"'",
         ],
         [plain, output],
     )
+    fmt.add_argument(
+        "--to", choices=("json", "text"), default="json", help="the form to print: canonical JSON (default) or text"
+    )
+    fmt.add_argument(
+        "--compact",
+        action="store_true",
+        help="print an equivalent filter that is never larger (merged, factored, implied conditions dropped)",
+    )
+    fmt.add_argument("--dataset", metavar="NAME", help="with --compact: equivalent on records the dataset allows")
+    fmt.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope, if both have it")
     layout = fmt.add_mutually_exclusive_group()
     layout.add_argument("--indent", type=integer(0, 16), metavar="N", help="indent by N spaces instead of compact")
     layout.add_argument("--as-string", action="store_true", help="print it as a JSON string (job payload form)")
     fmt.add_argument("--check", action="store_true", help="print nothing; exit 1 if FILTER is not canonical")
     fmt.set_defaults(run=run_fmt)
+
+    diff = command(
+        flt,
+        "diff",
+        "decide whether two filters match exactly the same records",
+        "Decide whether two filters match exactly the same log records, by the evaluation rules (missing "
+        "fields, types, arrays, floats, integers of any size); with --dataset, among the records its schema "
+        "allows. A proof, not a sample. Exits 0 when they are equivalent, 1 when not, printing a record on "
+        "which exactly one of them matches.",
+        [
+            "escpush filter diff old.json new.json",
+            'escpush filter diff \'A == "x" or A == "y"\' \'A in ["x", "y"]\' --dataset http_requests',
+        ],
+        [output],
+    )
+    diff.add_argument("a", metavar="A", help="a filter: a file, JSON text, the text form, or - for stdin")
+    diff.add_argument("b", metavar="B", help="the other filter, in any of those forms")
+    diff.add_argument("--dataset", metavar="NAME", help="compare only on records the dataset's schema allows")
+    diff.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope (default: zone, then account)")
+    diff.set_defaults(run=run_diff)
 
     command(
         flt,
@@ -116,12 +149,28 @@ def add(commands: Commands, summary: str) -> None:
 # -- validate, fmt, explain ---------------------------------------------------------------------
 
 
+def filter_source(arg: str) -> str:
+    """A FILTER argument's text: as ``filter_text`` reads it (stdin, JSON text, a file), and the
+    text form given inline (an argument that is not an existing path and reads as a filter)."""
+    if arg != "-" and not arg.lstrip().startswith(("{", '"')) and not os.path.exists(arg):
+        if any(c.isspace() or c in "=<>!(" for c in arg):
+            return arg
+    return filter_text(arg)
+
+
+def load_filter(arg: str) -> Filter:
+    """The filter of a FILTER argument, written as JSON or in the text form."""
+    from .. import Filter
+
+    return Filter.parse_any(filter_source(arg))
+
+
 def _check(args: argparse.Namespace) -> tuple[Filter | None, list[FilterProblem]]:
     """The filter (None when it does not parse) and every problem found."""
     from .. import FilterError
 
     try:
-        f = parse_filter(args.filter)
+        f = load_filter(args.filter)
     except FilterError as err:
         return None, list(err.errors())
     problems = f.problems(args.dataset, scope=args.scope, max_operators=args.max_operators, max_bytes=args.max_bytes)
@@ -133,7 +182,13 @@ def _limits(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _problem_lines(problems: Sequence[FilterProblem]) -> list[str]:
-    return [f"  {p['path'] or '(filter)'}: {p['message']} [{p['code']}]" for p in problems]
+    lines = []
+    for p in problems:
+        # A problem of the text form carries the line of text and a caret after its message.
+        message, _, caret = p["message"].partition("\n")
+        lines.append(f"  {p['path'] or '(filter)'}: {message} [{p['code']}]")
+        lines += [f"  {line}" for line in caret.splitlines()]
+    return lines
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -160,10 +215,20 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_fmt(args: argparse.Namespace) -> int:
-    text = filter_text(args.filter)
+    text = filter_source(args.filter)
     from .. import Filter
 
-    canonical = Filter.parse(text).to_json()
+    f = Filter.parse_any(text)
+    if args.dataset and not args.compact:
+        raise CliError("--dataset applies to --compact; use `escpush filter validate` to check a filter against one")
+    if args.compact:
+        f = f.compact(args.dataset, scope=args.scope)
+    if args.to == "text":
+        if args.indent is not None or args.as_string:
+            raise CliError("--indent and --as-string apply to JSON; leave them out with --to text")
+        canonical = f.to_text()
+    else:
+        canonical = f.to_json()
     if args.check:
         same = text.strip() == canonical
         if args.json:
@@ -173,7 +238,9 @@ def run_fmt(args: argparse.Namespace) -> int:
         return EXIT_OK if same else EXIT_CHECK_FAILED
     import json
 
-    if args.indent is not None:
+    if args.to == "text":
+        out = canonical
+    elif args.indent is not None:
         out = json.dumps(json.loads(canonical), indent=args.indent, ensure_ascii=False)
     elif args.as_string:
         out = json.dumps(canonical, ensure_ascii=False)
@@ -181,6 +248,24 @@ def run_fmt(args: argparse.Namespace) -> int:
         out = canonical
     emit(args, {"filter": canonical}, out)
     return EXIT_OK
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    if args.a == "-" and args.b == "-":
+        raise CliError("A and B cannot both be - (stdin)")
+    a, b = load_filter(args.a), load_filter(args.b)
+    record = a.counterexample(b, args.dataset, scope=args.scope)
+    among = f" on records of {args.dataset}" if args.dataset else ""
+    data = {"equivalent": record is None, "dataset": args.dataset, "counterexample": record}
+    if record is None:
+        emit(args, data, f"equivalent{among}: the two filters match exactly the same records")
+        return EXIT_OK
+    import json
+
+    shown = json.dumps(record, ensure_ascii=False)
+    which = "A" if a.matches(record) else "B"
+    emit(args, data, f"not equivalent{among}: only {which} matches the record\n  {shown}")
+    return EXIT_CHECK_FAILED
 
 
 def _over(n: int, limit: int) -> str:

@@ -14,11 +14,14 @@
 
 mod ast;
 mod build;
+mod compact;
+pub mod equiv;
 mod eval;
 mod line;
 mod parse;
 pub mod print;
 mod shared;
+pub mod text;
 mod validate;
 
 use std::fmt;
@@ -27,9 +30,11 @@ use std::str::FromStr;
 pub use crate::problem::FilterError;
 pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOperator, Value};
 pub use build::{field, Field};
+pub use equiv::Counterexample;
 pub use eval::{eval_condition, FieldValue, Record};
 pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
 pub use shared::SharedFilter;
+pub use text::TextError;
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
 use crate::dataset::Dataset;
@@ -91,6 +96,58 @@ impl Filter {
                 .map(Filter::from_expr)
                 .map_err(FilterError::new),
         }
+    }
+
+    /// Reads the text form (see [`text`]): `EdgeResponseStatus >= 500 and ClientCountry in
+    /// ["cn", "ru"]`. The first problem is reported with its line, column and a caret.
+    pub fn from_text(text: &str) -> Result<Filter, TextError> {
+        text::parse(text, None).map(Filter::from_expr)
+    }
+
+    /// [`from_text`](Filter::from_text), with every field name checked against the
+    /// dataset (an unknown one gets a did-you-mean).
+    pub fn from_text_for(text: &str, dataset: &Dataset) -> Result<Filter, TextError> {
+        text::parse(text, Some(dataset)).map(Filter::from_expr)
+    }
+
+    /// Reads a filter written either way: JSON (`{"where": ...}`, or that document as a
+    /// JSON string) when the text starts with `{` or is one JSON string, else the text form.
+    pub fn parse_any(text: &str) -> Result<Filter, FilterError> {
+        let trimmed = text.trim_start();
+        if trimmed.starts_with('{') || (trimmed.starts_with('"') && serde_json::from_str::<String>(text).is_ok()) {
+            Filter::parse(text)
+        } else {
+            Filter::from_text(text).map_err(FilterError::from)
+        }
+    }
+
+    /// The canonical text form (see [`print::text`]): `Filter::from_text(&f.to_text())`
+    /// gives back `f`, value types included.
+    pub fn to_text(&self) -> String {
+        print::text::to_text(self)
+    }
+
+    /// Whether the two filters match exactly the same records, by the evaluation rules
+    /// (see [`equiv`]); with a dataset, among the records its schema allows. A decision:
+    /// equal filters are proven equal.
+    pub fn equivalent(&self, other: &Filter, dataset: Option<&Dataset>) -> bool {
+        equiv::equivalent(self, other, dataset)
+    }
+
+    /// A record on which exactly one of the two filters matches (fitting the dataset's
+    /// schema when one is given), or `None` when they are equivalent.
+    pub fn counterexample(&self, other: &Filter, dataset: Option<&Dataset>) -> Option<Counterexample> {
+        equiv::counterexample(self, other, dataset)
+    }
+
+    /// An equivalent filter that is never larger (fewer operators first, then fewer
+    /// bytes): flattened, deduplicated, `in` sets merged, shared conditions factored out,
+    /// implied conditions dropped. With a dataset, equivalent on the records its schema
+    /// allows (which lets an `or` of `eq`s become `in`). Every rewrite is proven by
+    /// [`equivalent`](Filter::equivalent).
+    #[must_use]
+    pub fn compact(&self, dataset: Option<&Dataset>) -> Filter {
+        compact::compact(self, dataset)
     }
 
     /// The expression under `where`.
@@ -174,9 +231,12 @@ impl Filter {
 
     /// Every problem the API would refuse: empty names or sets, the limits, and (given a
     /// dataset) unknown or unfilterable fields, operators the field's type does not take,
-    /// and values no field of that type can equal. Empty when the filter is fine.
+    /// and values no field of that type can equal. Empty when the filter is fine. Past a
+    /// limit, the first limit problem says when [`compact`](Filter::compact) fits.
     pub fn problems(&self, dataset: Option<&Dataset>, limits: Limits) -> Vec<Problem> {
-        validate::problems(self, dataset, limits)
+        let mut problems = validate::problems(self, dataset, limits);
+        compact::suggest(self, dataset, limits, &mut problems);
+        problems
     }
 
     /// [`problems`](Filter::problems) as a `Result`.

@@ -125,6 +125,7 @@ pub(crate) fn problems(filter: &Filter, dataset: Option<&Dataset>, limits: Limit
         return problems;
     }
     let ops = filter.operator_count();
+    let bytes = filter.byte_size();
     if ops > limits.max_operators {
         problems.push(Problem::new(
             "",
@@ -136,7 +137,6 @@ pub(crate) fn problems(filter: &Filter, dataset: Option<&Dataset>, limits: Limit
             ),
         ));
     }
-    let bytes = filter.byte_size();
     if bytes > limits.max_bytes {
         problems.push(Problem::new(
             "",

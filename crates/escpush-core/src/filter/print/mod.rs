@@ -4,10 +4,12 @@
 //! - [`json`]: the canonical compact JSON, the form the API stores (`Filter::to_json`).
 //! - [`sql`]: a SQL `WHERE` expression per dialect, over a dataset's typed table
 //!   (`Filter::to_sql`, `Filter::to_query`).
+//! - [`text`]: the text form people write (`Filter::to_text`; read by `Filter::from_text`).
 //!
-//! A new output format (the text form, SQL, ...) goes in a new file beside `json.rs`,
-//! exposed here and called from a `Filter::to_<format>` method. Printers only print: the
-//! rules of what is valid live in `filter/validate.rs`.
+//! A new output format goes in a new file beside these, exposed here and called from a
+//! `Filter::to_<format>` method. Printers only print: the rules of what is valid live in
+//! `filter/validate.rs`.
 
 pub mod json;
 pub mod sql;
+pub mod text;

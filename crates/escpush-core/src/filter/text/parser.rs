@@ -1,0 +1,766 @@
+//! The text form → filter tree: a recursive-descent parser on the text itself (operators
+//! are read in context, after a field name), with `not` pushed down to the conditions.
+
+use crate::dataset::Dataset;
+use crate::problem::ProblemCode;
+use crate::suggest;
+
+use super::super::ast::{Condition, Expr, Operator, Scalar, Value};
+use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
+use super::error::TextError;
+
+/// Problems of form (not of a value or a name) carry this code.
+const SYNTAX: ProblemCode = ProblemCode::InvalidValue;
+
+/// The deepest nesting of parentheses and `not`s the parser follows.
+const MAX_NESTING: usize = 4 * MAX_DEPTH;
+
+/// Parses the text form; with a dataset, field names are checked against it.
+pub(crate) fn parse(text: &str, dataset: Option<&Dataset>) -> Result<Expr, TextError> {
+    let mut p = Parser {
+        text,
+        pos: 0,
+        dataset,
+        nesting: 0,
+    };
+    p.skip_ws();
+    if p.pos == text.len() {
+        return Err(p.err(
+            p.pos,
+            p.pos,
+            ProblemCode::EmptyExpression,
+            "the filter is empty; write a condition such as `EdgeResponseStatus >= 500`",
+        ));
+    }
+    let expr = p.or_expr(None)?;
+    p.skip_ws();
+    if p.pos < text.len() {
+        let (start, end) = p.token_span();
+        let what = &text[start..end];
+        let message = if what == ")" {
+            "this `)` closes no `(`".to_owned()
+        } else {
+            format!("expected `and`, `or` or the end of the filter, found `{what}`")
+        };
+        return Err(p.err(start, end, SYNTAX, message));
+    }
+    if expr.depth() > MAX_DEPTH {
+        return Err(p.err(0, text.len(), ProblemCode::TooDeep, too_deep("").message));
+    }
+    Ok(expr)
+}
+
+/// One item stays itself; several make an `and` group (`and_group`) or an `or` group.
+fn group(mut items: Vec<Expr>, and_group: bool) -> Expr {
+    if items.len() == 1 {
+        items.pop().expect("one item")
+    } else if and_group {
+        Expr::And(items)
+    } else {
+        Expr::Or(items)
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+    dataset: Option<&'a Dataset>,
+    nesting: usize,
+}
+
+/// Where a pending `not` was written (byte offset), for the error when it cannot be applied.
+type Negation = Option<usize>;
+
+fn flip(neg: Negation, at: usize) -> Negation {
+    match neg {
+        Some(_) => None,
+        None => Some(at),
+    }
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+}
+
+/// Words the text form reserves: a field with one of these names is written quoted.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    ["and", "or", "not", "true", "false"]
+        .iter()
+        .any(|k| k.eq_ignore_ascii_case(word))
+}
+
+/// Functions of the Rules language the filter format has no counterpart for.
+const UNSUPPORTED_FUNCTIONS: &[&str] = &[
+    "lower",
+    "upper",
+    "len",
+    "any",
+    "all",
+    "concat",
+    "regex_replace",
+    "wildcard_replace",
+    "url_decode",
+    "to_string",
+    "remove_bytes",
+    "lookup_json_string",
+    "lookup_json_integer",
+    "uuidv4",
+    "encode_base64",
+    "decode_base64",
+    "cidr",
+    "bit_slice",
+    "substring",
+    "split",
+    "join",
+    "has_key",
+    "has_value",
+    "remove_query_args",
+    "sha256",
+    "is_timed_hmac_valid_v0",
+];
+
+impl<'a> Parser<'a> {
+    fn err(&self, start: usize, end: usize, code: ProblemCode, message: impl Into<String>) -> TextError {
+        TextError::at(self.text, start, end, code, message)
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn skip_ws(&mut self) {
+        loop {
+            let rest = self.rest();
+            let trimmed = rest.trim_start();
+            self.pos += rest.len() - trimmed.len();
+            if trimmed.starts_with('#') {
+                self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// The span of the token at `pos`, for messages: a word, a quoted string, or one character.
+    fn token_span(&self) -> (usize, usize) {
+        let rest = self.rest();
+        let Some(c) = rest.chars().next() else {
+            return (self.pos, self.pos);
+        };
+        let len = if is_ident_start(c) || c.is_ascii_digit() || c == '-' {
+            rest.find(|ch: char| !(is_ident_char(ch) || ch == '-'))
+                .unwrap_or(rest.len())
+                .max(1)
+        } else if "=!<>~&|".contains(c) {
+            rest.find(|ch: char| !"=!<>~&|".contains(ch)).unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
+        (self.pos, self.pos + len)
+    }
+
+    fn ident(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.rest();
+        if !rest.starts_with(is_ident_start) {
+            return None;
+        }
+        let len = rest.find(|c: char| !is_ident_char(c)).unwrap_or(rest.len());
+        let start = self.pos;
+        self.pos += len;
+        Some((start, &rest[..len]))
+    }
+
+    /// A keyword (`and`, `or`, `not`, any case) at `pos` as a whole word, consumed if found.
+    fn keyword(&mut self, word: &str) -> bool {
+        let rest = self.rest();
+        if rest.len() >= word.len()
+            && rest.is_char_boundary(word.len())
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+            && !rest[word.len()..].starts_with(is_ident_char)
+        {
+            self.pos += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn symbol(&mut self, sym: &str) -> bool {
+        if self.rest().starts_with(sym) {
+            self.pos += sym.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn enter(&mut self, at: usize) -> Result<(), TextError> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(self.err(at, at + 1, ProblemCode::TooDeep, "parentheses and `not`s nest too deep"));
+        }
+        Ok(())
+    }
+
+    fn or_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
+        let mut items = vec![self.and_expr(neg)?];
+        loop {
+            self.skip_ws();
+            if self.keyword("or") || self.symbol("||") {
+                self.skip_ws();
+                items.push(self.and_expr(neg)?);
+            } else {
+                break;
+            }
+        }
+        Ok(group(items, neg.is_some()))
+    }
+
+    fn and_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
+        let mut items = vec![self.unary(neg)?];
+        loop {
+            self.skip_ws();
+            if self.keyword("and") || self.symbol("&&") {
+                self.skip_ws();
+                items.push(self.unary(neg)?);
+            } else {
+                break;
+            }
+        }
+        Ok(group(items, neg.is_none()))
+    }
+
+    fn unary(&mut self, neg: Negation) -> Result<Expr, TextError> {
+        self.skip_ws();
+        let start = self.pos;
+        if self.symbol("(") {
+            self.enter(start)?;
+            self.skip_ws();
+            let expr = self.or_expr(neg)?;
+            self.close(start)?;
+            self.nesting -= 1;
+            return Ok(expr);
+        }
+        if self.keyword("not") || (self.rest().starts_with('!') && !self.rest().starts_with("!=") && self.symbol("!")) {
+            self.enter(start)?;
+            let expr = self.unary(flip(neg, start))?;
+            self.nesting -= 1;
+            return Ok(expr);
+        }
+        for (word, is_and) in [("and", true), ("or", false)] {
+            let save = self.pos;
+            if self.keyword(word) {
+                self.skip_ws();
+                let paren = self.pos;
+                if self.symbol("(") {
+                    // `and(x)` / `or(x)`: a group of one expression.
+                    self.enter(paren)?;
+                    self.skip_ws();
+                    let inner = self.or_expr(neg)?;
+                    self.close(paren)?;
+                    self.nesting -= 1;
+                    let negated_kind = neg.is_some();
+                    return Ok(if is_and == negated_kind {
+                        Expr::Or(vec![inner])
+                    } else {
+                        Expr::And(vec![inner])
+                    });
+                }
+                self.pos = save;
+                return Err(self.err(
+                    start,
+                    start + word.len(),
+                    SYNTAX,
+                    format!(
+                        "expected a condition, found `{}`",
+                        &self.text[start..start + word.len()]
+                    ),
+                ));
+            }
+        }
+        self.condition(neg)
+    }
+
+    fn close(&mut self, open: usize) -> Result<(), TextError> {
+        self.skip_ws();
+        if self.symbol(")") {
+            return Ok(());
+        }
+        let (s, e) = self.token_span();
+        let found = if s == e {
+            "the end of the filter".to_owned()
+        } else {
+            format!("`{}`", &self.text[s..e])
+        };
+        Err(self.err(
+            open,
+            open + 1,
+            SYNTAX,
+            format!("this `(` is not closed: expected `)` (or `and`, `or`), found {found}"),
+        ))
+    }
+
+    /// `KEY OP VALUE`, `"quoted key" OP VALUE`, or `starts_with(KEY, VALUE)`.
+    fn condition(&mut self, neg: Negation) -> Result<Expr, TextError> {
+        let start = self.pos;
+        let (key, key_end) = if self.peek() == Some('"') {
+            let key = self.string()?;
+            (key, self.pos)
+        } else if let Some((s, word)) = self.ident() {
+            let after = self.pos;
+            self.skip_ws();
+            if self.peek() == Some('(') {
+                return self.function(s, word, neg);
+            }
+            self.pos = after;
+            (word.to_owned(), after)
+        } else {
+            let (s, e) = self.token_span();
+            let message = if s == e {
+                "expected a condition, found the end of the filter".to_owned()
+            } else {
+                format!(
+                    "expected a condition (a field name, `not` or `(`), found `{}`",
+                    &self.text[s..e]
+                )
+            };
+            return Err(self.err(s, e, SYNTAX, message));
+        };
+        self.check_key(&key, start, key_end)?;
+        self.skip_ws();
+        let (op_start, op) = self.operator(&key)?;
+        self.skip_ws();
+        let value_start = self.pos;
+        let value = self.value(op)?;
+        let value_end = self.pos;
+        self.finish(key, op, value, neg, (start, op_start, value_start, value_end))
+    }
+
+    fn check_key(&self, key: &str, start: usize, end: usize) -> Result<(), TextError> {
+        if key.is_empty() {
+            return Err(self.err(start, end, ProblemCode::EmptyKey, "the field name is empty"));
+        }
+        if let Some(dataset) = self.dataset {
+            if dataset.field(key).is_none() {
+                let hint = suggest::did_you_mean(dataset.suggest_field(key));
+                return Err(self.err(
+                    start,
+                    end,
+                    ProblemCode::UnknownField,
+                    format!("`{key}` is not a field of {}{hint}", dataset.name()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A condition from its parts, checked as [`Condition::new`] checks, with `not` applied.
+    fn finish(
+        &self,
+        key: String,
+        op: Operator,
+        value: Value,
+        neg: Negation,
+        (start, op_start, value_start, value_end): (usize, usize, usize, usize),
+    ) -> Result<Expr, TextError> {
+        let condition = Condition {
+            key,
+            operator: op,
+            value,
+        };
+        if let Some(problem) = check_condition(&condition, "").into_iter().next() {
+            let (s, e) = if problem.path == "value" {
+                (value_start, value_end)
+            } else {
+                (op_start, value_end)
+            };
+            return Err(self.err(s, e, problem.code, problem.message));
+        }
+        let Some(not_at) = neg else {
+            return Ok(Expr::Condition(condition));
+        };
+        if op.is_numeric() {
+            let shown = &self.text[start..value_end];
+            return Err(self.err(
+                not_at,
+                value_end,
+                SYNTAX,
+                format!(
+                    "`not` cannot be written exactly for `{shown}`: a record without `{}` (or where it is not a \
+                     number) fails both `{}` and its opposite `{}`, and the filter format has no other negation; \
+                     write the opposite comparison if that is what you mean",
+                    condition.key,
+                    op_text(op),
+                    op_text(op.negated()),
+                ),
+            ));
+        }
+        Ok(Expr::Condition(Condition {
+            operator: op.negated(),
+            ..condition
+        }))
+    }
+
+    /// `starts_with(KEY, VALUE)` and its kin; other functions are refused.
+    fn function(&mut self, start: usize, name: &str, neg: Negation) -> Result<Expr, TextError> {
+        let name_end = start + name.len();
+        let op = match name {
+            "starts_with" | "startsWith" => Operator::StartsWith,
+            "ends_with" | "endsWith" => Operator::EndsWith,
+            "contains" => Operator::Contains,
+            _ => {
+                let lower = name.to_ascii_lowercase();
+                let message = if UNSUPPORTED_FUNCTIONS.contains(&lower.as_str()) {
+                    format!(
+                        "the filter format compares a field as it is: it has no functions such as `{name}(...)`; \
+                         compare the field itself (matching is case-sensitive)"
+                    )
+                } else {
+                    format!("`{name}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")")
+                };
+                return Err(self.err(start, name_end, SYNTAX, message));
+            }
+        };
+        self.skip_ws();
+        let open = self.pos;
+        self.symbol("(");
+        self.skip_ws();
+        let key_start = self.pos;
+        let key = if self.peek() == Some('"') {
+            self.string()?
+        } else if let Some((_, word)) = self.ident() {
+            word.to_owned()
+        } else {
+            let (s, e) = self.token_span();
+            return Err(self.err(
+                s,
+                e,
+                SYNTAX,
+                format!("`{name}` takes a field name first: {name}(FIELD, \"x\")"),
+            ));
+        };
+        self.check_key(&key, key_start, self.pos)?;
+        self.skip_ws();
+        if !self.symbol(",") {
+            let (s, e) = self.token_span();
+            return Err(self.err(
+                s,
+                e,
+                SYNTAX,
+                format!("expected `,` then the value: {name}(FIELD, \"x\")"),
+            ));
+        }
+        self.skip_ws();
+        let value_start = self.pos;
+        let value = self.value(op)?;
+        let value_end = self.pos;
+        self.close(open)?;
+        self.finish(key, op, value, neg, (start, start, value_start, value_end))
+    }
+
+    /// The operator after a field name: one of the 14 names, a symbol, a Rules-language
+    /// word (`ne`, `le`, `ge`), or `not` before one with an exact negation (`not in`).
+    fn operator(&mut self, key: &str) -> Result<(usize, Operator), TextError> {
+        let start = self.pos;
+        let rest = self.rest();
+        if rest.starts_with('!') && rest[1..].starts_with(is_ident_start) {
+            self.pos += 1;
+            let (_, word) = self.ident().expect("an identifier follows");
+            let name = format!("!{word}");
+            return match name.parse::<Operator>() {
+                Ok(op) => Ok((start, op)),
+                Err(e) => Err(self.unknown_operator(start, &name, e.suggestion.map(Operator::as_str))),
+            };
+        }
+        if rest.starts_with(|c: char| "=!<>~".contains(c)) {
+            let len = rest.find(|c: char| !"=!<>~".contains(c)).unwrap_or(rest.len());
+            let sym = &rest[..len];
+            self.pos += len;
+            let op = match sym {
+                "==" => Operator::Eq,
+                "!=" => Operator::NotEq,
+                "<" => Operator::Lt,
+                "<=" => Operator::Leq,
+                ">" => Operator::Gt,
+                ">=" => Operator::Geq,
+                "~" | "!~" => {
+                    return Err(self.err(
+                        start,
+                        self.pos,
+                        SYNTAX,
+                        "the filter format has no regular expressions (`~`, `matches`); use startsWith, endsWith, contains or in",
+                    ))
+                }
+                _ => {
+                    let meant = match sym {
+                        "=" | "===" => Some("=="),
+                        ">==" | "=>" => Some(">="),
+                        "<==" | "=<" => Some("<="),
+                        "<>" | "!==" | "=!" => Some("!="),
+                        _ => None,
+                    };
+                    return Err(self.unknown_operator(start, sym, meant));
+                }
+            };
+            return Ok((start, op));
+        }
+        let Some((_, word)) = self.ident() else {
+            let (s, e) = self.token_span();
+            let found = if s == e {
+                "the end of the filter".to_owned()
+            } else {
+                format!("`{}`", &self.text[s..e])
+            };
+            return Err(self.err(
+                s,
+                e.max(s + 1),
+                SYNTAX,
+                format!("expected an operator after `{key}` (such as ==, >=, startsWith, in), found {found}"),
+            ));
+        };
+        if word.eq_ignore_ascii_case("not") {
+            self.skip_ws();
+            let inner_start = self.pos;
+            let Some((_, inner)) = self.ident() else {
+                let (s, e) = self.token_span();
+                return Err(self.err(
+                    s,
+                    e.max(s + 1),
+                    SYNTAX,
+                    "expected an operator after `not` (not in, not contains, not startsWith, ...)",
+                ));
+            };
+            let op = self.word_operator(inner_start, inner)?;
+            if op.is_numeric() || op.is_negative() {
+                return Err(self.err(
+                    start,
+                    self.pos,
+                    SYNTAX,
+                    format!(
+                        "`not {inner}` has no exact form in the filter format{}",
+                        if op.is_numeric() {
+                            format!(
+                                ": a record without `{key}` fails both `{}` and `{}`",
+                                op_text(op),
+                                op_text(op.negated())
+                            )
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
+            return Ok((start, op.negated()));
+        }
+        Ok((start, self.word_operator(start, word)?))
+    }
+
+    fn word_operator(&self, start: usize, word: &str) -> Result<Operator, TextError> {
+        if let Ok(op) = word.parse::<Operator>() {
+            return Ok(op);
+        }
+        let op = match word {
+            "ne" => Operator::NotEq,
+            "le" => Operator::Leq,
+            "ge" => Operator::Geq,
+            _ => {
+                let lower = word.to_ascii_lowercase();
+                if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
+                    return Err(self.err(
+                        start,
+                        start + word.len(),
+                        SYNTAX,
+                        format!("the filter format has no `{word}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in"),
+                    ));
+                }
+                let suggestion = word
+                    .parse::<Operator>()
+                    .err()
+                    .and_then(|e| e.suggestion)
+                    .map(Operator::as_str);
+                return Err(self.unknown_operator(start, word, suggestion));
+            }
+        };
+        Ok(op)
+    }
+
+    fn unknown_operator(&self, start: usize, given: &str, meant: Option<&str>) -> TextError {
+        self.err(
+            start,
+            start + given.len(),
+            ProblemCode::UnknownOperator,
+            format!("unknown operator `{given}`{}", suggest::did_you_mean(meant)),
+        )
+    }
+
+    /// A value: a scalar, or a list `[a, b]` / Rules-language set `{a b}`.
+    fn value(&mut self, op: Operator) -> Result<Value, TextError> {
+        let start = self.pos;
+        let close = match self.peek() {
+            Some('[') => ']',
+            Some('{') => '}',
+            _ => return Ok(Value::Scalar(self.scalar(op)?)),
+        };
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.symbol(&close.to_string()) {
+                break;
+            }
+            if self.pos == self.text.len() {
+                return Err(self.err(
+                    start,
+                    start + 1,
+                    SYNTAX,
+                    format!("this list is not closed: expected `{close}`"),
+                ));
+            }
+            if matches!(self.peek(), Some('[' | '{')) {
+                return Err(self.err(
+                    self.pos,
+                    self.pos + 1,
+                    ProblemCode::InvalidValue,
+                    "a list holds strings, integers or booleans, not lists",
+                ));
+            }
+            items.push(self.scalar(op)?);
+            self.skip_ws();
+            if close == ']' && !self.rest().starts_with(']') && !self.symbol(",") {
+                let (s, e) = self.token_span();
+                return Err(self.err(s, e.max(s + 1), SYNTAX, "expected `,` or `]` in the list"));
+            }
+            if close == '}' {
+                self.symbol(",");
+            }
+        }
+        Ok(Value::Set(items))
+    }
+
+    fn scalar(&mut self, op: Operator) -> Result<Scalar, TextError> {
+        let start = self.pos;
+        match self.peek() {
+            Some('"') => Ok(Scalar::String(self.string()?)),
+            Some(c) if c.is_ascii_digit() || c == '-' || c == '+' || c == '.' => self.number(),
+            Some('\'') => {
+                let end = self.rest()[1..]
+                    .find('\'')
+                    .map_or(self.text.len(), |i| self.pos + i + 2);
+                Err(self.err(start, end, SYNTAX, "strings are written in double quotes (\"...\")"))
+            }
+            Some(c) if is_ident_start(c) => {
+                let (_, word) = self.ident().expect("a word");
+                match word {
+                    "true" => Ok(Scalar::Bool(true)),
+                    "false" => Ok(Scalar::Bool(false)),
+                    _ => Err(self.err(
+                        start,
+                        self.pos,
+                        ProblemCode::InvalidValue,
+                        format!(
+                            "`{word}` is not a value: strings are written in double quotes{}",
+                            if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
+                                format!("; did you mean `{}`?", word.to_ascii_lowercase())
+                            } else {
+                                format!("; did you mean \"{word}\"?")
+                            }
+                        ),
+                    )),
+                }
+            }
+            _ => {
+                let (s, e) = self.token_span();
+                let found = if s == e {
+                    "the end of the filter".to_owned()
+                } else {
+                    format!("`{}`", &self.text[s..e])
+                };
+                let shape = if op.takes_set() {
+                    "a list [\"a\", \"b\"]"
+                } else {
+                    "a value (\"text\", 500, true)"
+                };
+                Err(self.err(
+                    s,
+                    e.max(s + 1),
+                    SYNTAX,
+                    format!("expected {shape} after `{}`, found {found}", op_text(op)),
+                ))
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Scalar, TextError> {
+        let start = self.pos;
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "+-._".contains(c)))
+            .unwrap_or(rest.len());
+        let text = &rest[..len];
+        self.pos += len;
+        if super::super::ast::canonical_int_text(text) {
+            return text.parse::<i64>().map(Scalar::Int).map_err(|_| {
+                self.err(
+                    start,
+                    self.pos,
+                    ProblemCode::IntegerOutOfRange,
+                    format!("{text} is outside the 64-bit integer range"),
+                )
+            });
+        }
+        Err(self.err(
+            start,
+            self.pos,
+            ProblemCode::InvalidValue,
+            format!("{text} is not an integer as JSON writes one; filter values are strings, integers or booleans"),
+        ))
+    }
+
+    /// A double-quoted string with JSON escapes.
+    fn string(&mut self) -> Result<String, TextError> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        let mut i = start + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => break,
+                _ => i += 1,
+            }
+        }
+        if i >= bytes.len() {
+            return Err(self.err(start, start + 1, SYNTAX, "this string is not closed: expected `\"`"));
+        }
+        let literal = &self.text[start..=i];
+        self.pos = i + 1;
+        serde_json::from_str::<String>(literal).map_err(|e| {
+            self.err(
+                start,
+                i + 1,
+                ProblemCode::InvalidValue,
+                format!("this string is not valid: {e} (strings take JSON escapes such as \\\" and \\u00e9)"),
+            )
+        })
+    }
+}
+
+/// How the text form writes an operator.
+pub(crate) fn op_text(op: Operator) -> &'static str {
+    match op {
+        Operator::Eq => "==",
+        Operator::NotEq => "!=",
+        Operator::Lt => "<",
+        Operator::Leq => "<=",
+        Operator::Gt => ">",
+        Operator::Geq => ">=",
+        other => other.as_str(),
+    }
+}
