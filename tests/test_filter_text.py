@@ -48,9 +48,10 @@ def test_parse_any_takes_json_the_quoted_form_and_text() -> None:
         ("A gte 5", "line 1, column 3", "unknown_operator", "did you mean `geq`?"),
         ("A neq 5", "line 1, column 3", "unknown_operator", "did you mean `!eq`?"),
         ('A endswith "x"', "line 1, column 3", "unknown_operator", "did you mean `endsWith`?"),
-        ('A matches "a.*"', "line 1, column 3", "invalid_value", "no regular expressions"),
-        ('lower(A) == "x"', "line 1, column 1", "invalid_value", "no functions"),
-        ("B == 1 and\n not (A < 5)", "line 2, column 2", "invalid_value", "fails both `<` and its opposite `>=`"),
+        ('A matches "a.*"', "line 1, column 3", "unsupported", "no regular expressions"),
+        ('lower(A) == "x"', "line 1, column 1", "unsupported", "no functions"),
+        ("B == 1 and\n not (A < 5)", "line 2, column 2", "unsupported", "fails both `<` and its opposite `>=`"),
+        ("A == ", "line 1, column 6", "invalid_syntax", ""),
     ],
 )
 def test_errors_have_line_column_and_a_caret(text: str, path: str, code: str, needle: str) -> None:

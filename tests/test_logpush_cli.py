@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import Cli, Run
+from escpush import Filter
 from escpush.cli import EXIT_API, EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE
 from escpush.testing import Emulator
 
@@ -215,3 +216,18 @@ def test_apply_reads_toml_from_stdin(cli: Cli, api: Emulator) -> None:
     assert run.code == EXIT_OK, run.err
     assert [(j["action"], j["name"], j["done"]) for j in run.json()["jobs"]] == [("create", "dns", False)]
     assert writes(api) == []
+
+
+def test_job_filters_may_be_written_in_the_text_form(cli: Cli, api: Emulator) -> None:
+    text = 'EdgeResponseStatus >= 500 and ClientRequestHost endsWith ".example.com"'
+    run = cli(
+        "logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", CONF,
+        "--name", "errors", "--filter", text, "--json",
+    )  # fmt: skip
+    assert run.code == EXIT_OK, run.err
+    [job] = api.client().zone(ZONE).logpush.jobs()
+    assert job.parsed_filter == Filter.from_text(
+        'EdgeResponseStatus >= 500 and ClientRequestHost endsWith ".example.com"'
+    )
+    run = cli("logpush", "update", "--zone", ZONE, str(job["id"]), "--filter", "EdgeResponseStatus >== 500", "--json")
+    assert run.code == EXIT_USAGE and "did you mean `>=`" in run.err

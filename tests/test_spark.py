@@ -2,7 +2,8 @@
 `filter_dataframe` give the answers of `Filter.matches` and the counts of `Filter.scan`.
 
 One SparkSession serves the whole test session (it takes seconds to start). Without pyspark
-or a Java runtime the tests skip, naming what is missing (under CI or `make test`, which set `CI` or `ESCPUSH_REQUIRE_ENGINES`, they fail).
+or a Java runtime the tests skip, naming what is missing (under CI or `make test`, which set `CI` or
+`ESCPUSH_REQUIRE_ENGINES`, they fail).
 """
 
 from __future__ import annotations

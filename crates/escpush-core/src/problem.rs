@@ -35,6 +35,12 @@ pub enum ProblemCode {
     EmptyKey,
     /// An operator that is not one of the 14.
     UnknownOperator,
+    /// Text-form filter text that does not read (a missing value, a stray character, an
+    /// unclosed group, ...), with its line and column.
+    InvalidSyntax,
+    /// Text-form filter text asking for what the filter format cannot do: regular
+    /// expressions, functions, a `not` with no exact form.
+    Unsupported,
     /// A value of the wrong shape for the operator (a scalar for `in`, null, an object, a fraction, ...).
     InvalidValue,
     /// `in` / `!in` with an empty array.
@@ -82,6 +88,8 @@ impl ProblemCode {
             ProblemCode::InvalidType => "invalid_type",
             ProblemCode::EmptyKey => "empty_key",
             ProblemCode::UnknownOperator => "unknown_operator",
+            ProblemCode::InvalidSyntax => "invalid_syntax",
+            ProblemCode::Unsupported => "unsupported",
             ProblemCode::InvalidValue => "invalid_value",
             ProblemCode::EmptySet => "empty_set",
             ProblemCode::NotAnInteger => "not_an_integer",

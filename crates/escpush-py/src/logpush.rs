@@ -175,7 +175,7 @@ impl PyLogpush {
             Some(f) if f.is_none() => {}
             Some(f) => match f.cast::<PyString>() {
                 // Text is parsed by the builder, so its problems join the others.
-                Ok(text) => builder = builder.filter_text(&text.to_cow()?),
+                Ok(text) => builder = builder.filter_source(&text.to_cow()?),
                 Err(_) => builder = builder.filter(filter_from_py(py, f)?),
             },
         }

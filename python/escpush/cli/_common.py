@@ -215,7 +215,11 @@ def filter_options(rules: bool) -> argparse.ArgumentParser:
     from .. import DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS
 
     options = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
-    options.add_argument("filter", metavar="FILTER", help="the filter: a file, JSON text, or - for stdin")
+    options.add_argument(
+        "filter",
+        metavar="FILTER",
+        help="the filter: a file, JSON text, the text form (`EdgeResponseStatus >= 500`), or - for stdin",
+    )
     if rules:
         checks = options.add_argument_group("checks")
         checks.add_argument("--dataset", metavar="NAME", help="also check fields, types and values against it")
@@ -258,16 +262,20 @@ def read_stdin(what: str) -> str:
 
 
 def filter_text(arg: str) -> str:
-    """A FILTER argument's text: stdin (-), JSON text as given, or a file."""
+    """A FILTER argument's text: stdin (-), JSON text as given, the text form given inline (an
+    argument that is not an existing path and reads as a filter), or a file."""
     if arg != "-" and arg.lstrip().startswith(("{", '"')):
+        return arg
+    if arg != "-" and not os.path.exists(arg) and any(c.isspace() or c in "=<>!(" for c in arg):
         return arg
     return read_text(arg, "filter file" if arg != "-" else "filter")
 
 
 def parse_filter(arg: str) -> Filter:
+    """The filter of a FILTER argument, written as JSON (or its quoted form) or in the text form."""
     from .. import Filter
 
-    return Filter.parse(filter_text(arg))
+    return Filter.parse_any(filter_text(arg))
 
 
 # -- the API -----------------------------------------------------------------------------------

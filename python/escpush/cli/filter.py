@@ -149,28 +149,12 @@ def add(commands: Commands, summary: str) -> None:
 # -- validate, fmt, explain ---------------------------------------------------------------------
 
 
-def filter_source(arg: str) -> str:
-    """A FILTER argument's text: as ``filter_text`` reads it (stdin, JSON text, a file), and the
-    text form given inline (an argument that is not an existing path and reads as a filter)."""
-    if arg != "-" and not arg.lstrip().startswith(("{", '"')) and not os.path.exists(arg):
-        if any(c.isspace() or c in "=<>!(" for c in arg):
-            return arg
-    return filter_text(arg)
-
-
-def load_filter(arg: str) -> Filter:
-    """The filter of a FILTER argument, written as JSON or in the text form."""
-    from .. import Filter
-
-    return Filter.parse_any(filter_source(arg))
-
-
 def _check(args: argparse.Namespace) -> tuple[Filter | None, list[FilterProblem]]:
     """The filter (None when it does not parse) and every problem found."""
     from .. import FilterError
 
     try:
-        f = load_filter(args.filter)
+        f = parse_filter(args.filter)
     except FilterError as err:
         return None, list(err.errors())
     problems = f.problems(args.dataset, scope=args.scope, max_operators=args.max_operators, max_bytes=args.max_bytes)
@@ -215,7 +199,7 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_fmt(args: argparse.Namespace) -> int:
-    text = filter_source(args.filter)
+    text = filter_text(args.filter)
     from .. import Filter
 
     f = Filter.parse_any(text)
@@ -253,7 +237,7 @@ def run_fmt(args: argparse.Namespace) -> int:
 def run_diff(args: argparse.Namespace) -> int:
     if args.a == "-" and args.b == "-":
         raise CliError("A and B cannot both be - (stdin)")
-    a, b = load_filter(args.a), load_filter(args.b)
+    a, b = parse_filter(args.a), parse_filter(args.b)
     record = a.counterexample(b, args.dataset, scope=args.scope)
     among = f" on records of {args.dataset}" if args.dataset else ""
     data = {"equivalent": record is None, "dataset": args.dataset, "counterexample": record}

@@ -152,7 +152,7 @@ def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
         job.add_argument("--name", required=True, metavar="NAME", help="the job's name: how it is found (required)")
     else:
         job.add_argument("--name", metavar="NAME", help="the job's name")
-    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, or - for stdin")
+    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, the text form, or - for stdin")
     if mode == "update":
         job.add_argument("--no-filter", dest="clear_filter", action="store_true", help="remove the job's filter")
     job.add_argument(

@@ -45,7 +45,8 @@ pub(super) fn filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, 
     match value {
         None | Some(JsonValue::Null) => Ok(None),
         Some(JsonValue::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(JsonValue::String(s)) => Ok(Some(Filter::parse(s)?)),
+        // JSON, its quoted form, or the text form a person wrote (what the API stores is JSON).
+        Some(JsonValue::String(s)) => Ok(Some(Filter::parse_any(s)?)),
         Some(other) => Ok(Some(Filter::from_json(other.clone())?)),
     }
 }

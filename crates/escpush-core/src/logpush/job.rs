@@ -271,6 +271,14 @@ impl JobSpecBuilder {
         self
     }
 
+    /// The filter as a person gives it: JSON text, its quoted form, or the text form
+    /// (`EdgeResponseStatus >= 500`); parsed (and reported) at `build`. (A job body as the
+    /// API reads it takes JSON only: [`JobSpec::from_body`] uses [`JobSpecBuilder::filter_text`].)
+    pub fn filter_source(mut self, text: &str) -> Self {
+        self.filter = Some(Filter::parse_any(text).map_err(Error::from));
+        self
+    }
+
     /// The filter limits to enforce (the API's by default).
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;

@@ -21,6 +21,7 @@ use super::destination::DestinationConf;
 use super::job::{JobSpec, SECRET_JOB_FIELDS};
 use super::requests::JobOp;
 use super::update::JobUpdate;
+use crate::filter::Filter;
 
 /// What a plan does with one job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -187,7 +188,22 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 "a job kept in a file needs a name: it is how the job is found again".to_owned(),
             )),
         }
-        let desired = normalize(obj);
+        let desired = match normalize(obj) {
+            Ok(desired) => desired,
+            Err(filter) => {
+                problems.extend(filter.into_problems().into_iter().map(|mut p| {
+                    p.path = if p.path.is_empty() {
+                        format!("{at}.filter")
+                    } else if p.path.starts_with("line ") {
+                        format!("{at}.filter, {}", p.path) // a text-form problem's position
+                    } else {
+                        format!("{at}.filter.{}", p.path)
+                    };
+                    p
+                }));
+                continue;
+            }
+        };
         if let Err(err) = JobSpec::from_body(&Value::Object(desired.clone()), scope) {
             let found = match err {
                 Error::Invalid { problems } => problems,
@@ -212,19 +228,24 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
     }
 }
 
-/// A desired job with its filter as canonical JSON text (the form a creation sends).
-fn normalize(obj: &Map<String, Value>) -> Map<String, Value> {
+/// A desired job with its filter as canonical JSON text (the form a creation sends). A
+/// file's filter may be written in the text form too (`EdgeResponseStatus >= 500`); one that
+/// reads as neither is refused with its problems (a text-form problem with its line and
+/// column).
+fn normalize(obj: &Map<String, Value>) -> Result<Map<String, Value>, crate::FilterError> {
     let mut out = obj.clone();
     if let Some(filter) = obj.get("filter") {
-        let text = match filter_value(Some(filter)) {
-            Ok(Some(f)) => Value::String(f.to_json()),
-            Ok(None) => Value::Null,
-            Err(_) if filter.is_string() => filter.clone(),
-            Err(_) => Value::String(filter.to_string()),
+        let text = match filter {
+            Value::String(s) if !s.trim().is_empty() => Value::String(Filter::parse_any(s)?.to_json()),
+            other => match filter_value(Some(other)) {
+                Ok(Some(f)) => Value::String(f.to_json()),
+                Ok(None) => Value::Null,
+                Err(_) => Value::String(other.to_string()), // from_body reports it, with its path
+            },
         };
         out.insert("filter".to_owned(), text);
     }
-    out
+    Ok(out)
 }
 
 /// The plan bringing `stored` (the scope's jobs, as the API lists them) to `desired` (from
@@ -287,7 +308,7 @@ pub fn plan_job(
     stored: &[Map<String, Value>],
     scope: DatasetScope,
 ) -> Result<PlanEntry, Error> {
-    let want = normalize(want);
+    let want = normalize(want)?;
     let name = want.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let dataset = want
         .get("dataset")

@@ -619,3 +619,27 @@ fn a_spec_debug_hides_its_secrets() {
     );
     assert!(shown.contains("http_requests"), "{shown}");
 }
+
+#[test]
+fn a_file_may_write_its_filters_in_the_text_form() {
+    let doc = json!({"jobs": [
+        {"name": "errors", "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1",
+         "filter": "EdgeResponseStatus >= 500 and ClientRequestHost endsWith \".example.com\""},
+    ]});
+    let desired = desired_jobs(&doc, DatasetScope::Zone).unwrap();
+    assert_eq!(
+        desired[0]["filter"],
+        json!(
+            r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"}]}}"#
+        )
+    );
+    let doc = json!({"jobs": [
+        {"name": "errors", "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1",
+         "filter": "EdgeResponseStatus >== 500"},
+    ]});
+    let Err(Error::Invalid { problems }) = desired_jobs(&doc, DatasetScope::Zone) else {
+        panic!("a text filter with a typo is refused")
+    };
+    assert_eq!(problems[0].path, "jobs[0].filter, line 1, column 20");
+    assert!(problems[0].message.contains("did you mean `>=`"), "{problems:?}");
+}

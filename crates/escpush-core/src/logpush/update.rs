@@ -111,6 +111,23 @@ impl JobUpdate {
                 ("filter", v, _) if !v.is_null() => match filter_value(Some(v)) {
                     Ok(Some(f)) => Value::String(f.to_json()),
                     Ok(None) => Value::Null,
+                    // Text that reads as neither JSON nor the text form: its own problems
+                    // (a text-form one with its line and column).
+                    Err(Error::Filter(e)) if v.is_string() => {
+                        let problems = e
+                            .into_problems()
+                            .into_iter()
+                            .map(|mut p| {
+                                p.path = match p.path.as_str() {
+                                    "" => "filter".to_owned(),
+                                    at if at.starts_with("line ") => format!("filter, {at}"),
+                                    at => format!("filter.{at}"),
+                                };
+                                p
+                            })
+                            .collect();
+                        return Err(Error::Invalid { problems });
+                    }
                     // Reported by the check below, with every other problem.
                     Err(_) => v.clone(),
                 },

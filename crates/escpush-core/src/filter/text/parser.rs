@@ -10,7 +10,10 @@ use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
 use super::error::TextError;
 
 /// Problems of form (not of a value or a name) carry this code.
-const SYNTAX: ProblemCode = ProblemCode::InvalidValue;
+const SYNTAX: ProblemCode = ProblemCode::InvalidSyntax;
+/// Text that reads, asking for what the filter format cannot do (`matches`, functions, a
+/// `not` with no exact form).
+const UNSUPPORTED: ProblemCode = ProblemCode::Unsupported;
 
 /// The deepest nesting of parentheses and `not`s the parser follows.
 const MAX_NESTING: usize = 4 * MAX_DEPTH;
@@ -392,7 +395,7 @@ impl<'a> Parser<'a> {
             return Err(self.err(
                 not_at,
                 value_end,
-                SYNTAX,
+                UNSUPPORTED,
                 format!(
                     "`not` cannot be written exactly for `{shown}`: a record without `{}` (or where it is not a \
                      number) fails both `{}` and its opposite `{}`, and the filter format has no other negation; \
@@ -426,7 +429,7 @@ impl<'a> Parser<'a> {
                 } else {
                     format!("`{name}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")")
                 };
-                return Err(self.err(start, name_end, SYNTAX, message));
+                return Err(self.err(start, name_end, UNSUPPORTED, message));
             }
         };
         self.skip_ws();
@@ -495,7 +498,7 @@ impl<'a> Parser<'a> {
                     return Err(self.err(
                         start,
                         self.pos,
-                        SYNTAX,
+                        UNSUPPORTED,
                         "the filter format has no regular expressions (`~`, `matches`); use startsWith, endsWith, contains or in",
                     ))
                 }
@@ -543,7 +546,7 @@ impl<'a> Parser<'a> {
                 return Err(self.err(
                     start,
                     self.pos,
-                    SYNTAX,
+                    UNSUPPORTED,
                     format!(
                         "`not {inner}` has no exact form in the filter format{}",
                         if op.is_numeric() {
@@ -577,7 +580,7 @@ impl<'a> Parser<'a> {
                     return Err(self.err(
                         start,
                         start + word.len(),
-                        SYNTAX,
+                        UNSUPPORTED,
                         format!("the filter format has no `{word}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in"),
                     ));
                 }
