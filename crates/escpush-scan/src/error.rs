@@ -30,6 +30,11 @@ pub enum ScanError {
     /// Writing the selected lines failed.
     #[error("cannot write the selected lines: {error}")]
     Write { error: io::Error },
+    /// The inputs asked for cannot be found: a glob that matches nothing, a file without a
+    /// log-push time range in its name when one is asked, an object storage location that
+    /// cannot be listed or has no credentials. `what` is the argument or file concerned.
+    #[error("`{what}`: {message}")]
+    Select { what: String, message: String },
     /// The progress callback asked to stop.
     #[error("the scan was cancelled")]
     Cancelled,

@@ -40,8 +40,14 @@ mod input;
 mod output;
 mod read;
 mod scan;
+mod select;
+#[cfg(feature = "store")]
+mod store;
 mod work;
 
 pub use error::ScanError;
 pub use input::Input;
-pub use scan::{Malformed, MalformedReason, Progress, ScanResult, Scanner};
+pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
+pub use select::{format_time, logpush_range, parse_time, Selection};
+#[cfg(feature = "store")]
+pub use store::Object;

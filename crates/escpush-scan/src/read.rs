@@ -25,6 +25,8 @@ pub(crate) struct Chunk {
     /// After its lines, one line longer than the limit (counted malformed, not read).
     pub(crate) long_line: bool,
     pub(crate) range: Option<FileRange>,
+    /// The input's last chunk: once it is collected, the input was read to its end.
+    pub(crate) last: bool,
 }
 
 impl Chunk {
@@ -38,6 +40,7 @@ impl Chunk {
             bytes: 0,
             long_line: false,
             range: None,
+            last: false,
         }
     }
 }
@@ -62,10 +65,12 @@ pub(crate) struct Reader<'s> {
 impl Reader<'_> {
     /// Reads the inputs in turn; on an error, tells everyone to stop.
     pub(crate) fn run(mut self, inputs: Vec<Input>) -> Result<(), ScanError> {
-        let result = inputs
-            .into_iter()
-            .enumerate()
-            .try_for_each(|(i, input)| self.read_input(i, input));
+        let mut inputs: Vec<Option<Input>> = inputs.into_iter().map(Some).collect();
+        let result = (0..inputs.len()).try_for_each(|i| {
+            prefetch(&mut inputs[i..]);
+            let input = inputs[i].take().expect("each input is read once");
+            self.read_input(i, input)
+        });
         if result.is_err() {
             self.cancel.store(true, Ordering::Relaxed);
         }
@@ -108,6 +113,7 @@ impl Reader<'_> {
                     let end = (start + self.chunk_size as u64).min(file.size);
                     let mut chunk = Chunk::new(0, index, buf);
                     chunk.bytes = end - start;
+                    chunk.last = end == file.size;
                     chunk.range = Some(FileRange {
                         file: Arc::clone(&file),
                         start,
@@ -200,6 +206,7 @@ impl Reader<'_> {
         // The rest (maybe nothing: the buffer then goes back to the pool through a chunk of
         // no lines, which keeps the sequence simple).
         let mut chunk = Chunk::new(0, index, buf);
+        chunk.last = true;
         if skipping {
             chunk.long_line = true;
             chunk.bytes = skipped;
@@ -211,6 +218,20 @@ impl Reader<'_> {
         Ok(())
     }
 }
+
+/// Starts fetching the next few objects, so that several stream at once (see
+/// [`crate::store`]).
+#[cfg(feature = "store")]
+fn prefetch(inputs: &mut [Option<Input>]) {
+    for input in inputs.iter_mut().take(crate::store::AHEAD + 1) {
+        if let Some(Input::Object(object)) = input {
+            object.start();
+        }
+    }
+}
+
+#[cfg(not(feature = "store"))]
+fn prefetch(_: &mut [Option<Input>]) {}
 
 /// Room past the chunk size in every buffer: the byte before a range, and the end of its
 /// last line, which usually fits.

@@ -34,8 +34,88 @@ pub struct ScanResult {
     pub first_malformed: Option<Malformed>,
     /// Bytes of NDJSON read (after decompression).
     pub bytes: u64,
+    /// Bytes of the lines that pass the filter (with their line breaks): what the filter keeps.
+    pub matched_bytes: u64,
     /// Wall time of the scan.
     pub seconds: f64,
+    /// The same counts for each input, in input order (folders, globs and prefixes expanded:
+    /// one entry per file or object).
+    pub inputs: Vec<InputResult>,
+}
+
+impl ScanResult {
+    /// The share of lines kept, `matched / total` (`None` when no line was read).
+    pub fn line_share(&self) -> Option<f64> {
+        share(self.matched, self.total)
+    }
+
+    /// The share of bytes kept, `matched_bytes / bytes` (`None` when no byte was read).
+    pub fn byte_share(&self) -> Option<f64> {
+        share(self.matched_bytes, self.bytes)
+    }
+
+    pub(crate) fn empty(inputs: Vec<InputResult>) -> ScanResult {
+        ScanResult {
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            first_malformed: None,
+            bytes: 0,
+            matched_bytes: 0,
+            seconds: 0.0,
+            inputs,
+        }
+    }
+}
+
+#[allow(clippy::cast_precision_loss)] // a share, not a count
+fn share(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// What a scan found in one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputResult {
+    /// The input, as [`Input::name`] gives it.
+    pub name: String,
+    /// Lines read, blank lines not counted (malformed ones are).
+    pub total: u64,
+    /// Lines that pass the filter.
+    pub matched: u64,
+    /// Lines that are not one JSON object (or longer than the line limit).
+    pub malformed: u64,
+    /// Bytes of NDJSON read (after decompression).
+    pub bytes: u64,
+    /// Bytes of the lines that pass the filter, with their line breaks.
+    pub matched_bytes: u64,
+    /// Whether the input was read to its end (false for the inputs after an error, and for the
+    /// one it happened in).
+    pub complete: bool,
+}
+
+impl InputResult {
+    pub(crate) fn new(name: String) -> InputResult {
+        InputResult {
+            name,
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            bytes: 0,
+            matched_bytes: 0,
+            complete: false,
+        }
+    }
+
+    /// The share of lines kept (`None` when no line was read).
+    pub fn line_share(&self) -> Option<f64> {
+        share(self.matched, self.total)
+    }
+
+    /// The share of bytes kept (`None` when no byte was read).
+    pub fn byte_share(&self) -> Option<f64> {
+        share(self.matched_bytes, self.bytes)
+    }
 }
 
 /// Where the first malformed line is, and why it is malformed.
@@ -95,7 +175,9 @@ pub struct Scanner<'a> {
     strict: bool,
     chunk_size: usize,
     max_line: usize,
+    limit: Option<u64>,
     progress: Option<(Duration, ProgressFn<'a>)>,
+    partial: Option<ScanResult>,
 }
 
 impl fmt::Debug for Scanner<'_> {
@@ -125,7 +207,9 @@ impl<'a> Scanner<'a> {
             strict: false,
             chunk_size: 0,
             max_line: DEFAULT_MAX_LINE,
+            limit: None,
             progress: None,
+            partial: None,
         }
     }
 
@@ -159,6 +243,21 @@ impl<'a> Scanner<'a> {
     pub fn max_line(mut self, bytes: usize) -> Self {
         self.max_line = bytes.max(2);
         self
+    }
+
+    /// [`Scanner::select`] and [`Scanner::select_to_file`] write only the first `lines`
+    /// matching lines (in input order), for a look; the scan still reads every input, so the
+    /// counts are those of the whole input. `None` (the default): every matching line.
+    #[must_use]
+    pub fn limit(mut self, lines: Option<u64>) -> Self {
+        self.limit = lines;
+        self
+    }
+
+    /// The counts collected before the last scan stopped with an error (in input order, up to
+    /// the input it stopped in), to report with the error; `None` after a scan that succeeded.
+    pub fn partial(&self) -> Option<&ScanResult> {
+        self.partial.as_ref()
     }
 
     /// Calls `f` on the calling thread about every `every` while the scan runs (and when it
@@ -221,8 +320,27 @@ impl<'a> Scanner<'a> {
         n.clamp(1, 256)
     }
 
-    fn run(&mut self, inputs: Vec<Input>, mut out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
+    fn run(&mut self, inputs: Vec<Input>, out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
+        self.partial = None;
         let started = Instant::now();
+        let names: Vec<String> = inputs.iter().map(Input::name).collect();
+        let mut so_far = ScanResult::empty(names.iter().cloned().map(InputResult::new).collect());
+        let result = self.run_inner(inputs, &names, out, &mut so_far, started);
+        if result.is_err() {
+            so_far.seconds = started.elapsed().as_secs_f64();
+            self.partial = Some(so_far);
+        }
+        result
+    }
+
+    fn run_inner(
+        &mut self,
+        inputs: Vec<Input>,
+        names: &[String],
+        mut out: Option<&mut dyn Write>,
+        so_far: &mut ScanResult,
+        started: Instant,
+    ) -> Result<ScanResult, ScanError> {
         let workers = self.workers();
         // Enough buffers for every worker to have one in hand and one waiting, plus the one
         // being filled and the one being written.
@@ -232,7 +350,6 @@ impl<'a> Scanner<'a> {
         } else {
             self.chunk_size.max(16)
         };
-        let names: Vec<String> = inputs.iter().map(Input::name).collect();
         let select = out.is_some();
         let strict = self.strict;
         // Lines that fit in a chunk are never too long.
@@ -285,17 +402,19 @@ impl<'a> Scanner<'a> {
             }
             drop(done_tx);
 
-            let mut collector = Collector::new(&names, out.take(), strict);
+            let mut collector = Collector::new(names, out.take(), strict, self.limit);
             collector.collect(&done_rx, &pool_tx, started, self.progress.as_mut());
             if collector.error.is_some() {
                 cancel.store(true, Ordering::Relaxed);
                 drain(&done_rx, &pool_tx);
             }
             let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            so_far.clone_from(&collector.result);
             if let Some(error) = collector.error {
                 return Err(error);
             }
             read?;
+            so_far.clone_from(&collector.result);
             if let Some(out) = collector.out.as_mut() {
                 out.flush().map_err(|error| ScanError::Write { error })?;
             }
