@@ -80,7 +80,10 @@ def test_bad_input_exits_2_naming_it(capsys: pytest.CaptureFixture[str], logs: P
     code, _, err = run(capsys, str(tmp_path / "nofilter.json"), str(logs))
     assert code == 2 and "cannot read the filter file" in err
     code, _, err = run(capsys, FILTER, str(logs), "--strict")
-    assert code == 2 and err.endswith("line 5 is malformed: byte 25: the line ends inside the object\n")
+    assert code == 2 and err.endswith(
+        "line 5 is malformed: byte 25: the line ends inside the object; "
+        "counts so far: 0 of 1 inputs read in full, 4 lines read, 1 matching, 1 malformed\n"
+    )
     code, _, err = run(capsys, "-", "-")
     assert code == 2 and "cannot both be -" in err
     with pytest.raises(SystemExit) as exit_info:

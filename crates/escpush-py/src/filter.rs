@@ -196,7 +196,14 @@ impl PyFilter {
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<u64>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let options = crate::scan::Options { strict, threads, progress, since, until, limit };
+        let options = crate::scan::Options {
+            strict,
+            threads,
+            progress,
+            since,
+            until,
+            limit,
+        };
         crate::scan::scan(py, &self.inner, paths, options)
     }
 
@@ -216,7 +223,14 @@ impl PyFilter {
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<u64>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let options = crate::scan::Options { strict, threads, progress, since, until, limit };
+        let options = crate::scan::Options {
+            strict,
+            threads,
+            progress,
+            since,
+            until,
+            limit,
+        };
         crate::scan::select(py, &self.inner, src, &dst, options)
     }
 

@@ -248,7 +248,9 @@ fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyR
         return Ok(Some(timegm.call1((value.call_method0("timetuple")?,))?.extract()?));
     }
     if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(format!("{name} is a datetime, an ISO-8601 string or unix seconds, not bool")));
+        return Err(PyTypeError::new_err(format!(
+            "{name} is a datetime, an ISO-8601 string or unix seconds, not bool"
+        )));
     }
     if let Ok(seconds) = value.extract::<i64>() {
         return Ok(Some(seconds));
@@ -259,7 +261,10 @@ fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyR
     }
     Err(PyTypeError::new_err(format!(
         "{name} is a datetime, an ISO-8601 string or unix seconds, not {}",
-        value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+        value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
     )))
 }
 
@@ -342,21 +347,37 @@ where
     }
 }
 
-/// Adds the counts so far to a scan error: `; so far: ...` at the end of its message, and the
-/// counts as its `partial` attribute (a `ScanResult`).
+/// `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Adds the counts so far to a scan error: `; counts so far: ...` at the end of its message
+/// (when anything was read), and the counts as its `partial` attribute (a `ScanResult`).
 fn with_partial(py: Python<'_>, err: PyErr, partial: Option<&ScanResult>) -> PyErr {
     let Some(partial) = partial else { return err };
     let value = err.value(py);
     let complete = partial.inputs.iter().filter(|i| i.complete).count();
     let note = format!(
-        "; counts so far: {complete} of {} inputs read in full, {} lines read, {} matching, {} malformed",
-        partial.inputs.len(),
-        partial.total,
-        partial.matched,
-        partial.malformed
+        "; counts so far: {} of {} inputs read in full, {} lines read, {} matching, {} malformed",
+        thousands(complete as u64),
+        thousands(partial.inputs.len() as u64),
+        thousands(partial.total),
+        thousands(partial.matched),
+        thousands(partial.malformed)
     );
-    let message = value.str().map(|s| s.to_string()).unwrap_or_default();
-    let _ = value.setattr("args", (format!("{message}{note}"),));
+    if complete > 0 || partial.bytes > 0 {
+        let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+        let _ = value.setattr("args", (format!("{message}{note}"),));
+    }
     let _ = value.setattr("partial", PyScanResult::from_result(partial));
     err
 }

@@ -68,18 +68,7 @@ impl Selection {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        if let (Some(since), Some(until)) = (self.since, self.until) {
-            if since >= until {
-                return Err(ScanError::Select {
-                    what: "--since/--until".into(),
-                    message: format!(
-                        "the time range is empty: since {} is not before until {}",
-                        format_time(since),
-                        format_time(until)
-                    ),
-                });
-            }
-        }
+        self.check_range()?;
         let mut inputs = Vec::new();
         for arg in args {
             let arg = arg.as_ref();
@@ -96,6 +85,7 @@ impl Selection {
 
     /// The inputs one path stands for (a file, a folder, or a glob), appended to `out`.
     pub fn expand_path(&self, path: &Path, out: &mut Vec<Input>) -> Result<(), ScanError> {
+        self.check_range()?;
         let text = path.to_string_lossy();
         if path.is_dir() {
             let files = walk(path, None, &text)?;
@@ -148,6 +138,23 @@ impl Selection {
         }
     }
 
+    /// An empty range is a mistake, not a request for nothing.
+    fn check_range(&self) -> Result<(), ScanError> {
+        if let (Some(since), Some(until)) = (self.since, self.until) {
+            if since >= until {
+                return Err(ScanError::Select {
+                    what: "--since/--until".into(),
+                    message: format!(
+                        "the time range is empty: since {} is not before until {}",
+                        format_time(since),
+                        format_time(until)
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn keep(&self, path: &Path) -> Result<bool, ScanError> {
         let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         self.keep_name(&name, &path.display().to_string())
@@ -182,13 +189,19 @@ pub(crate) fn url_scheme(arg: &str) -> Option<&str> {
 
 /// Whether a file name looks like logs: see the module docs.
 pub(crate) fn is_log_name(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
     is_log_file_name(&name)
 }
 
 pub(crate) fn is_log_file_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    !name.starts_with('.') && [".gz", ".log", ".ndjson", ".jsonl", ".json"].iter().any(|ext| name.ends_with(ext))
+    !name.starts_with('.')
+        && [".gz", ".log", ".ndjson", ".jsonl", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
 }
 
 pub(crate) fn has_glob(text: &str) -> bool {
@@ -196,7 +209,9 @@ pub(crate) fn has_glob(text: &str) -> bool {
 }
 
 fn walk_error(shown: &str, error: &walkdir::Error) -> ScanError {
-    let path = error.path().map_or_else(|| shown.to_owned(), |p| p.display().to_string());
+    let path = error
+        .path()
+        .map_or_else(|| shown.to_owned(), |p| p.display().to_string());
     ScanError::Open {
         source_name: path,
         error: std::io::Error::other(error.to_string()),
@@ -252,7 +267,9 @@ fn glob(pattern: &str) -> Result<Vec<PathBuf>, ScanError> {
     }
     let mut files = Vec::new();
     for file in walk(&base, depth, pattern)? {
-        let Ok(relative) = file.strip_prefix(&base) else { continue };
+        let Ok(relative) = file.strip_prefix(&base) else {
+            continue;
+        };
         let relative: Vec<String> = relative
             .components()
             .filter_map(|c| match c {
@@ -369,14 +386,22 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
         return Ok(t);
     }
     if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
-        let date = (digits(&s[0..4]).ok_or_else(bad)?, digits(&s[4..6]).ok_or_else(bad)?, digits(&s[6..8]).ok_or_else(bad)?);
+        let date = (
+            digits(&s[0..4]).ok_or_else(bad)?,
+            digits(&s[4..6]).ok_or_else(bad)?,
+            digits(&s[6..8]).ok_or_else(bad)?,
+        );
         return to_unix(date, (0, 0, 0)).ok_or_else(bad);
     }
     let b = s.as_bytes();
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
         return Err(bad());
     }
-    let date = (digits(&s[0..4]).ok_or_else(bad)?, digits(&s[5..7]).ok_or_else(bad)?, digits(&s[8..10]).ok_or_else(bad)?);
+    let date = (
+        digits(&s[0..4]).ok_or_else(bad)?,
+        digits(&s[5..7]).ok_or_else(bad)?,
+        digits(&s[8..10]).ok_or_else(bad)?,
+    );
     let rest = &s[10..];
     if rest.is_empty() {
         return to_unix(date, (0, 0, 0)).ok_or_else(bad);
@@ -434,7 +459,15 @@ mod tests {
         assert_eq!(parse_time("2026-11-21T23:00:30.75-01:00"), Ok(1_795_305_630));
         assert_eq!(parse_time("2026-11-22T00:00"), Ok(1_795_305_600));
         assert_eq!(parse_time("20261122"), Ok(1_795_305_600));
-        for bad in ["", "yesterday", "2026-02-30", "2026-11-22T25:00", "2026-11-22T10", "2026-11-22X", "2026-11-22T10:00+1"] {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-02-30",
+            "2026-11-22T25:00",
+            "2026-11-22T10",
+            "2026-11-22X",
+            "2026-11-22T10:00+1",
+        ] {
             assert!(parse_time(bad).is_err(), "{bad}");
         }
         assert_eq!(format_time(1_795_305_630), "2026-11-22T00:00:30Z");
@@ -446,7 +479,10 @@ mod tests {
     fn logpush_names() {
         let name = "20261122T000000Z_20261122T000030Z_0a1b2c3d.log.gz";
         assert_eq!(logpush_range(name), Some((1_795_305_600, 1_795_305_630)));
-        assert_eq!(logpush_range("20261122T000000Z_20261122T000030Z.log"), Some((1_795_305_600, 1_795_305_630)));
+        assert_eq!(
+            logpush_range("20261122T000000Z_20261122T000030Z.log"),
+            Some((1_795_305_600, 1_795_305_630))
+        );
         assert_eq!(logpush_range("logs.ndjson.gz"), None);
         assert_eq!(logpush_range("20261122T000000Z_20261199T000030Z_x.log.gz"), None);
         assert_eq!(logpush_range("20261122T000000Z_20261122T000030Zx.log.gz"), None);

@@ -98,7 +98,7 @@ impl Object {
             let result = match store.get_opts(&path, GetOptions::default()).await {
                 Ok(result) => result,
                 Err(e) => {
-                    let _ = tx.send(Err(clean(&e.to_string()))).await;
+                    let _ = tx.send(Err(message(&e))).await;
                     return;
                 }
             };
@@ -114,7 +114,7 @@ impl Object {
                         }
                     }
                     Err(e) => {
-                        let _ = tx.send(Err(clean(&e.to_string()))).await;
+                        let _ = tx.send(Err(message(&e))).await;
                         return;
                     }
                 }
@@ -203,6 +203,33 @@ const SECRET_VARS: &[&str] = &[
     "AZURE_STORAGE_TOKEN",
 ];
 
+/// What went wrong, in a line: a missing object said plainly; a store's XML error body cut down
+/// to its code and message; no secrets.
+fn message(e: &object_store::Error) -> String {
+    if let object_store::Error::NotFound { .. } = e {
+        return "the object is not there (deleted after it was listed?)".to_owned();
+    }
+    let text = e.to_string();
+    let tag = |name: &str| {
+        let open = format!("<{name}>");
+        let start = text.find(&open)? + open.len();
+        let end = start + text[start..].find("</")?;
+        Some(text[start..end].to_owned())
+    };
+    let short = match text.find("<?xml").or_else(|| text.find("<Error>")) {
+        Some(i) => {
+            let head = text[..i].trim_end().trim_end_matches(':');
+            match (tag("Code"), tag("Message")) {
+                (Some(code), Some(msg)) => format!("{head}: {code}: {msg}"),
+                (Some(code), None) => format!("{head}: {code}"),
+                _ => head.to_owned(),
+            }
+        }
+        None => text.clone(),
+    };
+    clean(&short)
+}
+
 /// `message` without credential values and without URL query strings.
 pub(crate) fn clean(message: &str) -> String {
     let mut out = message.to_owned();
@@ -219,7 +246,9 @@ pub(crate) fn clean(message: &str) -> String {
     while let Some(i) = rest.find("://") {
         let (before, after) = rest.split_at(i);
         cleaned.push_str(before);
-        let end = after.find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')').unwrap_or(after.len());
+        let end = after
+            .find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')')
+            .unwrap_or(after.len());
         let url = &after[..end];
         match url.find('?') {
             Some(q) => {
@@ -276,13 +305,15 @@ fn open(url: &str) -> Result<(Arc<dyn ObjectStore>, &'static str, String, String
     if bucket.is_empty() {
         return Err(select_error(url, "the URL names no bucket (scheme://bucket/prefix/)"));
     }
-    let build_error = |e: object_store::Error| select_error(url, clean(&e.to_string()));
+    let build_error = |e: object_store::Error| select_error(url, message(&e));
     let (store, scheme): (Arc<dyn ObjectStore>, &'static str) = match scheme.to_ascii_lowercase().as_str() {
         "s3" | "s3a" => {
             if !has_aws_credentials() {
                 return Err(select_error(url, format!("no AWS credentials: {AWS_HINT}")));
             }
-            let endpoint = env("AWS_ENDPOINT_URL_S3").or_else(|| env("AWS_ENDPOINT_URL")).or_else(|| env("AWS_ENDPOINT"));
+            let endpoint = env("AWS_ENDPOINT_URL_S3")
+                .or_else(|| env("AWS_ENDPOINT_URL"))
+                .or_else(|| env("AWS_ENDPOINT"));
             let (client, retry, allow_http) = options(endpoint.as_deref());
             let mut builder = object_store::aws::AmazonS3Builder::from_env()
                 .with_bucket_name(bucket)
@@ -330,9 +361,15 @@ fn open(url: &str) -> Result<(Arc<dyn ObjectStore>, &'static str, String, String
             let adc = std::env::var_os("HOME")
                 .map(|home| std::path::Path::new(&home).join(".config/gcloud/application_default_credentials.json"))
                 .filter(|p| p.is_file());
-            let explicit = ["GOOGLE_SERVICE_ACCOUNT", "GOOGLE_SERVICE_ACCOUNT_PATH", "SERVICE_ACCOUNT", "GOOGLE_SERVICE_ACCOUNT_KEY", "GOOGLE_APPLICATION_CREDENTIALS"]
-                .iter()
-                .any(|v| env(v).is_some());
+            let explicit = [
+                "GOOGLE_SERVICE_ACCOUNT",
+                "GOOGLE_SERVICE_ACCOUNT_PATH",
+                "SERVICE_ACCOUNT",
+                "GOOGLE_SERVICE_ACCOUNT_KEY",
+                "GOOGLE_APPLICATION_CREDENTIALS",
+            ]
+            .iter()
+            .any(|v| env(v).is_some());
             if !explicit && adc.is_none() {
                 return Err(select_error(
                     url,
@@ -405,7 +442,7 @@ pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
         path: meta.location,
         stream: None,
     };
-    let listing_error = |e: &object_store::Error| select_error(url, format!("cannot list: {}", clean(&e.to_string())));
+    let listing_error = |e: &object_store::Error| select_error(url, format!("cannot list: {}", message(e)));
     let rt = runtime();
     // A glob: list what comes before it and match the rest.
     if has_glob(&key) {
@@ -438,19 +475,22 @@ pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
             Err(e) => return Err(listing_error(&e)),
         }
     }
-    let metas = rt.block_on(collect(&store, key.trim_end_matches('/'))).map_err(|e| listing_error(&e))?;
+    let metas = rt
+        .block_on(collect(&store, key.trim_end_matches('/')))
+        .map_err(|e| listing_error(&e))?;
     let mut objects: Vec<Object> = metas
         .into_iter()
         .filter(|m| {
-            m.location
-                .parts()
-                .all(|p| !p.as_ref().starts_with('.'))
+            m.location.parts().all(|p| !p.as_ref().starts_with('.'))
                 && is_log_file_name(m.location.filename().unwrap_or(""))
         })
         .map(object)
         .collect();
     if objects.is_empty() {
-        return Err(select_error(url, "there are no log objects here (.gz, .log, .ndjson, .jsonl or .json)"));
+        return Err(select_error(
+            url,
+            "there are no log objects here (.gz, .log, .ndjson, .jsonl or .json)",
+        ));
     }
     sort(&mut objects);
     Ok(objects)

@@ -257,6 +257,7 @@ impl<'s, 'o> Collector<'s, 'o> {
             let source_name = &self.names[done.chunk.input];
             let line = base + index + 1;
             if self.strict {
+                self.result.inputs[done.chunk.input].complete = false;
                 self.error = Some(ScanError::Malformed {
                     source_name: source_name.clone(),
                     line,
