@@ -2,9 +2,9 @@
 //! (byte ranges of plain files, read by the workers themselves with [`read_range`]; lines of
 //! streams), and the line limit, applied to a line's content without its line break.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use memchr::memrchr;
 
@@ -15,8 +15,11 @@ use crate::{Input, ScanError};
 /// break at the end of the input), then perhaps one line too long to hold. A chunk of a
 /// plain file comes as a byte range that the worker reads itself.
 pub(crate) struct Chunk {
+    /// The chunk's place in its input.
     pub(crate) seq: u64,
     pub(crate) input: usize,
+    /// The reader whose pool the buffer goes back to.
+    pub(crate) pool: usize,
     pub(crate) buf: Vec<u8>,
     pub(crate) start: usize,
     pub(crate) len: usize,
@@ -34,6 +37,7 @@ impl Chunk {
         Chunk {
             seq,
             input,
+            pool: 0,
             buf,
             start: 0,
             len: 0,
@@ -53,7 +57,32 @@ pub(crate) struct FileRange {
     pub(crate) end: u64,
 }
 
+/// The inputs of a scan, handed to the readers in order.
+pub(crate) struct Inputs {
+    items: Mutex<Vec<Option<Input>>>,
+    next: AtomicUsize,
+}
+
+impl Inputs {
+    pub(crate) fn new(inputs: Vec<Input>) -> Inputs {
+        Inputs {
+            items: Mutex::new(inputs.into_iter().map(Some).collect()),
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// The next input to read, and its index.
+    fn claim(&self) -> Option<(usize, Input)> {
+        let mut items = self.items.lock().ok()?;
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        let rest = items.get_mut(i..)?;
+        prefetch(rest);
+        Some((i, rest.first_mut()?.take()?))
+    }
+}
+
 pub(crate) struct Reader<'s> {
+    pub(crate) id: usize,
     pub(crate) pool: Receiver<Vec<u8>>,
     pub(crate) work: SyncSender<Chunk>,
     pub(crate) cancel: &'s AtomicBool,
@@ -64,17 +93,17 @@ pub(crate) struct Reader<'s> {
 
 impl Reader<'_> {
     /// Reads the inputs in turn; on an error, tells everyone to stop.
-    pub(crate) fn run(mut self, inputs: Vec<Input>) -> Result<(), ScanError> {
-        let mut inputs: Vec<Option<Input>> = inputs.into_iter().map(Some).collect();
-        let result = (0..inputs.len()).try_for_each(|i| {
-            prefetch(&mut inputs[i..]);
-            let input = inputs[i].take().expect("each input is read once");
-            self.read_input(i, input)
-        });
-        if result.is_err() {
-            self.cancel.store(true, Ordering::Relaxed);
+    /// Reads inputs until there are none left; on an error (returned with the input's
+    /// index), tells everyone to stop.
+    pub(crate) fn run(mut self, inputs: &Inputs) -> Result<(), (usize, ScanError)> {
+        while !self.cancel.load(Ordering::Relaxed) {
+            let Some((i, input)) = inputs.claim() else { break };
+            if let Err(error) = self.read_input(i, input) {
+                self.cancel.store(true, Ordering::Relaxed);
+                return Err((i, error));
+            }
         }
-        result
+        Ok(())
     }
 
     /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
@@ -90,6 +119,7 @@ impl Reader<'_> {
 
     pub(crate) fn send(&mut self, mut chunk: Chunk) -> bool {
         chunk.seq = self.seq;
+        chunk.pool = self.id;
         self.seq += 1;
         self.work.send(chunk).is_ok()
     }
@@ -98,6 +128,7 @@ impl Reader<'_> {
     /// workers read themselves, so that reading is spread over the cores and each chunk is
     /// evaluated while it is still in the cache of the core that read it.
     pub(crate) fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
+        self.seq = 0;
         match Source::open(input)? {
             Opened::Stream(source) => self.read_stream(index, source),
             Opened::File(file) => {

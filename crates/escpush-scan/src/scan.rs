@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{CompiledFilter, Filter, MalformedLine};
 
 use crate::output::{self, Output};
-use crate::read::{Chunk, Reader};
+use crate::read::{Chunk, Inputs, Reader};
 use crate::work::{work, Collector, Done};
 use crate::{Input, ScanError};
 
@@ -195,6 +195,8 @@ impl fmt::Debug for Scanner<'_> {
 const BUFFER_BUDGET: usize = 24 << 20;
 const MAX_CHUNK: usize = 2 << 20;
 const MIN_CHUNK: usize = 64 << 10;
+/// The most inputs read at once (each by a reader thread of its own).
+const MAX_READERS: usize = 4;
 /// The default line limit (see [`Scanner::max_line`]).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
@@ -342,11 +344,15 @@ impl<'a> Scanner<'a> {
         started: Instant,
     ) -> Result<ScanResult, ScanError> {
         let workers = self.workers();
+        // Several inputs are read (and decompressed) by several readers at once, each with a
+        // pool of its own: a reader ahead of the input being collected can only fill its own
+        // buffers, never take those the input in front needs.
+        let readers = workers.min(inputs.len()).clamp(1, MAX_READERS);
         // Enough buffers for every worker to have one in hand and one waiting, plus the one
         // being filled and the one being written.
         let buffers = 2 * workers + 2;
         let chunk_size = if self.chunk_size == 0 {
-            (BUFFER_BUDGET / buffers).clamp(MIN_CHUNK, MAX_CHUNK)
+            (BUFFER_BUDGET / (buffers * readers)).clamp(MIN_CHUNK, MAX_CHUNK)
         } else {
             self.chunk_size.max(16)
         };
@@ -356,32 +362,57 @@ impl<'a> Scanner<'a> {
         let max_line = self.max_line.max(chunk_size + 2);
         let cancel = AtomicBool::new(false);
 
-        let (pool_tx, pool_rx) = mpsc::sync_channel::<Vec<u8>>(buffers);
-        for _ in 0..buffers {
-            pool_tx.send(Vec::new()).expect("the pool has room for every buffer");
+        let mut pools = Vec::with_capacity(readers);
+        let mut pool_rxs = Vec::with_capacity(readers);
+        for _ in 0..readers {
+            let (pool_tx, pool_rx) = mpsc::sync_channel::<Vec<u8>>(buffers);
+            for _ in 0..buffers {
+                pool_tx.send(Vec::new()).expect("the pool has room for every buffer");
+            }
+            pools.push(pool_tx);
+            pool_rxs.push(pool_rx);
         }
-        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(buffers);
+        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(buffers * readers);
         let work_rx = Arc::new(Mutex::new(work_rx));
         let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let queue = Inputs::new(inputs);
 
         thread::scope(|s| {
-            let reader = {
+            let mut spawned_readers = Vec::with_capacity(readers);
+            for (id, pool) in pool_rxs.into_iter().enumerate() {
                 let cancel = &cancel;
-                thread::Builder::new()
-                    .name("escpush-scan-reader".into())
+                let queue = &queue;
+                let work = work_tx.clone();
+                let spawned = thread::Builder::new()
+                    .name(format!("escpush-scan-reader-{id}"))
                     .spawn_scoped(s, move || {
                         let reader = Reader {
-                            pool: pool_rx,
-                            work: work_tx,
+                            id,
+                            pool,
+                            work,
                             cancel,
                             chunk_size,
                             max_line,
                             seq: 0,
                         };
-                        reader.run(inputs)
-                    })
-                    .map_err(|error| ScanError::Thread { error })?
-            };
+                        reader.run(queue)
+                    });
+                match spawned {
+                    Ok(handle) => spawned_readers.push(handle),
+                    Err(error) => {
+                        cancel.store(true, Ordering::Relaxed);
+                        drop(work_tx);
+                        drop(done_tx);
+                        drain(&done_rx, &pools);
+                        drop(pools);
+                        for reader in spawned_readers {
+                            let _ = reader.join();
+                        }
+                        return Err(ScanError::Thread { error });
+                    }
+                }
+            }
+            drop(work_tx);
             for i in 0..workers {
                 let work_rx = Arc::clone(&work_rx);
                 let tx = done_tx.clone();
@@ -392,28 +423,40 @@ impl<'a> Scanner<'a> {
                 if let Err(error) = spawned {
                     cancel.store(true, Ordering::Relaxed);
                     drop(done_tx);
-                    // Let the reader and the workers already started finish; without the
-                    // pool's sender the reader stops once the buffers in flight are gone.
-                    drain(&done_rx, &pool_tx);
-                    drop(pool_tx);
-                    let _ = reader.join();
+                    // Let the readers and the workers already started finish; without the
+                    // pools' senders the readers stop once the buffers in flight are gone.
+                    drain(&done_rx, &pools);
+                    drop(pools);
+                    for reader in spawned_readers {
+                        let _ = reader.join();
+                    }
                     return Err(ScanError::Thread { error });
                 }
             }
             drop(done_tx);
 
             let mut collector = Collector::new(names, out.take(), strict, self.limit);
-            collector.collect(&done_rx, &pool_tx, started, self.progress.as_mut());
+            collector.collect(&done_rx, &pools, started, self.progress.as_mut());
             if collector.error.is_some() {
                 cancel.store(true, Ordering::Relaxed);
-                drain(&done_rx, &pool_tx);
+                drain(&done_rx, &pools);
             }
-            let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // The error of the earliest input, when readers failed.
+            let mut read: Result<(), (usize, ScanError)> = Ok(());
+            for reader in spawned_readers {
+                let result = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                if let Err((input, error)) = result {
+                    if read.as_ref().err().is_none_or(|(first, _)| input < *first) {
+                        read = Err((input, error));
+                    }
+                }
+            }
             so_far.clone_from(&collector.result);
             if let Some(error) = collector.error {
                 return Err(error);
             }
-            read?;
+            read.map_err(|(_, error)| error)?;
+            debug_assert_eq!(collector.next.0, names.len(), "every input was collected to its end");
             so_far.clone_from(&collector.result);
             if let Some(out) = collector.out.as_mut() {
                 out.flush().map_err(|error| ScanError::Write { error })?;
@@ -437,8 +480,8 @@ impl<'a> Scanner<'a> {
 
 /// Receives the remaining results without looking at them, handing buffers back so that the
 /// reader can reach its cancellation check.
-fn drain(done_rx: &Receiver<Done>, pool_tx: &SyncSender<Vec<u8>>) {
+fn drain(done_rx: &Receiver<Done>, pools: &[SyncSender<Vec<u8>>]) {
     for done in done_rx {
-        let _ = pool_tx.send(done.chunk.buf);
+        let _ = pools[done.chunk.pool].send(done.chunk.buf);
     }
 }

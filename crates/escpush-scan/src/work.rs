@@ -141,8 +141,9 @@ pub(crate) struct Collector<'s, 'o> {
     pub(crate) names: &'s [String],
     /// Lines of each input already collected: the line number base of the next chunk.
     pub(crate) lines_before: Vec<u64>,
-    pub(crate) next: u64,
-    pub(crate) pending: BTreeMap<u64, Done>,
+    /// The next chunk to take: its input and its place in it.
+    pub(crate) next: (usize, u64),
+    pub(crate) pending: BTreeMap<(usize, u64), Done>,
     pub(crate) result: ScanResult,
     pub(crate) out: Option<&'o mut dyn Write>,
     pub(crate) strict: bool,
@@ -156,7 +157,7 @@ impl<'s, 'o> Collector<'s, 'o> {
         Collector {
             names,
             lines_before: vec![0; names.len()],
-            next: 0,
+            next: (0, 0),
             pending: BTreeMap::new(),
             result: ScanResult::empty(names.iter().cloned().map(InputResult::new).collect()),
             out,
@@ -171,7 +172,7 @@ impl<'s, 'o> Collector<'s, 'o> {
     pub(crate) fn collect(
         &mut self,
         done_rx: &Receiver<Done>,
-        pool_tx: &SyncSender<Vec<u8>>,
+        pools: &[SyncSender<Vec<u8>>],
         started: Instant,
         mut progress: Option<&mut (Duration, ProgressFn<'_>)>,
     ) {
@@ -182,11 +183,15 @@ impl<'s, 'o> Collector<'s, 'o> {
         loop {
             match done_rx.recv_timeout(every) {
                 Ok(done) => {
-                    self.pending.insert(done.chunk.seq, done);
+                    self.pending.insert((done.chunk.input, done.chunk.seq), done);
                     while let Some(done) = self.pending.remove(&self.next) {
-                        self.next += 1;
+                        self.next = if done.chunk.last {
+                            (self.next.0 + 1, 0)
+                        } else {
+                            (self.next.0, self.next.1 + 1)
+                        };
                         let chunk = self.take(done);
-                        let _ = pool_tx.send(chunk.buf);
+                        let _ = pools[chunk.pool].send(chunk.buf);
                     }
                     if self.error.is_some() {
                         return;
