@@ -37,7 +37,8 @@ fn inflate_only(inputs: Vec<Input>, threads: usize) -> Result<u64, String> {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(path) = paths.get(i) else { return Ok(()) };
                         let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-                        let mut gz = flate2::read::MultiGzDecoder::new(std::io::BufReader::with_capacity(256 << 10, file));
+                        let mut gz =
+                            flate2::read::MultiGzDecoder::new(std::io::BufReader::with_capacity(256 << 10, file));
                         loop {
                             let n = gz.read(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
                             if n == 0 {
