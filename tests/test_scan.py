@@ -241,7 +241,9 @@ def test_scan_result_looks_like_its_constructor() -> None:
         "first_malformed=('x.ndjson', 7, 'byte 0: ...'))"
     )
     kept = ScanResult(4, 1, bytes=100, matched_bytes=20, source="a.gz")
-    assert repr(kept) == "ScanResult(total=4, matched=1, malformed=0, bytes=100, seconds=0.000, matched_bytes=20, source='a.gz')"
+    assert repr(kept) == (
+        "ScanResult(total=4, matched=1, malformed=0, bytes=100, seconds=0.000, matched_bytes=20, source='a.gz')"
+    )
     assert eval(repr(kept), {"ScanResult": ScanResult}) == kept
     assert (kept.line_share, kept.byte_share, kept.summary) == (0.25, 0.2, "keeps 25.0% of lines, 20.0% of bytes")
     assert ScanResult(0, 0).summary == "read no lines" and ScanResult(0, 0).line_share is None

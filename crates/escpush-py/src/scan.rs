@@ -106,7 +106,7 @@ fn percent(share: f64) -> String {
 impl PyScanResult {
     #[new]
     #[pyo3(signature = (total, matched, malformed=0, bytes=0, seconds=0.0, first_malformed=None, *, matched_bytes=0, source=None, per_input=Vec::new(), lines=None))]
-    #[allow(clippy::too_many_arguments)] // the fields, as keywords
+    #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // the fields, as keywords, extracted by value
     fn py_new(
         total: u64,
         matched: u64,
@@ -352,7 +352,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

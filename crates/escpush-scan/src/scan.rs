@@ -378,39 +378,17 @@ impl<'a> Scanner<'a> {
         let queue = Inputs::new(inputs);
 
         thread::scope(|s| {
-            let mut spawned_readers = Vec::with_capacity(readers);
-            for (id, pool) in pool_rxs.into_iter().enumerate() {
-                let cancel = &cancel;
-                let queue = &queue;
-                let work = work_tx.clone();
-                let spawned = thread::Builder::new()
-                    .name(format!("escpush-scan-reader-{id}"))
-                    .spawn_scoped(s, move || {
-                        let reader = Reader {
-                            id,
-                            pool,
-                            work,
-                            cancel,
-                            chunk_size,
-                            max_line,
-                            seq: 0,
-                        };
-                        reader.run(queue)
-                    });
-                match spawned {
-                    Ok(handle) => spawned_readers.push(handle),
-                    Err(error) => {
-                        cancel.store(true, Ordering::Relaxed);
-                        drop(work_tx);
-                        drop(done_tx);
-                        drain(&done_rx, &pools);
-                        drop(pools);
-                        for reader in spawned_readers {
-                            let _ = reader.join();
-                        }
-                        return Err(ScanError::Thread { error });
-                    }
+            let (spawned_readers, failed) = spawn_readers(s, pool_rxs, &work_tx, &cancel, &queue, chunk_size, max_line);
+            if let Some(error) = failed {
+                cancel.store(true, Ordering::Relaxed);
+                drop(work_tx);
+                drop(done_tx);
+                drain(&done_rx, &pools);
+                drop(pools);
+                for reader in spawned_readers {
+                    let _ = reader.join();
                 }
+                return Err(ScanError::Thread { error });
             }
             drop(work_tx);
             for i in 0..workers {
@@ -476,6 +454,43 @@ impl<'a> Scanner<'a> {
             Ok(result)
         })
     }
+}
+
+type ReaderHandle<'scope> = thread::ScopedJoinHandle<'scope, Result<(), (usize, ScanError)>>;
+
+/// Starts a reader thread per pool; stops at the first that cannot start (and says why).
+fn spawn_readers<'scope, 'env>(
+    s: &'scope thread::Scope<'scope, 'env>,
+    pools: Vec<Receiver<Vec<u8>>>,
+    work_tx: &SyncSender<Chunk>,
+    cancel: &'env AtomicBool,
+    queue: &'env Inputs,
+    chunk_size: usize,
+    max_line: usize,
+) -> (Vec<ReaderHandle<'scope>>, Option<std::io::Error>) {
+    let mut spawned = Vec::with_capacity(pools.len());
+    for (id, pool) in pools.into_iter().enumerate() {
+        let work = work_tx.clone();
+        let started = thread::Builder::new()
+            .name(format!("escpush-scan-reader-{id}"))
+            .spawn_scoped(s, move || {
+                let reader = Reader {
+                    id,
+                    pool,
+                    work,
+                    cancel,
+                    chunk_size,
+                    max_line,
+                    seq: 0,
+                };
+                reader.run(queue)
+            });
+        match started {
+            Ok(handle) => spawned.push(handle),
+            Err(error) => return (spawned, Some(error)),
+        }
+    }
+    (spawned, None)
 }
 
 /// Receives the remaining results without looking at them, handing buffers back so that the

@@ -297,130 +297,21 @@ fn has_aws_credentials() -> bool {
         || env("AWS_CONTAINER_CREDENTIALS_FULL_URI").is_some()
 }
 
-/// The store a URL names, and the key (or prefix) in it.
-fn open(url: &str) -> Result<(Arc<dyn ObjectStore>, &'static str, String, String), ScanError> {
+type Store = Arc<dyn ObjectStore>;
+
+/// The store a URL names, its scheme as shown, the bucket, and the key (or prefix) in it.
+fn open(url: &str) -> Result<(Store, &'static str, String, String), ScanError> {
     init_tls();
     let (scheme, rest) = url.split_once("://").expect("a URL");
     let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
     if bucket.is_empty() {
         return Err(select_error(url, "the URL names no bucket (scheme://bucket/prefix/)"));
     }
-    let build_error = |e: object_store::Error| select_error(url, message(&e));
-    let (store, scheme): (Arc<dyn ObjectStore>, &'static str) = match scheme.to_ascii_lowercase().as_str() {
-        "s3" | "s3a" => {
-            if !has_aws_credentials() {
-                return Err(select_error(url, format!("no AWS credentials: {AWS_HINT}")));
-            }
-            let endpoint = env("AWS_ENDPOINT_URL_S3")
-                .or_else(|| env("AWS_ENDPOINT_URL"))
-                .or_else(|| env("AWS_ENDPOINT"));
-            let (client, retry, allow_http) = options(endpoint.as_deref());
-            let mut builder = object_store::aws::AmazonS3Builder::from_env()
-                .with_bucket_name(bucket)
-                .with_client_options(client)
-                .with_retry(retry)
-                .with_allow_http(allow_http);
-            if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() && endpoint.is_some() {
-                builder = builder.with_region("us-east-1");
-            }
-            (Arc::new(builder.build().map_err(build_error)?), "s3")
-        }
-        "r2" => {
-            let endpoint = env("R2_ENDPOINT")
-                .or_else(|| env("R2_ACCOUNT_ID").map(|id| format!("https://{id}.r2.cloudflarestorage.com")))
-                .or_else(|| env("AWS_ENDPOINT_URL"));
-            let Some(endpoint) = endpoint else {
-                return Err(select_error(
-                    url,
-                    "r2:// needs the account's endpoint: set R2_ACCOUNT_ID (for https://<account \
-                     id>.r2.cloudflarestorage.com), or R2_ENDPOINT or AWS_ENDPOINT_URL to the full URL",
-                ));
-            };
-            let key_id = env("R2_ACCESS_KEY_ID").or_else(|| env("AWS_ACCESS_KEY_ID"));
-            let secret = env("R2_SECRET_ACCESS_KEY").or_else(|| env("AWS_SECRET_ACCESS_KEY"));
-            let (Some(key_id), Some(secret)) = (key_id, secret) else {
-                return Err(select_error(
-                    url,
-                    "no R2 credentials: set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 \
-                     credentials), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
-                ));
-            };
-            let (client, retry, allow_http) = options(Some(&endpoint));
-            let builder = object_store::aws::AmazonS3Builder::from_env()
-                .with_bucket_name(bucket)
-                .with_endpoint(endpoint)
-                .with_region(env("R2_REGION").unwrap_or_else(|| "auto".to_owned()))
-                .with_access_key_id(key_id)
-                .with_secret_access_key(secret)
-                .with_client_options(client)
-                .with_retry(retry)
-                .with_allow_http(allow_http);
-            (Arc::new(builder.build().map_err(build_error)?), "r2")
-        }
-        "gs" | "gcs" => {
-            let adc = std::env::var_os("HOME")
-                .map(|home| std::path::Path::new(&home).join(".config/gcloud/application_default_credentials.json"))
-                .filter(|p| p.is_file());
-            let explicit = [
-                "GOOGLE_SERVICE_ACCOUNT",
-                "GOOGLE_SERVICE_ACCOUNT_PATH",
-                "SERVICE_ACCOUNT",
-                "GOOGLE_SERVICE_ACCOUNT_KEY",
-                "GOOGLE_APPLICATION_CREDENTIALS",
-            ]
-            .iter()
-            .any(|v| env(v).is_some());
-            if !explicit && adc.is_none() {
-                return Err(select_error(
-                    url,
-                    "no Google Cloud credentials: set GOOGLE_APPLICATION_CREDENTIALS (or GOOGLE_SERVICE_ACCOUNT) to \
-                     a service account key file, or GOOGLE_SERVICE_ACCOUNT_KEY to its JSON, or run `gcloud auth \
-                     application-default login`",
-                ));
-            }
-            let (client, retry, _) = options(None);
-            let mut builder = object_store::gcp::GoogleCloudStorageBuilder::from_env()
-                .with_bucket_name(bucket)
-                .with_client_options(client)
-                .with_retry(retry);
-            if let Some(path) = env("GOOGLE_APPLICATION_CREDENTIALS") {
-                builder = builder.with_application_credentials(path);
-            }
-            (Arc::new(builder.build().map_err(build_error)?), "gs")
-        }
-        "az" | "azure" | "abfs" | "abfss" => {
-            if env("AZURE_STORAGE_ACCOUNT_NAME").is_none() {
-                return Err(select_error(
-                    url,
-                    "az://container/prefix/ needs the storage account: set AZURE_STORAGE_ACCOUNT_NAME",
-                ));
-            }
-            let credentials = [
-                "AZURE_STORAGE_ACCOUNT_KEY",
-                "AZURE_STORAGE_ACCESS_KEY",
-                "AZURE_STORAGE_SAS_KEY",
-                "AZURE_STORAGE_TOKEN",
-                "AZURE_STORAGE_CLIENT_SECRET",
-                "AZURE_CLIENT_SECRET",
-                "AZURE_FEDERATED_TOKEN_FILE",
-            ]
-            .iter()
-            .any(|v| env(v).is_some())
-                || env("AZURE_STORAGE_USE_EMULATOR").is_some_and(|v| v.eq_ignore_ascii_case("true"));
-            if !credentials {
-                return Err(select_error(
-                    url,
-                    "no Azure credentials: set AZURE_STORAGE_ACCOUNT_KEY, or AZURE_STORAGE_SAS_KEY, or a service \
-                     principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID)",
-                ));
-            }
-            let (client, retry, _) = options(None);
-            let builder = object_store::azure::MicrosoftAzureBuilder::from_env()
-                .with_container_name(bucket)
-                .with_client_options(client)
-                .with_retry(retry);
-            (Arc::new(builder.build().map_err(build_error)?), "az")
-        }
+    let (store, scheme) = match scheme.to_ascii_lowercase().as_str() {
+        "s3" | "s3a" => (s3(url, bucket)?, "s3"),
+        "r2" => (r2(url, bucket)?, "r2"),
+        "gs" | "gcs" => (gcs(url, bucket)?, "gs"),
+        "az" | "azure" | "abfs" | "abfss" => (azure(url, bucket)?, "az"),
         other => {
             return Err(select_error(
                 url,
@@ -429,6 +320,124 @@ fn open(url: &str) -> Result<(Arc<dyn ObjectStore>, &'static str, String, String
         }
     };
     Ok((store, scheme, bucket.to_owned(), key.to_owned()))
+}
+
+fn s3(url: &str, bucket: &str) -> Result<Store, ScanError> {
+    if !has_aws_credentials() {
+        return Err(select_error(url, format!("no AWS credentials: {AWS_HINT}")));
+    }
+    let endpoint = env("AWS_ENDPOINT_URL_S3")
+        .or_else(|| env("AWS_ENDPOINT_URL"))
+        .or_else(|| env("AWS_ENDPOINT"));
+    let (client, retry, allow_http) = options(endpoint.as_deref());
+    let mut builder = object_store::aws::AmazonS3Builder::from_env()
+        .with_bucket_name(bucket)
+        .with_client_options(client)
+        .with_retry(retry)
+        .with_allow_http(allow_http);
+    if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() && endpoint.is_some() {
+        builder = builder.with_region("us-east-1");
+    }
+    Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
+}
+
+fn r2(url: &str, bucket: &str) -> Result<Store, ScanError> {
+    let endpoint = env("R2_ENDPOINT")
+        .or_else(|| env("R2_ACCOUNT_ID").map(|id| format!("https://{id}.r2.cloudflarestorage.com")))
+        .or_else(|| env("AWS_ENDPOINT_URL"));
+    let Some(endpoint) = endpoint else {
+        return Err(select_error(
+            url,
+            "r2:// needs the account's endpoint: set R2_ACCOUNT_ID (for https://<account \
+             id>.r2.cloudflarestorage.com), or R2_ENDPOINT or AWS_ENDPOINT_URL to the full URL",
+        ));
+    };
+    let key_id = env("R2_ACCESS_KEY_ID").or_else(|| env("AWS_ACCESS_KEY_ID"));
+    let secret = env("R2_SECRET_ACCESS_KEY").or_else(|| env("AWS_SECRET_ACCESS_KEY"));
+    let (Some(key_id), Some(secret)) = (key_id, secret) else {
+        return Err(select_error(
+            url,
+            "no R2 credentials: set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 \
+             credentials), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
+        ));
+    };
+    let (client, retry, allow_http) = options(Some(&endpoint));
+    let builder = object_store::aws::AmazonS3Builder::from_env()
+        .with_bucket_name(bucket)
+        .with_endpoint(endpoint)
+        .with_region(env("R2_REGION").unwrap_or_else(|| "auto".to_owned()))
+        .with_access_key_id(key_id)
+        .with_secret_access_key(secret)
+        .with_client_options(client)
+        .with_retry(retry)
+        .with_allow_http(allow_http);
+    Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
+}
+
+fn gcs(url: &str, bucket: &str) -> Result<Store, ScanError> {
+    let adc = std::env::var_os("HOME")
+        .map(|home| std::path::Path::new(&home).join(".config/gcloud/application_default_credentials.json"))
+        .filter(|p| p.is_file());
+    let explicit = [
+        "GOOGLE_SERVICE_ACCOUNT",
+        "GOOGLE_SERVICE_ACCOUNT_PATH",
+        "SERVICE_ACCOUNT",
+        "GOOGLE_SERVICE_ACCOUNT_KEY",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+    ]
+    .iter()
+    .any(|v| env(v).is_some());
+    if !explicit && adc.is_none() {
+        return Err(select_error(
+            url,
+            "no Google Cloud credentials: set GOOGLE_APPLICATION_CREDENTIALS (or GOOGLE_SERVICE_ACCOUNT) to \
+             a service account key file, or GOOGLE_SERVICE_ACCOUNT_KEY to its JSON, or run `gcloud auth \
+             application-default login`",
+        ));
+    }
+    let (client, retry, _) = options(None);
+    let mut builder = object_store::gcp::GoogleCloudStorageBuilder::from_env()
+        .with_bucket_name(bucket)
+        .with_client_options(client)
+        .with_retry(retry);
+    if let Some(path) = env("GOOGLE_APPLICATION_CREDENTIALS") {
+        builder = builder.with_application_credentials(path);
+    }
+    Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
+}
+
+fn azure(url: &str, bucket: &str) -> Result<Store, ScanError> {
+    if env("AZURE_STORAGE_ACCOUNT_NAME").is_none() {
+        return Err(select_error(
+            url,
+            "az://container/prefix/ needs the storage account: set AZURE_STORAGE_ACCOUNT_NAME",
+        ));
+    }
+    let credentials = [
+        "AZURE_STORAGE_ACCOUNT_KEY",
+        "AZURE_STORAGE_ACCESS_KEY",
+        "AZURE_STORAGE_SAS_KEY",
+        "AZURE_STORAGE_TOKEN",
+        "AZURE_STORAGE_CLIENT_SECRET",
+        "AZURE_CLIENT_SECRET",
+        "AZURE_FEDERATED_TOKEN_FILE",
+    ]
+    .iter()
+    .any(|v| env(v).is_some())
+        || env("AZURE_STORAGE_USE_EMULATOR").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if !credentials {
+        return Err(select_error(
+            url,
+            "no Azure credentials: set AZURE_STORAGE_ACCOUNT_KEY, or AZURE_STORAGE_SAS_KEY, or a service \
+             principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID)",
+        ));
+    }
+    let (client, retry, _) = options(None);
+    let builder = object_store::azure::MicrosoftAzureBuilder::from_env()
+        .with_container_name(bucket)
+        .with_client_options(client)
+        .with_retry(retry);
+    Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
 }
 
 /// The objects a URL stands for (see the module docs), sorted by key.

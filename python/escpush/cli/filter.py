@@ -122,7 +122,11 @@ def add(commands: Commands, summary: str) -> None:
         help="write only the first N matching lines (in input order; to stdout without --output, the counts "
         "then go to stderr); the counts still cover every line",
     )
-    scan.add_argument("--since", metavar="TIME", help="only log-push files whose time range ends after TIME (ISO-8601, UTC unless it says)")
+    scan.add_argument(
+        "--since",
+        metavar="TIME",
+        help="only log-push files whose time range ends after TIME (ISO-8601; UTC unless it gives an offset)",
+    )
     scan.add_argument("--until", metavar="TIME", help="only log-push files whose time range starts before TIME")
     scan.add_argument("--per-file", action="store_true", help="also print the counts of every input")
     scan.add_argument("--dataset", metavar="NAME", help="check the filter against a dataset first")
