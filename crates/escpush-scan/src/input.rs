@@ -15,10 +15,10 @@ use crate::ScanError;
 /// One input of a scan.
 #[non_exhaustive]
 pub enum Input {
-    /// A file: NDJSON, or gzip-compressed NDJSON (recognised by its first bytes, whatever
-    /// its name).
+    /// A file: NDJSON, or gzip-compressed NDJSON (recognised by its first bytes; a file
+    /// whose name ends in `.gz` must be gzip).
     Path(PathBuf),
-    /// The process's standard input (plain or gzip, like a file).
+    /// The process's standard input (plain or gzip, recognised by its first bytes).
     Stdin,
     /// Any reader (plain or gzip), named for messages.
     Reader { name: String, reader: Box<dyn Read + Send> },
