@@ -379,18 +379,10 @@ impl<'a> Scanner<'a> {
 
         thread::scope(|s| {
             let (spawned_readers, failed) = spawn_readers(s, pool_rxs, &work_tx, &cancel, &queue, chunk_size, max_line);
-            if let Some(error) = failed {
-                cancel.store(true, Ordering::Relaxed);
-                drop(work_tx);
-                drop(done_tx);
-                drain(&done_rx, &pools);
-                drop(pools);
-                for reader in spawned_readers {
-                    let _ = reader.join();
-                }
-                return Err(ScanError::Thread { error });
-            }
             drop(work_tx);
+            if let Some(error) = failed {
+                return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));
+            }
             for i in 0..workers {
                 let work_rx = Arc::clone(&work_rx);
                 let tx = done_tx.clone();
@@ -399,16 +391,7 @@ impl<'a> Scanner<'a> {
                     .name(format!("escpush-scan-{i}"))
                     .spawn_scoped(s, move || work(&work_rx, &tx, &mut filter, select, strict, max_line));
                 if let Err(error) = spawned {
-                    cancel.store(true, Ordering::Relaxed);
-                    drop(done_tx);
-                    // Let the readers and the workers already started finish; without the
-                    // pools' senders the readers stop once the buffers in flight are gone.
-                    drain(&done_rx, &pools);
-                    drop(pools);
-                    for reader in spawned_readers {
-                        let _ = reader.join();
-                    }
-                    return Err(ScanError::Thread { error });
+                    return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));
                 }
             }
             drop(done_tx);
@@ -491,6 +474,27 @@ fn spawn_readers<'scope, 'env>(
         }
     }
     (spawned, None)
+}
+
+/// Stops a scan whose threads could not all start: lets the readers and the workers already
+/// started finish (without the pools' senders the readers stop once the buffers in flight are
+/// gone) and says why.
+fn abandon(
+    cancel: &AtomicBool,
+    done_tx: mpsc::Sender<Done>,
+    done_rx: &Receiver<Done>,
+    pools: Vec<SyncSender<Vec<u8>>>,
+    readers: Vec<ReaderHandle<'_>>,
+    error: std::io::Error,
+) -> ScanError {
+    cancel.store(true, Ordering::Relaxed);
+    drop(done_tx);
+    drain(done_rx, &pools);
+    drop(pools);
+    for reader in readers {
+        let _ = reader.join();
+    }
+    ScanError::Thread { error }
 }
 
 /// Receives the remaining results without looking at them, handing buffers back so that the
