@@ -61,6 +61,10 @@ pub(crate) struct FileRange {
 pub(crate) struct Inputs {
     items: Mutex<Vec<Option<Input>>>,
     next: AtomicUsize,
+    /// The first input a reader failed in (`usize::MAX`: none): the inputs after it stop, the
+    /// ones before it are read to their end, so that the counts so far are those of every
+    /// input before the one that failed, whatever the number of readers.
+    failed: AtomicUsize,
 }
 
 impl Inputs {
@@ -68,13 +72,17 @@ impl Inputs {
         Inputs {
             items: Mutex::new(inputs.into_iter().map(Some).collect()),
             next: AtomicUsize::new(0),
+            failed: AtomicUsize::new(usize::MAX),
         }
     }
 
-    /// The next input to read, and its index.
+    /// The next input to read, and its index; none once an input before it failed.
     fn claim(&self) -> Option<(usize, Input)> {
         let mut items = self.items.lock().ok()?;
         let i = self.next.fetch_add(1, Ordering::Relaxed);
+        if i > self.failed.load(Ordering::Relaxed) {
+            return None;
+        }
         let rest = items.get_mut(i..)?;
         prefetch(rest);
         Some((i, rest.first_mut()?.take()?))
@@ -83,6 +91,8 @@ impl Inputs {
 
 pub(crate) struct Reader<'s> {
     pub(crate) id: usize,
+    /// The first input that failed (set by [`Reader::run`]).
+    pub(crate) failed: Option<&'s AtomicUsize>,
     pub(crate) pool: Receiver<Vec<u8>>,
     pub(crate) work: SyncSender<Chunk>,
     pub(crate) cancel: &'s AtomicBool,
@@ -91,19 +101,25 @@ pub(crate) struct Reader<'s> {
     pub(crate) seq: u64,
 }
 
-impl Reader<'_> {
+impl<'s> Reader<'s> {
     /// Reads the inputs in turn; on an error, tells everyone to stop.
     /// Reads inputs until there are none left; on an error (returned with the input's
-    /// index), tells everyone to stop.
-    pub(crate) fn run(mut self, inputs: &Inputs) -> Result<(), (usize, ScanError)> {
+    /// index), tells the readers of later inputs to stop.
+    pub(crate) fn run(mut self, inputs: &'s Inputs) -> Result<(), (usize, ScanError)> {
+        self.failed = Some(&inputs.failed);
         while !self.cancel.load(Ordering::Relaxed) {
             let Some((i, input)) = inputs.claim() else { break };
             if let Err(error) = self.read_input(i, input) {
-                self.cancel.store(true, Ordering::Relaxed);
+                inputs.failed.fetch_min(i, Ordering::Relaxed);
                 return Err((i, error));
             }
         }
         Ok(())
+    }
+
+    /// Whether to stop reading input `index`: the scan is cancelled, or an earlier input failed.
+    fn stopping(&self, index: usize) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.failed.is_some_and(|f| index > f.load(Ordering::Relaxed))
     }
 
     /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
@@ -135,7 +151,7 @@ impl Reader<'_> {
                 let file = Arc::new(file);
                 let mut start = 0;
                 while start < file.size {
-                    if self.cancel.load(Ordering::Relaxed) {
+                    if self.stopping(index) {
                         return Ok(());
                     }
                     let Some(buf) = self.buffer(self.chunk_size + SLACK) else {
@@ -174,7 +190,7 @@ impl Reader<'_> {
         let mut skipping = false;
         let mut skipped = 0u64;
         loop {
-            if self.cancel.load(Ordering::Relaxed) {
+            if self.stopping(index) {
                 return Ok(());
             }
             if filled == buf.len() {

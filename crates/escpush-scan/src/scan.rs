@@ -459,6 +459,7 @@ fn spawn_readers<'scope, 'env>(
             .spawn_scoped(s, move || {
                 let reader = Reader {
                     id,
+                    failed: None,
                     pool,
                     work,
                     cancel,

@@ -599,22 +599,31 @@ fn many_inputs_in_order_with_per_input_counts_and_a_limit() {
 #[test]
 fn an_error_in_one_of_many_inputs_keeps_the_counts_so_far() {
     let d = dir("many-bad");
-    let good = write(&d.join("a.ndjson.gz"), &gzip(lines(100).as_bytes()));
+    // Large enough that a second reader fails in the bad input while the first is still here.
+    let good = write(&d.join("a.ndjson.gz"), &gzip(lines(200_000).as_bytes()));
     let mut bad = gzip(lines(5000).as_bytes());
     bad.truncate(bad.len() / 2);
     let bad = write(&d.join("b.ndjson.gz"), &bad);
     let after = write(&d.join("c.ndjson"), lines(10).as_bytes());
-    let mut scanner = Scanner::new(&filter()).threads(1);
-    let err = scanner
-        .scan([&good, &bad, &after].map(|p| Input::path(p.clone())))
-        .unwrap_err();
-    assert!(
-        matches!(&err, ScanError::Gzip { source_name, .. } if source_name.ends_with("b.ndjson.gz")),
-        "{err}"
-    );
-    let partial = scanner.partial().expect("counts so far");
-    assert!(partial.inputs[0].complete && partial.inputs[0].total == 100);
-    assert!(!partial.inputs[1].complete && !partial.inputs[2].complete);
+    // With several readers too: the inputs before the bad one are read to their end.
+    for threads in [1, 2, 4] {
+        let mut scanner = Scanner::new(&filter()).threads(threads);
+        let err = scanner
+            .scan([&good, &bad, &after].map(|p| Input::path(p.clone())))
+            .unwrap_err();
+        assert!(
+            matches!(&err, ScanError::Gzip { source_name, .. } if source_name.ends_with("b.ndjson.gz")),
+            "{err}"
+        );
+        let partial = scanner.partial().expect("counts so far");
+        assert!(
+            partial.inputs[0].complete && partial.inputs[0].total == 200_000,
+            "threads {threads}: {:?}",
+            partial.inputs
+        );
+        assert!(!partial.inputs[1].complete && !partial.inputs[2].complete);
+        assert_eq!(partial.inputs[2].total, 0, "nothing after the bad input is counted");
+    }
 }
 
 /// Folders, globs and time ranges (see `escpush_scan::Selection`).
