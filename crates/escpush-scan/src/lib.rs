@@ -20,7 +20,7 @@
 //!
 //! Inputs are what a command line names ([`Selection::expand`]): files, folders (read
 //! recursively), globs expanded here, `-` for stdin, and with the `store` feature object
-//! storage (`s3://`, `r2://`, `gs://`, `az://`, see [`Object`]); log-push files can be picked
+//! storage (`s3://`, `r2://`, `gs://`, `az://`; see `Object`); log-push files can be picked
 //! by the time range in their names ([`Selection::since`], [`Selection::until`]). Several
 //! inputs are read and decompressed at once (one reader thread each, up to four, each with a
 //! buffer pool of its own), and still collected in input order. [`ScanResult`] counts lines

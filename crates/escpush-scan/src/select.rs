@@ -1,25 +1,5 @@
-//! Which inputs a scan reads: arguments as a command line gives them (files, folders, globs,
-//! `-` for stdin, and with the `store` feature object storage URLs) expanded into inputs in a
-//! deterministic order, and log-push files picked by the time range in their names.
-//!
-//! - A folder is read recursively; it contributes the files whose names end in `.gz`,
-//!   `.log`, `.ndjson`, `.jsonl` or `.json` (any case), hidden files and folders (a name
-//!   starting with `.`) left out, so that a log-push destination's `ownership-challenge`
-//!   text file or an editor's swap file is not read as logs. An object storage prefix is read
-//!   the same way.
-//! - A glob (`logs/2026112*/*.log.gz`, `logs/**/*.gz`; `*`, `?`, `[...]`, `{a,b}` and `**`)
-//!   is expanded here, so it works the same in every shell and from Python; it must match at
-//!   least one file. `*` does not cross a `/`; `**` does. A path that exists is never read
-//!   as a glob.
-//! - Every folder's and glob's files are sorted by path, component by component (the order of
-//!   a sorted recursive listing), so that line numbers, `limit` and the selected lines come in
-//!   the same order on every run and platform. Arguments keep the order they are given in.
-//! - [`Selection::since`] and [`Selection::until`] keep the files whose log-push time range
-//!   (`20261122T000000Z_20261122T000030Z_<hash>.log.gz`: the batch's first and last second,
-//!   UTC) overlaps `[since, until)`, without opening the others. Lines inside a kept file are
-//!   not filtered by their own timestamps. When a range is asked, a file whose name carries no
-//!   range is an error naming it ([`ScanError::Select`]): counting it or leaving it out
-//!   silently would both give a wrong answer.
+//! Which inputs a scan reads: arguments as a command line gives them, expanded by
+//! [`Selection`].
 
 use std::path::{Component, Path, PathBuf};
 
@@ -28,7 +8,28 @@ use walkdir::WalkDir;
 
 use crate::{Input, ScanError};
 
-/// Turns arguments into inputs: see the [module docs](self).
+/// Turns arguments as a command line gives them (files, folders, globs, `-` for stdin, and
+/// with the `store` feature object storage URLs) into inputs, in a deterministic order, and
+/// picks log-push files by the time range in their names.
+///
+/// - A folder is read recursively; it contributes the files whose names end in `.gz`,
+///   `.log`, `.ndjson`, `.jsonl` or `.json` (any case), hidden files and folders (a name
+///   starting with `.`) left out, so that a log-push destination's `ownership-challenge`
+///   text file or an editor's swap file is not read as logs. An object storage prefix is read
+///   the same way.
+/// - A glob (`logs/2026112*/*.log.gz`, `logs/**/*.gz`; `*`, `?`, `[...]`, `{a,b}` and `**`)
+///   is expanded here, so it works the same in every shell and from Python; it must match at
+///   least one file. `*` does not cross a `/`; `**` does. A path that exists is never read
+///   as a glob.
+/// - Every folder's and glob's files are sorted by path, component by component (the order of
+///   a sorted recursive listing), so that line numbers, `limit` and the selected lines come in
+///   the same order on every run and platform. Arguments keep the order they are given in.
+/// - [`Selection::since`] and [`Selection::until`] keep the files whose log-push time range
+///   (`20261122T000000Z_20261122T000030Z_<hash>.log.gz`: the batch's first and last second,
+///   UTC) overlaps `[since, until)`, without opening the others. Lines inside a kept file are
+///   not filtered by their own timestamps. When a range is asked, a file whose name carries no
+///   range is an error naming it ([`ScanError::Select`]): counting it or leaving it out
+///   silently would both give a wrong answer.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     since: Option<i64>,

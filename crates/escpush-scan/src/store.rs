@@ -16,6 +16,9 @@
 //!   read), or that cannot be fetched (deleted after it was listed), stops the scan with an
 //!   error naming it.
 //!
+//! The listing ([`crate::Selection::expand`]) waits on that runtime: call it from ordinary
+//! threads, not from inside another async runtime's tasks.
+//!
 //! Credentials come from each store's usual environment variables, as `object_store` reads
 //! them (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`,
 //! `AWS_ENDPOINT_URL`; `GOOGLE_APPLICATION_CREDENTIALS` or `GOOGLE_SERVICE_ACCOUNT(_KEY)`;
@@ -50,7 +53,12 @@ pub const PIECE: usize = 128 << 10;
 /// Objects fetched ahead of the one being read.
 pub const AHEAD: usize = 3;
 
-/// One object to read.
+/// One object to read, from [`crate::Selection::expand`] on an `s3://`, `r2://`, `gs://` or
+/// `az://` URL: a prefix is listed (every page) and its log objects sorted by key, a glob
+/// matched against the keys, any other URL is one object (or, when there is none with that
+/// key, a prefix). Objects are streamed through small bounded queues, the next three fetched
+/// while one is read; credentials come from each store's usual environment variables (see
+/// the README) and never appear in errors.
 pub struct Object {
     store: Arc<dyn ObjectStore>,
     scheme: &'static str,
