@@ -16,7 +16,8 @@ use crate::{Input, ScanError};
 ///   `.log`, `.ndjson`, `.jsonl` or `.json` (any case), hidden files and folders (a name
 ///   starting with `.`) left out, so that a log-push destination's `ownership-challenge`
 ///   text file or an editor's swap file is not read as logs. An object storage prefix is read
-///   the same way.
+///   the same way, except that with a time range its date folders (`YYYYMMDD/`) that cannot
+///   hold a batch of the range are not even listed.
 /// - A glob (`logs/2026112*/*.log.gz`, `logs/**/*.gz`; `*`, `?`, `[...]`, `{a,b}` and `**`)
 ///   is expanded here, so it works the same in every shell and from Python; it must match at
 ///   least one file. `*` does not cross a `/`; `**` does. A path that exists is never read
@@ -119,7 +120,7 @@ impl Selection {
         #[cfg(feature = "store")]
         {
             let _ = scheme;
-            for object in crate::store::list(url)? {
+            for object in crate::store::list(url, self.since, self.until)? {
                 if self.keep_name(object.name(), &object.url())? {
                     out.push(Input::Object(object));
                 }

@@ -43,7 +43,7 @@ use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, Object
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
-use crate::select::{has_glob, is_log_file_name};
+use crate::select::{has_glob, is_log_file_name, parse_time};
 use crate::ScanError;
 
 /// Pieces of an object queued ahead of the reader, per object.
@@ -448,8 +448,10 @@ fn azure(url: &str, bucket: &str) -> Result<Store, ScanError> {
     Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
 }
 
-/// The objects a URL stands for (see the module docs), sorted by key.
-pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
+/// The objects a URL stands for (see the module docs), sorted by key. With a time range
+/// (`since`, `until`), a prefix's date folders (`YYYYMMDD/`, as log-push writes them) wholly
+/// outside it are not listed at all, and an empty result is not an error.
+pub(crate) fn list(url: &str, since: Option<i64>, until: Option<i64>) -> Result<Vec<Object>, ScanError> {
     let (store, scheme, bucket, key) = open(url)?;
     let object = |meta: object_store::ObjectMeta| Object {
         store: Arc::clone(&store),
@@ -492,9 +494,14 @@ pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
             Err(e) => return Err(listing_error(&e)),
         }
     }
-    let metas = rt
-        .block_on(collect(&store, key.trim_end_matches('/')))
-        .map_err(|e| listing_error(&e))?;
+    let ranged = since.is_some() || until.is_some();
+    let prefix = key.trim_end_matches('/');
+    let metas = if ranged {
+        rt.block_on(collect_in_range(&store, prefix, since, until))
+    } else {
+        rt.block_on(collect(&store, prefix))
+    }
+    .map_err(|e| listing_error(&e))?;
     let mut objects: Vec<Object> = metas
         .into_iter()
         .filter(|m| {
@@ -503,7 +510,7 @@ pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
         })
         .map(object)
         .collect();
-    if objects.is_empty() {
+    if objects.is_empty() && !ranged {
         return Err(select_error(
             url,
             "there are no log objects here (.gz, .log, .ndjson, .jsonl or .json)",
@@ -511,6 +518,32 @@ pub(crate) fn list(url: &str) -> Result<Vec<Object>, ScanError> {
     }
     sort(&mut objects);
     Ok(objects)
+}
+
+/// The objects under `prefix` but those in date folders (`YYYYMMDD`, one level down) that
+/// cannot hold a batch of `[since, until)`: a folder is kept when the range overlaps its day
+/// widened by a day on each side (a batch near midnight may sit in either day's folder).
+async fn collect_in_range(
+    store: &Arc<dyn ObjectStore>,
+    prefix: &str,
+    since: Option<i64>,
+    until: Option<i64>,
+) -> object_store::Result<Vec<object_store::ObjectMeta>> {
+    let path = (!prefix.is_empty()).then(|| ObjectPath::from(prefix));
+    let top = store.list_with_delimiter(path.as_ref()).await?;
+    let mut metas = top.objects;
+    for folder in top.common_prefixes {
+        let name = folder.filename().unwrap_or("");
+        let day = (name.len() == 8).then(|| parse_time(name).ok()).flatten();
+        if let Some(day) = day {
+            let (start, end) = (day - 86_400, day + 2 * 86_400);
+            if since.is_some_and(|s| end <= s) || until.is_some_and(|u| start >= u) {
+                continue;
+            }
+        }
+        metas.extend(collect(store, folder.as_ref()).await?);
+    }
+    Ok(metas)
 }
 
 /// Sorted by key, segment by segment (as folders are).
