@@ -66,7 +66,8 @@ fmt: ## Format Rust and Python sources
 	$(VENV)/bin/ruff format python tests scripts benches notebooks
 
 .PHONY: bench
-bench: release ## Run the committed benchmarks (figures go to stdout)
+bench: $(VENV)/.installed ## Run the committed benchmarks (figures go to stdout)
+	$(VENV)/bin/maturin develop --quiet --release --extras test,bench
 	$(PYTHON) benches/run.py
 
 .PHONY: clean

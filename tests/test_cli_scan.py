@@ -39,9 +39,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_counts_in_words(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
     code, out, err = run(capsys, FILTER, str(logs))
     assert code == 0 and err == ""
-    first, second = out.splitlines()
-    assert first.startswith("2 of 5 lines match (40.00%); 175 bytes in ")
-    assert second == f"1 malformed line; the first: {logs} line 5: byte 25: the line ends inside the object"
+    first, second, third = out.splitlines()
+    assert first == "2 of 5 lines match, 92 bytes of 175 bytes: keeps 40.0% of lines, 52.6% of bytes"
+    assert second.startswith("read 1 input, 175 bytes in ")
+    assert third == f"1 malformed line; the first: {logs} line 5: byte 25: the line ends inside the object"
 
 
 def test_count_only(capsys: pytest.CaptureFixture[str], logs: Path, tmp_path: Path) -> None:
@@ -79,7 +80,10 @@ def test_bad_input_exits_2_naming_it(capsys: pytest.CaptureFixture[str], logs: P
     code, _, err = run(capsys, str(tmp_path / "nofilter.json"), str(logs))
     assert code == 2 and "cannot read the filter file" in err
     code, _, err = run(capsys, FILTER, str(logs), "--strict")
-    assert code == 2 and err.endswith("line 5 is malformed: byte 25: the line ends inside the object\n")
+    assert code == 2 and err.endswith(
+        "line 5 is malformed: byte 25: the line ends inside the object; "
+        "counts so far: 0 of 1 inputs read in full, 4 lines read, 1 matching, 1 malformed\n"
+    )
     code, _, err = run(capsys, "-", "-")
     assert code == 2 and "cannot both be -" in err
     with pytest.raises(SystemExit) as exit_info:

@@ -42,6 +42,7 @@ EXPECTED: dict[str, type[EscpushError]] = {
     "scan.Malformed": ScanError,
     "scan.OutputIsInput": InvalidInput,  # a mistake in the arguments, not a failed read
     "scan.Write": ScanError,
+    "scan.Select": ScanError,
     "scan.Cancelled": ScanError,
     "scan.Thread": ScanError,
 }

@@ -109,8 +109,26 @@ def test_select_writes_the_matching_lines_in_order(logs: list[Path], tmp_path: P
             kept.append(line + "\n")
     assert out.read_text() == "".join(kept)
     assert r.matched == len(kept)
+    # Bytes kept: the lines with their line breaks (c.ndjson's last line has none).
+    last = read_lines(logs[2:])[-1]
+    unterminated = int(kept[-1] == last + "\n")
+    assert r.matched_bytes == len("".join(kept).encode()) - unterminated
+    assert r.summary == f"keeps {100 * r.line_share:.1f}% of lines, {100 * r.byte_share:.1f}% of bytes"
     counted = f.scan(logs)
-    assert counted == ScanResult(r.total, r.matched, r.malformed, r.bytes, counted.seconds, r.first_malformed)
+    assert counted == ScanResult(
+        r.total,
+        r.matched,
+        r.malformed,
+        r.bytes,
+        counted.seconds,
+        r.first_malformed,
+        matched_bytes=r.matched_bytes,
+        per_input=r.per_input,
+    )
+    # Per input: the same counts, each input once, in order, summing to the whole.
+    assert [p.source for p in r.per_input] == [str(p) for p in logs]
+    for name in ("total", "matched", "malformed", "bytes", "matched_bytes"):
+        assert sum(getattr(p, name) for p in r.per_input) == getattr(r, name), name
     for threads in (1, 2, 5):
         again = tmp_path / f"again-{threads}.ndjson"
         assert f.select([str(p) for p in logs], again, threads=threads).matched == r.matched
@@ -222,6 +240,14 @@ def test_scan_result_looks_like_its_constructor() -> None:
         "ScanResult(total=10, matched=3, malformed=1, bytes=120, seconds=0.250, "
         "first_malformed=('x.ndjson', 7, 'byte 0: ...'))"
     )
+    kept = ScanResult(4, 1, bytes=100, matched_bytes=20, source="a.gz")
+    assert repr(kept) == (
+        "ScanResult(total=4, matched=1, malformed=0, bytes=100, seconds=0.000, matched_bytes=20, source='a.gz')"
+    )
+    assert eval(repr(kept), {"ScanResult": ScanResult}) == kept
+    assert (kept.line_share, kept.byte_share, kept.summary) == (0.25, 0.2, "keeps 25.0% of lines, 20.0% of bytes")
+    assert ScanResult(0, 0).summary == "read no lines" and ScanResult(0, 0).line_share is None
+    assert ScanResult(100_000, 1, bytes=10**6, matched_bytes=10).summary == "keeps 0.001% of lines, 0.001% of bytes"
     assert eval(repr(r), {"ScanResult": ScanResult}) == r
     assert repr(ScanResult(1, 0)) == "ScanResult(total=1, matched=0, malformed=0, bytes=0, seconds=0.000)"
     assert (r.total, r.matched, r.malformed, r.bytes, r.seconds) == (10, 3, 1, 120, 0.25)

@@ -153,6 +153,9 @@ pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>)
             Some(path) => exc::ScanError::new_err((format!("cannot write `{path}`: {error}"), path.to_owned(), none())),
             None => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
         },
+        // Which inputs to read could not be settled (a glob without match, a time range, a
+        // store that cannot be listed): the scan's error, naming what it is about.
+        ScanError::Select { what, .. } => exc::ScanError::new_err((err.to_string(), what.clone(), none())),
         // A mistake in the arguments (the output is one of the inputs), not a failure to read.
         ScanError::OutputIsInput { .. } => exc::InvalidInput::new_err((err.to_string(),)),
         ScanError::Cancelled | ScanError::Thread { .. } => {
@@ -250,6 +253,10 @@ fn sample_scan(variant: &str) -> Option<ScanError> {
             input: source_name(),
         },
         "Write" => ScanError::Write { error: io() },
+        "Select" => ScanError::Select {
+            what: "logs/2026*/".into(),
+            message: "no file matches".into(),
+        },
         "Cancelled" => ScanError::Cancelled,
         "Thread" => ScanError::Thread { error: io() },
         _ => return None,

@@ -259,7 +259,8 @@ impl PyFilter {
 
     /// Runs the filter over NDJSON log files (plain or gzip; `"-"` is stdin) on every core,
     /// with the GIL released, and counts the lines that match. See `escpush.ScanResult`.
-    #[pyo3(signature = (paths, *, strict=false, threads=None, progress=None))]
+    #[pyo3(signature = (paths, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn scan(
         &self,
         py: Python<'_>,
@@ -267,14 +268,25 @@ impl PyFilter {
         strict: bool,
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
+        since: Option<&Bound<'_, PyAny>>,
+        until: Option<&Bound<'_, PyAny>>,
+        limit: Option<u64>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        crate::scan::scan(py, self.filter(), paths, strict, threads, progress)
+        let options = crate::scan::Options {
+            strict,
+            threads,
+            progress,
+            since,
+            until,
+            limit,
+        };
+        crate::scan::scan(py, self.filter(), paths, options)
     }
 
     /// Writes the lines of `src` (one path or a list) that match to the file `dst`, in input
     /// order; returns the counts, as `scan` does.
     #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python arguments, extracted by value
-    #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None))]
+    #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None))]
     fn select(
         &self,
         py: Python<'_>,
@@ -283,8 +295,19 @@ impl PyFilter {
         strict: bool,
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
+        since: Option<&Bound<'_, PyAny>>,
+        until: Option<&Bound<'_, PyAny>>,
+        limit: Option<u64>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        crate::scan::select(py, self.filter(), src, &dst, strict, threads, progress)
+        let options = crate::scan::Options {
+            strict,
+            threads,
+            progress,
+            since,
+            until,
+            limit,
+        };
+        crate::scan::select(py, self.filter(), src, &dst, options)
     }
 
     fn __invert__(&self) -> Self {

@@ -10,12 +10,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use escpush_core::Filter;
-use escpush_scan::{Input, Malformed, ScanError, ScanResult, Scanner};
+use escpush_scan::{parse_time, Input, InputResult, Malformed, ScanError, ScanResult, Scanner, Selection};
 
 use crate::errors;
 
 /// What a scan found: lines read (blank lines not counted), lines that match, malformed
-/// lines, bytes of NDJSON read (after decompression) and seconds taken.
+/// lines, bytes of NDJSON read (after decompression) and kept, seconds taken, and the same per
+/// input.
 #[pyclass(name = "ScanResult", module = "escpush", frozen, eq)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct PyScanResult {
@@ -37,6 +38,18 @@ pub struct PyScanResult {
     /// The first malformed line as (input, 1-based line number, what is wrong), or None.
     #[pyo3(get)]
     first_malformed: Option<(String, u64, String)>,
+    /// Bytes of the lines that pass the filter, with their line breaks.
+    #[pyo3(get)]
+    matched_bytes: u64,
+    /// The input these counts are about (in `per_input`), None for a whole scan.
+    #[pyo3(get)]
+    source: Option<String>,
+    /// The counts of each input, in input order (folders, globs and prefixes expanded).
+    #[pyo3(get)]
+    per_input: Vec<PyScanResult>,
+    /// With `limit=N`: the first N matching lines, in input order, without line breaks.
+    #[pyo3(get)]
+    lines: Option<Vec<String>>,
 }
 
 impl PyScanResult {
@@ -51,14 +64,49 @@ impl PyScanResult {
                 .first_malformed
                 .as_ref()
                 .map(|m: &Malformed| (m.source_name.clone(), m.line, m.reason.to_string())),
+            matched_bytes: r.matched_bytes,
+            source: None,
+            per_input: r.inputs.iter().map(PyScanResult::from_input).collect(),
+            lines: None,
         }
+    }
+
+    fn from_input(r: &InputResult) -> Self {
+        PyScanResult {
+            total: r.total,
+            matched: r.matched,
+            malformed: r.malformed,
+            bytes: r.bytes,
+            seconds: 0.0,
+            first_malformed: None,
+            matched_bytes: r.matched_bytes,
+            source: Some(r.name.clone()),
+            per_input: Vec::new(),
+            lines: None,
+        }
+    }
+}
+
+#[allow(clippy::cast_precision_loss)] // a share, not a count
+fn share(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// `12.3%`, with more digits when the share is small but not zero.
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p > 0.0 && p < 0.1 {
+        format!("{p:.3}%")
+    } else {
+        format!("{p:.1}%")
     }
 }
 
 #[pymethods]
 impl PyScanResult {
     #[new]
-    #[pyo3(signature = (total, matched, malformed=0, bytes=0, seconds=0.0, first_malformed=None))]
+    #[pyo3(signature = (total, matched, malformed=0, bytes=0, seconds=0.0, first_malformed=None, *, matched_bytes=0, source=None, per_input=Vec::new(), lines=None))]
+    #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // the fields, as keywords, extracted by value
     fn py_new(
         total: u64,
         matched: u64,
@@ -66,6 +114,10 @@ impl PyScanResult {
         bytes: u64,
         seconds: f64,
         first_malformed: Option<(String, u64, String)>,
+        matched_bytes: u64,
+        source: Option<String>,
+        per_input: Vec<Bound<'_, PyScanResult>>,
+        lines: Option<Vec<String>>,
     ) -> Self {
         PyScanResult {
             total,
@@ -74,6 +126,31 @@ impl PyScanResult {
             bytes,
             seconds,
             first_malformed,
+            matched_bytes,
+            source,
+            per_input: per_input.iter().map(|r| r.get().clone()).collect(),
+            lines,
+        }
+    }
+
+    /// The share of lines kept, `matched / total` (None when no line was read).
+    #[getter]
+    fn line_share(&self) -> Option<f64> {
+        share(self.matched, self.total)
+    }
+
+    /// The share of bytes kept, `matched_bytes / bytes` (None when no byte was read).
+    #[getter]
+    fn byte_share(&self) -> Option<f64> {
+        share(self.matched_bytes, self.bytes)
+    }
+
+    /// The answer in one line: `keeps 23.1% of lines, 18.4% of bytes`.
+    #[getter]
+    fn summary(&self) -> String {
+        match (self.line_share(), self.byte_share()) {
+            (Some(lines), Some(bytes)) => format!("keeps {} of lines, {} of bytes", percent(lines), percent(bytes)),
+            _ => "read no lines".to_owned(),
         }
     }
 
@@ -82,42 +159,130 @@ impl PyScanResult {
         crate::display::html(slf.py(), "scan_result_html", (slf,))
     }
 
+    /// The constructor's form; `per_input` and `lines` are left out (see their attributes).
     fn __repr__(&self, py: Python<'_>) -> String {
+        let repr = |s: &str| {
+            PyString::new(py, s)
+                .repr()
+                .map_or_else(|_| format!("{s:?}"), |r| r.to_string())
+        };
         let mut out = format!(
             "ScanResult(total={}, matched={}, malformed={}, bytes={}, seconds={:.3}",
             self.total, self.matched, self.malformed, self.bytes, self.seconds
         );
         if let Some((source, line, reason)) = &self.first_malformed {
-            let repr = |s: &str| {
-                PyString::new(py, s)
-                    .repr()
-                    .map_or_else(|_| format!("{s:?}"), |r| r.to_string())
-            };
             let _ = write!(out, ", first_malformed=({}, {line}, {})", repr(source), repr(reason));
+        }
+        if self.matched_bytes != 0 {
+            let _ = write!(out, ", matched_bytes={}", self.matched_bytes);
+        }
+        if let Some(source) = &self.source {
+            let _ = write!(out, ", source={}", repr(source));
         }
         out.push(')');
         out
     }
 }
 
-/// The inputs of a scan: one path or a list (tuple) of them; `"-"` is stdin.
-fn inputs(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
-    let one = |obj: &Bound<'_, PyAny>| -> PyResult<Input> {
+/// One argument naming inputs: a string (a path, a folder, a glob, a URL, or `"-"`) or a
+/// path object (a path or folder).
+enum Arg {
+    Text(String),
+    Path(PathBuf),
+}
+
+/// The arguments of a scan: one path or a list (tuple) of them.
+fn args(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Arg>> {
+    let one = |obj: &Bound<'_, PyAny>| -> PyResult<Arg> {
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Input::from_arg(&s.to_cow()?));
+            return Ok(Arg::Text(s.to_cow()?.into_owned()));
         }
         let path: PathBuf = obj.extract().map_err(|_| {
             PyTypeError::new_err(format!(
-                "a log input is a path (str or os.PathLike) or \"-\" for stdin, not {}",
+                "a log input is a path, folder or glob (str or os.PathLike), an object storage URL, or \"-\" \
+                 for stdin, not {}",
                 obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
             ))
         })?;
-        Ok(Input::Path(path))
+        Ok(Arg::Path(path))
     };
     if paths.is_instance_of::<PyList>() || paths.is_instance_of::<PyTuple>() {
         paths.try_iter()?.map(|item| one(&item?)).collect()
     } else {
         Ok(vec![one(paths)?])
+    }
+}
+
+/// The inputs the arguments stand for (listing folders and object storage, without the GIL).
+fn expand(py: Python<'_>, args: Vec<Arg>, selection: &Selection) -> PyResult<Vec<Input>> {
+    let expanded = py.detach(|| {
+        let mut inputs = Vec::new();
+        for arg in args {
+            match arg {
+                Arg::Text(text) => inputs.extend(selection.expand([text])?),
+                Arg::Path(path) => selection.expand_path(&path, &mut inputs)?,
+            }
+        }
+        Ok::<_, ScanError>(inputs)
+    });
+    expanded.map_err(|err| errors::scan_error(py, &err, None))
+}
+
+/// A time for `since`/`until`: a datetime (naive means UTC), a date (its midnight, UTC), an
+/// ISO-8601 string, or unix seconds; as unix seconds.
+fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(text) = value.cast::<PyString>() {
+        return parse_time(&text.to_cow()?)
+            .map(Some)
+            .map_err(|e| errors::invalid_input(py, format!("{name}: {e}")));
+    }
+    let timegm = py.import("calendar")?.getattr("timegm")?;
+    if value.hasattr("utctimetuple")? {
+        // A datetime: an aware one converted to UTC, a naive one taken as UTC.
+        return Ok(Some(timegm.call1((value.call_method0("utctimetuple")?,))?.extract()?));
+    }
+    if value.hasattr("timetuple")? {
+        return Ok(Some(timegm.call1((value.call_method0("timetuple")?,))?.extract()?));
+    }
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} is a datetime, an ISO-8601 string or unix seconds, not bool"
+        )));
+    }
+    if let Ok(seconds) = value.extract::<i64>() {
+        return Ok(Some(seconds));
+    }
+    if let Ok(seconds) = value.extract::<f64>() {
+        #[allow(clippy::cast_possible_truncation)] // whole seconds, as the names have
+        return Ok(Some(seconds.floor() as i64));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{name} is a datetime, an ISO-8601 string or unix seconds, not {}",
+        value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+    )))
+}
+
+/// The keyword arguments every scan takes.
+pub(crate) struct Options<'a, 'py> {
+    pub(crate) strict: bool,
+    pub(crate) threads: Option<usize>,
+    pub(crate) progress: Option<Py<PyAny>>,
+    pub(crate) since: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) until: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) limit: Option<u64>,
+}
+
+impl Options<'_, '_> {
+    fn selection(&self, py: Python<'_>) -> PyResult<Selection> {
+        Ok(Selection::new()
+            .since(time_arg(py, "since", self.since)?)
+            .until(time_arg(py, "until", self.until)?))
     }
 }
 
@@ -131,9 +296,7 @@ const REPORT_EVERY: Duration = Duration::from_millis(100);
 fn run_detached<F>(
     py: Python<'_>,
     filter: &Filter,
-    strict: bool,
-    threads: Option<usize>,
-    progress: Option<Py<PyAny>>,
+    options: Options<'_, '_>,
     output: Option<&str>,
     run: F,
 ) -> PyResult<PyScanResult>
@@ -141,11 +304,19 @@ where
     F: for<'s> FnOnce(&mut Scanner<'s>) -> Result<ScanResult, ScanError> + Send,
 {
     let mut raised: Option<PyErr> = None;
-    let result = {
+    let Options {
+        strict,
+        threads,
+        progress,
+        limit,
+        ..
+    } = options;
+    let (result, partial) = {
         let raised = &mut raised;
         let mut scanner = Scanner::new(filter)
             .strict(strict)
             .threads(threads.unwrap_or(0))
+            .limit(limit)
             .progress(REPORT_EVERY, move |p| {
                 Python::attach(|py| {
                     let outcome = py.check_signals().and_then(|()| match &progress {
@@ -161,45 +332,90 @@ where
                     }
                 })
             });
-        py.detach(move || run(&mut scanner))
+        py.detach(move || {
+            let result = run(&mut scanner);
+            (result, scanner.partial().cloned())
+        })
     };
     match result {
         Ok(r) => Ok(PyScanResult::from_result(&r)),
         Err(ScanError::Cancelled) if raised.is_some() => Err(raised.take().expect("checked")),
-        Err(err) => Err(errors::scan_error(py, &err, output)),
+        Err(err) => Err(with_partial(py, errors::scan_error(py, &err, output), partial.as_ref())),
     }
 }
 
-/// `Filter.scan(paths, *, strict=False, threads=None, progress=None)`.
+/// `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Adds the counts so far to a scan error: `; counts so far: ...` at the end of its message
+/// (when anything was read), and the counts as its `partial` attribute (a `ScanResult`).
+fn with_partial(py: Python<'_>, err: PyErr, partial: Option<&ScanResult>) -> PyErr {
+    let Some(partial) = partial else { return err };
+    let value = err.value(py);
+    let complete = partial.inputs.iter().filter(|i| i.complete).count();
+    let note = format!(
+        "; counts so far: {} of {} inputs read in full, {} lines read, {} matching, {} malformed",
+        thousands(complete as u64),
+        thousands(partial.inputs.len() as u64),
+        thousands(partial.total),
+        thousands(partial.matched),
+        thousands(partial.malformed)
+    );
+    if complete > 0 || partial.bytes > 0 {
+        let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+        let _ = value.setattr("args", (format!("{message}{note}"),));
+    }
+    let _ = value.setattr("partial", PyScanResult::from_result(partial));
+    err
+}
+
+/// `Filter.scan(paths, *, strict=False, threads=None, progress=None, since=None, until=None,
+/// limit=None)`; with `limit`, the first matching lines come back in `lines`.
 pub(crate) fn scan(
     py: Python<'_>,
     filter: &Filter,
     paths: &Bound<'_, PyAny>,
-    strict: bool,
-    threads: Option<usize>,
-    progress: Option<Py<PyAny>>,
+    options: Options<'_, '_>,
 ) -> PyResult<PyScanResult> {
-    let inputs = inputs(paths)?;
-    run_detached(py, filter, strict, threads, progress, None, move |scanner| {
-        scanner.scan(inputs)
-    })
+    let selection = options.selection(py)?;
+    let inputs = expand(py, args(paths)?, &selection)?;
+    if options.limit.is_none() {
+        return run_detached(py, filter, options, None, move |scanner| scanner.scan(inputs));
+    }
+    let mut out = Vec::new();
+    let mut result = {
+        let out = &mut out;
+        run_detached(py, filter, options, None, move |scanner| scanner.select(inputs, out))?
+    };
+    let text = String::from_utf8_lossy(&out);
+    result.lines = Some(text.lines().map(str::to_owned).collect());
+    Ok(result)
 }
 
-/// `Filter.select(src, dst, *, strict=False, threads=None, progress=None)`: escpush-scan's
-/// `select_to_file`, which refuses an output that is an input and replaces `dst` only when the
-/// scan succeeds.
+/// `Filter.select(src, dst, *, strict=False, threads=None, progress=None, since=None,
+/// until=None, limit=None)`: escpush-scan's `select_to_file`, which refuses an output that is
+/// an input and replaces `dst` only when the scan succeeds.
 pub(crate) fn select(
     py: Python<'_>,
     filter: &Filter,
     src: &Bound<'_, PyAny>,
     dst: &Path,
-    strict: bool,
-    threads: Option<usize>,
-    progress: Option<Py<PyAny>>,
+    options: Options<'_, '_>,
 ) -> PyResult<PyScanResult> {
-    let inputs = inputs(src)?;
+    let selection = options.selection(py)?;
+    let inputs = expand(py, args(src)?, &selection)?;
     let output = dst.display().to_string();
-    run_detached(py, filter, strict, threads, progress, Some(&output), move |scanner| {
+    run_detached(py, filter, options, Some(&output), move |scanner| {
         scanner.select_to_file(inputs, dst)
     })
 }

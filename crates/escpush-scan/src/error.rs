@@ -30,6 +30,11 @@ pub enum ScanError {
     /// Writing the selected lines failed.
     #[error("cannot write the selected lines: {error}")]
     Write { error: io::Error },
+    /// The inputs asked for cannot be found: a glob that matches nothing, a file without a
+    /// log-push time range in its name when one is asked, an object storage location that
+    /// cannot be listed or has no credentials. `what` is the argument or file concerned.
+    #[error("`{what}`: {message}")]
+    Select { what: String, message: String },
     /// The progress callback asked to stop.
     #[error("the scan was cancelled")]
     Cancelled,
@@ -63,6 +68,7 @@ impl ScanError {
             ScanError::Malformed { .. } => "Malformed",
             ScanError::OutputIsInput { .. } => "OutputIsInput",
             ScanError::Write { .. } => "Write",
+            ScanError::Select { .. } => "Select",
             ScanError::Cancelled => "Cancelled",
             ScanError::Thread { .. } => "Thread",
         }
@@ -100,6 +106,10 @@ mod tests {
                 input: name(),
             },
             ScanError::Write { error: io() },
+            ScanError::Select {
+                what: name(),
+                message: String::new(),
+            },
             ScanError::Cancelled,
             ScanError::Thread { error: io() },
         ];

@@ -15,13 +15,17 @@ use crate::ScanError;
 /// One input of a scan.
 #[non_exhaustive]
 pub enum Input {
-    /// A file: NDJSON, or gzip-compressed NDJSON (recognised by its first bytes, whatever
-    /// its name).
+    /// A file: NDJSON, or gzip-compressed NDJSON (recognised by its first bytes; a file
+    /// whose name ends in `.gz` must be gzip).
     Path(PathBuf),
-    /// The process's standard input (plain or gzip, like a file).
+    /// The process's standard input (plain or gzip, recognised by its first bytes).
     Stdin,
     /// Any reader (plain or gzip), named for messages.
     Reader { name: String, reader: Box<dyn Read + Send> },
+    /// An object in object storage (from [`crate::Selection::expand`] with the `store`
+    /// feature), streamed.
+    #[cfg(feature = "store")]
+    Object(crate::store::Object),
 }
 
 impl Input {
@@ -53,6 +57,8 @@ impl Input {
             Input::Path(p) => p.display().to_string(),
             Input::Stdin => "<stdin>".to_owned(),
             Input::Reader { name, .. } => name.clone(),
+            #[cfg(feature = "store")]
+            Input::Object(object) => object.url(),
         }
     }
 }
@@ -63,6 +69,8 @@ impl fmt::Debug for Input {
             Input::Path(p) => f.debug_tuple("Path").field(p).finish(),
             Input::Stdin => f.write_str("Stdin"),
             Input::Reader { name, .. } => f.debug_struct("Reader").field("name", name).finish_non_exhaustive(),
+            #[cfg(feature = "store")]
+            Input::Object(object) => object.fmt(f),
         }
     }
 }
@@ -182,6 +190,23 @@ pub(crate) struct Source {
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// The error for a `.gz` input that is not gzip: reading it as NDJSON would count its lines
+/// as malformed, or worse, as logs.
+fn not_gzip(name: String) -> ScanError {
+    ScanError::Gzip {
+        source_name: name,
+        error: io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the name ends in .gz but the data does not start like gzip",
+        ),
+    }
+}
+
+/// Whether a name ends in `.gz` (any case): its data must be gzip.
+fn has_gz_suffix(name: &str) -> bool {
+    name.len() >= 3 && name.as_bytes()[name.len() - 3..].eq_ignore_ascii_case(b".gz")
+}
+
 impl Source {
     pub(crate) fn open(input: Input) -> Result<Opened, ScanError> {
         let name = input.name();
@@ -193,6 +218,9 @@ impl Source {
                 })?;
                 if POSITIONAL {
                     if let Some(size) = plain_file_size(&file) {
+                        if has_gz_suffix(&name) {
+                            return Err(not_gzip(name));
+                        }
                         return Ok(Opened::File(PositionalFile { name, file, size }));
                     }
                 }
@@ -200,6 +228,8 @@ impl Source {
             }
             Input::Stdin => Box::new(io::stdin()),
             Input::Reader { reader, .. } => reader,
+            #[cfg(feature = "store")]
+            Input::Object(object) => Box::new(object.reader()),
         };
         let mut buffered = BufReader::with_capacity(256 * 1024, reader);
         let start = loop {
@@ -215,6 +245,9 @@ impl Source {
             }
         };
         let gzip = start.starts_with(&GZIP_MAGIC);
+        if !gzip && !start.is_empty() && has_gz_suffix(&name) {
+            return Err(not_gzip(name));
+        }
         let reader: Box<dyn Read + Send> = if gzip {
             Box::new(GzipMembers::new(buffered))
         } else {

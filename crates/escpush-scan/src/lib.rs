@@ -12,11 +12,21 @@
 //!   the page cache they save, and reads run no risk of SIGBUS when a file is truncated);
 //!   gzip, stdin and other readers go through a reader thread that cuts them at line breaks;
 //! - every chunk uses a buffer from a fixed pool, so memory stays bounded whatever the
-//!   input's size (about 24 MiB of buffers, more only while lines longer than a chunk are
+//!   input's size (about 24 MiB of buffers in all, more only while lines longer than a chunk are
 //!   held: lines are limited to [`Scanner::max_line`], 16 MiB by default);
 //! - the calling thread collects the chunks' results **in input order**, so line numbers,
 //!   the first malformed line and the lines [`Scanner::select`] writes do not depend on
 //!   the number of threads or the way the input is read.
+//!
+//! Inputs are what a command line names ([`Selection::expand`]): files, folders (read
+//! recursively), globs expanded here, `-` for stdin, and with the `store` feature object
+//! storage (`s3://`, `r2://`, `gs://`, `az://`; see `Object`); log-push files can be picked
+//! by the time range in their names ([`Selection::since`], [`Selection::until`]). Several
+//! inputs are read and decompressed at once (one reader thread each, up to four, each with a
+//! buffer pool of its own), and still collected in input order. [`ScanResult`] counts lines
+//! and bytes read and kept, in all and per input ([`ScanResult::inputs`]);
+//! [`Scanner::limit`] writes only the first matching lines; after an error,
+//! [`Scanner::partial`] has the counts so far.
 //!
 //! Blank lines (whitespace only) are skipped and not counted. A malformed line (not one JSON
 //! object, see [`escpush_core::CompiledFilter`]) is counted and the scan goes on; the first
@@ -26,11 +36,16 @@
 //!
 //! ```no_run
 //! use escpush_core::Filter;
-//! use escpush_scan::{Input, Scanner};
+//! use escpush_scan::{parse_time, Input, Scanner, Selection};
 //!
 //! let filter = Filter::parse(r#"{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}"#)?;
 //! let result = Scanner::new(&filter).scan([Input::path("logs.ndjson.gz"), Input::Stdin])?;
 //! eprintln!("{} of {} lines match", result.matched, result.total);
+//!
+//! let since = parse_time("2026-11-22T06:00:00Z")?;
+//! let inputs = Selection::new().since(Some(since)).expand(["logs/", "more/2026112*/*.log.gz"])?;
+//! let result = Scanner::new(&filter).scan(inputs)?;
+//! eprintln!("keeps {:.1}% of bytes", 100.0 * result.byte_share().unwrap_or(0.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -40,8 +55,14 @@ mod input;
 mod output;
 mod read;
 mod scan;
+mod select;
+#[cfg(feature = "store")]
+mod store;
 mod work;
 
 pub use error::ScanError;
 pub use input::Input;
-pub use scan::{Malformed, MalformedReason, Progress, ScanResult, Scanner};
+pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
+pub use select::{format_time, logpush_range, parse_time, Selection};
+#[cfg(feature = "store")]
+pub use store::Object;

@@ -20,6 +20,8 @@ pub(crate) fn check_not_input(inputs: &[Input], output: &Path) -> Result<(), Sca
             Input::Path(path) => fs::metadata(path).is_ok_and(|meta| same_file(&meta, &out, Some((path, output)))),
             Input::Stdin => stdin_metadata().is_some_and(|meta| same_file(&meta, &out, None)),
             Input::Reader { .. } => false,
+            #[cfg(feature = "store")]
+            Input::Object(_) => false,
         };
         if same {
             return Err(ScanError::OutputIsInput {

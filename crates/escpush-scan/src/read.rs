@@ -2,9 +2,9 @@
 //! (byte ranges of plain files, read by the workers themselves with [`read_range`]; lines of
 //! streams), and the line limit, applied to a line's content without its line break.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use memchr::memrchr;
 
@@ -15,8 +15,11 @@ use crate::{Input, ScanError};
 /// break at the end of the input), then perhaps one line too long to hold. A chunk of a
 /// plain file comes as a byte range that the worker reads itself.
 pub(crate) struct Chunk {
+    /// The chunk's place in its input.
     pub(crate) seq: u64,
     pub(crate) input: usize,
+    /// The reader whose pool the buffer goes back to.
+    pub(crate) pool: usize,
     pub(crate) buf: Vec<u8>,
     pub(crate) start: usize,
     pub(crate) len: usize,
@@ -25,6 +28,8 @@ pub(crate) struct Chunk {
     /// After its lines, one line longer than the limit (counted malformed, not read).
     pub(crate) long_line: bool,
     pub(crate) range: Option<FileRange>,
+    /// The input's last chunk: once it is collected, the input was read to its end.
+    pub(crate) last: bool,
 }
 
 impl Chunk {
@@ -32,12 +37,14 @@ impl Chunk {
         Chunk {
             seq,
             input,
+            pool: 0,
             buf,
             start: 0,
             len: 0,
             bytes: 0,
             long_line: false,
             range: None,
+            last: false,
         }
     }
 }
@@ -50,7 +57,42 @@ pub(crate) struct FileRange {
     pub(crate) end: u64,
 }
 
+/// The inputs of a scan, handed to the readers in order.
+pub(crate) struct Inputs {
+    items: Mutex<Vec<Option<Input>>>,
+    next: AtomicUsize,
+    /// The first input a reader failed in (`usize::MAX`: none): the inputs after it stop, the
+    /// ones before it are read to their end, so that the counts so far are those of every
+    /// input before the one that failed, whatever the number of readers.
+    failed: AtomicUsize,
+}
+
+impl Inputs {
+    pub(crate) fn new(inputs: Vec<Input>) -> Inputs {
+        Inputs {
+            items: Mutex::new(inputs.into_iter().map(Some).collect()),
+            next: AtomicUsize::new(0),
+            failed: AtomicUsize::new(usize::MAX),
+        }
+    }
+
+    /// The next input to read, and its index; none once an input before it failed.
+    fn claim(&self) -> Option<(usize, Input)> {
+        let mut items = self.items.lock().ok()?;
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        if i > self.failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let rest = items.get_mut(i..)?;
+        prefetch(rest);
+        Some((i, rest.first_mut()?.take()?))
+    }
+}
+
 pub(crate) struct Reader<'s> {
+    pub(crate) id: usize,
+    /// The first input that failed (set by [`Reader::run`]).
+    pub(crate) failed: Option<&'s AtomicUsize>,
     pub(crate) pool: Receiver<Vec<u8>>,
     pub(crate) work: SyncSender<Chunk>,
     pub(crate) cancel: &'s AtomicBool,
@@ -59,17 +101,25 @@ pub(crate) struct Reader<'s> {
     pub(crate) seq: u64,
 }
 
-impl Reader<'_> {
+impl<'s> Reader<'s> {
     /// Reads the inputs in turn; on an error, tells everyone to stop.
-    pub(crate) fn run(mut self, inputs: Vec<Input>) -> Result<(), ScanError> {
-        let result = inputs
-            .into_iter()
-            .enumerate()
-            .try_for_each(|(i, input)| self.read_input(i, input));
-        if result.is_err() {
-            self.cancel.store(true, Ordering::Relaxed);
+    /// Reads inputs until there are none left; on an error (returned with the input's
+    /// index), tells the readers of later inputs to stop.
+    pub(crate) fn run(mut self, inputs: &'s Inputs) -> Result<(), (usize, ScanError)> {
+        self.failed = Some(&inputs.failed);
+        while !self.cancel.load(Ordering::Relaxed) {
+            let Some((i, input)) = inputs.claim() else { break };
+            if let Err(error) = self.read_input(i, input) {
+                inputs.failed.fetch_min(i, Ordering::Relaxed);
+                return Err((i, error));
+            }
         }
-        result
+        Ok(())
+    }
+
+    /// Whether to stop reading input `index`: the scan is cancelled, or an earlier input failed.
+    fn stopping(&self, index: usize) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.failed.is_some_and(|f| index > f.load(Ordering::Relaxed))
     }
 
     /// A buffer of `size` bytes from the pool (`None` once the scan is stopping).
@@ -85,6 +135,7 @@ impl Reader<'_> {
 
     pub(crate) fn send(&mut self, mut chunk: Chunk) -> bool {
         chunk.seq = self.seq;
+        chunk.pool = self.id;
         self.seq += 1;
         self.work.send(chunk).is_ok()
     }
@@ -93,13 +144,14 @@ impl Reader<'_> {
     /// workers read themselves, so that reading is spread over the cores and each chunk is
     /// evaluated while it is still in the cache of the core that read it.
     pub(crate) fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
+        self.seq = 0;
         match Source::open(input)? {
             Opened::Stream(source) => self.read_stream(index, source),
             Opened::File(file) => {
                 let file = Arc::new(file);
                 let mut start = 0;
                 while start < file.size {
-                    if self.cancel.load(Ordering::Relaxed) {
+                    if self.stopping(index) {
                         return Ok(());
                     }
                     let Some(buf) = self.buffer(self.chunk_size + SLACK) else {
@@ -108,6 +160,7 @@ impl Reader<'_> {
                     let end = (start + self.chunk_size as u64).min(file.size);
                     let mut chunk = Chunk::new(0, index, buf);
                     chunk.bytes = end - start;
+                    chunk.last = end == file.size;
                     chunk.range = Some(FileRange {
                         file: Arc::clone(&file),
                         start,
@@ -137,7 +190,7 @@ impl Reader<'_> {
         let mut skipping = false;
         let mut skipped = 0u64;
         loop {
-            if self.cancel.load(Ordering::Relaxed) {
+            if self.stopping(index) {
                 return Ok(());
             }
             if filled == buf.len() {
@@ -200,6 +253,7 @@ impl Reader<'_> {
         // The rest (maybe nothing: the buffer then goes back to the pool through a chunk of
         // no lines, which keeps the sequence simple).
         let mut chunk = Chunk::new(0, index, buf);
+        chunk.last = true;
         if skipping {
             chunk.long_line = true;
             chunk.bytes = skipped;
@@ -211,6 +265,20 @@ impl Reader<'_> {
         Ok(())
     }
 }
+
+/// Starts fetching the next few objects, so that several stream at once (see
+/// [`crate::store`]).
+#[cfg(feature = "store")]
+fn prefetch(inputs: &mut [Option<Input>]) {
+    for input in inputs.iter_mut().take(crate::store::AHEAD + 1) {
+        if let Some(Input::Object(object)) = input {
+            object.start();
+        }
+    }
+}
+
+#[cfg(not(feature = "store"))]
+fn prefetch(_: &mut [Option<Input>]) {}
 
 /// Room past the chunk size in every buffer: the byte before a range, and the end of its
 /// last line, which usually fits.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{CompiledFilter, Filter, MalformedLine};
 
 use crate::output::{self, Output};
-use crate::read::{Chunk, Reader};
+use crate::read::{Chunk, Inputs, Reader};
 use crate::work::{work, Collector, Done};
 use crate::{Input, ScanError};
 
@@ -34,8 +34,88 @@ pub struct ScanResult {
     pub first_malformed: Option<Malformed>,
     /// Bytes of NDJSON read (after decompression).
     pub bytes: u64,
+    /// Bytes of the lines that pass the filter (with their line breaks): what the filter keeps.
+    pub matched_bytes: u64,
     /// Wall time of the scan.
     pub seconds: f64,
+    /// The same counts for each input, in input order (folders, globs and prefixes expanded:
+    /// one entry per file or object).
+    pub inputs: Vec<InputResult>,
+}
+
+impl ScanResult {
+    /// The share of lines kept, `matched / total` (`None` when no line was read).
+    pub fn line_share(&self) -> Option<f64> {
+        share(self.matched, self.total)
+    }
+
+    /// The share of bytes kept, `matched_bytes / bytes` (`None` when no byte was read).
+    pub fn byte_share(&self) -> Option<f64> {
+        share(self.matched_bytes, self.bytes)
+    }
+
+    pub(crate) fn empty(inputs: Vec<InputResult>) -> ScanResult {
+        ScanResult {
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            first_malformed: None,
+            bytes: 0,
+            matched_bytes: 0,
+            seconds: 0.0,
+            inputs,
+        }
+    }
+}
+
+#[allow(clippy::cast_precision_loss)] // a share, not a count
+fn share(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// What a scan found in one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputResult {
+    /// The input, as [`Input::name`] gives it.
+    pub name: String,
+    /// Lines read, blank lines not counted (malformed ones are).
+    pub total: u64,
+    /// Lines that pass the filter.
+    pub matched: u64,
+    /// Lines that are not one JSON object (or longer than the line limit).
+    pub malformed: u64,
+    /// Bytes of NDJSON read (after decompression).
+    pub bytes: u64,
+    /// Bytes of the lines that pass the filter, with their line breaks.
+    pub matched_bytes: u64,
+    /// Whether the input was read to its end (false for the inputs after an error, and for the
+    /// one it happened in).
+    pub complete: bool,
+}
+
+impl InputResult {
+    pub(crate) fn new(name: String) -> InputResult {
+        InputResult {
+            name,
+            total: 0,
+            matched: 0,
+            malformed: 0,
+            bytes: 0,
+            matched_bytes: 0,
+            complete: false,
+        }
+    }
+
+    /// The share of lines kept (`None` when no line was read).
+    pub fn line_share(&self) -> Option<f64> {
+        share(self.matched, self.total)
+    }
+
+    /// The share of bytes kept (`None` when no byte was read).
+    pub fn byte_share(&self) -> Option<f64> {
+        share(self.matched_bytes, self.bytes)
+    }
 }
 
 /// Where the first malformed line is, and why it is malformed.
@@ -95,7 +175,9 @@ pub struct Scanner<'a> {
     strict: bool,
     chunk_size: usize,
     max_line: usize,
+    limit: Option<u64>,
     progress: Option<(Duration, ProgressFn<'a>)>,
+    partial: Option<ScanResult>,
 }
 
 impl fmt::Debug for Scanner<'_> {
@@ -113,6 +195,8 @@ impl fmt::Debug for Scanner<'_> {
 const BUFFER_BUDGET: usize = 24 << 20;
 const MAX_CHUNK: usize = 2 << 20;
 const MIN_CHUNK: usize = 64 << 10;
+/// The most inputs read at once (each by a reader thread of its own).
+const MAX_READERS: usize = 4;
 /// The default line limit (see [`Scanner::max_line`]).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
@@ -125,7 +209,9 @@ impl<'a> Scanner<'a> {
             strict: false,
             chunk_size: 0,
             max_line: DEFAULT_MAX_LINE,
+            limit: None,
             progress: None,
+            partial: None,
         }
     }
 
@@ -159,6 +245,21 @@ impl<'a> Scanner<'a> {
     pub fn max_line(mut self, bytes: usize) -> Self {
         self.max_line = bytes.max(2);
         self
+    }
+
+    /// [`Scanner::select`] and [`Scanner::select_to_file`] write only the first `lines`
+    /// matching lines (in input order), for a look; the scan still reads every input, so the
+    /// counts are those of the whole input. `None` (the default): every matching line.
+    #[must_use]
+    pub fn limit(mut self, lines: Option<u64>) -> Self {
+        self.limit = lines;
+        self
+    }
+
+    /// The counts collected before the last scan stopped with an error (in input order, up to
+    /// the input it stopped in), to report with the error; `None` after a scan that succeeded.
+    pub fn partial(&self) -> Option<&ScanResult> {
+        self.partial.as_ref()
     }
 
     /// Calls `f` on the calling thread about every `every` while the scan runs (and when it
@@ -221,50 +322,67 @@ impl<'a> Scanner<'a> {
         n.clamp(1, 256)
     }
 
-    fn run(&mut self, inputs: Vec<Input>, mut out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
+    fn run(&mut self, inputs: Vec<Input>, out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
+        self.partial = None;
         let started = Instant::now();
+        let names: Vec<String> = inputs.iter().map(Input::name).collect();
+        let mut so_far = ScanResult::empty(names.iter().cloned().map(InputResult::new).collect());
+        let result = self.run_inner(inputs, &names, out, &mut so_far, started);
+        if result.is_err() {
+            so_far.seconds = started.elapsed().as_secs_f64();
+            self.partial = Some(so_far);
+        }
+        result
+    }
+
+    fn run_inner(
+        &mut self,
+        inputs: Vec<Input>,
+        names: &[String],
+        mut out: Option<&mut dyn Write>,
+        so_far: &mut ScanResult,
+        started: Instant,
+    ) -> Result<ScanResult, ScanError> {
         let workers = self.workers();
+        // Several inputs are read (and decompressed) by several readers at once, each with a
+        // pool of its own: a reader ahead of the input being collected can only fill its own
+        // buffers, never take those the input in front needs.
+        let readers = workers.min(inputs.len()).clamp(1, MAX_READERS);
         // Enough buffers for every worker to have one in hand and one waiting, plus the one
         // being filled and the one being written.
         let buffers = 2 * workers + 2;
         let chunk_size = if self.chunk_size == 0 {
-            (BUFFER_BUDGET / buffers).clamp(MIN_CHUNK, MAX_CHUNK)
+            (BUFFER_BUDGET / (buffers * readers)).clamp(MIN_CHUNK, MAX_CHUNK)
         } else {
             self.chunk_size.max(16)
         };
-        let names: Vec<String> = inputs.iter().map(Input::name).collect();
         let select = out.is_some();
         let strict = self.strict;
         // Lines that fit in a chunk are never too long.
         let max_line = self.max_line.max(chunk_size + 2);
         let cancel = AtomicBool::new(false);
 
-        let (pool_tx, pool_rx) = mpsc::sync_channel::<Vec<u8>>(buffers);
-        for _ in 0..buffers {
-            pool_tx.send(Vec::new()).expect("the pool has room for every buffer");
+        let mut pools = Vec::with_capacity(readers);
+        let mut pool_rxs = Vec::with_capacity(readers);
+        for _ in 0..readers {
+            let (pool_tx, pool_rx) = mpsc::sync_channel::<Vec<u8>>(buffers);
+            for _ in 0..buffers {
+                pool_tx.send(Vec::new()).expect("the pool has room for every buffer");
+            }
+            pools.push(pool_tx);
+            pool_rxs.push(pool_rx);
         }
-        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(buffers);
+        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(buffers * readers);
         let work_rx = Arc::new(Mutex::new(work_rx));
         let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let queue = Inputs::new(inputs);
 
         thread::scope(|s| {
-            let reader = {
-                let cancel = &cancel;
-                thread::Builder::new()
-                    .name("escpush-scan-reader".into())
-                    .spawn_scoped(s, move || {
-                        let reader = Reader {
-                            pool: pool_rx,
-                            work: work_tx,
-                            cancel,
-                            chunk_size,
-                            max_line,
-                            seq: 0,
-                        };
-                        reader.run(inputs)
-                    })
-                    .map_err(|error| ScanError::Thread { error })?
-            };
+            let (spawned_readers, failed) = spawn_readers(s, pool_rxs, &work_tx, &cancel, &queue, chunk_size, max_line);
+            drop(work_tx);
+            if let Some(error) = failed {
+                return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));
+            }
             for i in 0..workers {
                 let work_rx = Arc::clone(&work_rx);
                 let tx = done_tx.clone();
@@ -273,29 +391,34 @@ impl<'a> Scanner<'a> {
                     .name(format!("escpush-scan-{i}"))
                     .spawn_scoped(s, move || work(&work_rx, &tx, &mut filter, select, strict, max_line));
                 if let Err(error) = spawned {
-                    cancel.store(true, Ordering::Relaxed);
-                    drop(done_tx);
-                    // Let the reader and the workers already started finish; without the
-                    // pool's sender the reader stops once the buffers in flight are gone.
-                    drain(&done_rx, &pool_tx);
-                    drop(pool_tx);
-                    let _ = reader.join();
-                    return Err(ScanError::Thread { error });
+                    return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));
                 }
             }
             drop(done_tx);
 
-            let mut collector = Collector::new(&names, out.take(), strict);
-            collector.collect(&done_rx, &pool_tx, started, self.progress.as_mut());
+            let mut collector = Collector::new(names, out.take(), strict, self.limit);
+            collector.collect(&done_rx, &pools, started, self.progress.as_mut());
             if collector.error.is_some() {
                 cancel.store(true, Ordering::Relaxed);
-                drain(&done_rx, &pool_tx);
+                drain(&done_rx, &pools);
             }
-            let read = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // The error of the earliest input, when readers failed.
+            let mut read: Result<(), (usize, ScanError)> = Ok(());
+            for reader in spawned_readers {
+                let result = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                if let Err((input, error)) = result {
+                    if read.as_ref().err().is_none_or(|(first, _)| input < *first) {
+                        read = Err((input, error));
+                    }
+                }
+            }
+            so_far.clone_from(&collector.result);
             if let Some(error) = collector.error {
                 return Err(error);
             }
-            read?;
+            read.map_err(|(_, error)| error)?;
+            debug_assert_eq!(collector.next.0, names.len(), "every input was collected to its end");
+            so_far.clone_from(&collector.result);
             if let Some(out) = collector.out.as_mut() {
                 out.flush().map_err(|error| ScanError::Write { error })?;
             }
@@ -316,10 +439,69 @@ impl<'a> Scanner<'a> {
     }
 }
 
+type ReaderHandle<'scope> = thread::ScopedJoinHandle<'scope, Result<(), (usize, ScanError)>>;
+
+/// Starts a reader thread per pool; stops at the first that cannot start (and says why).
+fn spawn_readers<'scope, 'env>(
+    s: &'scope thread::Scope<'scope, 'env>,
+    pools: Vec<Receiver<Vec<u8>>>,
+    work_tx: &SyncSender<Chunk>,
+    cancel: &'env AtomicBool,
+    queue: &'env Inputs,
+    chunk_size: usize,
+    max_line: usize,
+) -> (Vec<ReaderHandle<'scope>>, Option<std::io::Error>) {
+    let mut spawned = Vec::with_capacity(pools.len());
+    for (id, pool) in pools.into_iter().enumerate() {
+        let work = work_tx.clone();
+        let started = thread::Builder::new()
+            .name(format!("escpush-scan-reader-{id}"))
+            .spawn_scoped(s, move || {
+                let reader = Reader {
+                    id,
+                    failed: None,
+                    pool,
+                    work,
+                    cancel,
+                    chunk_size,
+                    max_line,
+                    seq: 0,
+                };
+                reader.run(queue)
+            });
+        match started {
+            Ok(handle) => spawned.push(handle),
+            Err(error) => return (spawned, Some(error)),
+        }
+    }
+    (spawned, None)
+}
+
+/// Stops a scan whose threads could not all start: lets the readers and the workers already
+/// started finish (without the pools' senders the readers stop once the buffers in flight are
+/// gone) and says why.
+fn abandon(
+    cancel: &AtomicBool,
+    done_tx: mpsc::Sender<Done>,
+    done_rx: &Receiver<Done>,
+    pools: Vec<SyncSender<Vec<u8>>>,
+    readers: Vec<ReaderHandle<'_>>,
+    error: std::io::Error,
+) -> ScanError {
+    cancel.store(true, Ordering::Relaxed);
+    drop(done_tx);
+    drain(done_rx, &pools);
+    drop(pools);
+    for reader in readers {
+        let _ = reader.join();
+    }
+    ScanError::Thread { error }
+}
+
 /// Receives the remaining results without looking at them, handing buffers back so that the
 /// reader can reach its cancellation check.
-fn drain(done_rx: &Receiver<Done>, pool_tx: &SyncSender<Vec<u8>>) {
+fn drain(done_rx: &Receiver<Done>, pools: &[SyncSender<Vec<u8>>]) {
     for done in done_rx {
-        let _ = pool_tx.send(done.chunk.buf);
+        let _ = pools[done.chunk.pool].send(done.chunk.buf);
     }
 }

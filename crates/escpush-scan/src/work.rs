@@ -12,7 +12,7 @@ use escpush_core::{is_blank, CompiledFilter};
 use memchr::memchr_iter;
 
 use crate::read::{content_len, read_range, Chunk};
-use crate::scan::{Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
+use crate::scan::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
 use crate::ScanError;
 
 /// What a worker found in one chunk.
@@ -22,6 +22,7 @@ pub(crate) struct Done {
     pub(crate) lines: u64,
     pub(crate) total: u64,
     pub(crate) matched: u64,
+    pub(crate) matched_bytes: u64,
     pub(crate) malformed: u64,
     /// Index of the first malformed line within the chunk, and why.
     pub(crate) first_malformed: Option<(u64, MalformedReason)>,
@@ -68,6 +69,7 @@ impl Done {
             lines: 0,
             total: 0,
             matched: 0,
+            matched_bytes: 0,
             malformed: 0,
             first_malformed: None,
             selected: Vec::new(),
@@ -106,6 +108,7 @@ pub(crate) fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, 
         match filter.matches_line(line) {
             Ok(true) => {
                 done.matched += 1;
+                done.matched_bytes += (end - range.start) as u64 + u64::from(end < data.len());
                 if select {
                     done.selected.push(range);
                 }
@@ -138,31 +141,28 @@ pub(crate) struct Collector<'s, 'o> {
     pub(crate) names: &'s [String],
     /// Lines of each input already collected: the line number base of the next chunk.
     pub(crate) lines_before: Vec<u64>,
-    pub(crate) next: u64,
-    pub(crate) pending: BTreeMap<u64, Done>,
+    /// The next chunk to take: its input and its place in it.
+    pub(crate) next: (usize, u64),
+    pub(crate) pending: BTreeMap<(usize, u64), Done>,
     pub(crate) result: ScanResult,
     pub(crate) out: Option<&'o mut dyn Write>,
     pub(crate) strict: bool,
+    /// Lines still to write (select mode with a limit).
+    pub(crate) limit: Option<u64>,
     pub(crate) error: Option<ScanError>,
 }
 
 impl<'s, 'o> Collector<'s, 'o> {
-    pub(crate) fn new(names: &'s [String], out: Option<&'o mut dyn Write>, strict: bool) -> Self {
+    pub(crate) fn new(names: &'s [String], out: Option<&'o mut dyn Write>, strict: bool, limit: Option<u64>) -> Self {
         Collector {
             names,
             lines_before: vec![0; names.len()],
-            next: 0,
+            next: (0, 0),
             pending: BTreeMap::new(),
-            result: ScanResult {
-                total: 0,
-                matched: 0,
-                malformed: 0,
-                first_malformed: None,
-                bytes: 0,
-                seconds: 0.0,
-            },
+            result: ScanResult::empty(names.iter().cloned().map(InputResult::new).collect()),
             out,
             strict,
+            limit,
             error: None,
         }
     }
@@ -172,7 +172,7 @@ impl<'s, 'o> Collector<'s, 'o> {
     pub(crate) fn collect(
         &mut self,
         done_rx: &Receiver<Done>,
-        pool_tx: &SyncSender<Vec<u8>>,
+        pools: &[SyncSender<Vec<u8>>],
         started: Instant,
         mut progress: Option<&mut (Duration, ProgressFn<'_>)>,
     ) {
@@ -183,11 +183,15 @@ impl<'s, 'o> Collector<'s, 'o> {
         loop {
             match done_rx.recv_timeout(every) {
                 Ok(done) => {
-                    self.pending.insert(done.chunk.seq, done);
+                    self.pending.insert((done.chunk.input, done.chunk.seq), done);
                     while let Some(done) = self.pending.remove(&self.next) {
-                        self.next += 1;
+                        self.next = if done.chunk.last {
+                            (self.next.0 + 1, 0)
+                        } else {
+                            (self.next.0, self.next.1 + 1)
+                        };
                         let chunk = self.take(done);
-                        let _ = pool_tx.send(chunk.buf);
+                        let _ = pools[chunk.pool].send(chunk.buf);
                     }
                     if self.error.is_some() {
                         return;
@@ -226,11 +230,27 @@ impl<'s, 'o> Collector<'s, 'o> {
         self.lines_before[done.chunk.input] += done.lines;
         self.result.total += done.total;
         self.result.matched += done.matched;
+        self.result.matched_bytes += done.matched_bytes;
         self.result.malformed += done.malformed;
         self.result.bytes += done.chunk.bytes;
+        let input = &mut self.result.inputs[done.chunk.input];
+        input.total += done.total;
+        input.matched += done.matched;
+        input.matched_bytes += done.matched_bytes;
+        input.malformed += done.malformed;
+        input.bytes += done.chunk.bytes;
+        input.complete = done.chunk.last;
         if let Some(out) = self.out.as_mut() {
             let data = &done.chunk.buf;
-            for range in &done.selected {
+            let take = match self.limit.as_mut() {
+                Some(left) => {
+                    let n = (*left).min(done.selected.len() as u64);
+                    *left -= n;
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }
+                None => done.selected.len(),
+            };
+            for range in &done.selected[..take] {
                 let written = out.write_all(&data[range.clone()]).and_then(|()| out.write_all(b"\n"));
                 if let Err(error) = written {
                     self.error = Some(ScanError::Write { error });
@@ -242,6 +262,7 @@ impl<'s, 'o> Collector<'s, 'o> {
             let source_name = &self.names[done.chunk.input];
             let line = base + index + 1;
             if self.strict {
+                self.result.inputs[done.chunk.input].complete = false;
                 self.error = Some(ScanError::Malformed {
                     source_name: source_name.clone(),
                     line,

@@ -543,3 +543,144 @@ proptest! {
         prop_assert_eq!((counted.total, counted.matched, counted.malformed), (expected.0, expected.1, expected.2));
     }
 }
+
+/// Many gzip and plain inputs, read by several readers at once: the lines come back in input
+/// order whatever the threads and chunk size, per-input counts sum to the whole, and a limit
+/// writes the first lines.
+#[test]
+fn many_inputs_in_order_with_per_input_counts_and_a_limit() {
+    let d = dir("many-inputs");
+    let mut paths = Vec::new();
+    let mut expected = String::new();
+    for i in 0..12 {
+        let text = lines(300 + 97 * i);
+        expected.push_str(&keep(&text, |l| !l.contains("\"Status\":200")));
+        let path = if i % 3 == 0 {
+            write(&d.join(format!("{i:02}.ndjson")), text.as_bytes())
+        } else {
+            write(&d.join(format!("{i:02}.ndjson.gz")), &gzip(text.as_bytes()))
+        };
+        paths.push(path);
+    }
+    for (threads, chunk) in [(1, 0), (2, 0), (4, 4096), (3, 100)] {
+        let mut out = Vec::new();
+        let r = Scanner::new(&filter())
+            .threads(threads)
+            .chunk_size(chunk)
+            .select(paths.iter().map(Input::path), &mut out)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            expected,
+            "threads {threads}, chunk {chunk}"
+        );
+        assert_eq!(r.matched_bytes, expected.len() as u64);
+        assert_eq!(r.inputs.len(), paths.len());
+        assert!(r.inputs.iter().all(|i| i.complete));
+        assert_eq!(r.inputs.iter().map(|i| i.total).sum::<u64>(), r.total);
+        assert_eq!(r.inputs.iter().map(|i| i.matched).sum::<u64>(), r.matched);
+        assert_eq!(r.inputs.iter().map(|i| i.bytes).sum::<u64>(), r.bytes);
+        assert_eq!(r.inputs.iter().map(|i| i.matched_bytes).sum::<u64>(), r.matched_bytes);
+        assert_eq!(r.inputs[5].name, paths[5].display().to_string());
+        let mut first = Vec::new();
+        let limited = Scanner::new(&filter())
+            .threads(threads)
+            .chunk_size(chunk)
+            .limit(Some(250))
+            .select(paths.iter().map(Input::path), &mut first)
+            .unwrap();
+        let want: String = expected.lines().take(250).flat_map(|l| [l, "\n"]).collect();
+        assert_eq!(String::from_utf8(first).unwrap(), want);
+        assert_eq!(limited.matched, r.matched, "the counts cover every line");
+    }
+}
+
+/// A bad input among many: the error names it, and the counts so far cover the inputs before.
+#[test]
+fn an_error_in_one_of_many_inputs_keeps_the_counts_so_far() {
+    let d = dir("many-bad");
+    // Large enough that a second reader fails in the bad input while the first is still here.
+    let good = write(&d.join("a.ndjson.gz"), &gzip(lines(200_000).as_bytes()));
+    let mut bad = gzip(lines(5000).as_bytes());
+    bad.truncate(bad.len() / 2);
+    let bad = write(&d.join("b.ndjson.gz"), &bad);
+    let after = write(&d.join("c.ndjson"), lines(10).as_bytes());
+    // With several readers too: the inputs before the bad one are read to their end.
+    for threads in [1, 2, 4] {
+        let mut scanner = Scanner::new(&filter()).threads(threads);
+        let err = scanner
+            .scan([&good, &bad, &after].map(|p| Input::path(p.clone())))
+            .unwrap_err();
+        assert!(
+            matches!(&err, ScanError::Gzip { source_name, .. } if source_name.ends_with("b.ndjson.gz")),
+            "{err}"
+        );
+        let partial = scanner.partial().expect("counts so far");
+        assert!(
+            partial.inputs[0].complete && partial.inputs[0].total == 200_000,
+            "threads {threads}: {:?}",
+            partial.inputs
+        );
+        assert!(!partial.inputs[1].complete && !partial.inputs[2].complete);
+        assert_eq!(partial.inputs[2].total, 0, "nothing after the bad input is counted");
+    }
+}
+
+/// Folders, globs and time ranges (see `escpush_scan::Selection`).
+#[test]
+fn selection_of_folders_globs_and_time_ranges() {
+    use escpush_scan::{parse_time, Selection};
+    let d = dir("selection");
+    for (day, start, end) in [
+        ("20261122", "000000", "000030"),
+        ("20261122", "000030", "000100"),
+        ("20261123", "000000", "000030"),
+    ] {
+        fs::create_dir_all(d.join(day)).unwrap();
+        write(
+            &d.join(day).join(format!("{day}T{start}Z_{day}T{end}Z_abc.log.gz")),
+            &gzip(lines(9).as_bytes()),
+        );
+    }
+    write(&d.join("ownership-challenge-1.txt"), b"x");
+    write(&d.join("20261122").join(".part.log"), b"x");
+    let names = |inputs: &[Input]| -> Vec<String> {
+        inputs
+            .iter()
+            .map(|i| i.name().rsplit('/').next().unwrap()[..16].to_owned())
+            .collect()
+    };
+    let all = Selection::new().expand([d.to_str().unwrap()]).unwrap();
+    assert_eq!(
+        names(&all),
+        ["20261122T000000Z", "20261122T000030Z", "20261123T000000Z"]
+    );
+    let glob = format!("{}/2026112?/*T0000[0-2]*Z_*.gz", d.display());
+    assert_eq!(
+        names(&Selection::new().expand([glob.as_str()]).unwrap()),
+        ["20261122T000000Z", "20261123T000000Z"]
+    );
+    let since = Selection::new().since(Some(parse_time("2026-11-22T00:00:30Z").unwrap()));
+    assert_eq!(
+        names(&since.expand([d.to_str().unwrap()]).unwrap()),
+        ["20261122T000030Z", "20261123T000000Z"]
+    );
+    let until = Selection::new().until(Some(parse_time("2026-11-22T00:00:30Z").unwrap()));
+    assert_eq!(
+        names(&until.expand([d.to_str().unwrap()]).unwrap()),
+        ["20261122T000000Z"]
+    );
+    let missing = format!("{}/2027*/*.gz", d.display());
+    assert!(matches!(
+        Selection::new().expand([missing.as_str()]),
+        Err(ScanError::Select { .. })
+    ));
+    write(&d.join("20261122").join("other.ndjson"), b"{}\n");
+    assert!(
+        matches!(since.expand([d.to_str().unwrap()]), Err(ScanError::Select { what, .. }) if what.ends_with("other.ndjson"))
+    );
+    let r = Scanner::new(&filter())
+        .scan(Selection::new().expand([d.to_str().unwrap()]).unwrap())
+        .unwrap();
+    assert_eq!((r.total, r.inputs.len()), (28, 4));
+}

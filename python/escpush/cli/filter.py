@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-    from .._escpush import Filter
+    from .._escpush import Filter, ScanResult
     from .._problem import FilterProblem
     from ._common import Commands
 
@@ -121,22 +121,48 @@ def add(commands: Commands, summary: str) -> None:
     scan = command(
         flt,
         "scan",
-        "run a filter over NDJSON log files and count (or keep) the lines it matches",
-        "Run a filter over NDJSON log files (plain or gzip) on every core and print how many lines match. "
+        "run a filter over NDJSON logs (files, folders, globs, object storage) and say what it keeps",
+        "Run a filter over NDJSON logs (plain or gzip) on every core and say what it keeps: the lines and "
+        "bytes that match and their shares. LOGS are files, folders (read recursively: their .gz, .log, "
+        ".ndjson, .jsonl and .json files), globs (expanded by escpush, sorted), object storage URLs "
+        "(s3://bucket/prefix/, r2://, gs://, az://; credentials from the store's usual environment "
+        "variables) or - for stdin. --since/--until pick log-push files by the time range in their names. "
         "Blank lines are skipped; lines that are not a JSON object are counted as malformed. A progress "
         "line is drawn on stderr when it is a terminal. With --output, the lines go to a new file that "
         "replaces FILE only when the scan succeeds; FILE may not be one of the inputs.",
         [
-            "escpush filter scan my-filter.json logs/*.ndjson.gz",
+            "escpush filter scan my-filter.json logs/",
+            "escpush filter scan my-filter.json 'logs/2026112*/*.log.gz' --per-file",
+            "escpush filter scan my-filter.json s3://my-logs/http/ --since 2026-11-22 --until 2026-11-23",
+            "escpush filter scan my-filter.json logs/ --limit 20   # the first 20 matching lines, for a look",
             "escpush filter scan my-filter.json logs.ndjson --output kept.ndjson",
             "zcat big.ndjson.gz | escpush filter scan my-filter.json - --count",
         ],
         [plain, output],
     )
-    scan.add_argument("logs", metavar="LOGS", nargs="+", help="NDJSON files (.gz too), or - for stdin")
+    scan.add_argument(
+        "logs",
+        metavar="LOGS",
+        nargs="+",
+        help="NDJSON files (.gz too), folders, globs, s3:// r2:// gs:// az:// URLs, or - for stdin",
+    )
     mode = scan.add_mutually_exclusive_group()
     mode.add_argument("--count", action="store_true", help="print only the number of matching lines")
     mode.add_argument("--output", metavar="FILE", help="write the matching lines to FILE, in input order")
+    scan.add_argument(
+        "--limit",
+        type=integer(0, 2**63 - 1),
+        metavar="N",
+        help="write only the first N matching lines (in input order; to stdout without --output, the counts "
+        "then go to stderr); the counts still cover every line",
+    )
+    scan.add_argument(
+        "--since",
+        metavar="TIME",
+        help="only log-push files whose time range ends after TIME (ISO-8601; UTC unless it gives an offset)",
+    )
+    scan.add_argument("--until", metavar="TIME", help="only log-push files whose time range starts before TIME")
+    scan.add_argument("--per-file", action="store_true", help="also print the counts of every input")
     scan.add_argument("--dataset", metavar="NAME", help="check the filter against a dataset first")
     scan.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
     scan.add_argument(
@@ -326,46 +352,92 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
+def _share(part: int, whole: int) -> str:
+    if not whole:
+        return "-"
+    p = 100 * part / whole
+    return f"{p:.3f}%" if 0 < p < 0.1 else f"{p:.1f}%"
+
+
+def _counts(r: ScanResult) -> dict[str, object]:
+    return {
+        "total": r.total,
+        "matched": r.matched,
+        "malformed": r.malformed,
+        "bytes": r.bytes,
+        "matched_bytes": r.matched_bytes,
+        "line_share": r.line_share,
+        "byte_share": r.byte_share,
+    }
+
+
 def run_scan(args: argparse.Namespace) -> int:
-    from .._format import size
+    from .._format import plural, size
 
     if args.filter == "-" and "-" in args.logs:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
+    if args.limit is not None and args.count:
+        raise CliError("--limit writes lines and --count prints only their number: use one of them")
     f = parse_filter(args.filter)
     if args.dataset:
         f.validate(args.dataset)
     progress = _ProgressBar(args.logs) if sys.stderr.isatty() else None
+    window = {"since": args.since, "until": args.until, "limit": args.limit}
     try:
         if args.output is not None:
-            result = f.select(args.logs, args.output, strict=args.strict, threads=args.threads, progress=progress)
+            result = f.select(
+                args.logs, args.output, strict=args.strict, threads=args.threads, progress=progress, **window
+            )
         else:
-            result = f.scan(args.logs, strict=args.strict, threads=args.threads, progress=progress)
+            result = f.scan(args.logs, strict=args.strict, threads=args.threads, progress=progress, **window)
     finally:
         if progress is not None:
             progress.close()
     first = result.first_malformed
-    data = {
-        "total": result.total,
-        "matched": result.matched,
-        "malformed": result.malformed,
-        "bytes": result.bytes,
+    data: dict[str, object] = {
+        **_counts(result),
         "seconds": result.seconds,
+        "summary": result.summary,
         "first_malformed": None if first is None else dict(zip(("source", "line", "reason"), first)),
+        "inputs": len(result.per_input),
+        "per_input": [{"source": r.source, **_counts(r)} for r in result.per_input],
         "output": args.output,
     }
+    # --limit without --output: the lines are the output, and the counts go to stderr.
+    to_stdout = result.lines is not None
+    if to_stdout:
+        data["lines"] = result.lines
+        if not args.json:
+            lines = result.lines or []
+            sys.stdout.write("".join(line + "\n" for line in lines))
+            sys.stdout.flush()
     if args.count and not args.json:
         print(result.matched)
         return EXIT_OK
-    share = f" ({result.matched / result.total:.2%})" if result.total else ""
     rate = f", {size(result.bytes / result.seconds)}/s" if result.seconds > 0 else ""
-    read = f"{size(result.bytes)} in {result.seconds:.2f} s{rate}"
-    lines = [f"{result.matched:,} of {result.total:,} lines match{share}; {read}"]
+    lines = [
+        f"{result.matched:,} of {result.total:,} lines match, {size(result.matched_bytes)} of {size(result.bytes)}: "
+        f"{result.summary}",
+        f"read {plural(len(result.per_input), 'input')}, {size(result.bytes)} in {result.seconds:.2f} s{rate}",
+    ]
     if first is not None:
         noun = "line" if result.malformed == 1 else "lines"
         lines.append(f"{result.malformed:,} malformed {noun}; the first: {first[0]} line {first[1]}: {first[2]}")
+    if args.per_file:
+        for r in result.per_input:
+            lines.append(
+                f"  {r.source}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
+                f"{_share(r.matched_bytes, r.bytes)} of bytes"
+            )
     if args.output is not None:
-        lines.append(f"matching lines written to {args.output}")
-    emit(args, data, "\n".join(lines))
+        shown = "" if args.limit is None else f"the first {args.limit:,} "
+        lines.append(f"{shown}matching lines written to {args.output}")
+    if args.json:
+        emit(args, data, "")
+    elif to_stdout:
+        print("\n".join(lines), file=sys.stderr)
+    else:
+        print("\n".join(lines))
     return EXIT_OK
 
 

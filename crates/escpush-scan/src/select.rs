@@ -1,0 +1,512 @@
+//! Which inputs a scan reads: arguments as a command line gives them, expanded by
+//! [`Selection`].
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobMatcher};
+use walkdir::WalkDir;
+
+use crate::{Input, ScanError};
+
+/// Turns arguments as a command line gives them (files, folders, globs, `-` for stdin, and
+/// with the `store` feature object storage URLs) into inputs, in a deterministic order, and
+/// picks log-push files by the time range in their names.
+///
+/// - A folder is read recursively; it contributes the files whose names end in `.gz`,
+///   `.log`, `.ndjson`, `.jsonl` or `.json` (any case), hidden files and folders (a name
+///   starting with `.`) left out, so that a log-push destination's `ownership-challenge`
+///   text file or an editor's swap file is not read as logs. An object storage prefix is read
+///   the same way, except that with a time range its date folders (`YYYYMMDD/`) that cannot
+///   hold a batch of the range are not even listed.
+/// - A glob (`logs/2026112*/*.log.gz`, `logs/**/*.gz`; `*`, `?`, `[...]`, `{a,b}` and `**`)
+///   is expanded here, so it works the same in every shell and from Python; it must match at
+///   least one file. `*` does not cross a `/`; `**` does. A path that exists is never read
+///   as a glob.
+/// - Every folder's and glob's files are sorted by path, component by component (the order of
+///   a sorted recursive listing), so that line numbers, `limit` and the selected lines come in
+///   the same order on every run and platform. Arguments keep the order they are given in.
+/// - [`Selection::since`] and [`Selection::until`] keep the files whose log-push time range
+///   (`20261122T000000Z_20261122T000030Z_<hash>.log.gz`: the batch's first and last second,
+///   UTC) overlaps `[since, until)`, without opening the others. Lines inside a kept file are
+///   not filtered by their own timestamps. When a range is asked, a file whose name carries no
+///   range is an error naming it ([`ScanError::Select`]): counting it or leaving it out
+///   silently would both give a wrong answer.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    since: Option<i64>,
+    until: Option<i64>,
+}
+
+impl Selection {
+    /// Every file, whatever its name.
+    pub fn new() -> Selection {
+        Selection::default()
+    }
+
+    /// Keep only log-push files whose time range ends after `unix_seconds` (UTC).
+    #[must_use]
+    pub fn since(mut self, unix_seconds: Option<i64>) -> Self {
+        self.since = unix_seconds;
+        self
+    }
+
+    /// Keep only log-push files whose time range starts before `unix_seconds` (UTC).
+    #[must_use]
+    pub fn until(mut self, unix_seconds: Option<i64>) -> Self {
+        self.until = unix_seconds;
+        self
+    }
+
+    /// Whether a time range is asked.
+    pub fn has_range(&self) -> bool {
+        self.since.is_some() || self.until.is_some()
+    }
+
+    /// The inputs `args` stand for, in order: `-` is stdin, a URL with a scheme an object
+    /// storage location, an existing folder its log files, a path that does not exist but
+    /// holds glob characters the files it matches, anything else a file.
+    pub fn expand<I, S>(&self, args: I) -> Result<Vec<Input>, ScanError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.check_range()?;
+        let mut inputs = Vec::new();
+        for arg in args {
+            let arg = arg.as_ref();
+            if arg == "-" {
+                inputs.push(Input::Stdin);
+            } else if let Some(scheme) = url_scheme(arg) {
+                self.expand_url(scheme, arg, &mut inputs)?;
+            } else {
+                self.expand_path(Path::new(arg), &mut inputs)?;
+            }
+        }
+        Ok(inputs)
+    }
+
+    /// The inputs one path stands for (a file, a folder, or a glob), appended to `out`.
+    pub fn expand_path(&self, path: &Path, out: &mut Vec<Input>) -> Result<(), ScanError> {
+        self.check_range()?;
+        let text = path.to_string_lossy();
+        if path.is_dir() {
+            let files = walk(path, None, &text)?;
+            for file in files {
+                if is_log_name(&file) && self.keep(&file)? {
+                    out.push(Input::Path(file));
+                }
+            }
+        } else if !path.exists() && has_glob(&text) {
+            let files = glob(&text)?;
+            if files.is_empty() {
+                return Err(ScanError::Select {
+                    what: text.into_owned(),
+                    message: "the pattern matches no files".into(),
+                });
+            }
+            for file in files {
+                if self.keep(&file)? {
+                    out.push(Input::Path(file));
+                }
+            }
+        } else if self.keep(path)? {
+            out.push(Input::Path(path.to_path_buf()));
+        }
+        Ok(())
+    }
+
+    #[cfg_attr(not(feature = "store"), allow(clippy::unused_self))]
+    fn expand_url(&self, scheme: &str, url: &str, out: &mut Vec<Input>) -> Result<(), ScanError> {
+        #[cfg(feature = "store")]
+        {
+            let _ = scheme;
+            for object in crate::store::list(url, self.since, self.until)? {
+                if self.keep_name(object.name(), &object.url())? {
+                    out.push(Input::Object(object));
+                }
+            }
+            Ok(())
+        }
+        #[cfg(not(feature = "store"))]
+        {
+            let _ = out;
+            Err(ScanError::Select {
+                what: url.to_owned(),
+                message: format!(
+                    "`{scheme}://` is object storage, which this build of escpush-scan cannot read (it needs the \
+                     `store` feature)"
+                ),
+            })
+        }
+    }
+
+    /// An empty range is a mistake, not a request for nothing.
+    fn check_range(&self) -> Result<(), ScanError> {
+        if let (Some(since), Some(until)) = (self.since, self.until) {
+            if since >= until {
+                return Err(ScanError::Select {
+                    what: "--since/--until".into(),
+                    message: format!(
+                        "the time range is empty: since {} is not before until {}",
+                        format_time(since),
+                        format_time(until)
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn keep(&self, path: &Path) -> Result<bool, ScanError> {
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        self.keep_name(&name, &path.display().to_string())
+    }
+
+    /// Whether a file named `name` (shown as `shown` in errors) is in the time range.
+    pub(crate) fn keep_name(&self, name: &str, shown: &str) -> Result<bool, ScanError> {
+        if !self.has_range() {
+            return Ok(true);
+        }
+        let Some((start, end)) = logpush_range(name) else {
+            return Err(ScanError::Select {
+                what: shown.to_owned(),
+                message: "--since/--until pick files by the time range in their log-push names \
+                          (20261122T000000Z_20261122T000030Z_<hash>.log.gz), and this name has none"
+                    .into(),
+            });
+        };
+        Ok(self.since.is_none_or(|since| end > since) && self.until.is_none_or(|until| start < until))
+    }
+}
+
+/// The scheme of `arg` if it is a URL (`s3://...`): letters, digits, `+`, `-` or `.` before
+/// `://`, more than one character so that `C://` stays a Windows path.
+pub(crate) fn url_scheme(arg: &str) -> Option<&str> {
+    let (scheme, _) = arg.split_once("://")?;
+    let ok = scheme.len() > 1
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    ok.then_some(scheme)
+}
+
+/// Whether a file name looks like logs: see the module docs.
+pub(crate) fn is_log_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    is_log_file_name(&name)
+}
+
+pub(crate) fn is_log_file_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    !name.starts_with('.')
+        && [".gz", ".log", ".ndjson", ".jsonl", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+pub(crate) fn has_glob(text: &str) -> bool {
+    text.contains(['*', '?', '[', '{'])
+}
+
+fn walk_error(shown: &str, error: &walkdir::Error) -> ScanError {
+    let path = error
+        .path()
+        .map_or_else(|| shown.to_owned(), |p| p.display().to_string());
+    ScanError::Open {
+        source_name: path,
+        error: std::io::Error::other(error.to_string()),
+    }
+}
+
+/// The files under `root` (to `max_depth` levels when given), hidden entries left out,
+/// sorted by path component by component. Symbolic links are followed (a loop is an error).
+fn walk(root: &Path, max_depth: Option<usize>, shown: &str) -> Result<Vec<PathBuf>, ScanError> {
+    let mut walker = WalkDir::new(root).follow_links(true).sort_by_file_name();
+    if let Some(depth) = max_depth {
+        walker = walker.max_depth(depth);
+    }
+    let mut files = Vec::new();
+    let entries = walker
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in entries {
+        let entry = entry.map_err(|e| walk_error(shown, &e))?;
+        if entry.file_type().is_file() {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+/// The files a glob matches, sorted. The walk starts at the longest leading part without glob
+/// characters and goes only as deep as the pattern can reach.
+fn glob(pattern: &str) -> Result<Vec<PathBuf>, ScanError> {
+    let normal = pattern.replace('\\', "/");
+    let normal = if cfg!(windows) { normal } else { pattern.to_owned() };
+    let parts: Vec<&str> = normal.split('/').collect();
+    let literal = parts.iter().take_while(|p| !has_glob(p)).count();
+    let base: PathBuf = if literal == 0 {
+        PathBuf::from(".")
+    } else {
+        let joined = parts[..literal].join("/");
+        PathBuf::from(if joined.is_empty() { "/".to_owned() } else { joined })
+    };
+    let rest = &parts[literal..];
+    let depth = (!rest.contains(&"**")).then_some(rest.len());
+    let matcher: GlobMatcher = GlobBuilder::new(&rest.join("/"))
+        .literal_separator(true)
+        .backslash_escape(!cfg!(windows))
+        .build()
+        .map_err(|e| ScanError::Select {
+            what: pattern.to_owned(),
+            message: format!("not a valid glob: {}", e.kind()),
+        })?
+        .compile_matcher();
+    if !base.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    for file in walk(&base, depth, pattern)? {
+        let Ok(relative) = file.strip_prefix(&base) else {
+            continue;
+        };
+        let relative: Vec<String> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        if matcher.is_match(relative.join("/")) {
+            files.push(if literal == 0 && !pattern.starts_with("./") {
+                // `*.gz` names files as the shell would: `a.gz`, not `./a.gz`.
+                file.strip_prefix(".").map(Path::to_path_buf).unwrap_or(file)
+            } else {
+                file
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// The time range in a log-push file name, `START_END_...` with both times as
+/// `YYYYMMDDTHHMMSSZ`: unix seconds.
+pub fn logpush_range(name: &str) -> Option<(i64, i64)> {
+    let bytes = name.as_bytes();
+    if bytes.len() < 33 || bytes[16] != b'_' {
+        return None;
+    }
+    let start = compact_time(&name[..16])?;
+    let end = compact_time(&name[17..33])?;
+    if bytes.len() > 33 && bytes[33] != b'_' && bytes[33] != b'.' {
+        return None;
+    }
+    Some((start, end))
+}
+
+/// `YYYYMMDDTHHMMSSZ`.
+fn compact_time(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() != 16 || b[8] != b'T' || b[15] != b'Z' {
+        return None;
+    }
+    let date = (digits(&s[0..4])?, digits(&s[4..6])?, digits(&s[6..8])?);
+    let time = (digits(&s[9..11])?, digits(&s[11..13])?, digits(&s[13..15])?);
+    to_unix(date, time)
+}
+
+fn digits(s: &str) -> Option<i64> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn to_unix((y, m, d): (i64, i64, i64), (hh, mm, ss): (i64, i64, i64)) -> Option<i64> {
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in_month = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if !(1..=days_in_month).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    Some(days_from_civil(y, m, d) * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `unix_seconds` as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn format_time(unix_seconds: i64) -> String {
+    let days = unix_seconds.div_euclid(86_400);
+    let secs = unix_seconds.rem_euclid(86_400);
+    // Inverse of days_from_civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+/// Reads an ISO-8601 time as unix seconds: `2026-11-22`, `2026-11-22T10:30`,
+/// `2026-11-22T10:30:00Z`, `2026-11-22 10:30:00.5+01:00`, or the compact log-push form
+/// `20261122T103000Z`. Without an offset the time is UTC (log-push names are UTC); a fraction
+/// of a second is dropped.
+pub fn parse_time(text: &str) -> Result<i64, String> {
+    let bad = || {
+        format!(
+            "`{text}` is not an ISO-8601 time (such as 2026-11-22, 2026-11-22T10:30:00Z or \
+             2026-11-22T10:30:00+01:00)"
+        )
+    };
+    let s = text.trim();
+    if let Some(t) = compact_time(s) {
+        return Ok(t);
+    }
+    if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
+        let date = (
+            digits(&s[0..4]).ok_or_else(bad)?,
+            digits(&s[4..6]).ok_or_else(bad)?,
+            digits(&s[6..8]).ok_or_else(bad)?,
+        );
+        return to_unix(date, (0, 0, 0)).ok_or_else(bad);
+    }
+    let b = s.as_bytes();
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(bad());
+    }
+    let date = (
+        digits(&s[0..4]).ok_or_else(bad)?,
+        digits(&s[5..7]).ok_or_else(bad)?,
+        digits(&s[8..10]).ok_or_else(bad)?,
+    );
+    let rest = &s[10..];
+    if rest.is_empty() {
+        return to_unix(date, (0, 0, 0)).ok_or_else(bad);
+    }
+    let rest = rest.strip_prefix(['T', 't', ' ']).ok_or_else(bad)?;
+    // The time, then an optional offset.
+    let (clock, offset) = match rest.find(['Z', 'z', '+', '-']) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let clock = clock.split_once('.').map_or(clock, |(whole, frac)| {
+        if frac.bytes().all(|b| b.is_ascii_digit()) {
+            whole
+        } else {
+            "bad"
+        }
+    });
+    let fields: Vec<&str> = clock.split(':').collect();
+    if !(2..=3).contains(&fields.len()) || fields.iter().any(|f| f.len() != 2) {
+        return Err(bad());
+    }
+    let hh = digits(fields[0]).ok_or_else(bad)?;
+    let mm = digits(fields[1]).ok_or_else(bad)?;
+    let ss = fields.get(2).map_or(Some(0), |f| digits(f)).ok_or_else(bad)?;
+    let local = to_unix(date, (hh, mm, ss)).ok_or_else(bad)?;
+    let offset_secs = match offset {
+        "" | "Z" | "z" => 0,
+        _ => {
+            let sign = if offset.starts_with('-') { -1 } else { 1 };
+            let o = offset[1..].replace(':', "");
+            if o.len() != 4 {
+                return Err(bad());
+            }
+            let h = digits(&o[..2]).ok_or_else(bad)?;
+            let m = digits(&o[2..]).ok_or_else(bad)?;
+            if h > 23 || m > 59 {
+                return Err(bad());
+            }
+            sign * (h * 3600 + m * 60)
+        }
+    };
+    Ok(local - offset_secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("1970-01-01"), Ok(0));
+        assert_eq!(parse_time("2026-11-22T00:00:30Z"), Ok(1_795_305_630));
+        assert_eq!(parse_time("20261122T000030Z"), Ok(1_795_305_630));
+        assert_eq!(parse_time("2026-11-22 01:00:30+01:00"), Ok(1_795_305_630));
+        assert_eq!(parse_time("2026-11-21T23:00:30.75-01:00"), Ok(1_795_305_630));
+        assert_eq!(parse_time("2026-11-22T00:00"), Ok(1_795_305_600));
+        assert_eq!(parse_time("20261122"), Ok(1_795_305_600));
+        for bad in [
+            "",
+            "yesterday",
+            "2026-02-30",
+            "2026-11-22T25:00",
+            "2026-11-22T10",
+            "2026-11-22X",
+            "2026-11-22T10:00+1",
+        ] {
+            assert!(parse_time(bad).is_err(), "{bad}");
+        }
+        assert_eq!(format_time(1_795_305_630), "2026-11-22T00:00:30Z");
+        assert_eq!(format_time(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(parse_time(&format_time(-86_401)), Ok(-86_401));
+    }
+
+    #[test]
+    fn logpush_names() {
+        let name = "20261122T000000Z_20261122T000030Z_0a1b2c3d.log.gz";
+        assert_eq!(logpush_range(name), Some((1_795_305_600, 1_795_305_630)));
+        assert_eq!(
+            logpush_range("20261122T000000Z_20261122T000030Z.log"),
+            Some((1_795_305_600, 1_795_305_630))
+        );
+        assert_eq!(logpush_range("logs.ndjson.gz"), None);
+        assert_eq!(logpush_range("20261122T000000Z_20261199T000030Z_x.log.gz"), None);
+        assert_eq!(logpush_range("20261122T000000Z_20261122T000030Zx.log.gz"), None);
+    }
+
+    #[test]
+    fn url_schemes() {
+        assert_eq!(url_scheme("s3://bucket/prefix/"), Some("s3"));
+        assert_eq!(url_scheme("C://logs"), None);
+        assert_eq!(url_scheme("logs/a.gz"), None);
+        assert_eq!(url_scheme("weird dir://x"), None);
+    }
+
+    #[test]
+    fn range_overlap() {
+        let sel = Selection::new().since(Some(1_795_305_630)).until(Some(1_795_305_660));
+        let keep = |name: &str| sel.keep_name(name, name).unwrap();
+        assert!(!keep("20261122T000000Z_20261122T000030Z_a.log.gz"), "ends at since");
+        assert!(keep("20261122T000030Z_20261122T000100Z_a.log.gz"));
+        assert!(keep("20261122T000000Z_20261122T000100Z_a.log.gz"), "overlaps since");
+        assert!(!keep("20261122T000100Z_20261122T000130Z_a.log.gz"), "starts at until");
+        assert!(sel.keep_name("x.log.gz", "x.log.gz").is_err());
+        assert!(Selection::new().keep_name("x.log.gz", "x").unwrap());
+    }
+}
