@@ -55,6 +55,7 @@ impl ScanError {
         "Malformed",
         "OutputIsInput",
         "Write",
+        "Select",
         "Cancelled",
         "Thread",
     ];
