@@ -11,6 +11,7 @@ import json
 import pickle
 import sys
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -400,3 +401,14 @@ def test_trees_of_any_depth_are_drawn_without_recursion() -> None:
     assert lines[0] == "and (1)" and lines[-1] == " " * 3 * (depth - 1) + "`- A eq 1"
     markup = _tree(where)
     assert markup.count("<li>") == depth + 1 and markup.count("<ul>") == markup.count("</ul>") == depth + 1
+
+
+def test_scan_result_shows_bytes_kept_and_inputs(tmp_path: Path) -> None:
+    for i in range(2):
+        (tmp_path / f"part{i}.ndjson").write_text('{"EdgeResponseStatus": 503}\n{"EdgeResponseStatus": 200}\n')
+    whole = (field("EdgeResponseStatus") >= 500).scan(tmp_path)
+    html = whole._repr_html_()
+    assert "bytes kept" in html and f"({whole.byte_share:.1%})" in html and ">2<" in html
+    (tmp_path / "empty.ndjson").write_text("")
+    nothing = (field("EdgeResponseStatus") >= 500).scan(tmp_path / "empty.ndjson")
+    assert nothing.byte_share is None and "bytes kept" in nothing._repr_html_()

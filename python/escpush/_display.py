@@ -167,7 +167,8 @@ def _share(part: int, whole: int) -> str:
 
 def scan_result_html(result: ScanResult) -> str:
     """The counts of a scan: lines kept (with their share), dropped and malformed, the first
-    malformed line's place, bytes, time and throughput."""
+    malformed line's place, bytes read and kept (with their share), the number of inputs,
+    time and throughput."""
     dropped = result.total - result.matched - result.malformed
     rows = [
         ("lines", str(result.total)),
@@ -179,6 +180,10 @@ def scan_result_html(result: ScanResult) -> str:
         source, line, reason = result.first_malformed
         rows.append(("first malformed", f"{_code(source)} line {line}: {_text(reason)}"))
     rows.append(("read", size(result.bytes)))
+    share = "" if result.byte_share is None else f" ({result.byte_share:.1%})"
+    rows.append(("bytes kept", f"{size(result.matched_bytes)}{share}"))
+    if len(result.per_input) > 1:
+        rows.append(("inputs", str(len(result.per_input))))
     rows.append(("seconds", f"{result.seconds:.3f}"))
     if result.seconds > 0:
         rate = f"{size(result.bytes / result.seconds)}/s, {result.total / result.seconds:,.0f} lines/s"

@@ -17,6 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._escpush import ScanResult
     from ._problem import FilterProblem
 
 __all__ = [
@@ -128,11 +129,16 @@ class TransportError(EscpushError):
 class ScanError(EscpushError):
     """A scan of log files stopped (``Filter.scan``, ``Filter.select``).
 
-    An input could not be opened or read (a missing file, truncated or corrupt gzip), the
+    An input could not be opened or read (a missing file, truncated or corrupt gzip, an object
+    that could not be fetched), which inputs to read could not be settled (a glob without
+    match, a file without a time range when one is asked, a store that cannot be listed), the
     selected lines could not be written, or, in strict mode, a line is not a JSON object.
-    ``path`` names the file concerned (None when there is none) and ``line`` is the 1-based
-    number of the malformed line (None otherwise).
+    ``path`` names the file, object or argument concerned (None when there is none), ``line``
+    is the 1-based number of the malformed line (None otherwise), and ``partial`` holds the
+    counts of what was read before the scan stopped (a ``ScanResult``; None when nothing was).
     """
+
+    partial: ScanResult | None = None
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
         super().__init__(message)
