@@ -1,12 +1,14 @@
-//! `escpush.dataset_schema`: a dataset's columns as the engines that query pushed logs take
-//! them, with the types the SQL of `Filter.to_sql` assumes.
+//! The embedded datasets from Python: `escpush.datasets`, `escpush.dataset_fields`, and
+//! `escpush.dataset_schema` (a dataset's columns as the engines that query pushed logs take
+//! them, with the types the SQL of `Filter.to_sql` assumes).
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
-use escpush_core::{create_table, dataset_columns, Dataset, DatasetScope, Dialect};
+use escpush_core::{create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect};
 
 use crate::errors;
+use crate::filter::{dataset_arg, scope_arg};
 
 /// Formats built in Python (`escpush._schemas`) from the column list, each by its package.
 const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
@@ -51,4 +53,31 @@ pub fn dataset_schema<'py>(
     })?;
     let ddl = create_table(ds, dialect, table).map_err(|e| errors::core_error(py, &e))?;
     Ok(ddl.into_pyobject(py)?.into_any())
+}
+
+/// The names of every embedded Logpush dataset (of one scope, if given).
+#[pyfunction]
+#[pyo3(signature = (scope=None))]
+pub fn datasets(py: Python<'_>, scope: Option<&str>) -> PyResult<Vec<String>> {
+    let scope = scope_arg(py, scope)?;
+    let mut names: Vec<String> = core_datasets()
+        .iter()
+        .filter(|d| scope.is_none_or(|s| d.scope() == s))
+        .map(|d| d.name().to_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// The fields of a dataset, name → documented type (`"string"`, `"int"`, `"array[string]"`, ...).
+#[pyfunction]
+#[pyo3(signature = (dataset, scope=None))]
+pub fn dataset_fields(py: Python<'_>, dataset: &str, scope: Option<&str>) -> PyResult<Py<PyDict>> {
+    let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+    let dict = PyDict::new(py);
+    for f in ds.fields() {
+        dict.set_item(f.name(), f.field_type().as_str())?;
+    }
+    Ok(dict.unbind())
 }

@@ -15,14 +15,30 @@
 //! where it is not (`not x < 5`: a missing field fails both `<` and `>=`). A group of one
 //! expression is written `and(...)` / `or(...)`. `#` starts a comment to the end of the line.
 //!
-//! Files: `parser` (text → tree), `error` ([`TextError`]: line, column, caret). The printer
+//! Files: `parser` (text → tree), `token` (operators and values), `error` ([`TextError`]: line, column, caret). The printer
 //! is `filter/print/text.rs`.
 
 mod error;
 mod parser;
+mod token;
 
 pub use error::TextError;
-pub(crate) use parser::{is_keyword, op_text, parse};
+pub(crate) use parser::{is_keyword, parse};
+
+use super::ast::Operator;
+
+/// How the text form writes an operator.
+pub(crate) fn op_text(op: Operator) -> &'static str {
+    match op {
+        Operator::Eq => "==",
+        Operator::NotEq => "!=",
+        Operator::Lt => "<",
+        Operator::Leq => "<=",
+        Operator::Gt => ">",
+        Operator::Geq => ">=",
+        other => other.as_str(),
+    }
+}
 
 #[cfg(test)]
 mod tests;

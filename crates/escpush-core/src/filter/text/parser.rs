@@ -1,19 +1,21 @@
 //! The text form → filter tree: a recursive-descent parser on the text itself (operators
-//! are read in context, after a field name), with `not` pushed down to the conditions.
+//! are read in context, after a field name), with `not` pushed down to the conditions. The
+//! words and values (operators, strings, numbers, lists) are read in `token.rs`.
 
 use crate::dataset::Dataset;
 use crate::problem::ProblemCode;
 use crate::suggest;
 
-use super::super::ast::{Condition, Expr, Operator, Scalar, Value};
+use super::super::ast::{Condition, Expr, Operator, Value};
 use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
 use super::error::TextError;
+use super::op_text;
 
 /// Problems of form (not of a value or a name) carry this code.
-const SYNTAX: ProblemCode = ProblemCode::InvalidSyntax;
+pub(super) const SYNTAX: ProblemCode = ProblemCode::InvalidSyntax;
 /// Text that reads, asking for what the filter format cannot do (`matches`, functions, a
 /// `not` with no exact form).
-const UNSUPPORTED: ProblemCode = ProblemCode::Unsupported;
+pub(super) const UNSUPPORTED: ProblemCode = ProblemCode::Unsupported;
 
 /// The deepest nesting of parentheses and `not`s the parser follows.
 const MAX_NESTING: usize = 4 * MAX_DEPTH;
@@ -64,11 +66,11 @@ fn group(mut items: Vec<Expr>, and_group: bool) -> Expr {
     }
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    pos: usize,
-    dataset: Option<&'a Dataset>,
-    nesting: usize,
+pub(super) struct Parser<'a> {
+    pub(super) text: &'a str,
+    pub(super) pos: usize,
+    pub(super) dataset: Option<&'a Dataset>,
+    pub(super) nesting: usize,
 }
 
 /// Where a pending `not` was written (byte offset), for the error when it cannot be applied.
@@ -81,7 +83,7 @@ fn flip(neg: Negation, at: usize) -> Negation {
     }
 }
 
-fn is_ident_start(c: char) -> bool {
+pub(super) fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
 
@@ -127,19 +129,19 @@ const UNSUPPORTED_FUNCTIONS: &[&str] = &[
 ];
 
 impl<'a> Parser<'a> {
-    fn err(&self, start: usize, end: usize, code: ProblemCode, message: impl Into<String>) -> TextError {
+    pub(super) fn err(&self, start: usize, end: usize, code: ProblemCode, message: impl Into<String>) -> TextError {
         TextError::at(self.text, start, end, code, message)
     }
 
-    fn rest(&self) -> &'a str {
+    pub(super) fn rest(&self) -> &'a str {
         &self.text[self.pos..]
     }
 
-    fn peek(&self) -> Option<char> {
+    pub(super) fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
 
-    fn skip_ws(&mut self) {
+    pub(super) fn skip_ws(&mut self) {
         loop {
             let rest = self.rest();
             let trimmed = rest.trim_start();
@@ -153,7 +155,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The span of the token at `pos`, for messages: a word, a quoted string, or one character.
-    fn token_span(&self) -> (usize, usize) {
+    pub(super) fn token_span(&self) -> (usize, usize) {
         let rest = self.rest();
         let Some(c) = rest.chars().next() else {
             return (self.pos, self.pos);
@@ -170,7 +172,7 @@ impl<'a> Parser<'a> {
         (self.pos, self.pos + len)
     }
 
-    fn ident(&mut self) -> Option<(usize, &'a str)> {
+    pub(super) fn ident(&mut self) -> Option<(usize, &'a str)> {
         let rest = self.rest();
         if !rest.starts_with(is_ident_start) {
             return None;
@@ -182,7 +184,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A keyword (`and`, `or`, `not`, any case) at `pos` as a whole word, consumed if found.
-    fn keyword(&mut self, word: &str) -> bool {
+    pub(super) fn keyword(&mut self, word: &str) -> bool {
         let rest = self.rest();
         if rest.len() >= word.len()
             && rest.is_char_boundary(word.len())
@@ -196,7 +198,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn symbol(&mut self, sym: &str) -> bool {
+    pub(super) fn symbol(&mut self, sym: &str) -> bool {
         if self.rest().starts_with(sym) {
             self.pos += sym.len();
             true
@@ -205,7 +207,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&mut self, at: usize) -> Result<(), TextError> {
+    pub(super) fn enter(&mut self, at: usize) -> Result<(), TextError> {
         self.nesting += 1;
         if self.nesting > MAX_NESTING {
             return Err(self.err(at, at + 1, ProblemCode::TooDeep, "parentheses and `not`s nest too deep"));
@@ -213,7 +215,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn or_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
+    pub(super) fn or_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
         let mut items = vec![self.and_expr(neg)?];
         loop {
             self.skip_ws();
@@ -227,7 +229,7 @@ impl<'a> Parser<'a> {
         Ok(group(items, neg.is_some()))
     }
 
-    fn and_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
+    pub(super) fn and_expr(&mut self, neg: Negation) -> Result<Expr, TextError> {
         let mut items = vec![self.unary(neg)?];
         loop {
             self.skip_ws();
@@ -241,7 +243,7 @@ impl<'a> Parser<'a> {
         Ok(group(items, neg.is_none()))
     }
 
-    fn unary(&mut self, neg: Negation) -> Result<Expr, TextError> {
+    pub(super) fn unary(&mut self, neg: Negation) -> Result<Expr, TextError> {
         self.skip_ws();
         let start = self.pos;
         if self.symbol("(") {
@@ -292,7 +294,7 @@ impl<'a> Parser<'a> {
         self.condition(neg)
     }
 
-    fn close(&mut self, open: usize) -> Result<(), TextError> {
+    pub(super) fn close(&mut self, open: usize) -> Result<(), TextError> {
         self.skip_ws();
         if self.symbol(")") {
             return Ok(());
@@ -312,7 +314,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `KEY OP VALUE`, `"quoted key" OP VALUE`, or `starts_with(KEY, VALUE)`.
-    fn condition(&mut self, neg: Negation) -> Result<Expr, TextError> {
+    pub(super) fn condition(&mut self, neg: Negation) -> Result<Expr, TextError> {
         let start = self.pos;
         let (key, key_end) = if self.peek() == Some('"') {
             let key = self.string()?;
@@ -347,7 +349,7 @@ impl<'a> Parser<'a> {
         self.finish(key, op, value, neg, (start, op_start, value_start, value_end))
     }
 
-    fn check_key(&self, key: &str, start: usize, end: usize) -> Result<(), TextError> {
+    pub(super) fn check_key(&self, key: &str, start: usize, end: usize) -> Result<(), TextError> {
         if key.is_empty() {
             return Err(self.err(start, end, ProblemCode::EmptyKey, "the field name is empty"));
         }
@@ -366,7 +368,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A condition from its parts, checked as [`Condition::new`] checks, with `not` applied.
-    fn finish(
+    pub(super) fn finish(
         &self,
         key: String,
         op: Operator,
@@ -413,7 +415,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `starts_with(KEY, VALUE)` and its kin; other functions are refused.
-    fn function(&mut self, start: usize, name: &str, neg: Negation) -> Result<Expr, TextError> {
+    pub(super) fn function(&mut self, start: usize, name: &str, neg: Negation) -> Result<Expr, TextError> {
         let name_end = start + name.len();
         let op = match name {
             "starts_with" | "startsWith" => Operator::StartsWith,
@@ -467,303 +469,5 @@ impl<'a> Parser<'a> {
         let value_end = self.pos;
         self.close(open)?;
         self.finish(key, op, value, neg, (start, start, value_start, value_end))
-    }
-
-    /// The operator after a field name: one of the 14 names, a symbol, a Rules-language
-    /// word (`ne`, `le`, `ge`), or `not` before one with an exact negation (`not in`).
-    fn operator(&mut self, key: &str) -> Result<(usize, Operator), TextError> {
-        let start = self.pos;
-        let rest = self.rest();
-        if rest.starts_with('!') && rest[1..].starts_with(is_ident_start) {
-            self.pos += 1;
-            let (_, word) = self.ident().expect("an identifier follows");
-            let name = format!("!{word}");
-            return match name.parse::<Operator>() {
-                Ok(op) => Ok((start, op)),
-                Err(e) => Err(self.unknown_operator(start, &name, e.suggestion.map(Operator::as_str))),
-            };
-        }
-        if rest.starts_with(|c: char| "=!<>~".contains(c)) {
-            let len = rest.find(|c: char| !"=!<>~".contains(c)).unwrap_or(rest.len());
-            let sym = &rest[..len];
-            self.pos += len;
-            let op = match sym {
-                "==" => Operator::Eq,
-                "!=" => Operator::NotEq,
-                "<" => Operator::Lt,
-                "<=" => Operator::Leq,
-                ">" => Operator::Gt,
-                ">=" => Operator::Geq,
-                "~" | "!~" => {
-                    return Err(self.err(
-                        start,
-                        self.pos,
-                        UNSUPPORTED,
-                        "the filter format has no regular expressions (`~`, `matches`); use startsWith, endsWith, contains or in",
-                    ))
-                }
-                _ => {
-                    let meant = match sym {
-                        "=" | "===" => Some("=="),
-                        ">==" | "=>" => Some(">="),
-                        "<==" | "=<" => Some("<="),
-                        "<>" | "!==" | "=!" => Some("!="),
-                        _ => None,
-                    };
-                    return Err(self.unknown_operator(start, sym, meant));
-                }
-            };
-            return Ok((start, op));
-        }
-        let Some((_, word)) = self.ident() else {
-            let (s, e) = self.token_span();
-            let found = if s == e {
-                "the end of the filter".to_owned()
-            } else {
-                format!("`{}`", &self.text[s..e])
-            };
-            return Err(self.err(
-                s,
-                e.max(s + 1),
-                SYNTAX,
-                format!("expected an operator after `{key}` (such as ==, >=, startsWith, in), found {found}"),
-            ));
-        };
-        if word.eq_ignore_ascii_case("not") {
-            self.skip_ws();
-            let inner_start = self.pos;
-            let Some((_, inner)) = self.ident() else {
-                let (s, e) = self.token_span();
-                return Err(self.err(
-                    s,
-                    e.max(s + 1),
-                    SYNTAX,
-                    "expected an operator after `not` (not in, not contains, not startsWith, ...)",
-                ));
-            };
-            let op = self.word_operator(inner_start, inner)?;
-            if op.is_numeric() || op.is_negative() {
-                return Err(self.err(
-                    start,
-                    self.pos,
-                    UNSUPPORTED,
-                    format!(
-                        "`not {inner}` has no exact form in the filter format{}",
-                        if op.is_numeric() {
-                            format!(
-                                ": a record without `{key}` fails both `{}` and `{}`",
-                                op_text(op),
-                                op_text(op.negated())
-                            )
-                        } else {
-                            String::new()
-                        }
-                    ),
-                ));
-            }
-            return Ok((start, op.negated()));
-        }
-        Ok((start, self.word_operator(start, word)?))
-    }
-
-    fn word_operator(&self, start: usize, word: &str) -> Result<Operator, TextError> {
-        if let Ok(op) = word.parse::<Operator>() {
-            return Ok(op);
-        }
-        let op = match word {
-            "ne" => Operator::NotEq,
-            "le" => Operator::Leq,
-            "ge" => Operator::Geq,
-            _ => {
-                let lower = word.to_ascii_lowercase();
-                if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
-                    return Err(self.err(
-                        start,
-                        start + word.len(),
-                        UNSUPPORTED,
-                        format!("the filter format has no `{word}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in"),
-                    ));
-                }
-                let suggestion = word
-                    .parse::<Operator>()
-                    .err()
-                    .and_then(|e| e.suggestion)
-                    .map(Operator::as_str);
-                return Err(self.unknown_operator(start, word, suggestion));
-            }
-        };
-        Ok(op)
-    }
-
-    fn unknown_operator(&self, start: usize, given: &str, meant: Option<&str>) -> TextError {
-        self.err(
-            start,
-            start + given.len(),
-            ProblemCode::UnknownOperator,
-            format!("unknown operator `{given}`{}", suggest::did_you_mean(meant)),
-        )
-    }
-
-    /// A value: a scalar, or a list `[a, b]` / Rules-language set `{a b}`.
-    fn value(&mut self, op: Operator) -> Result<Value, TextError> {
-        let start = self.pos;
-        let close = match self.peek() {
-            Some('[') => ']',
-            Some('{') => '}',
-            _ => return Ok(Value::Scalar(self.scalar(op)?)),
-        };
-        self.pos += 1;
-        let mut items = Vec::new();
-        loop {
-            self.skip_ws();
-            if self.symbol(&close.to_string()) {
-                break;
-            }
-            if self.pos == self.text.len() {
-                return Err(self.err(
-                    start,
-                    start + 1,
-                    SYNTAX,
-                    format!("this list is not closed: expected `{close}`"),
-                ));
-            }
-            if matches!(self.peek(), Some('[' | '{')) {
-                return Err(self.err(
-                    self.pos,
-                    self.pos + 1,
-                    ProblemCode::InvalidValue,
-                    "a list holds strings, integers or booleans, not lists",
-                ));
-            }
-            items.push(self.scalar(op)?);
-            self.skip_ws();
-            if close == ']' && !self.rest().starts_with(']') && !self.symbol(",") {
-                let (s, e) = self.token_span();
-                return Err(self.err(s, e.max(s + 1), SYNTAX, "expected `,` or `]` in the list"));
-            }
-            if close == '}' {
-                self.symbol(",");
-            }
-        }
-        Ok(Value::Set(items))
-    }
-
-    fn scalar(&mut self, op: Operator) -> Result<Scalar, TextError> {
-        let start = self.pos;
-        match self.peek() {
-            Some('"') => Ok(Scalar::String(self.string()?)),
-            Some(c) if c.is_ascii_digit() || c == '-' || c == '+' || c == '.' => self.number(),
-            Some('\'') => {
-                let end = self.rest()[1..]
-                    .find('\'')
-                    .map_or(self.text.len(), |i| self.pos + i + 2);
-                Err(self.err(start, end, SYNTAX, "strings are written in double quotes (\"...\")"))
-            }
-            Some(c) if is_ident_start(c) => {
-                let (_, word) = self.ident().expect("a word");
-                match word {
-                    "true" => Ok(Scalar::Bool(true)),
-                    "false" => Ok(Scalar::Bool(false)),
-                    _ => Err(self.err(
-                        start,
-                        self.pos,
-                        ProblemCode::InvalidValue,
-                        format!(
-                            "`{word}` is not a value: strings are written in double quotes{}",
-                            if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
-                                format!("; did you mean `{}`?", word.to_ascii_lowercase())
-                            } else {
-                                format!("; did you mean \"{word}\"?")
-                            }
-                        ),
-                    )),
-                }
-            }
-            _ => {
-                let (s, e) = self.token_span();
-                let found = if s == e {
-                    "the end of the filter".to_owned()
-                } else {
-                    format!("`{}`", &self.text[s..e])
-                };
-                let shape = if op.takes_set() {
-                    "a list [\"a\", \"b\"]"
-                } else {
-                    "a value (\"text\", 500, true)"
-                };
-                Err(self.err(
-                    s,
-                    e.max(s + 1),
-                    SYNTAX,
-                    format!("expected {shape} after `{}`, found {found}", op_text(op)),
-                ))
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<Scalar, TextError> {
-        let start = self.pos;
-        let rest = self.rest();
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || "+-._".contains(c)))
-            .unwrap_or(rest.len());
-        let text = &rest[..len];
-        self.pos += len;
-        if super::super::ast::canonical_int_text(text) {
-            return text.parse::<i64>().map(Scalar::Int).map_err(|_| {
-                self.err(
-                    start,
-                    self.pos,
-                    ProblemCode::IntegerOutOfRange,
-                    format!("{text} is outside the 64-bit integer range"),
-                )
-            });
-        }
-        Err(self.err(
-            start,
-            self.pos,
-            ProblemCode::InvalidValue,
-            format!("{text} is not an integer as JSON writes one; filter values are strings, integers or booleans"),
-        ))
-    }
-
-    /// A double-quoted string with JSON escapes.
-    fn string(&mut self) -> Result<String, TextError> {
-        let start = self.pos;
-        let bytes = self.text.as_bytes();
-        let mut i = start + 1;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' => i += 2,
-                b'"' => break,
-                _ => i += 1,
-            }
-        }
-        if i >= bytes.len() {
-            return Err(self.err(start, start + 1, SYNTAX, "this string is not closed: expected `\"`"));
-        }
-        let literal = &self.text[start..=i];
-        self.pos = i + 1;
-        serde_json::from_str::<String>(literal).map_err(|e| {
-            self.err(
-                start,
-                i + 1,
-                ProblemCode::InvalidValue,
-                format!("this string is not valid: {e} (strings take JSON escapes such as \\\" and \\u00e9)"),
-            )
-        })
-    }
-}
-
-/// How the text form writes an operator.
-pub(crate) fn op_text(op: Operator) -> &'static str {
-    match op {
-        Operator::Eq => "==",
-        Operator::NotEq => "!=",
-        Operator::Lt => "<",
-        Operator::Leq => "<=",
-        Operator::Gt => ">",
-        Operator::Geq => ">=",
-        other => other.as_str(),
     }
 }
