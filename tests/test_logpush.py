@@ -362,3 +362,17 @@ def test_integer_arguments_out_of_range_are_invalid_input(escpush_emulator: Emul
         with pytest.raises(InvalidInput, match=f"invalid {name}: must be from 0"):
             logpush.create_job(destination_conf=S3, dataset="http_requests", **{name: -1})
     assert escpush_emulator.requests() == []
+
+
+def test_a_text_form_filter_problem_keeps_its_position_under_the_field(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone("z1").logpush
+    with pytest.raises(FilterError) as info:
+        logpush.create_job(
+            destination_conf="s3://bucket/logs?region=us-east-1",
+            dataset="http_requests",
+            filter="EdgeResponseStatus >== 500",
+        )
+    [problem] = info.value.errors()
+    assert problem["path"] == "filter, line 1, column 20"
+    assert problem["code"] == "unknown_operator" and "did you mean `>=`" in problem["message"]
+    assert escpush_emulator.requests() == []

@@ -134,6 +134,22 @@ impl Problem {
             message: message.into(),
         }
     }
+
+    /// The problem as part of a larger input found at `prefix` (`filter`, `jobs[1].filter`):
+    /// its path becomes `prefix.path` (`filter.where.key`), `prefix` alone for a problem of
+    /// the whole, and `prefix, line 1, column 3` for a place in text-form filter text, whose
+    /// path is that position.
+    #[must_use]
+    pub fn within(mut self, prefix: &str) -> Problem {
+        self.path = if self.path.is_empty() {
+            prefix.to_owned()
+        } else if self.path.starts_with("line ") {
+            format!("{prefix}, {}", self.path)
+        } else {
+            format!("{prefix}.{}", self.path)
+        };
+        self
+    }
 }
 
 impl fmt::Display for Problem {

@@ -380,8 +380,7 @@ impl Found {
     }
 
     fn filter(&mut self, problems: Vec<Problem>) {
-        self.problems
-            .extend(problems.into_iter().map(|p| prefixed("filter", p)));
+        self.problems.extend(problems.into_iter().map(|p| p.within("filter")));
     }
 
     fn into_error(self) -> Option<Error> {
@@ -481,13 +480,4 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
             }
         }
     }
-}
-
-fn prefixed(prefix: &str, mut p: Problem) -> Problem {
-    p.path = if p.path.is_empty() {
-        prefix.to_owned()
-    } else {
-        format!("{prefix}.{}", p.path)
-    };
-    p
 }

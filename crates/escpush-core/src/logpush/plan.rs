@@ -21,7 +21,6 @@ use super::destination::DestinationConf;
 use super::job::{JobSpec, SECRET_JOB_FIELDS};
 use super::requests::JobOp;
 use super::update::JobUpdate;
-use crate::filter::Filter;
 
 /// What a plan does with one job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,16 +190,8 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
         let desired = match normalize(obj) {
             Ok(desired) => desired,
             Err(filter) => {
-                problems.extend(filter.into_problems().into_iter().map(|mut p| {
-                    p.path = if p.path.is_empty() {
-                        format!("{at}.filter")
-                    } else if p.path.starts_with("line ") {
-                        format!("{at}.filter, {}", p.path) // a text-form problem's position
-                    } else {
-                        format!("{at}.filter.{}", p.path)
-                    };
-                    p
-                }));
+                let at = format!("{at}.filter");
+                problems.extend(filter.into_problems().into_iter().map(|p| p.within(&at)));
                 continue;
             }
         };
@@ -210,14 +201,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 Error::Filter(f) => f.into_problems(),
                 other => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
             };
-            problems.extend(found.into_iter().map(|mut p| {
-                p.path = if p.path.is_empty() {
-                    at.clone()
-                } else {
-                    format!("{at}.{}", p.path)
-                };
-                p
-            }));
+            problems.extend(found.into_iter().map(|p| p.within(&at)));
         }
         out.push(desired);
     }
@@ -235,13 +219,11 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
 fn normalize(obj: &Map<String, Value>) -> Result<Map<String, Value>, crate::FilterError> {
     let mut out = obj.clone();
     if let Some(filter) = obj.get("filter") {
-        let text = match filter {
-            Value::String(s) if !s.trim().is_empty() => Value::String(Filter::parse_any(s)?.to_json()),
-            other => match filter_value(Some(other)) {
-                Ok(Some(f)) => Value::String(f.to_json()),
-                Ok(None) => Value::Null,
-                Err(_) => Value::String(other.to_string()), // from_body reports it, with its path
-            },
+        let text = match filter_value(Some(filter)) {
+            Ok(Some(f)) => Value::String(f.to_json()),
+            Ok(None) => Value::Null,
+            Err(Error::Filter(e)) if filter.is_string() => return Err(e),
+            Err(_) => Value::String(filter.to_string()), // from_body reports it, with its path
         };
         out.insert("filter".to_owned(), text);
     }

@@ -114,18 +114,7 @@ impl JobUpdate {
                     // Text that reads as neither JSON nor the text form: its own problems
                     // (a text-form one with its line and column).
                     Err(Error::Filter(e)) if v.is_string() => {
-                        let problems = e
-                            .into_problems()
-                            .into_iter()
-                            .map(|mut p| {
-                                p.path = match p.path.as_str() {
-                                    "" => "filter".to_owned(),
-                                    at if at.starts_with("line ") => format!("filter, {at}"),
-                                    at => format!("filter.{at}"),
-                                };
-                                p
-                            })
-                            .collect();
+                        let problems = e.into_problems().into_iter().map(|p| p.within("filter")).collect();
                         return Err(Error::Invalid { problems });
                     }
                     // Reported by the check below, with every other problem.
