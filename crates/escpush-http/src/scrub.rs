@@ -49,28 +49,19 @@ impl Secrets {
         }
     }
 
-    /// The whole text becomes its redacted form, and each value that redaction masks is a
-    /// secret on its own too (a message may quote it alone).
+    /// The whole text becomes its redacted form, and each part that redaction masks is a
+    /// secret on its own too (a message may quote it alone); text that is no destination is
+    /// masked whole.
     fn add_destination(&mut self, conf: &str) {
-        let redacted = DestinationConf::redact(conf);
-        let params = |text: &str| -> Vec<String> {
-            text.split_once('?')
-                .map(|(_, q)| {
-                    q.split('&')
-                        .map(|kv| kv.split_once('=').map_or(kv, |(_, v)| v).to_owned())
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let (raw, shown) = (params(conf), params(&redacted));
-        if raw.len() == shown.len() {
-            for (value, masked) in raw.iter().zip(&shown) {
-                if value != masked {
+        match DestinationConf::parse(conf) {
+            Ok(dest) => {
+                for value in dest.secret_values() {
                     self.add(value, MASK);
                 }
+                self.add(conf, &dest.redacted());
             }
+            Err(_) => self.add(conf, MASK),
         }
-        self.add(conf, &redacted);
     }
 
     /// `text` with every secret replaced.
@@ -122,5 +113,15 @@ mod tests {
             &req,
         );
         assert_eq!(s.scrub("s3cret k-1 me@x.io"), "*** *** me@x.io");
+        // a destination's user:password quoted alone, and one that is not a destination
+        let req = Request::new(Method::Post, "/zones/z/logpush/jobs")
+            .with_body(json!({"destination_conf": "https://me:pw-9876@logs.example.com/in"}));
+        let s = Secrets::of(&auth, &req);
+        assert_eq!(
+            s.scrub("user me:pw-9876 at https://me:pw-9876@logs.example.com/in"),
+            "user *** at https://***@logs.example.com/in"
+        );
+        let req = Request::new(Method::Post, "/x").with_body(json!({"destination_conf": "nonsense-conf-42"}));
+        assert_eq!(Secrets::of(&auth, &req).scrub("got nonsense-conf-42"), "got ***");
     }
 }

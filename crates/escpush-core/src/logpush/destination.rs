@@ -127,19 +127,14 @@ impl DestinationConf {
     /// path that carry credentials: a `user:password@` and a Sumo Logic collector code
     /// (`sumo://<endpoint>/receiver/v1/http/<code>`).
     pub fn redacted(&self) -> String {
-        let mut path = self.path.as_str();
+        let (userinfo, host_and_path, code) = self.path_parts();
         let mut out = format!("{}://", self.scheme);
-        let host_end = path.find('/').unwrap_or(path.len());
-        if let Some(at) = path[..host_end].rfind('@') {
+        if userinfo.is_some() {
             out.push_str("***@");
-            path = &path[at + 1..];
         }
-        match (self.scheme.as_str(), path.find('/')) {
-            ("sumo", Some(slash)) => {
-                out.push_str(&path[..slash]);
-                out.push_str("/***");
-            }
-            _ => out.push_str(path),
+        out.push_str(host_and_path);
+        if code.is_some() {
+            out.push_str("/***");
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
@@ -148,6 +143,35 @@ impl DestinationConf {
             out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { "***" });
         }
         out
+    }
+
+    /// Every part [`DestinationConf::redacted`] masks, each a secret on its own (a server
+    /// message may quote one alone): the `user:password`, a Sumo Logic collector code, and
+    /// each parameter value that is not a harmless one.
+    pub fn secret_values(&self) -> Vec<&str> {
+        let (userinfo, _, code) = self.path_parts();
+        let params = self
+            .params
+            .iter()
+            .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
+            .map(|(_, v)| v.as_str());
+        userinfo.into_iter().chain(code).chain(params).collect()
+    }
+
+    /// The path as (`user:password` before an `@` of the host, what is shown, a Sumo Logic
+    /// collector code after the endpoint).
+    fn path_parts(&self) -> (Option<&str>, &str, Option<&str>) {
+        let mut path = self.path.as_str();
+        let host_end = path.find('/').unwrap_or(path.len());
+        let userinfo = path[..host_end].rfind('@').map(|at| {
+            let info = &path[..at];
+            path = &path[at + 1..];
+            info
+        });
+        match (self.scheme.as_str(), path.find('/')) {
+            ("sumo", Some(slash)) => (userinfo, &path[..slash], Some(&path[slash + 1..])),
+            _ => (userinfo, path, None),
+        }
     }
 }
 

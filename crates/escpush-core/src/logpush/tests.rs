@@ -91,6 +91,24 @@ fn destinations_are_checked_and_never_print_credentials() {
     ] {
         assert_eq!(DestinationConf::redact(text), shown, "{text}");
     }
+    // Each masked part is a secret on its own, and nothing shown is one.
+    for (text, secrets) in [
+        (
+            "r2://bucket/logs?account-id=abc&access-key-id=AKIA123&secret-access-key=topsecret",
+            vec!["abc", "AKIA123", "topsecret"],
+        ),
+        (
+            "https://me:p@ss@logs.example.com/in?region=eu&header_X=k1",
+            vec!["me:p@ss", "k1"],
+        ),
+        (
+            "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dh",
+            vec!["receiver/v1/http/ZaVnC4dh"],
+        ),
+        ("s3://bucket/logs?region=us-east-1", vec![]),
+    ] {
+        assert_eq!(DestinationConf::parse(text).unwrap().secret_values(), secrets, "{text}");
+    }
     for (bad, says) in [
         ("", "needs a destination"),
         ("bucket/logs", "<scheme>://<path>?<params>"),
