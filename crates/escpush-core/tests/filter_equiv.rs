@@ -2,6 +2,8 @@
 //! get a counterexample that the evaluator confirms (and that fits the dataset when one is
 //! given); and no claim of equality is contradicted by random records.
 
+mod common;
+
 use escpush_core::filter::{Condition, Expr, FieldValue, Operator, Scalar, Value};
 use escpush_core::{Dataset, FieldType, Filter};
 use proptest::prelude::*;
@@ -18,33 +20,10 @@ fn scalar() -> impl Strategy<Value = Scalar> {
     ]
 }
 
-fn condition() -> impl Strategy<Value = Expr> {
-    (
-        prop::sample::select(KEYS.to_vec()),
-        prop::sample::select(Operator::ALL.to_vec()),
-        scalar(),
-        prop::collection::vec(scalar(), 1..3),
-        0i64..6,
-    )
-        .prop_map(|(key, op, one, set, n)| {
-            let value = if op.takes_set() {
-                Value::Set(set)
-            } else if op.is_numeric() {
-                Value::Scalar(Scalar::Int(n))
-            } else {
-                Value::Scalar(one)
-            };
-            Expr::Condition(Condition::new(key, op, value).unwrap())
-        })
-}
-
 fn expr() -> impl Strategy<Value = Expr> {
-    condition().prop_recursive(3, 12, 3, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 1..4).prop_map(Expr::And),
-            prop::collection::vec(inner, 1..4).prop_map(Expr::Or),
-        ]
-    })
+    let keys = prop::sample::select(KEYS.to_vec()).prop_map(str::to_owned);
+    let condition = common::condition(keys, scalar, 1..3, (0i64..6).prop_map(Scalar::Int));
+    common::groups(condition, 3, 12, 3)
 }
 
 /// An equivalent expression, by one of the rewrites that keep the meaning on every record.

@@ -1,6 +1,8 @@
 //! Property tests: parse ∘ print = id, and the evaluator against a naive one on JSON values.
 
-use escpush_core::filter::{Condition, Expr, Operator, Scalar, Value};
+mod common;
+
+use escpush_core::filter::{Expr, Operator, Scalar, Value};
 use escpush_core::{Filter, Limits};
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
@@ -15,38 +17,10 @@ fn scalar() -> impl Strategy<Value = Scalar> {
     ]
 }
 
-fn condition() -> impl Strategy<Value = Expr> {
-    let key = prop::sample::select(vec!["A", "B", "C"]);
-    (
-        key,
-        prop::sample::select(Operator::ALL.to_vec()),
-        scalar(),
-        prop::collection::vec(scalar(), 1..4),
-        -300i64..300,
-    )
-        .prop_map(|(key, op, one, set, n)| {
-            let value = if op.takes_set() {
-                Value::Set(set)
-            } else if op.is_numeric() {
-                Value::Scalar(if n % 2 == 0 {
-                    Scalar::Int(n)
-                } else {
-                    Scalar::String(n.to_string())
-                })
-            } else {
-                Value::Scalar(one)
-            };
-            Expr::Condition(Condition::new(key, op, value).expect("generated conditions are well formed"))
-        })
-}
-
 fn expr() -> impl Strategy<Value = Expr> {
-    condition().prop_recursive(3, 16, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 1..4).prop_map(Expr::And),
-            prop::collection::vec(inner, 1..4).prop_map(Expr::Or),
-        ]
-    })
+    let keys = prop::sample::select(vec!["A", "B", "C"]).prop_map(str::to_owned);
+    let condition = common::condition(keys, scalar, 1..4, common::int_either_form(-300i64..300));
+    common::groups(condition, 3, 16, 4)
 }
 
 fn field_value() -> impl Strategy<Value = J> {

@@ -1,6 +1,8 @@
 //! The text form: from_text ∘ to_text = id over random filters, and every error has a position.
 
-use escpush_core::filter::{Condition, Expr, Operator, Scalar, Value};
+mod common;
+
+use escpush_core::filter::{Expr, Scalar};
 use escpush_core::Filter;
 use proptest::prelude::*;
 
@@ -33,37 +35,9 @@ fn key() -> impl Strategy<Value = String> {
     ]
 }
 
-fn condition() -> impl Strategy<Value = Expr> {
-    (
-        key(),
-        prop::sample::select(Operator::ALL.to_vec()),
-        scalar(),
-        prop::collection::vec(scalar(), 1..4),
-        any::<i64>(),
-    )
-        .prop_map(|(key, op, one, set, n)| {
-            let value = if op.takes_set() {
-                Value::Set(set)
-            } else if op.is_numeric() {
-                Value::Scalar(if n % 2 == 0 {
-                    Scalar::Int(n)
-                } else {
-                    Scalar::String(n.to_string())
-                })
-            } else {
-                Value::Scalar(one)
-            };
-            Expr::Condition(Condition::new(key, op, value).expect("generated conditions are well formed"))
-        })
-}
-
 fn expr() -> impl Strategy<Value = Expr> {
-    condition().prop_recursive(4, 24, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 1..4).prop_map(Expr::And),
-            prop::collection::vec(inner, 1..4).prop_map(Expr::Or),
-        ]
-    })
+    let condition = common::condition(key(), scalar, 1..4, common::int_either_form(any::<i64>()));
+    common::groups(condition, 4, 24, 4)
 }
 
 proptest! {
