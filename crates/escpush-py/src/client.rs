@@ -9,6 +9,7 @@ use pyo3::PyClassInitializer;
 use escpush_core::Scope;
 use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides};
 
+use crate::convert::{int_in_range, repr};
 use crate::errors;
 use crate::esc::PyEsc;
 use crate::logpush::PyLogpush;
@@ -32,30 +33,8 @@ fn seconds_or_zero(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration>
     }
 }
 
-/// `value` checked against `min..=max`; `InvalidInput` naming `what` and the range otherwise
-/// (instead of the `OverflowError` a narrower Rust type would give).
-pub(crate) fn int_in_range(py: Python<'_>, what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
-    if (min..=max).contains(&value) {
-        Ok(value)
-    } else {
-        Err(errors::invalid_input(
-            py,
-            format!("invalid {what}: must be from {min} to {max} (got {value})"),
-        ))
-    }
-}
-
 /// The most retries a client may be asked for.
 const MAX_RETRIES: i64 = 100;
-
-/// A string as Python's `repr` writes simple ones: `'abc'`.
-pub(crate) fn quote(s: &str) -> String {
-    if s.contains(['\'', '\\']) {
-        format!("{s:?}")
-    } else {
-        format!("'{s}'")
-    }
-}
 
 /// A client of Cloudflare's v4 API.
 ///
@@ -198,11 +177,11 @@ impl PyClient {
         Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyAccount))
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "Client(base_url={}, auth={})",
-            quote(self.inner.base_url()),
-            quote(self.inner.auth().scheme())
+            repr(py, self.inner.base_url()),
+            repr(py, self.inner.auth().scheme())
         )
     }
 }
@@ -252,12 +231,12 @@ impl PyScope {
     }
 
     /// `Zone('id')` or `Account('id')`.
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let kind = match self.esc.scope {
             Scope::Zone(_) => "Zone",
             Scope::Account(_) => "Account",
         };
-        format!("{kind}({})", quote(self.esc.scope.id()))
+        format!("{kind}({})", repr(py, self.esc.scope.id()))
     }
 }
 

@@ -253,3 +253,23 @@ fn to_field_value_in(obj: &Bound<'_, PyAny>, open: &mut Path) -> PyResult<FieldV
         obj.get_type().name()?
     )))
 }
+
+/// A string as Python's `repr` writes it (`'abc'`), for the constructor-like reprs.
+pub(crate) fn repr(py: Python<'_>, s: &str) -> String {
+    PyString::new(py, s)
+        .repr()
+        .map_or_else(|_| format!("{s:?}"), |r| r.to_string())
+}
+
+/// `value` checked against `min..=max`; `InvalidInput` naming `what` and the range otherwise
+/// (instead of the `OverflowError` a narrower Rust type would give).
+pub(crate) fn int_in_range(py: Python<'_>, what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(errors::invalid_input(
+            py,
+            format!("invalid {what}: must be from {min} to {max} (got {value})"),
+        ))
+    }
+}

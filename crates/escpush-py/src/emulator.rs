@@ -66,7 +66,7 @@ impl PyEmulatorServer {
                     ),
                 )
             })?;
-        let port = u16::try_from(crate::client::int_in_range(py, "port", port, 0, 65_535)?).unwrap_or_default();
+        let port = u16::try_from(convert::int_in_range(py, "port", port, 0, 65_535)?).unwrap_or_default();
         let mut b = Emulator::builder().port(port).log_capacity(log_capacity);
         if let Some(k) = api_key {
             b = b.api_key(k);
@@ -251,8 +251,8 @@ impl PyEmulatorServer {
         }
     }
 
-    fn __repr__(&self) -> String {
-        format!("EmulatorServer(base_url={})", crate::client::quote(&self.base_url))
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("EmulatorServer(base_url={})", convert::repr(py, &self.base_url))
     }
 }
 

@@ -168,8 +168,12 @@ impl PyEsc {
         crate::assess::run(py, &self.client, &self.scope, args, progress)
     }
 
-    fn __repr__(&self) -> String {
-        format!("Esc({}={})", self.scope.kind(), crate::client::quote(self.scope.id()))
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "Esc({}={})",
+            self.scope.kind(),
+            crate::convert::repr(py, self.scope.id())
+        )
     }
 }
 
@@ -181,7 +185,7 @@ impl PyEscDisabled {
         let call = format!(
             "client.{}({}).esc.enable()",
             scope.kind(),
-            crate::client::quote(scope.id())
+            crate::convert::repr(py, scope.id())
         );
         let value = err.value(py);
         let amended = (|| -> PyResult<()> {
@@ -246,8 +250,8 @@ impl PyEscDisabled {
         Ok(false)
     }
 
-    fn __repr__(&self) -> String {
-        format!("{}.disabled()", self.esc.__repr__())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("{}.disabled()", self.esc.__repr__(py))
     }
 }
 

@@ -346,11 +346,7 @@ impl PyFilter {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let text = PyString::new(py, &self.filter().to_json());
-        match text.repr() {
-            Ok(r) => format!("Filter({r})"),
-            Err(_) => "Filter(<unprintable>)".to_owned(),
-        }
+        format!("Filter({})", convert::repr(py, &self.filter().to_json()))
     }
 
     /// In Jupyter: the filter as a tree, its size against the default limits, its JSON.

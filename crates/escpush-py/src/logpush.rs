@@ -6,8 +6,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyType};
 use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
 use escpush_http::Client;
 
-use crate::client::{int_in_range, quote};
 use crate::convert;
+use crate::convert::{int_in_range, repr};
 use crate::errors;
 use crate::filter::{filter_from_py, PyFilter};
 
@@ -447,8 +447,8 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))
     }
 
-    fn __repr__(&self) -> String {
-        format!("Logpush({}={})", self.scope.kind(), quote(self.scope.id()))
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Logpush({}={})", self.scope.kind(), repr(py, self.scope.id()))
     }
 }
 

@@ -161,11 +161,7 @@ impl PyScanResult {
 
     /// The constructor's form; `per_input` and `lines` are left out (see their attributes).
     fn __repr__(&self, py: Python<'_>) -> String {
-        let repr = |s: &str| {
-            PyString::new(py, s)
-                .repr()
-                .map_or_else(|_| format!("{s:?}"), |r| r.to_string())
-        };
+        let repr = |s: &str| crate::convert::repr(py, s);
         let mut out = format!(
             "ScanResult(total={}, matched={}, malformed={}, bytes={}, seconds={:.3}",
             self.total, self.matched, self.malformed, self.bytes, self.seconds
