@@ -149,8 +149,8 @@ impl Plan {
 
 /// Reads the desired jobs of a file, `{"jobs": [{"name": ..., "dataset": ..., ...}]}`: each
 /// named (unique names), each checked as a creation is; every problem reported with its path
-/// (`jobs[1].filter.where.value`). A `filter` may be the JSON text, the quoted form or the
-/// object form.
+/// (`jobs[1].filter.where.value`; `jobs[1].filter, line 1, column 20` in the text form). A
+/// `filter` may be the JSON text, the quoted form, the text form or the object form.
 pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, Value>>, Error> {
     let problem = |path: String, message: String| Problem::new(path, ProblemCode::InvalidValue, message);
     let Some(items) = doc.get("jobs").and_then(Value::as_array) else {
