@@ -221,7 +221,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "make the scope's jobs those a file lists",
         'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
         '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
-        "JSON). Each filter is JSON text, the text form (EdgeResponseStatus >= 500) or an object. Every job is checked first; then the plan is printed "
+        "JSON). Each filter is JSON text, the text form (EdgeResponseStatus >= 500) or an object. Every job "
+        "is checked first; then the plan is printed "
         "(create; update, field by field; unchanged; jobs not in the file) and carried out. Jobs not in the "
         "file are deleted only with --prune. Secrets are never printed.",
         [
