@@ -24,23 +24,18 @@ struct Answer {
 }
 
 impl Answer {
-    /// The envelope's `result`, or the error the answer holds: core's reading.
-    fn read(&self) -> Result<Value, Error> {
-        Ok(parse_response(self.status, &self.body)?)
-    }
-
     /// The error this answer holds, with the wait it asked for, which the call cannot give.
     fn retry_later(&self, retry_after: Duration, reason: &str) -> Error {
-        match self.read() {
-            Err(Error::Core(error)) => Error::RetryLater {
+        match parse_response(self.status, &self.body) {
+            Err(error) => Error::RetryLater {
                 error,
                 retry_after,
                 at: SystemTime::now() + retry_after,
                 reason: reason.to_owned(),
             },
-            other => other.err().unwrap_or(Error::Transport {
+            Ok(_) => Error::Transport {
                 message: format!("HTTP {} asked to retry", self.status),
-            }),
+            },
         }
     }
 
