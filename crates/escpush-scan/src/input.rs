@@ -1,15 +1,14 @@
 //! Where lines come from: files (plain or gzip), stdin, or any reader. Plain regular files
 //! are read by position ([`PositionalFile`], which notices a file that shrinks); the rest,
-//! and files that report no size (`/proc`), as streams; gzip through [`GzipMembers`]
-//! (members in a row, zero padding after the last ignored).
+//! and files that report no size (`/proc`), as streams; gzip through [`crate::gzip::Gunzip`]
+//! (members in a row, zero padding after the last ignored, their checks left to the scan).
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::bufread::GzDecoder;
-
+use crate::gzip::{Gunzip, MemberEnd, GZIP_MAGIC};
 use crate::ScanError;
 
 /// One input of a scan.
@@ -184,11 +183,15 @@ const POSITIONAL: bool = cfg!(any(unix, windows));
 /// An input read front to back: its bytes, decompressed if they were gzip.
 pub(crate) struct Source {
     pub(crate) name: String,
-    pub(crate) gzip: bool,
-    reader: Box<dyn Read + Send>,
+    body: Body,
 }
 
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// What a stream's bytes are read through.
+enum Body {
+    Plain(BufReader<Box<dyn Read + Send>>),
+    /// Gzip, inflated here; the members' checks are left to the scan ([`Source::take_ends`]).
+    Gzip(Box<Gunzip<BufReader<Box<dyn Read + Send>>>>),
+}
 
 /// The error for a `.gz` input that is not gzip: reading it as NDJSON would count its lines
 /// as malformed, or worse, as logs.
@@ -248,21 +251,25 @@ impl Source {
         if !gzip && !start.is_empty() && has_gz_suffix(&name) {
             return Err(not_gzip(name));
         }
-        let reader: Box<dyn Read + Send> = if gzip {
-            Box::new(GzipMembers::new(buffered))
+        let body = if gzip {
+            Body::Gzip(Box::new(Gunzip::deferred(buffered)))
         } else {
-            Box::new(buffered)
+            Body::Plain(buffered)
         };
-        Ok(Opened::Stream(Source { name, gzip, reader }))
+        Ok(Opened::Stream(Source { name, body }))
     }
 
     /// Reads into `buf`; 0 at the end. Errors name the input.
     pub(crate) fn read(&mut self, buf: &mut [u8]) -> Result<usize, ScanError> {
         loop {
-            match self.reader.read(buf) {
+            let read = match &mut self.body {
+                Body::Plain(reader) => reader.read(buf),
+                Body::Gzip(reader) => reader.read(buf),
+            };
+            match read {
                 Ok(n) => return Ok(n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) if self.gzip => {
+                Err(error) if self.is_gzip() => {
                     return Err(ScanError::Gzip {
                         source_name: self.name.clone(),
                         error,
@@ -277,124 +284,15 @@ impl Source {
             }
         }
     }
-}
 
-/// Gzip data of one or more members, decompressed in a row, as `gzip -dc` reads it: zeros
-/// after the last member (padding some tools and tape blocks add) are ignored; any other
-/// bytes there are an error.
-struct GzipMembers<R: BufRead> {
-    state: Members<R>,
-}
+    pub(crate) fn is_gzip(&self) -> bool {
+        matches!(self.body, Body::Gzip(_))
+    }
 
-enum Members<R: BufRead> {
-    /// Inside a member.
-    Member(Box<GzDecoder<R>>),
-    /// Between members: what follows decides.
-    Between(R),
-    /// At the end (or after an error).
-    Done,
-}
-
-impl<R: BufRead> GzipMembers<R> {
-    fn new(reader: R) -> Self {
-        GzipMembers {
-            state: Members::Member(Box::new(GzDecoder::new(reader))),
+    /// Moves the ends of the gzip members read so far (none for plain data) to `into`.
+    pub(crate) fn take_ends(&mut self, into: &mut std::collections::VecDeque<MemberEnd>) {
+        if let Body::Gzip(reader) = &mut self.body {
+            into.extend(reader.take_ends());
         }
-    }
-
-    /// After a member: the next member, the end, or zero padding up to the end.
-    fn next_member(reader: &mut R) -> io::Result<bool> {
-        let mut padding = false;
-        loop {
-            let bytes = match reader.fill_buf() {
-                Ok(bytes) => bytes,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if bytes.is_empty() {
-                return Ok(false);
-            }
-            if !padding && bytes[0] == GZIP_MAGIC[0] {
-                return Ok(true);
-            }
-            if bytes.iter().any(|&b| b != 0) {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "bytes that are neither gzip data nor zero padding after the last member",
-                ));
-            }
-            padding = true;
-            let n = bytes.len();
-            reader.consume(n);
-        }
-    }
-}
-
-impl<R: BufRead> Read for GzipMembers<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        loop {
-            match std::mem::replace(&mut self.state, Members::Done) {
-                Members::Member(mut decoder) => {
-                    let n = decoder.read(buf)?;
-                    self.state = if n == 0 {
-                        Members::Between(decoder.into_inner())
-                    } else {
-                        Members::Member(decoder)
-                    };
-                    if n > 0 {
-                        return Ok(n);
-                    }
-                }
-                Members::Between(mut reader) => {
-                    if !Self::next_member(&mut reader)? {
-                        return Ok(0);
-                    }
-                    self.state = Members::Member(Box::new(GzDecoder::new(reader)));
-                }
-                Members::Done => return Ok(0),
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::io::{Cursor, Read, Write};
-
-    use flate2::{write::GzEncoder, Compression};
-
-    use super::GzipMembers;
-
-    fn gzip(data: &[u8]) -> Vec<u8> {
-        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
-
-    fn gunzip(data: Vec<u8>) -> std::io::Result<Vec<u8>> {
-        let mut out = Vec::new();
-        GzipMembers::new(Cursor::new(data)).read_to_end(&mut out)?;
-        Ok(out)
-    }
-
-    #[test]
-    fn members_in_a_row_and_zero_padding() {
-        let mut data = gzip(b"a\n");
-        data.extend(gzip(b"b\n"));
-        assert_eq!(gunzip(data.clone()).unwrap(), b"a\nb\n");
-        data.extend([0u8; 1000]);
-        assert_eq!(gunzip(data.clone()).unwrap(), b"a\nb\n");
-        let mut garbage = data.clone();
-        garbage.extend(b"junk");
-        assert!(gunzip(garbage).is_err());
-        let mut after_padding = data;
-        after_padding.extend(gzip(b"c\n"));
-        assert!(
-            gunzip(after_padding).is_err(),
-            "gzip data after padding is not read as a member"
-        );
     }
 }

@@ -2,12 +2,14 @@
 //! (byte ranges of plain files, read by the workers themselves with [`read_range`]; lines of
 //! streams), and the line limit, applied to a line's content without its line break.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use memchr::memrchr;
 
+use crate::gzip::{self, MemberEnd, Piece};
 use crate::input::{Opened, PositionalFile, Source};
 use crate::{Input, ScanError};
 
@@ -30,6 +32,9 @@ pub(crate) struct Chunk {
     pub(crate) range: Option<FileRange>,
     /// The input's last chunk: once it is collected, the input was read to its end.
     pub(crate) last: bool,
+    /// Gzip streams: the pieces of the decompressed stream the chunk stands for, in order,
+    /// for the members' checks (empty for anything else).
+    pub(crate) pieces: Vec<Piece>,
 }
 
 impl Chunk {
@@ -45,6 +50,7 @@ impl Chunk {
             long_line: false,
             range: None,
             last: false,
+            pieces: Vec::new(),
         }
     }
 }
@@ -176,7 +182,9 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// Cuts a stream into chunks of whole lines, carrying the partial last line over.
+    /// Cuts a stream into chunks of whole lines, carrying the partial last line over. The
+    /// chunks of a gzip stream carry the pieces of the decompressed stream they stand for
+    /// (see [`crate::gzip`]), so that the members' checks are made off this thread.
     pub(crate) fn read_stream(&mut self, index: usize, mut source: Source) -> Result<(), ScanError> {
         // A buffer never outgrows `cap`, so that a line is too long for sure when it fills a
         // buffer of `cap` bytes without a line break; shorter lines are measured by
@@ -189,6 +197,7 @@ impl<'s> Reader<'s> {
         // Inside a line longer than `max_line`: its bytes are dropped as they come.
         let mut skipping = false;
         let mut skipped = 0u64;
+        let mut stream = StreamChecks::new(source.is_gzip());
         loop {
             if self.stopping(index) {
                 return Ok(());
@@ -207,6 +216,8 @@ impl<'s> Reader<'s> {
                     let mut chunk = Chunk::new(0, index, buf);
                     chunk.len = last + 1;
                     chunk.bytes = chunk.len as u64;
+                    source.take_ends(&mut stream.ends);
+                    stream.kept(&mut chunk);
                     if !self.send(chunk) {
                         return Ok(());
                     }
@@ -215,6 +226,8 @@ impl<'s> Reader<'s> {
                 } else if buf.len() >= cap {
                     skipping = true;
                     skipped = filled as u64;
+                    source.take_ends(&mut stream.ends);
+                    stream.dropped(&buf[..filled]);
                     filled = 0;
                 } else {
                     let size = (buf.len() * 2).min(cap);
@@ -227,12 +240,15 @@ impl<'s> Reader<'s> {
                 break;
             }
             if skipping {
+                source.take_ends(&mut stream.ends);
                 let Some(i) = memchr::memchr(b'\n', &buf[filled..filled + n]) else {
                     skipped += n as u64;
+                    stream.dropped(&buf[filled..filled + n]);
                     filled = 0;
                     continue;
                 };
                 // The long line ends: count it, keep what follows.
+                stream.dropped(&buf[filled..=filled + i]);
                 let rest = filled + i + 1..filled + n;
                 let Some(mut next) = self.buffer(self.chunk_size.max(rest.len())) else {
                     return Ok(());
@@ -243,6 +259,7 @@ impl<'s> Reader<'s> {
                 let mut chunk = Chunk::new(0, index, std::mem::replace(&mut buf, next));
                 chunk.long_line = true;
                 chunk.bytes = skipped + i as u64 + 1;
+                stream.kept(&mut chunk);
                 if !self.send(chunk) {
                     return Ok(());
                 }
@@ -261,8 +278,57 @@ impl<'s> Reader<'s> {
             chunk.len = filled;
             chunk.bytes = filled as u64;
         }
+        source.take_ends(&mut stream.ends);
+        stream.kept(&mut chunk);
         self.send(chunk);
         Ok(())
+    }
+}
+
+/// Where a gzip stream's chunks stand in its decompressed bytes, for their checks.
+struct StreamChecks {
+    gzip: bool,
+    /// The offset in the decompressed stream of the next byte not yet given to a chunk.
+    at: u64,
+    /// Member ends not yet given to a chunk.
+    ends: VecDeque<MemberEnd>,
+    /// The pieces of bytes dropped (a line too long to hold), for the next chunk.
+    dropped: Vec<Piece>,
+}
+
+impl StreamChecks {
+    fn new(gzip: bool) -> Self {
+        StreamChecks {
+            gzip,
+            at: 0,
+            ends: VecDeque::new(),
+            dropped: Vec::new(),
+        }
+    }
+
+    /// Bytes of the stream that no chunk holds: hashed here.
+    fn dropped(&mut self, bytes: &[u8]) {
+        if self.gzip {
+            gzip::cut(
+                &mut self.dropped,
+                &mut self.ends,
+                self.at,
+                bytes.len(),
+                None,
+                Some(bytes),
+            );
+            self.at += bytes.len() as u64;
+        }
+    }
+
+    /// Gives `chunk` the pieces of the bytes dropped since the last chunk, then of its own
+    /// lines (`buf[..len]`, which follow them in the stream).
+    fn kept(&mut self, chunk: &mut Chunk) {
+        if self.gzip {
+            chunk.pieces.append(&mut self.dropped);
+            gzip::cut(&mut chunk.pieces, &mut self.ends, self.at, chunk.len, Some(0), None);
+            self.at += chunk.len as u64;
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{is_blank, CompiledFilter};
 use memchr::memchr_iter;
 
+use crate::gzip::{self, Check};
 use crate::read::{content_len, read_range, Chunk};
 use crate::scan::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
 use crate::ScanError;
@@ -50,6 +51,7 @@ pub(crate) fn work(
             }
         };
         let mut chunk = chunk;
+        gzip::hash_pieces(&mut chunk.pieces, &chunk.buf);
         let done = match read_range(&mut chunk, max_line) {
             Ok(()) => evaluate(chunk, filter, select, strict, max_line),
             Err(error) => Done {
@@ -150,6 +152,8 @@ pub(crate) struct Collector<'s, 'o> {
     /// Lines still to write (select mode with a limit).
     pub(crate) limit: Option<u64>,
     pub(crate) error: Option<ScanError>,
+    /// The gzip check of the input being collected.
+    check: Check,
 }
 
 impl<'s, 'o> Collector<'s, 'o> {
@@ -164,6 +168,7 @@ impl<'s, 'o> Collector<'s, 'o> {
             strict,
             limit,
             error: None,
+            check: Check::default(),
         }
     }
 
@@ -225,6 +230,15 @@ impl<'s, 'o> Collector<'s, 'o> {
         if let Some(error) = done.error {
             self.error = Some(error);
             return done.chunk;
+        }
+        if !done.chunk.pieces.is_empty() {
+            if let Err(error) = self.check.take(&done.chunk.pieces, &self.names[done.chunk.input]) {
+                self.error = Some(error);
+                return done.chunk;
+            }
+        }
+        if done.chunk.last {
+            self.check = Check::default();
         }
         let base = self.lines_before[done.chunk.input];
         self.lines_before[done.chunk.input] += done.lines;

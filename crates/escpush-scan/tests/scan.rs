@@ -250,6 +250,41 @@ fn truncated_or_corrupt_gzip_is_an_error() {
     }
 }
 
+/// Each member's CRC-32 and size are checked (off the reading thread): a member whose
+/// deflate data is sound but whose trailer disagrees stops the scan there, named, with the
+/// members before it counted, whatever the chunk size and however long its lines are.
+#[test]
+fn a_member_that_fails_its_check_is_an_error() {
+    let d = dir("gzip-check");
+    let good = gzip(lines(3000).as_bytes());
+    let n = good.len();
+    for (what, byte, said) in [("crc", n - 8, "CRC-32"), ("size", n - 1, "the trailer says")] {
+        let mut bad = good.clone();
+        bad[byte] ^= 0x10;
+        let mut data = good.clone();
+        data.extend(&bad);
+        data.extend(&good);
+        let p = write(&d.join(format!("{what}.log.gz")), &data);
+        for (chunk, max_line) in [(0, 0), (64, 0), (4096, 100)] {
+            let mut scanner = Scanner::new(&filter()).chunk_size(chunk).threads(2);
+            if max_line > 0 {
+                scanner = scanner.max_line(max_line);
+            }
+            let err = scanner.scan([Input::path(&p)]).unwrap_err();
+            assert!(matches!(err, ScanError::Gzip { .. }), "{what}: {err}");
+            let text = err.to_string();
+            assert!(
+                text.contains(&format!("{what}.log.gz")) && text.contains(said),
+                "{text}"
+            );
+            let partial = scanner.partial().expect("the counts so far");
+            // Never the lines after the bad member; with small chunks, those before it.
+            assert!(partial.total < 6000, "{what}: {}", partial.total);
+            assert!(chunk != 64 || partial.total >= 2990, "{what}: {}", partial.total);
+        }
+    }
+}
+
 #[test]
 fn readers_and_progress() {
     let text = lines(3000);
@@ -461,6 +496,7 @@ proptest! {
         threads in 1usize..6,
         chunk in prop_oneof![Just(0usize), 16usize..400],
         max_line in prop_oneof![Just(0usize), 2usize..300],
+        members in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
     ) {
         // The limits as the scanner applies them: chunks of at least 16 bytes, and lines that
         // fit in a chunk are never too long.
@@ -528,11 +564,26 @@ proptest! {
                 Input::reader(name.display().to_string(), std::io::Cursor::new(text.clone().into_bytes()))
             })
         };
-        for (how, mut out) in [("files", Vec::new()), ("streams", Vec::new())] {
-            let r = if how == "files" {
-                scanner().select(as_files(), &mut out).unwrap()
-            } else {
-                scanner().select(as_streams(), &mut out).unwrap()
+        // Gzip in several members cut anywhere (lines, and lines too long to hold, span
+        // members), so that every member's check is cut across chunks.
+        let as_members = || {
+            inputs.iter().map(|(name, text)| {
+                let mut cuts: Vec<usize> = members.iter().map(|i| i.index(text.len() + 1)).collect();
+                cuts.sort_unstable();
+                let mut data = Vec::new();
+                let mut from = 0;
+                for to in cuts.into_iter().chain([text.len()]) {
+                    data.extend(gzip(&text.as_bytes()[from..to]));
+                    from = to;
+                }
+                Input::reader(name.display().to_string(), std::io::Cursor::new(data))
+            })
+        };
+        for (how, mut out) in [("files", Vec::new()), ("streams", Vec::new()), ("gzip members", Vec::new())] {
+            let r = match how {
+                "files" => scanner().select(as_files(), &mut out).unwrap(),
+                "streams" => scanner().select(as_streams(), &mut out).unwrap(),
+                _ => scanner().select(as_members(), &mut out).unwrap(),
             };
             let got = counts(&r);
             let first = got.3.map(|m| (m.source_name, m.line, m.reason));
