@@ -113,8 +113,10 @@ def scan_count() -> Path:
 TIME = Path("/usr/bin/time")
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float]:
-    """Runs one process: its stdout, wall seconds and peak RSS in MiB.
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float, float]:
+    """Runs one process: its stdout, wall seconds, peak RSS in MiB and CPU seconds (user +
+    system, all its threads and children: what the run cost the machine, which load from
+    other processes changes less than the wall time).
 
     The peak RSS comes from GNU time (`%M`) when it is installed, as in the peers' own table:
     a child forked from this Python process would otherwise inherit its RSS high-water mark.
@@ -133,7 +135,9 @@ def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[str, float
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err.decode(errors='replace')}")
     rss_kib = float(report.read_text().split()[-1]) if TIME.exists() else float(usage.ru_maxrss)
-    return out.decode(), wall, rss_kib / 1024
+    # wait4 counts the process and the children it waited for (GNU time's own child too).
+    cpu = usage.ru_utime + usage.ru_stime
+    return out.decode(), wall, rss_kib / 1024, cpu
 
 
 def gzip_one(path: Path) -> Path:
@@ -278,23 +282,23 @@ def main() -> None:
             for f in [Path(where)] if Path(where).is_file() else sorted(Path(where).rglob("*.gz")):
                 warm(f)
     load_before = os.getloadavg()[0]
-    runs: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    runs: dict[tuple[str, str, str], list[tuple[float, float, float]]] = {}
     counts: dict[tuple[str, str, str], set[int]] = {}
-    inflate: dict[str, list[tuple[float, float]]] = {}
+    inflate: dict[str, list[tuple[float, float, float]]] = {}
     try:
         for rep in range(reps):
             for kind in inputs:
                 env = moto.env if kind == "s3" and moto is not None else None
                 if kind in ("gzip", "files") and scan is not None:
-                    _, wall, rss = timed([str(scan), "--inflate-only", inputs[kind]])
-                    inflate.setdefault(kind, []).append((wall, rss))
+                    _, wall, rss, cpu = timed([str(scan), "--inflate-only", inputs[kind]])
+                    inflate.setdefault(kind, []).append((wall, rss, cpu))
                     print(f"  rep {rep + 1} {kind:<6} {'(inflate only)':<17} {wall:6.2f} s {rss:6.0f} MiB", flush=True)
                 for f in FILTERS:
                     for peer, template in commands(kind).items():
                         if peer == "jq" and rep >= jq_reps:
                             continue
-                        out, wall, rss = timed([a.replace("{filter}", str(f)) for a in template], env)
-                        runs.setdefault((kind, f.stem, peer), []).append((wall, rss))
+                        out, wall, rss, cpu = timed([a.replace("{filter}", str(f)) for a in template], env)
+                        runs.setdefault((kind, f.stem, peer), []).append((wall, rss, cpu))
                         counts.setdefault((kind, f.stem, peer), set()).add(int(out.split()[0]))
                         print(
                             f"  rep {rep + 1} {kind:<6} {f.stem:<17} {peer:<15} {wall:6.2f} s {rss:6.0f} MiB",
@@ -309,15 +313,21 @@ def main() -> None:
         print(f"- {kind}: {where}")
     load_after = os.getloadavg()[0]
     print(f"1-minute load average {load_before:.2f} before the runs, {load_after:.2f} after (shared cores)")
-    print("median wall of", reps, "runs, peak RSS = max over runs\n")
-    print("| input | filter | peer | matches | median wall s | MB/s | peak RSS MiB | x DuckDB | target |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---|")
+    print("median wall and CPU (user + system) of", reps, "runs, peak RSS = max over runs")
+    print("x DuckDB: DuckDB's median wall / the peer's (the target); CPU x: the same of CPU seconds\n")
+    print("| input | filter | peer | matches | median wall s | MB/s | CPU s | peak RSS MiB | x DuckDB | CPU x", end="")
+    print(" | target |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     problems = []
     for kind in inputs:
         if kind in inflate:
-            wall = statistics.median(w for w, _ in inflate[kind])
-            rss = max(r for _, r in inflate[kind])
-            print(f"| {kind} | - | (inflate only) | - | {wall:.2f} | {size / wall / 1e6:.0f} | {rss:.0f} | - | - |")
+            wall = statistics.median(w for w, _, _ in inflate[kind])
+            rss = max(r for _, r, _ in inflate[kind])
+            cpu = statistics.median(c for _, _, c in inflate[kind])
+            print(
+                f"| {kind} | - | (inflate only) | - | {wall:.2f} | {size / wall / 1e6:.0f} | {cpu:.2f} | {rss:.0f} "
+                "| - | - | - |"
+            )
         peers = commands(kind)
         for f in FILTERS:
             found = set().union(*(counts[(kind, f.stem, p)] for p in peers))
@@ -325,12 +335,14 @@ def main() -> None:
             if len(found) != 1 or (expected is not None and found != {expected}):
                 problems.append(f"{kind} {f.stem}: counts disagree {sorted(found)} (expected {expected})")
             duck_runs = runs.get((kind, f.stem, "duckdb"))
-            duck = statistics.median(w for w, _ in duck_runs) if duck_runs else None
+            duck = statistics.median(w for w, _, _ in duck_runs) if duck_runs else None
+            duck_cpu = statistics.median(c for _, _, c in duck_runs) if duck_runs else None
             for peer in peers:
-                walls = [w for w, _ in runs[(kind, f.stem, peer)]]
-                wall = statistics.median(walls)
-                rss = max(r for _, r in runs[(kind, f.stem, peer)])
+                wall = statistics.median(w for w, _, _ in runs[(kind, f.stem, peer)])
+                cpu = statistics.median(c for _, _, c in runs[(kind, f.stem, peer)])
+                rss = max(r for _, r, _ in runs[(kind, f.stem, peer)])
                 ratio = duck / wall if duck else float("nan")
+                cpu_ratio = duck_cpu / cpu if duck_cpu and cpu else float("nan")
                 target = ""
                 if peer.startswith("escpush"):
                     missed = [f"{ratio:.2f}x < {TARGET_RATIO:.0f}x"] if duck and ratio < TARGET_RATIO else []
@@ -338,8 +350,8 @@ def main() -> None:
                     target = "missed: " + ", ".join(missed) if missed else "met"
                 count = "/".join(str(c) for c in sorted(counts[(kind, f.stem, peer)]))
                 print(
-                    f"| {kind} | {f.stem} | {peer} | {count} | {wall:.2f} | {size / wall / 1e6:.0f} | {rss:.0f} "
-                    f"| {ratio:.2f} | {target} |"
+                    f"| {kind} | {f.stem} | {peer} | {count} | {wall:.2f} | {size / wall / 1e6:.0f} | {cpu:.2f} "
+                    f"| {rss:.0f} | {ratio:.2f} | {cpu_ratio:.2f} | {target} |"
                 )
     if problems:
         print("\n" + "\n".join(problems))
