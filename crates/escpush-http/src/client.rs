@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use crate::auth::Auth;
 use crate::builder::ClientBuilder;
 use crate::error::Error;
+use crate::limit::{Limiter, RateLimit};
 
 /// When and how often a call is repeated.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +36,8 @@ pub struct Client {
     pub(crate) timeout: Duration,
     pub(crate) retry: RetryPolicy,
     pub(crate) max_body: u64,
+    /// The client-side rate limit, shared by clones; `None`: off.
+    pub(crate) limiter: Option<Limiter>,
 }
 
 impl fmt::Debug for Client {
@@ -44,6 +47,7 @@ impl fmt::Debug for Client {
             .field("auth", &self.auth)
             .field("timeout", &self.timeout)
             .field("max_retries", &self.retry.max_retries)
+            .field("rate_limit", &self.rate_limit())
             .finish_non_exhaustive()
     }
 }
@@ -56,6 +60,7 @@ impl Client {
         timeout: Duration,
         retry: RetryPolicy,
         max_body: u64,
+        rate_limit: Option<RateLimit>,
     ) -> Client {
         Client {
             agent,
@@ -64,6 +69,7 @@ impl Client {
             timeout,
             retry,
             max_body,
+            limiter: rate_limit.map(Limiter::new),
         }
     }
 
@@ -85,6 +91,11 @@ impl Client {
     /// The deadline of each call.
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// The client-side rate limit, when one is on ([`ClientBuilder::rate_limit`]).
+    pub fn rate_limit(&self) -> Option<RateLimit> {
+        self.limiter.as_ref().map(Limiter::limit)
     }
 
     /// Performs one ESC operation on `scope` and gives the envelope's `result`.
