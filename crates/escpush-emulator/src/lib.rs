@@ -215,6 +215,7 @@ impl EmulatorBuilder {
             limits: self.limits,
             evicted: AtomicU64::new(0),
             refused: AtomicU64::new(0),
+            requests: AtomicU64::new(0),
             edge: Mutex::new(edge::Edge::default()),
         });
         let accept_inner = Arc::clone(&inner);
@@ -233,16 +234,18 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// What [`Emulator::connection_stats`] gives.
+/// What [`Emulator::stats`] gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct ConnectionStats {
+pub struct ServerStats {
     /// Connections open now (the API's and the edge sites').
-    pub open: usize,
+    pub open_connections: usize,
     /// Connections closed to make room at the cap.
     pub evicted: u64,
     /// Connections answered 503 at the cap.
     pub refused: u64,
+    /// API requests received (read whole), faults included.
+    pub requests: u64,
 }
 
 /// A running emulator; stops when dropped (or with [`Emulator::stop`]).
@@ -312,13 +315,15 @@ impl Emulator {
         lock(&self.inner.faults).clear();
     }
 
-    /// The connections open now, and how many were closed to make room for new ones or
-    /// refused (503) at the cap since the start.
-    pub fn connection_stats(&self) -> ConnectionStats {
-        ConnectionStats {
-            open: lock(&self.inner.conns).len(),
+    /// The connections open now; since the start, how many were closed to make room for
+    /// new ones or refused (503) at the cap, and how many requests were received (the log
+    /// keeps only the most recent).
+    pub fn stats(&self) -> ServerStats {
+        ServerStats {
+            open_connections: lock(&self.inner.conns).len(),
             evicted: self.inner.evicted.load(Ordering::Relaxed),
             refused: self.inner.refused.load(Ordering::Relaxed),
+            requests: self.inner.requests.load(Ordering::Relaxed),
         }
     }
 

@@ -73,6 +73,8 @@ pub(crate) struct Inner {
     /// Connections closed to make room for new ones, and refused with 503 (for tests).
     pub evicted: AtomicU64,
     pub refused: AtomicU64,
+    /// API requests received.
+    pub requests: AtomicU64,
     /// Edge mode: the sites and the history of `always` they read.
     pub edge: Mutex<crate::edge::Edge>,
 }
@@ -269,6 +271,7 @@ pub(crate) fn serve_requests(
 fn serve_connection(conn: Conn, inner: &Inner) {
     let bad = |status: u16, message: String| error_response(status, 1000 + i64::from(status), message);
     serve_requests(conn, inner, bad, |req| {
+        inner.requests.fetch_add(1, Ordering::Relaxed);
         let fault = lock(&inner.faults).next();
         let mut entry = LoggedRequest::new(req, fault.as_ref().map(Fault::name));
         let answered = answer(req, fault, inner);

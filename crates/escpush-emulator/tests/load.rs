@@ -61,16 +61,19 @@ fn hundreds_of_half_sent_connections_do_not_stop_a_well_behaved_client() {
     let stalled = half_sent(&emu, 300);
     // Let the accept loop take them all in (and evict the oldest past the cap).
     std::thread::sleep(Duration::from_millis(300));
-    let stats = emu.connection_stats();
-    assert!(stats.open <= escpush_emulator::DEFAULT_MAX_CONNECTIONS, "{stats:?}");
+    let stats = emu.stats();
+    assert!(
+        stats.open_connections <= escpush_emulator::DEFAULT_MAX_CONNECTIONS,
+        "{stats:?}"
+    );
     for _ in 0..20 {
         let t = Instant::now();
         let answer = exchange(&emu, &status_request(&emu), Duration::from_secs(5));
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
         assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
     }
-    assert!(emu.connection_stats().open <= escpush_emulator::DEFAULT_MAX_CONNECTIONS);
-    assert!(emu.connection_stats().evicted >= 300 - escpush_emulator::DEFAULT_MAX_CONNECTIONS as u64);
+    assert!(emu.stats().open_connections <= escpush_emulator::DEFAULT_MAX_CONNECTIONS);
+    assert!(emu.stats().evicted >= 300 - escpush_emulator::DEFAULT_MAX_CONNECTIONS as u64);
     assert_eq!(emu.requests().len(), 20, "the stalled ones never made a request");
     drop(stalled);
 }
@@ -80,7 +83,7 @@ fn a_small_cap_evicts_the_idle_first() {
     let emu = Emulator::builder().max_connections(8).start().unwrap();
     let stalled = half_sent(&emu, 50);
     std::thread::sleep(Duration::from_millis(200));
-    assert!(emu.connection_stats().open <= 8, "{:?}", emu.connection_stats());
+    assert!(emu.stats().open_connections <= 8, "{:?}", emu.stats());
     let t = Instant::now();
     for _ in 0..10 {
         let answer = exchange(&emu, &status_request(&emu), Duration::from_secs(5));
@@ -117,7 +120,7 @@ fn when_every_connection_is_busy_a_new_one_gets_503() {
         answer.starts_with("HTTP/1.1 503") && answer.contains("Retry-After: 1"),
         "{answer}"
     );
-    assert_eq!(emu.connection_stats().refused, 1);
+    assert_eq!(emu.stats().refused, 1);
     for b in busy {
         assert!(b.join().unwrap().starts_with("HTTP/1.1 200"));
     }

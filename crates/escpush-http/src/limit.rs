@@ -90,14 +90,14 @@ pub(crate) struct Slot<'a> {
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        let (slots, freed) = &*self.limiter.shared;
+        let (slots, wake) = &*self.limiter.shared;
         let frees = Instant::now() + self.limiter.limit.per;
         let mut slots = lock(slots);
         if let Some(slot) = slots.held.iter_mut().find(|(id, _)| *id == self.id) {
             slot.1 = Some(frees);
         }
         drop(slots);
-        freed.notify_all();
+        wake.notify_all();
     }
 }
 
