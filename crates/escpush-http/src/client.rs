@@ -126,9 +126,10 @@ impl Client {
     }
 
     /// `POST {scope}/logpush/jobs`: creates the job and gives the stored record. Never
-    /// retried once the body may have reached the server: when the connection breaks after
-    /// that, the error ([`Error::OutcomeUnknown`]) says that the job may exist and how to
-    /// look for it.
+    /// retried once the body may have reached the server (only after a 429, which refuses a
+    /// request unprocessed, or when no connection was made): when the connection breaks or
+    /// the deadline passes after that, the error ([`Error::OutcomeUnknown`]) says that the
+    /// job may exist and how to look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
         match self.execute(&JobOp::Create(spec).request(scope)?) {
             Ok(result) => Ok(Value::Object(read_job(result)?)),
@@ -141,7 +142,7 @@ impl Client {
                     cause,
                     check: format!(
                         "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
-                         again (a creation is never retried)"
+                         again (a creation that may have reached the API is never retried)"
                     ),
                 })
             }

@@ -1,7 +1,16 @@
 //! The one way a request is sent: [`Client::execute`] runs any core [`Request`] (its method
 //! by name, its optional JSON body) through ureq's `http::Request` path, under one deadline
-//! for the whole call, retrying what is safe to repeat, honouring `Retry-After`, and
-//! scrubbing the call's secrets from any error.
+//! for the whole call, retrying what is safe to repeat, honouring `Retry-After` and the
+//! optional rate limit, and scrubbing the call's secrets from any error.
+//!
+//! Why each request may or may not be repeated (SPEC §3, §4): a GET reads; an ESC POST sets
+//! the scope's state to `always: true` or to the given secret and a DELETE clears `always`,
+//! so sending one twice leaves the state it leaves once; a job update (PUT) sends the whole
+//! job, the same body giving the same job; a job deletion twice ends with the job gone (the
+//! second answer, a 404, says "already deleted"); the destination and ownership POSTs are
+//! checks (a repeated ownership challenge writes a fresh challenge file, and its answer
+//! names the one to use). A job creation adds a job each time it is processed: it is never
+//! repeated once it may have reached the API.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -55,11 +64,14 @@ struct Failed {
 impl Client {
     /// Sends `req` and gives the envelope's `result` (read by core's `parse_response`).
     ///
-    /// The whole call, retries and waits included, ends by the client's timeout. A request
-    /// marked `retry_safe` is repeated after 429, 5xx or a lost connection, up to
-    /// `max_retries` times; a request that is not safe to repeat whose connection breaks
-    /// after it was sent ends with [`Error::OutcomeUnknown`]. No error holds a credential or
-    /// a secret of the request.
+    /// The whole call, retries, `Retry-After` waits and waits for the rate limit included,
+    /// ends by the client's timeout. A request marked `retry_safe` is repeated after 429,
+    /// 5xx or a lost connection, up to `max_retries` times. Any other request (a job
+    /// creation) is repeated only when it cannot have been processed: after a 429 (the API
+    /// refuses it before processing it) or when no connection was made; when its connection
+    /// breaks or its deadline passes after it was sent, the call ends with
+    /// [`Error::OutcomeUnknown`] and nothing is sent again. No error holds a credential or a
+    /// secret of the request.
     pub fn execute(&self, req: &Request) -> Result<Value, Error> {
         self.execute_with(req, parse_response)
     }
