@@ -180,7 +180,7 @@ impl PyEmulatorServer {
         *, count=None, status=None, retry_after=None, delay=None, trickle=None, stall=None, drip=None,
         body=None, malformed=false, truncated=false, drop=false, drop_after_apply=false, echo=false
     ))]
-    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools, clippy::similar_names)] // the keywords of `fail_next`, as callers give them
     fn fail_next(
         &self,
         py: Python<'_>,
