@@ -24,39 +24,43 @@ SLOW_DOWN = b'{"success":false,"errors":[{"code":10000,"message":"slow down"}],"
 
 class Scripted:
     """A server that answers the n-th request with a 429 carrying the n-th ``Retry-After``
-    of ``script`` (None: a 200), then 200s; counts the requests."""
+    of ``script`` (None: a 200), then 200s; counts the requests. Its own thread accepts and
+    closes the listening socket, so that no other thread's socket can take its descriptor."""
 
     def __init__(self, script: list[str | None]) -> None:
         self.script = list(script)
         self.count = 0
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.closing = False
+        sock = socket.create_server(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, args=(sock,), daemon=True)
         self.thread.start()
 
-    def _serve(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
+    def _serve(self, sock: socket.socket) -> None:
+        with sock:
+            while True:
+                conn, _ = sock.accept()
+                if self.closing:
+                    conn.close()
+                    return
+                with conn:
+                    self._answer(conn)
+
+    def _answer(self, conn: socket.socket) -> None:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(4096)
+            if not chunk:
                 return
-            with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-                if not data:
-                    continue
-                retry_after = self.script[self.count] if self.count < len(self.script) else None
-                self.count += 1
-                if retry_after is None:
-                    head, body = b"HTTP/1.1 200 OK\r\n", OK
-                else:
-                    head = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: " + retry_after.encode() + b"\r\n"
-                    body = SLOW_DOWN
-                conn.sendall(head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+            data += chunk
+        retry_after = self.script[self.count] if self.count < len(self.script) else None
+        self.count += 1
+        if retry_after is None:
+            head, body = b"HTTP/1.1 200 OK\r\n", OK
+        else:
+            head = b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: " + retry_after.encode() + b"\r\n"
+            body = SLOW_DOWN
+        conn.sendall(head + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
 
     def client(self, timeout: float) -> Client:
         return Client(
@@ -64,7 +68,10 @@ class Scripted:
         )
 
     def close(self) -> None:
-        self.sock.close()
+        """Wakes the accepting thread, which closes the socket, and waits for it."""
+        self.closing = True
+        socket.create_connection(("127.0.0.1", self.port)).close()
+        self.thread.join(5)
 
 
 @pytest.fixture
