@@ -14,7 +14,7 @@ use escpush_http::{Client, Error, RateLimit};
 use serde_json::{json, Map, Value};
 
 mod common;
-use common::client;
+use common::{client, with_timeout};
 
 const OK: &str = r#"{"success":true,"errors":[],"messages":[],"result":{}}"#;
 
@@ -161,50 +161,48 @@ fn a_huge_timeout_is_accepted_and_does_not_overflow_the_clock() {
     c.esc_status(&zone()).unwrap();
 }
 
-fn quick(emu: &Emulator, timeout: Duration) -> Client {
-    Client::builder()
-        .base_url(emu.base_url())
-        .api_token(emu.api_token())
-        .backoff(Duration::from_millis(5))
-        .timeout(timeout)
-        .build()
-        .unwrap()
+/// The call of a client with `timeout` against a server answering with `fault` ends with a
+/// timeout error within `[low, high)`.
+fn assert_cut(fault: Fault, timeout: Duration, low: Duration, high: Duration) -> Emulator {
+    let emu = Emulator::start().unwrap();
+    let c = with_timeout(&emu, timeout);
+    emu.fail_next(fault, 5);
+    let t = Instant::now();
+    let err = c.esc_status(&zone()).unwrap_err();
+    let took = t.elapsed();
+    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(took >= low && took < high, "{took:?}");
+    let said = format!("timeout of {} s", timeout.as_secs_f64());
+    assert!(err.to_string().contains(&said), "{err}");
+    emu
 }
 
 #[test]
 fn a_server_that_stalls_after_its_headers_is_cut_at_the_deadline() {
-    let emu = Emulator::start().unwrap();
-    let c = quick(&emu, Duration::from_millis(700));
-    emu.fail_next(Fault::Stall(Duration::from_secs(3600)), 5);
-    let t = Instant::now();
-    let err = c.esc_status(&zone()).unwrap_err();
-    let took = t.elapsed();
-    assert!(matches!(err, Error::Timeout { .. }), "{err}");
-    assert!(
-        took >= Duration::from_millis(650) && took < Duration::from_secs(1),
-        "{took:?}"
+    assert_cut(
+        Fault::Stall(Duration::from_secs(3600)),
+        Duration::from_millis(700),
+        Duration::from_millis(650),
+        Duration::from_secs(1),
     );
-    assert!(err.to_string().contains("timeout of 0.7 s"), "{err}");
 }
 
 #[test]
 fn a_server_that_trickles_a_byte_a_second_is_cut_at_the_deadline() {
-    let emu = Emulator::start().unwrap();
-    let c = quick(&emu, Duration::from_millis(1500));
-    emu.fail_next(Fault::Drip(Duration::from_secs(1)), 5);
-    let t = Instant::now();
-    let err = c.esc_status(&zone()).unwrap_err();
-    let took = t.elapsed();
-    assert!(matches!(err, Error::Timeout { .. }), "{err}");
-    assert!(
-        took >= Duration::from_millis(1400) && took < Duration::from_millis(1800),
-        "{took:?}"
+    let emu = assert_cut(
+        Fault::Drip(Duration::from_secs(1)),
+        Duration::from_millis(1500),
+        Duration::from_millis(1400),
+        Duration::from_millis(1800),
     );
     // A fast drip fits: the answer is whole and right.
     emu.clear_faults();
     emu.fail_next(Fault::Drip(Duration::from_millis(2)), 1);
     assert_eq!(
-        quick(&emu, Duration::from_secs(5)).esc_status(&zone()).unwrap().state(),
+        with_timeout(&emu, Duration::from_secs(5))
+            .esc_status(&zone())
+            .unwrap()
+            .state(),
         EscState::Enabled
     );
 }
@@ -274,7 +272,7 @@ fn a_creation_applied_then_dropped_is_sent_once_and_says_what_to_check() {
     // Cut while the answer is read (a stall past the deadline): once, and the same advice.
     emu.clear_requests();
     emu.fail_next(Fault::Stall(Duration::from_secs(3600)), 1);
-    let slow = quick(&emu, Duration::from_millis(300));
+    let slow = with_timeout(&emu, Duration::from_millis(300));
     let err = slow.create_job(&zone(), &spec("third")).unwrap_err();
     assert!(
         matches!(&err, Error::OutcomeUnknown { cause, .. } if matches!(**cause, Error::Timeout { .. })),
