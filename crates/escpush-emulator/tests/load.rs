@@ -70,7 +70,7 @@ fn hundreds_of_half_sent_connections_do_not_stop_a_well_behaved_client() {
         let t = Instant::now();
         let answer = exchange(&emu, &status_request(&emu), Duration::from_secs(5));
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-        assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
+        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     }
     assert!(emu.stats().open_connections <= escpush_emulator::DEFAULT_MAX_CONNECTIONS);
     assert!(emu.stats().evicted >= 300 - escpush_emulator::DEFAULT_MAX_CONNECTIONS as u64);
