@@ -142,6 +142,11 @@ def test_a_retry_after_above_max_retry_after_is_cut_to_it(scripted: type[Scripte
     assert server.count == 2
 
 
+def test_a_timeout_too_large_for_the_clock_is_accepted(escpush_emulator: Emulator) -> None:
+    # 1e19 s fits a duration but not the clock: the deadline is capped, not an overflow.
+    assert escpush_emulator.client(timeout=1e19).zone(ZONE).esc.status().state == "enabled"
+
+
 def test_a_server_that_stalls_after_its_headers_is_cut_at_the_deadline(escpush_emulator: Emulator) -> None:
     esc = escpush_emulator.client(timeout=0.7).zone(ZONE).esc
     escpush_emulator.fail_next(stall=3600, count=5)

@@ -125,7 +125,11 @@ where
         if inner.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Ok(stream) = stream else { continue };
+        let Ok(stream) = stream else {
+            // Out of descriptors or memory for a moment: wait a little rather than spin.
+            thread::sleep(Duration::from_millis(10));
+            continue;
+        };
         if !make_room(inner) {
             refuse(stream);
             inner.refused.fetch_add(1, Ordering::Relaxed);
