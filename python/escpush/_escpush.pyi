@@ -314,6 +314,19 @@ class Client:
     ``retry_backoff`` is the first wait, doubling; ``max_retry_after`` the longest
     ``Retry-After`` waited for (a longer one is cut to it). A negative or unreadable
     ``Retry-After`` is ignored, a past date means "now".
+
+    A job creation is sent once: retried only after a 429 (which refuses a request before it
+    is processed) or when no connection was made. ESC switches, job updates (PUT) and
+    deletions set a state, so they are retried like reads.
+
+    ``rate_limit=(requests, seconds)`` (off by default; the API allows ``(1200, 300)``) keeps
+    this client, shared by any number of threads, under that many requests, retries
+    included, in any window of that many seconds; a call waits for its turn within its
+    ``timeout``, and fails at once with a ``TransportError`` ("timed out: ... rate limit ...")
+    when its turn comes only after it.
+
+    One client may be shared by many threads: calls release the GIL while they wait on the
+    network, and connections are pooled safely.
     """
 
     def __new__(
@@ -328,6 +341,7 @@ class Client:
         retry_backoff: float = 0.5,
         max_retry_after: float = 60.0,
         allow_insecure_http: bool = False,
+        rate_limit: tuple[int, float] | None = None,
     ) -> Client: ...
     @staticmethod
     def from_env(
@@ -341,10 +355,14 @@ class Client:
         retry_backoff: float = 0.5,
         max_retry_after: float = 60.0,
         allow_insecure_http: bool = False,
+        rate_limit: tuple[int, float] | None = None,
     ) -> Client:
         """Credentials and base URL from ``CLOUDFLARE_*``; each one given here wins."""
     @property
     def base_url(self) -> str: ...
+    @property
+    def rate_limit(self) -> tuple[int, float] | None:
+        """The client-side rate limit as ``(requests, seconds)``, or None when it is off."""
     def zone(self, zone_id: str) -> Zone: ...
     def account(self, account_id: str) -> Account: ...
 
@@ -470,6 +488,9 @@ class EmulatorServer:
         email: str | None = None,
         api_token: str | None = None,
         log_capacity: int | None = None,
+        max_connections: int | None = None,
+        idle_timeout: float | None = None,
+        request_timeout: float | None = None,
     ) -> EmulatorServer: ...
     @property
     def base_url(self) -> str: ...
@@ -485,6 +506,7 @@ class EmulatorServer:
     def running(self) -> bool: ...
     def state(self) -> dict[str, Any]: ...
     def requests(self) -> list[dict[str, Any]]: ...
+    def stats(self) -> dict[str, int]: ...
     def fail_next(
         self,
         *,
@@ -493,10 +515,13 @@ class EmulatorServer:
         retry_after: int | None = None,
         delay: float | None = None,
         trickle: float | None = None,
+        stall: float | None = None,
+        drip: float | None = None,
         body: bytes | str | None = None,
         malformed: bool = False,
         truncated: bool = False,
         drop: bool = False,
+        drop_after_apply: bool = False,
         echo: bool = False,
     ) -> None: ...
     def clear_faults(self) -> None: ...

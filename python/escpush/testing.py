@@ -41,6 +41,13 @@ class Emulator:
     from ``api_key``, ``email`` and ``api_token`` to configure other clients (curl, SDKs).
     The request log keeps the ``log_capacity`` most recent requests (None: the emulator's
     default, 10,000), so that a long-running emulator stays bounded.
+
+    Threads and memory stay bounded whatever clients do: at most ``max_connections``
+    connections (default 256) are served at once; at the cap a new connection replaces the
+    one that has waited longest for its next request (idle, or sending its head slowly), or
+    gets a 503 when every one is busy answering. A connection is closed when no request
+    begins within ``idle_timeout`` seconds (default 30) or a request is not whole within
+    ``request_timeout`` seconds of its first byte (default 10).
     """
 
     def __init__(
@@ -51,9 +58,19 @@ class Emulator:
         email: str | None = None,
         api_token: str | None = None,
         log_capacity: int | None = None,
+        max_connections: int | None = None,
+        idle_timeout: float | None = None,
+        request_timeout: float | None = None,
     ) -> None:
         self._server = EmulatorServer(
-            port, api_key=api_key, email=email, api_token=api_token, log_capacity=log_capacity
+            port,
+            api_key=api_key,
+            email=email,
+            api_token=api_token,
+            log_capacity=log_capacity,
+            max_connections=max_connections,
+            idle_timeout=idle_timeout,
+            request_timeout=request_timeout,
         )
 
     def __enter__(self) -> Emulator:  # noqa: PYI034 (Self needs typing_extensions on 3.9)
@@ -115,8 +132,15 @@ class Emulator:
     def requests(self) -> list[dict[str, Any]]:
         """The most recent requests received (at most ``log_capacity``), oldest first:
         ``method``, ``path``, ``headers`` (lower-case names, credentials redacted), ``body``
-        (secrets redacted), ``status``, ``fault``."""
+        (secrets redacted), ``status`` (None when the connection was dropped), ``fault``,
+        ``received`` (when the whole request had arrived, seconds since the epoch)."""
         return self._server.requests()
+
+    def stats(self) -> dict[str, int]:
+        """``open_connections`` now; since the start, ``evicted`` (closed to make room at the
+        cap), ``refused`` (answered 503 at the cap) and ``requests`` (received; the log keeps
+        only the most recent)."""
+        return self._server.stats()
 
     def fail_next(
         self,
@@ -126,10 +150,13 @@ class Emulator:
         retry_after: int | None = None,
         delay: float | None = None,
         trickle: float | None = None,
+        stall: float | None = None,
+        drip: float | None = None,
         body: bytes | str | None = None,
         malformed: bool = False,
         truncated: bool = False,
         drop: bool = False,
+        drop_after_apply: bool = False,
         echo: bool = False,
     ) -> None:
         """The next ``count`` requests (any route) get one fault, chosen by exactly one of:
@@ -143,9 +170,15 @@ class Emulator:
         - ``delay``: seconds (0 to 86400) to wait before answering normally;
         - ``trickle``: answer normally but slowly: wait that many seconds (0 to 86400)
           before the head, then send the body over as long again;
+        - ``stall``: answer normally, the head at once, then wait that many seconds (0 to
+          86400) before the body: a server that stalls after its headers;
+        - ``drip``: answer normally, the head at once, then the body one byte every
+          ``drip`` seconds (0 to 86400): a server that trickles;
         - ``malformed=True``: a 200 whose body is not JSON;
         - ``truncated=True``: a body cut short, then the connection closed;
-        - ``drop=True``: the connection closed unanswered.
+        - ``drop=True``: the connection closed unanswered, the request not applied;
+        - ``drop_after_apply=True``: the request applied (a job created, ESC switched),
+          then the connection closed unanswered: the client cannot know it took effect.
 
         ``count`` is 0 to 1,000,000. The emulator checks every argument and raises
         :class:`escpush.InvalidInput` naming the one out of range.
@@ -156,10 +189,13 @@ class Emulator:
             retry_after=retry_after,
             delay=delay,
             trickle=trickle,
+            stall=stall,
+            drip=drip,
             body=body,
             malformed=malformed,
             truncated=truncated,
             drop=drop,
+            drop_after_apply=drop_after_apply,
             echo=echo,
         )
 

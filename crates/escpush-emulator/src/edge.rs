@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{DatasetScope, Error, ScopeId};
 use serde_json::{Map, Value};
 
-use crate::server::{accept_with, serve_requests, Inner};
+use crate::server::{accept_with, serve_requests, Conn, Inner};
 use crate::wire::{Delivery, HttpResponse};
 use crate::{lock, random_token};
 
@@ -463,7 +463,7 @@ pub(crate) fn serve(inner: &Arc<Inner>, site: EdgeSite) -> io::Result<String> {
     let accept = thread::Builder::new()
         .name(format!("escpush-edge-{}", addr.port()))
         .spawn(move || {
-            let serve = move |stream: TcpStream, inner: &Inner| serve_connection(stream, inner, &accept_site);
+            let serve = move |conn: Conn, inner: &Inner| serve_connection(conn, inner, &accept_site);
             accept_with(&listener, &accept_inner, "escpush-edge-conn", serve);
         })?;
     edge.sites.insert(
@@ -505,9 +505,9 @@ pub(crate) fn reset(inner: &Inner) {
     observe(inner);
 }
 
-fn serve_connection(stream: TcpStream, inner: &Inner, site: &Mutex<EdgeSite>) {
+fn serve_connection(conn: Conn, inner: &Inner, site: &Mutex<EdgeSite>) {
     let bad = |status: u16, message: String| text_response(status, &message);
-    serve_requests(stream, inner, bad, |req| {
+    serve_requests(conn, inner, bad, |req| {
         let site = lock(site).clone();
         let esc = esc_applies(inner, &site, req.header("cookie"));
         let resp = if req.method == "GET" || req.method == "HEAD" {

@@ -31,8 +31,17 @@ pub enum Fault {
     /// Answer this status with an error whose message echoes the request's headers and body
     /// verbatim, as a careless server might (for testing that clients scrub secrets).
     Echo { status: u16 },
-    /// Close the connection without answering.
+    /// Close the connection without answering; the request is not applied.
     Drop,
+    /// Apply the request (a job is created, ESC switched), then close the connection
+    /// without answering: the case where a client cannot know that its write took effect.
+    DropAfterApply,
+    /// Answer normally, but send only the head at once, then wait this long before the
+    /// body (a server that stalls after its headers).
+    Stall(Duration),
+    /// Answer normally, the head at once, then the body one byte at a time, this long
+    /// apart (a server that trickles).
+    Drip(Duration),
 }
 
 impl Fault {
@@ -47,6 +56,9 @@ impl Fault {
             Fault::Trickle(d) => format!("trickle {}ms", d.as_millis()),
             Fault::Echo { status } => format!("echo {status}"),
             Fault::Drop => "dropped connection".to_owned(),
+            Fault::DropAfterApply => "dropped connection after applying".to_owned(),
+            Fault::Stall(d) => format!("stall {}ms", d.as_millis()),
+            Fault::Drip(d) => format!("drip {}ms", d.as_millis()),
         }
     }
 }
@@ -54,7 +66,8 @@ impl Fault {
 /// The arguments of `fail_next` as a caller gives them (Python's `Emulator.fail_next`
 /// passes its keywords through unchanged), checked by [`FaultSpec::check`]. Exactly one
 /// kind: `status` alone, `body` (with `status`, default 200), `echo` (with `status`,
-/// default 400), `delay`, `trickle`, `malformed`, `truncated` or `drop`.
+/// default 400), `delay`, `trickle`, `stall`, `drip`, `malformed`, `truncated`, `drop` or
+/// `drop_after_apply`.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[non_exhaustive]
 #[allow(clippy::struct_excessive_bools)] // one flag per keyword of `fail_next`, as callers give them
@@ -68,10 +81,15 @@ pub struct FaultSpec {
     pub delay: Option<f64>,
     /// Seconds.
     pub trickle: Option<f64>,
+    /// Seconds between the head and the body.
+    pub stall: Option<f64>,
+    /// Seconds between two bytes of the body.
+    pub drip: Option<f64>,
     pub body: Option<Vec<u8>>,
     pub malformed: bool,
     pub truncated: bool,
     pub drop: bool,
+    pub drop_after_apply: bool,
     pub echo: bool,
 }
 
@@ -120,17 +138,20 @@ impl FaultSpec {
             ("echo", self.echo),
             ("delay", self.delay.is_some()),
             ("trickle", self.trickle.is_some()),
+            ("stall", self.stall.is_some()),
+            ("drip", self.drip.is_some()),
             ("malformed", self.malformed),
             ("truncated", self.truncated),
             ("drop", self.drop),
+            ("drop_after_apply", self.drop_after_apply),
         ];
         let chosen: Vec<&str> = kinds.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
         let [kind] = chosen.as_slice() else {
             return Err(invalid(
                 "fault",
                 format!(
-                    "give exactly one of status=, body=, echo=, delay=, trickle=, malformed=, truncated=, drop= \
-                     (got {})",
+                    "give exactly one of status=, body=, echo=, delay=, trickle=, stall=, drip=, malformed=, \
+                     truncated=, drop=, drop_after_apply= (got {})",
                     if chosen.is_empty() {
                         "none".to_owned()
                     } else {
@@ -164,8 +185,11 @@ impl FaultSpec {
             },
             "delay" => Fault::Delay(seconds("delay", self.delay.unwrap_or_default())?),
             "trickle" => Fault::Trickle(seconds("trickle", self.trickle.unwrap_or_default())?),
+            "stall" => Fault::Stall(seconds("stall", self.stall.unwrap_or_default())?),
+            "drip" => Fault::Drip(seconds("drip", self.drip.unwrap_or_default())?),
             "malformed" => Fault::MalformedBody,
             "truncated" => Fault::TruncatedBody,
+            "drop_after_apply" => Fault::DropAfterApply,
             _ => Fault::Drop,
         };
         Ok((fault, count))

@@ -36,8 +36,16 @@
 //!   setting a secret leaves `always` as it was; a zone's status does not reflect its account's.
 //! - Faults ([`Emulator::fail_next`], checked by [`FaultSpec::check`]) apply to the next
 //!   requests whatever their route, before any check. A status, body or echo fault and a
-//!   dropped connection leave the state unchanged; a delay, a trickle, a malformed or a
-//!   truncated body is applied after the request took effect.
+//!   dropped connection leave the state unchanged; a delay, a trickle, a stall, a drip, a
+//!   malformed or a truncated body, and a connection dropped after applying
+//!   ([`Fault::DropAfterApply`]) come after the request took effect.
+//! - Bounds: at most [`EmulatorBuilder::max_connections`] connections (256 by default), one
+//!   thread each; at the cap a new connection replaces the one idle longest (or sending its
+//!   head slowest), or gets a 503 when every one is busy. A request must begin within
+//!   [`EmulatorBuilder::idle_timeout`] (30 s) and arrive whole within
+//!   [`EmulatorBuilder::request_timeout`] (10 s) of its first byte; heads are capped at
+//!   64 KiB and bodies at 1 MiB. Hundreds of idle or half-sent connections do not stop it
+//!   answering.
 //! - The request log keeps the most recent requests (10,000 by default,
 //!   [`EmulatorBuilder::log_capacity`]). It redacts `X-Auth-Key`, `Authorization` and
 //!   `Cookie`, every `with_secret` and a job's credentials; the state snapshot shows only
@@ -64,7 +72,7 @@ use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasher, Hasher};
 use std::io;
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -77,6 +85,7 @@ pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 pub use faults::{Fault, FaultSpec, FieldDrift, LogpushQuirks, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
+pub use server::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT};
 use state::State;
 
 /// A random-looking string from std's randomly keyed hasher (test credentials, not keys
@@ -117,6 +126,7 @@ pub struct EmulatorBuilder {
     port: u16,
     creds: Credentials,
     log_capacity: usize,
+    limits: server::Limits,
 }
 
 impl Default for EmulatorBuilder {
@@ -129,6 +139,7 @@ impl Default for EmulatorBuilder {
                 api_token: random_token("emu-token-"),
             },
             log_capacity: DEFAULT_LOG_CAPACITY,
+            limits: server::Limits::default(),
         }
     }
 }
@@ -165,7 +176,31 @@ impl EmulatorBuilder {
         self
     }
 
-    /// Binds 127.0.0.1 and starts serving, one thread per connection.
+    /// The most connections served at once (default [`DEFAULT_MAX_CONNECTIONS`], at least
+    /// 1). At the cap, a new connection replaces the one that has waited longest for its
+    /// next request; when all are busy answering, it gets a 503 and is closed.
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.limits.max_connections = n.max(1);
+        self
+    }
+
+    /// How long a connection may wait for a request to begin, idle keep-alive included
+    /// (default [`DEFAULT_IDLE_TIMEOUT`]); it is closed after that.
+    pub fn idle_timeout(mut self, d: Duration) -> Self {
+        self.limits.idle_timeout = d.max(Duration::from_millis(1));
+        self
+    }
+
+    /// How long a request may take from its first byte to its last (default
+    /// [`DEFAULT_REQUEST_TIMEOUT`]): a client that sends its head or body too slowly is
+    /// disconnected.
+    pub fn request_timeout(mut self, d: Duration) -> Self {
+        self.limits.request_timeout = d.max(Duration::from_millis(1));
+        self
+    }
+
+    /// Binds 127.0.0.1 and starts serving, one thread per connection, at most
+    /// [`EmulatorBuilder::max_connections`] of them.
     pub fn start(self) -> io::Result<Emulator> {
         let listener = TcpListener::bind(("127.0.0.1", self.port))?;
         let addr = listener.local_addr()?;
@@ -177,6 +212,10 @@ impl EmulatorBuilder {
             stop: AtomicBool::new(false),
             conns: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(0),
+            limits: self.limits,
+            evicted: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+            requests: AtomicU64::new(0),
             edge: Mutex::new(edge::Edge::default()),
         });
         let accept_inner = Arc::clone(&inner);
@@ -193,6 +232,20 @@ impl EmulatorBuilder {
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What [`Emulator::stats`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerStats {
+    /// Connections open now (the API's and the edge sites').
+    pub open_connections: usize,
+    /// Connections closed to make room at the cap.
+    pub evicted: u64,
+    /// Connections answered 503 at the cap.
+    pub refused: u64,
+    /// API requests received (read whole), faults included.
+    pub requests: u64,
 }
 
 /// A running emulator; stops when dropped (or with [`Emulator::stop`]).
@@ -260,6 +313,18 @@ impl Emulator {
     /// Drops every pending fault.
     pub fn clear_faults(&self) {
         lock(&self.inner.faults).clear();
+    }
+
+    /// The connections open now; since the start, how many were closed to make room for
+    /// new ones or refused (503) at the cap, and how many requests were received (the log
+    /// keeps only the most recent).
+    pub fn stats(&self) -> ServerStats {
+        ServerStats {
+            open_connections: lock(&self.inner.conns).len(),
+            evicted: self.inner.evicted.load(Ordering::Relaxed),
+            refused: self.inner.refused.load(Ordering::Relaxed),
+            requests: self.inner.requests.load(Ordering::Relaxed),
+        }
     }
 
     /// The most recent requests received (up to the log's capacity), oldest first.
@@ -338,9 +403,7 @@ impl Emulator {
         // Wake the accept loop.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
         edge::shutdown(&self.inner);
-        for (_, conn) in lock(&self.inner.conns).drain() {
-            let _ = conn.shutdown(Shutdown::Both);
-        }
+        self.inner.close_all();
         if let Some(handle) = self.accept.take() {
             let _ = handle.join();
         }

@@ -2,6 +2,7 @@
 //! credentials and secrets redacted.
 
 use std::collections::VecDeque;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
@@ -29,6 +30,8 @@ pub struct LoggedRequest {
     pub status: Option<u16>,
     /// The injected fault, if any.
     pub fault: Option<String>,
+    /// When the whole request had arrived.
+    pub received: SystemTime,
 }
 
 impl LoggedRequest {
@@ -47,10 +50,12 @@ impl LoggedRequest {
             body: redact_body(&req.body),
             status: None,
             fault,
+            received: SystemTime::now(),
         }
     }
 
-    /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `fault`).
+    /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `fault`,
+    /// `received`: seconds since the Unix epoch, a float).
     pub fn to_json(&self) -> Value {
         let headers: serde_json::Map<String, Value> = self
             .headers
@@ -64,6 +69,7 @@ impl LoggedRequest {
             "body": self.body,
             "status": self.status,
             "fault": self.fault,
+            "received": self.received.duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()),
         })
     }
 }
@@ -145,6 +151,7 @@ mod tests {
             body: None,
             status: Some(200),
             fault: None,
+            received: SystemTime::now(),
         }
     }
 

@@ -66,6 +66,11 @@ impl<R: Read> Reader<R> {
         Reader { inner, buf: Vec::new() }
     }
 
+    /// The reader it reads from.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
     /// Reads more bytes into the buffer; `Ok(0)` at the end of the stream.
     fn fill(&mut self) -> io::Result<usize> {
         let mut chunk = [0u8; 8192];
@@ -259,13 +264,32 @@ pub(crate) struct Delivery {
     pub close: bool,
     /// Wait this long before the head, and again spread over the body (a slow server).
     pub pace: Option<Duration>,
+    /// Send the head at once, then wait this long before the body (a server that stalls).
+    pub stall: Option<Duration>,
+    /// Send the head at once, then the body one byte at a time, this long apart.
+    pub drip: Option<Duration>,
 }
 
 /// How many pieces a paced body is written in.
 const PACED_PIECES: u32 = 8;
 
 /// Writes the head and then the body. A 204 carries neither body nor `Content-Length`.
+#[cfg(test)]
 pub(crate) fn write_response(w: &mut impl Write, resp: &HttpResponse, how: Delivery) -> io::Result<()> {
+    write_response_with(w, resp, how, &|d| {
+        std::thread::sleep(d);
+        Ok(())
+    })
+}
+
+/// [`write_response`] with the waits of a slow delivery taken by `sleep` (which may end
+/// them early with an error: the emulator stops).
+pub(crate) fn write_response_with(
+    w: &mut impl Write,
+    resp: &HttpResponse,
+    how: Delivery,
+    sleep: &dyn Fn(Duration) -> io::Result<()>,
+) -> io::Result<()> {
     use std::fmt::Write as _;
     let mut head = format!("HTTP/1.1 {} {}\r\n", resp.status, reason(resp.status));
     for (k, v) in &resp.headers {
@@ -284,20 +308,29 @@ pub(crate) fn write_response(w: &mut impl Write, resp: &HttpResponse, how: Deliv
     head.push_str("\r\n");
     let body: &[u8] = if resp.status == 204 { &[] } else { &resp.body };
     if let Some(pace) = how.pace {
-        std::thread::sleep(pace);
-        w.write_all(head.as_bytes())?;
-        w.flush()?;
-        let piece = body.len().div_ceil(PACED_PIECES as usize).max(1);
-        for part in body.chunks(piece) {
-            std::thread::sleep(pace / PACED_PIECES);
-            w.write_all(part)?;
-            w.flush()?;
-        }
-        return Ok(());
+        sleep(pace)?;
     }
     w.write_all(head.as_bytes())?;
-    w.write_all(body)?;
-    w.flush()
+    w.flush()?;
+    if let Some(stall) = how.stall {
+        sleep(stall)?;
+    }
+    let (piece, gap) = match (how.pace, how.drip) {
+        (_, Some(drip)) => (1, Some(drip)),
+        (Some(pace), None) => (
+            body.len().div_ceil(PACED_PIECES as usize).max(1),
+            Some(pace / PACED_PIECES),
+        ),
+        (None, None) => (body.len().max(1), None),
+    };
+    for part in body.chunks(piece) {
+        if let Some(gap) = gap {
+            sleep(gap)?;
+        }
+        w.write_all(part)?;
+        w.flush()?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

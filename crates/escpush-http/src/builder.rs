@@ -9,6 +9,7 @@ use ureq::http::Uri;
 use crate::auth::{invalid_arg, Auth, EnvOverrides};
 use crate::client::{Client, RetryPolicy};
 use crate::error::Error;
+use crate::limit::RateLimit;
 
 /// Cloudflare's v4 API.
 pub const DEFAULT_BASE_URL: &str = "https://api.cloudflare.com/client/v4";
@@ -26,6 +27,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     max_body: u64,
     allow_insecure_http: bool,
+    rate_limit: Option<RateLimit>,
 }
 
 impl Default for ClientBuilder {
@@ -43,6 +45,7 @@ impl Default for ClientBuilder {
             },
             max_body: 10 * 1024 * 1024,
             allow_insecure_http: false,
+            rate_limit: None,
         }
     }
 }
@@ -111,10 +114,12 @@ impl ClientBuilder {
         self
     }
 
-    /// The longest `Retry-After` the client waits for before retrying. A longer one ends the
-    /// call with [`Error::RetryLater`], which says when to retry. `Retry-After` is delay
-    /// seconds or an HTTP date; a date in the past means "now"; a negative or unreadable
-    /// value is ignored (the backoff applies). Default 60 s.
+    /// The longest `Retry-After` the client waits for before retrying; a longer one is cut
+    /// to it. A wait (cut or not) that would end after the call's deadline ends the call at
+    /// once with [`Error::RetryLater`], which says when the API asked to be retried.
+    /// `Retry-After` is delay seconds (above 4294967295, about 136 years, read as that) or an
+    /// HTTP date (a date in the past means "now"; a far one is a long wait like any other); a
+    /// negative, fractional or unreadable value is ignored (the backoff applies). Default 60 s.
     pub fn max_retry_after(mut self, max: Duration) -> Self {
         self.retry.max_retry_after = max;
         self
@@ -123,6 +128,18 @@ impl ClientBuilder {
     /// The largest response body read; default 10 MiB.
     pub fn max_response_bytes(mut self, max: u64) -> Self {
         self.max_body = max;
+        self
+    }
+
+    /// Switches on a client-side rate limit (off by default): at most `limit.max()` requests,
+    /// retries included, in any window of `limit.per()`, shared by the clones of the client
+    /// and counted so that the server never sees more (each request holds its slot from
+    /// its start until `per` after its answer). A request waits for a slot within its
+    /// deadline; when the slot frees only after it, the call fails at once with
+    /// [`Error::Timeout`], nothing sent. [`crate::API_RATE_LIMIT`] is the API's 1200 per
+    /// 5 minutes.
+    pub fn rate_limit(mut self, limit: Option<RateLimit>) -> Self {
+        self.rate_limit = limit;
         self
     }
 
@@ -179,6 +196,7 @@ impl ClientBuilder {
             self.timeout,
             self.retry,
             self.max_body,
+            self.rate_limit,
         ))
     }
 }

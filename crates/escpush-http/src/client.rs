@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use crate::auth::Auth;
 use crate::builder::ClientBuilder;
 use crate::error::Error;
+use crate::limit::{Limiter, RateLimit};
 
 /// When and how often a call is repeated.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +36,8 @@ pub struct Client {
     pub(crate) timeout: Duration,
     pub(crate) retry: RetryPolicy,
     pub(crate) max_body: u64,
+    /// The client-side rate limit, shared by clones; `None`: off.
+    pub(crate) limiter: Option<Limiter>,
 }
 
 impl fmt::Debug for Client {
@@ -44,6 +47,7 @@ impl fmt::Debug for Client {
             .field("auth", &self.auth)
             .field("timeout", &self.timeout)
             .field("max_retries", &self.retry.max_retries)
+            .field("rate_limit", &self.rate_limit())
             .finish_non_exhaustive()
     }
 }
@@ -56,6 +60,7 @@ impl Client {
         timeout: Duration,
         retry: RetryPolicy,
         max_body: u64,
+        rate_limit: Option<RateLimit>,
     ) -> Client {
         Client {
             agent,
@@ -64,6 +69,7 @@ impl Client {
             timeout,
             retry,
             max_body,
+            limiter: rate_limit.map(Limiter::new),
         }
     }
 
@@ -85,6 +91,11 @@ impl Client {
     /// The deadline of each call.
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// The client-side rate limit, when one is on ([`ClientBuilder::rate_limit`]).
+    pub fn rate_limit(&self) -> Option<RateLimit> {
+        self.limiter.as_ref().map(Limiter::limit)
     }
 
     /// Performs one ESC operation on `scope` and gives the envelope's `result`.
@@ -115,9 +126,10 @@ impl Client {
     }
 
     /// `POST {scope}/logpush/jobs`: creates the job and gives the stored record. Never
-    /// retried once the body may have reached the server: when the connection breaks after
-    /// that, the error ([`Error::OutcomeUnknown`]) says that the job may exist and how to
-    /// look for it.
+    /// retried once the body may have reached the server (only after a 429, which refuses a
+    /// request unprocessed, or when no connection was made): when the connection breaks or
+    /// the deadline passes after that, the error ([`Error::OutcomeUnknown`]) says that the
+    /// job may exist and how to look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
         match self.execute(&JobOp::Create(spec).request(scope)?) {
             Ok(result) => Ok(Value::Object(read_job(result)?)),
@@ -130,7 +142,7 @@ impl Client {
                     cause,
                     check: format!(
                         "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
-                         again (a creation is never retried)"
+                         again (a creation that may have reached the API is never retried)"
                     ),
                 })
             }

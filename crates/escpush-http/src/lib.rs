@@ -17,7 +17,7 @@
 //! Modules: `auth` (credentials, the environment), `builder` (settings and their checks),
 //! `client` (one method per API operation), `fetch` (the user's own URLs, and the driver
 //! of an ESC assessment), `send` (the one generic send: deadline,
-//! retries, `Retry-After`), `scrub` (a call's secrets out of its errors), `error`.
+//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
 mod auth;
@@ -25,6 +25,7 @@ mod builder;
 mod client;
 mod error;
 mod fetch;
+mod limit;
 mod scrub;
 mod send;
 
@@ -33,3 +34,4 @@ pub use builder::{ClientBuilder, DEFAULT_BASE_URL};
 pub use client::Client;
 pub use error::Error;
 pub use fetch::{random_secret, MAX_SITE_BODY};
+pub use limit::{RateLimit, API_RATE_LIMIT, MAX_RATE_LIMIT_REQUESTS};

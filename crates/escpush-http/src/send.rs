@@ -1,7 +1,16 @@
 //! The one way a request is sent: [`Client::execute`] runs any core [`Request`] (its method
 //! by name, its optional JSON body) through ureq's `http::Request` path, under one deadline
-//! for the whole call, retrying what is safe to repeat, honouring `Retry-After`, and
-//! scrubbing the call's secrets from any error.
+//! for the whole call, retrying what is safe to repeat, honouring `Retry-After` and the
+//! optional rate limit, and scrubbing the call's secrets from any error.
+//!
+//! Why each request may or may not be repeated (SPEC §3, §4): a GET reads; an ESC POST sets
+//! the scope's state to `always: true` or to the given secret and a DELETE clears `always`,
+//! so sending one twice leaves the state it leaves once; a job update (PUT) sends the whole
+//! job, the same body giving the same job; a job deletion twice ends with the job gone (the
+//! second answer, a 404, says "already deleted"); the destination and ownership POSTs are
+//! checks (a repeated ownership challenge writes a fresh challenge file, and its answer
+//! names the one to use). A job creation adds a job each time it is processed: it is never
+//! repeated once it may have reached the API.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -30,7 +39,9 @@ impl Answer {
             Err(error) => Error::RetryLater {
                 error,
                 retry_after,
-                at: SystemTime::now() + retry_after,
+                at: SystemTime::now()
+                    .checked_add(retry_after)
+                    .unwrap_or(SystemTime::UNIX_EPOCH + MAX_RETRY_AFTER),
                 reason: reason.to_owned(),
             },
             Ok(_) => Error::Transport {
@@ -53,11 +64,14 @@ struct Failed {
 impl Client {
     /// Sends `req` and gives the envelope's `result` (read by core's `parse_response`).
     ///
-    /// The whole call, retries and waits included, ends by the client's timeout. A request
-    /// marked `retry_safe` is repeated after 429, 5xx or a lost connection, up to
-    /// `max_retries` times; a request that is not safe to repeat whose connection breaks
-    /// after it was sent ends with [`Error::OutcomeUnknown`]. No error holds a credential or
-    /// a secret of the request.
+    /// The whole call, retries, `Retry-After` waits and waits for the rate limit included,
+    /// ends by the client's timeout. A request marked `retry_safe` is repeated after 429,
+    /// 5xx or a lost connection, up to `max_retries` times. Any other request (a job
+    /// creation) is repeated only when it cannot have been processed: after a 429 (the API
+    /// refuses it before processing it) or when no connection was made; when its connection
+    /// breaks or its deadline passes after it was sent, the call ends with
+    /// [`Error::OutcomeUnknown`] and nothing is sent again. No error holds a credential or a
+    /// secret of the request.
     pub fn execute(&self, req: &Request) -> Result<Value, Error> {
         self.execute_with(req, parse_response)
     }
@@ -80,20 +94,29 @@ impl Client {
         read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
     ) -> Result<T, Error> {
         let started = Instant::now();
-        let deadline = started + self.timeout;
+        // A timeout too large for the clock is as good as none.
+        let deadline = started
+            .checked_add(self.timeout)
+            .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
         let mut attempt = 0;
         loop {
-            let outcome = self.send_once(req, deadline);
-            let may_retry = req.retry_safe && attempt < self.retry.max_retries;
+            let outcome = self.send_once(req, deadline, attempt);
+            let retries_left = attempt < self.retry.max_retries;
             let wait = match &outcome {
-                Ok(answer) if answer.asks_for_retry() && may_retry => answer.retry_after.map_or_else(
-                    || self.retry.backoff_for(attempt),
-                    |asked| asked.min(self.retry.max_retry_after),
-                ),
+                // A 429 refused the request before it was processed: safe to repeat for any
+                // request. Other answers that ask for a retry (5xx) may follow a change.
+                Ok(answer) if answer.asks_for_retry() && retries_left && (req.retry_safe || answer.status == 429) => {
+                    answer.retry_after.map_or_else(
+                        || self.retry.backoff_for(attempt),
+                        |asked| asked.min(self.retry.max_retry_after),
+                    )
+                }
+                // A lost connection: repeated when the request is safe to repeat, or when it
+                // never left (no connection was made).
                 Err(Failed {
                     error: Error::Transport { .. },
-                    ..
-                }) if may_retry => self.retry.backoff_for(attempt),
+                    maybe_sent,
+                }) if retries_left && (req.retry_safe || !maybe_sent) => self.retry.backoff_for(attempt),
                 _ => return finish(req, outcome, read),
             };
             let remaining = deadline.saturating_duration_since(Instant::now());
@@ -114,8 +137,27 @@ impl Client {
         }
     }
 
-    /// One attempt, bounded by what is left of the deadline.
-    fn send_once(&self, req: &Request, deadline: Instant) -> Result<Answer, Failed> {
+    /// One attempt (`attempt` 0 is the first), bounded by what is left of the deadline, in
+    /// a slot of the rate limit when one is on.
+    fn send_once(&self, req: &Request, deadline: Instant, attempt: u32) -> Result<Answer, Failed> {
+        let _slot = match &self.limiter {
+            None => None,
+            Some(limiter) => Some(limiter.acquire(deadline).map_err(|wait| {
+                let when = wait.map_or_else(
+                    || "only after every request in its window has been answered".to_owned(),
+                    |w| format!("in {}", secs(w)),
+                );
+                Failed {
+                    error: self.timed_out(format!(
+                        "the client-side rate limit of {} lets the next request go {when}, after the deadline; \
+                         attempt {} was not sent",
+                        limiter.limit(),
+                        attempt + 1
+                    )),
+                    maybe_sent: false,
+                }
+            })?),
+        };
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(Failed {
@@ -253,16 +295,22 @@ impl RetryPolicy {
     }
 }
 
-/// `Retry-After` (RFC 9110 §10.2.3): delay seconds, or an HTTP date compared with `now` (a
-/// date in the past means no wait). Anything else, a negative number included, is ignored
-/// (the backoff applies).
+/// The longest `Retry-After` read (about 136 years): a longer one is read as this, so that
+/// the time it names can still be written as an HTTP date.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(u32::MAX as u64);
+
+/// `Retry-After` (RFC 9110 §10.2.3): delay seconds (at most [`MAX_RETRY_AFTER`]), or an HTTP
+/// date compared with `now` (a date in the past means no wait). Anything else, a negative or
+/// fractional number included, is ignored (the backoff applies).
 fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
-    if let Ok(secs) = value.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // All digits: a number too large for u64 is still a (very) long wait.
+        let secs = value.parse::<u64>().unwrap_or(u64::MAX);
+        return Some(Duration::from_secs(secs).min(MAX_RETRY_AFTER));
     }
     let at = httpdate::parse_http_date(value).ok()?;
-    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO).min(MAX_RETRY_AFTER))
 }
 
 /// A number in [0, 1) from std's randomly keyed hasher: enough to spread retries, no crate.

@@ -7,7 +7,7 @@ use escpush_emulator::{Emulator, Fault};
 use escpush_http::{Client, Error};
 
 mod common;
-use common::client;
+use common::{client, with_timeout};
 
 #[test]
 fn every_operation_on_both_scopes() {
@@ -193,16 +193,6 @@ fn malformed_bodies_and_timeouts() {
     let t = Instant::now();
     assert!(matches!(quick.esc_status(&zone).unwrap_err(), Error::Timeout { .. }));
     assert!(t.elapsed() < Duration::from_millis(1400));
-}
-
-fn with_timeout(emu: &Emulator, timeout: Duration) -> Client {
-    Client::builder()
-        .base_url(emu.base_url())
-        .api_token(emu.api_token())
-        .backoff(Duration::from_millis(5))
-        .timeout(timeout)
-        .build()
-        .unwrap()
 }
 
 #[test]

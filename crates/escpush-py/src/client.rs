@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::PyClassInitializer;
 
 use escpush_core::Scope;
-use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides};
+use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides, RateLimit, MAX_RATE_LIMIT_REQUESTS};
 
 use crate::convert::{int_in_range, repr};
 use crate::errors;
@@ -33,6 +33,16 @@ fn seconds_or_zero(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration>
     }
 }
 
+/// `rate_limit=(requests, seconds)` as a [`RateLimit`]; `None` leaves it off.
+fn rate_limit(py: Python<'_>, value: Option<(i64, f64)>) -> PyResult<Option<RateLimit>> {
+    let Some((max, per)) = value else { return Ok(None) };
+    let max = int_in_range(py, "rate_limit requests", max, 1, i64::from(MAX_RATE_LIMIT_REQUESTS))?;
+    let per = seconds(py, "rate_limit seconds", per)?;
+    RateLimit::new(u32::try_from(max).unwrap_or(1), per)
+        .map(Some)
+        .map_err(|e| errors::http_error(py, &e))
+}
+
 /// The most retries a client may be asked for.
 const MAX_RETRIES: i64 = 100;
 
@@ -49,6 +59,19 @@ const MAX_RETRIES: i64 = 100;
 /// first wait, doubling; `max_retry_after` the longest `Retry-After` waited for (a longer
 /// one is cut to it). A negative or unreadable `Retry-After` is ignored, a past date means
 /// "now".
+///
+/// A job creation is sent once: retried only after a 429 (which refuses a request before it
+/// is processed) or when no connection was made. ESC switches, job updates (PUT) and
+/// deletions set a state, so they are retried like reads.
+///
+/// `rate_limit=(requests, seconds)` (off by default; the API allows `(1200, 300)`) keeps
+/// this client, shared by any number of threads, under that many requests, retries
+/// included, in any window of that many seconds; a call waits for its turn within its
+/// `timeout`, and fails at once with a `TransportError` ("timed out: ... rate limit ...")
+/// when its turn comes only after it.
+///
+/// One client may be shared by many threads: calls release the GIL while they wait on the
+/// network, and connections are pooled safely.
 #[pyclass(name = "Client", module = "escpush", frozen)]
 #[derive(Debug)]
 pub struct PyClient {
@@ -67,6 +90,7 @@ impl PyClient {
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
+        limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
         if let Some(url) = base_url {
             b = b.base_url(url);
@@ -77,7 +101,8 @@ impl PyClient {
             .max_retries(max_retries)
             .backoff(seconds_or_zero(py, "retry_backoff", retry_backoff)?)
             .max_retry_after(seconds_or_zero(py, "max_retry_after", max_retry_after)?)
-            .allow_insecure_http(allow_insecure_http);
+            .allow_insecure_http(allow_insecure_http)
+            .rate_limit(rate_limit(py, limit)?);
         let inner = b.build().map_err(|e| errors::http_error(py, &e))?;
         Ok(PyClient { inner })
     }
@@ -88,7 +113,7 @@ impl PyClient {
     #[new]
     #[pyo3(signature = (
         *, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=2,
-        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
@@ -102,6 +127,7 @@ impl PyClient {
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
+        rate_limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
         let b = match Auth::from_parts(api_token, api_key, email).map_err(|e| errors::http_error(py, &e))? {
             Some(auth) => Client::builder().auth(auth),
@@ -116,6 +142,7 @@ impl PyClient {
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
+            rate_limit,
         )
     }
 
@@ -127,7 +154,7 @@ impl PyClient {
     #[staticmethod]
     #[pyo3(signature = (
         *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2,
-        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn from_env(
@@ -141,6 +168,7 @@ impl PyClient {
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
+        rate_limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
         let given = EnvOverrides::new().api_token(api_token).api_key(api_key).email(email);
         let b = Client::builder()
@@ -156,6 +184,7 @@ impl PyClient {
             retry_backoff,
             max_retry_after,
             allow_insecure_http,
+            rate_limit,
         )
     }
 
@@ -163,6 +192,12 @@ impl PyClient {
     #[getter]
     fn base_url(&self) -> &str {
         self.inner.base_url()
+    }
+
+    /// The client-side rate limit as `(requests, seconds)`, or None when it is off.
+    #[getter]
+    fn rate_limit(&self) -> Option<(u32, f64)> {
+        self.inner.rate_limit().map(|l| (l.max(), l.per().as_secs_f64()))
     }
 
     /// A zone, its id checked (raises `InvalidInput` before anything is sent).

@@ -44,9 +44,15 @@ impl PyEmulatorServer {
 impl PyEmulatorServer {
     /// Starts serving on 127.0.0.1 (`port=0`: a free port). Credentials not given are random.
     /// The request log keeps the `log_capacity` most recent requests (None: the emulator's
-    /// default, 10,000).
+    /// default, 10,000). At most `max_connections` connections are served at once (default
+    /// 256); a connection waits at most `idle_timeout` seconds for a request to begin (30)
+    /// and `request_timeout` seconds for the rest of it (10).
     #[new]
-    #[pyo3(signature = (port=0, *, api_key=None, email=None, api_token=None, log_capacity=None))]
+    #[pyo3(signature = (
+        port=0, *, api_key=None, email=None, api_token=None, log_capacity=None, max_connections=None,
+        idle_timeout=None, request_timeout=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
         port: i64,
@@ -54,6 +60,9 @@ impl PyEmulatorServer {
         email: Option<String>,
         api_token: Option<String>,
         log_capacity: Option<i64>,
+        max_connections: Option<i64>,
+        idle_timeout: Option<f64>,
+        request_timeout: Option<f64>,
     ) -> PyResult<Self> {
         let log_capacity = log_capacity
             .map_or(Ok(DEFAULT_LOG_CAPACITY), usize::try_from)
@@ -68,6 +77,16 @@ impl PyEmulatorServer {
             })?;
         let port = u16::try_from(convert::int_in_range(py, "port", port, 0, 65_535)?).unwrap_or_default();
         let mut b = Emulator::builder().port(port).log_capacity(log_capacity);
+        if let Some(n) = max_connections {
+            let n = convert::int_in_range(py, "max_connections", n, 1, 100_000)?;
+            b = b.max_connections(usize::try_from(n).unwrap_or(1));
+        }
+        if let Some(secs) = idle_timeout {
+            b = b.idle_timeout(time_limit(py, "idle_timeout", secs)?);
+        }
+        if let Some(secs) = request_timeout {
+            b = b.request_timeout(time_limit(py, "request_timeout", secs)?);
+        }
         if let Some(k) = api_key {
             b = b.api_key(k);
         }
@@ -136,14 +155,32 @@ impl PyEmulatorServer {
         convert::from_json(py, &value)
     }
 
+    /// `{"open_connections", "evicted", "refused", "requests"}`: the connections open now;
+    /// since the start, those closed to make room at the cap, those refused with 503, and
+    /// the requests received (the log keeps only the most recent).
+    fn stats(&self, py: Python<'_>) -> PyResult<std::collections::BTreeMap<&'static str, u64>> {
+        let st = self.with(py, Emulator::stats)?;
+        Ok([
+            (
+                "open_connections",
+                u64::try_from(st.open_connections).unwrap_or(u64::MAX),
+            ),
+            ("evicted", st.evicted),
+            ("refused", st.refused),
+            ("requests", st.requests),
+        ]
+        .into_iter()
+        .collect())
+    }
+
     /// Queues a fault for the next `count` requests. The arguments are passed to the
     /// emulator's `FaultSpec`, which checks them (exactly one kind; each number in its
     /// range) and raises `InvalidInput` naming the argument otherwise.
     #[pyo3(signature = (
-        *, count=None, status=None, retry_after=None, delay=None, trickle=None, body=None,
-        malformed=false, truncated=false, drop=false, echo=false
+        *, count=None, status=None, retry_after=None, delay=None, trickle=None, stall=None, drip=None,
+        body=None, malformed=false, truncated=false, drop=false, drop_after_apply=false, echo=false
     ))]
-    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)]
+    #[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools, clippy::similar_names)] // the keywords of `fail_next`, as callers give them
     fn fail_next(
         &self,
         py: Python<'_>,
@@ -152,10 +189,13 @@ impl PyEmulatorServer {
         retry_after: Option<&Bound<'_, PyAny>>,
         delay: Option<&Bound<'_, PyAny>>,
         trickle: Option<&Bound<'_, PyAny>>,
+        stall: Option<&Bound<'_, PyAny>>,
+        drip: Option<&Bound<'_, PyAny>>,
         body: Option<&Bound<'_, PyAny>>,
         malformed: bool,
         truncated: bool,
         drop: bool,
+        drop_after_apply: bool,
         echo: bool,
     ) -> PyResult<()> {
         let mut spec = FaultSpec::default();
@@ -164,6 +204,8 @@ impl PyEmulatorServer {
         spec.retry_after = int_arg(retry_after)?;
         spec.delay = float_arg(delay)?;
         spec.trickle = float_arg(trickle)?;
+        spec.stall = float_arg(stall)?;
+        spec.drip = float_arg(drip)?;
         spec.body = match body {
             None => None,
             Some(b) if b.is_none() => None,
@@ -176,6 +218,7 @@ impl PyEmulatorServer {
         spec.malformed = malformed;
         spec.truncated = truncated;
         spec.drop = drop;
+        spec.drop_after_apply = drop_after_apply;
         spec.echo = echo;
         self.with(py, |emu| emu.fail_next_spec(&spec))?
             .map_err(|e| errors::core_error(py, &e))
@@ -253,6 +296,18 @@ impl PyEmulatorServer {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("EmulatorServer(base_url={})", convert::repr(py, &self.base_url))
+    }
+}
+
+/// A time limit of the emulator in seconds: more than 0, at most a day.
+fn time_limit(py: Python<'_>, what: &str, secs: f64) -> PyResult<std::time::Duration> {
+    if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 {
+        Ok(std::time::Duration::from_secs_f64(secs))
+    } else {
+        Err(errors::invalid_input(
+            py,
+            format!("invalid {what}: must be more than 0 and at most 86400 seconds (got {secs})"),
+        ))
     }
 }
 

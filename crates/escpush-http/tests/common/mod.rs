@@ -14,3 +14,15 @@ pub fn client(emu: &Emulator) -> Client {
         .build()
         .unwrap()
 }
+
+/// A client for the emulator with this deadline and short backoffs (token auth).
+#[allow(dead_code)] // not every test file uses it
+pub fn with_timeout(emu: &Emulator, timeout: Duration) -> Client {
+    Client::builder()
+        .base_url(emu.base_url())
+        .api_token(emu.api_token())
+        .backoff(Duration::from_millis(5))
+        .timeout(timeout)
+        .build()
+        .unwrap()
+}
