@@ -5,23 +5,39 @@ pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
     suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
 }
 
+/// `text` to quote in a message: whole up to 40 characters, else its first 40 and `…`, so
+/// that a message about a 10 MB word stays a line.
+pub(crate) fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
+    }
+}
+
 /// The candidate closest to `given`: the same name in another case first, then the
 /// smallest edit distance, if it is small for the name's length. `given` and the
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).
 pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterator<Item = (K, T)>) -> Option<T> {
+    // One edit in four characters, at least one and at most three.
+    let length = given.chars().count();
+    let allowed = (length / 4).clamp(1, 3);
+    let lower = given.to_ascii_lowercase();
     let mut best: Option<(usize, T)> = None;
     for (key, item) in candidates {
         let key = key.as_ref();
         if key.eq_ignore_ascii_case(given) {
             return Some(item);
         }
-        let distance = levenshtein(&given.to_ascii_lowercase(), &key.to_ascii_lowercase());
+        // The distance is at least the difference in length: a 10 MB name is not compared
+        // character by character with every candidate.
+        if key.chars().count().abs_diff(length) > allowed {
+            continue;
+        }
+        let distance = levenshtein(&lower, &key.to_ascii_lowercase());
         if best.as_ref().is_none_or(|(d, _)| distance < *d) {
             best = Some((distance, item));
         }
     }
-    // One edit in four characters, at least one and at most three.
-    let allowed = (given.chars().count() / 4).clamp(1, 3);
     best.filter(|(d, _)| *d <= allowed).map(|(_, item)| item)
 }
 
@@ -51,6 +67,22 @@ pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_name_is_not_compared_with_every_candidate() {
+        let huge = "x".repeat(10_000_000);
+        let start = std::time::Instant::now();
+        assert_eq!(closest(&huge, [("unix", 1), ("rfc3339", 2)]), None);
+        assert!(start.elapsed().as_secs() < 2);
+        assert_eq!(closest("unixx", [("unix", 1), ("rfc3339", 2)]), Some(1));
+    }
+
+    #[test]
+    fn cut_keeps_short_text_and_shortens_long_text() {
+        assert_eq!(cut("abc"), "abc");
+        let long = "é".repeat(100);
+        assert_eq!(cut(&long), format!("{}…", "é".repeat(40)));
+    }
 
     #[test]
     fn distances() {

@@ -4,7 +4,7 @@
 
 use crate::dataset::Dataset;
 use crate::problem::ProblemCode;
-use crate::suggest;
+use crate::suggest::{self, cut};
 
 use super::super::ast::{Condition, Expr, Operator, Value};
 use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
@@ -45,7 +45,7 @@ pub(crate) fn parse(text: &str, dataset: Option<&Dataset>) -> Result<Expr, TextE
         let message = if what == ")" {
             "this `)` closes no `(`".to_owned()
         } else {
-            format!("expected `and`, `or` or the end of the filter, found `{what}`")
+            format!("expected `and`, `or` or the end of the filter, found `{}`", cut(what))
         };
         return Err(p.err(start, end, SYNTAX, message));
     }
@@ -303,7 +303,7 @@ impl<'a> Parser<'a> {
         let found = if s == e {
             "the end of the filter".to_owned()
         } else {
-            format!("`{}`", &self.text[s..e])
+            format!("`{}`", cut(&self.text[s..e]))
         };
         Err(self.err(
             open,
@@ -360,7 +360,7 @@ impl<'a> Parser<'a> {
                     start,
                     end,
                     ProblemCode::UnknownField,
-                    format!("`{key}` is not a field of {}{hint}", dataset.name()),
+                    format!("`{}` is not a field of {}{hint}", cut(key), dataset.name()),
                 ));
             }
         }
@@ -429,7 +429,7 @@ impl<'a> Parser<'a> {
                          compare the field itself (matching is case-sensitive)"
                     )
                 } else {
-                    format!("`{name}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")")
+                    format!("`{}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")", cut(name))
                 };
                 return Err(self.err(start, name_end, UNSUPPORTED, message));
             }
