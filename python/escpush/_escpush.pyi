@@ -35,6 +35,7 @@ __all__ = [
     "__version__",
     "_error_kinds",
     "_job_filter",
+    "_load_json",
     "_raise_error",
     "_redact_job",
     "dataset_fields",
@@ -274,6 +275,12 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
+
+def _load_json(text: str) -> Any:
+    """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as
+    ``json.loads`` gives it, read by core's strict reader: a member given twice, ``NaN``,
+    a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
+    line and column."""
 
 def _error_kinds() -> list[str]:
     """Every Rust error variant, as ``core.X``, ``http.X``, ``scan.X`` (for the test suite)."""

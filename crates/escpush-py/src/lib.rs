@@ -59,5 +59,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
+    // The strict reader of documents a person writes (apply files), for the CLI.
+    m.add_function(wrap_pyfunction!(convert::_load_json, m)?)?;
     Ok(())
 }
