@@ -134,6 +134,16 @@ fn a_hundred_thousand_levels_are_refused_everywhere_without_recursing() {
             &["nest too deep"],
         ),
         (
+            "text and(",
+            Box::new(|| text_form(&"and(".repeat(DEEP))),
+            &["line 1, column 516", "nest too deep"],
+        ),
+        (
+            "text not (",
+            Box::new(|| text_form(&"not (".repeat(DEEP))),
+            &["nest too deep"],
+        ),
+        (
             "text list",
             Box::new(|| text_form(&format!("A in {}", "[".repeat(DEEP)))),
             &["line 1, column"],
