@@ -44,6 +44,8 @@ def cli_fixture(capsys: pytest.CaptureFixture[str]) -> Cli:
             sys.stdin = io.StringIO(stdin)
         try:
             code = main(list(argv))
+        except SystemExit as exit:  # a usage error: argparse's way out, with its status
+            code = exit.code if isinstance(exit.code, int) else 1
         finally:
             sys.stdin = saved
         out, err = capsys.readouterr()
