@@ -200,7 +200,7 @@ impl PyLogpush {
         }
         if let Some(fields) = fields {
             for (key, value) in fields.iter() {
-                let key: String = key.extract()?;
+                let key: String = key.extract::<Text>()?.0;
                 let json = convert::to_json(&value, &key).map_err(|m| errors::invalid_input(py, m))?;
                 builder = builder.extra(key, json.into());
             }
