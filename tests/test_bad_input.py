@@ -574,3 +574,20 @@ def test_logpush_create_refuses_bad_filters_and_fields(cli: Cli, api: Emulator, 
         assert run.code == 2, (extra[0], run.err[:300])
         assert piece in run.err, (extra[0], run.err[:300])
     assert api.client().zone(ZONE).logpush.jobs() == []
+
+
+def test_emulator_site_files_are_read_strictly(tmp_path: Path) -> None:
+    for data, piece in (
+        ('{"zone": "z1", "zone": "z2"}', "member `zone` is given twice"),
+        ("[" * DEEP, "nest more than"),
+        ('{"zone": "z1", "delay": NaN}', "line 1 column 25"),
+    ):
+        path = _file(tmp_path, "site.json", data)
+        done = subprocess.run(
+            [sys.executable, "-m", "escpush", "emulator", "--port", "0", "--site-config", path],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, done.stderr[-500:]
+        assert piece in done.stderr and "Traceback" not in done.stderr, done.stderr[-500:]

@@ -112,7 +112,12 @@ class Filter:
         """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
     def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
         """The filter as a ``polars.Expr`` (needs polars: ``escpush[polars]``)."""
-    def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
+    def matches(self, record: Mapping[str, Any] | str | bytes) -> bool:
+        """Whether a log record (a dict, or one JSON line) passes. A line is read as ``scan``
+        reads it (a key given twice: the last counts, as in ``json.loads``); a string that
+        holds a lone surrogate never equals a filter value, while prefixes, suffixes and
+        substrings around it still match. Raises ``InvalidInput`` for a line that is not a
+        JSON object or a record nested deeper than a filter can be."""
     def scan(
         self,
         paths: _LogPaths,
