@@ -362,6 +362,7 @@ def test_a_secret_with_a_lone_surrogate_is_never_echoed() -> None:
 def test_job_calls_refuse_bad_input_before_sending(escpush_emulator: Emulator) -> None:
     logpush = _emu_logpush(escpush_emulator)
     kept = logpush.create_job(destination_conf=S3, dataset="http_requests", name="kept")
+    esc = escpush_emulator.client().zone(ZONE).esc
     escpush_emulator.clear_requests()
     calls: list[tuple[Any, type[BaseException], str]] = [
         (
@@ -440,6 +441,14 @@ def test_job_calls_refuse_bad_input_before_sending(escpush_emulator: Emulator) -
         ),
         (lambda: logpush.validate_ownership(S3, SECRET + LONE), InvalidInput, "character 20"),
         (lambda: escpush_emulator.client().zone(ZONE).esc.set_secret(SECRET + LONE), InvalidInput, "character 20"),
+        (lambda: esc.assess(["http://127.0.0.1:1/" + LONE], settle=0), InvalidInput, "character 19"),
+        (
+            lambda: esc.assess(["http://127.0.0.1:1/"], ignore_headers=["x" + LONE], settle=0),
+            InvalidInput,
+            "character 1",
+        ),
+        (lambda: esc.assess(["http://127.0.0.1:1/"], expect_status=2**70, settle=0), InvalidInput, "expect_status"),
+        (lambda: esc.assess(["http://127.0.0.1:1/"], settle=float("nan")), InvalidInput, "settle: NaN"),
     ]
     for call, error, piece in calls:
         with pytest.raises(error) as exc:

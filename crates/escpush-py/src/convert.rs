@@ -433,6 +433,15 @@ impl Int {
         }
     }
 
+    /// The value, or `i64::MIN` / `i64::MAX` beyond 64 bits: for a range the core checks.
+    pub(crate) fn saturating(self) -> i64 {
+        match self {
+            Int::Fits(v) => v,
+            Int::Huge { negative: true } => i64::MIN,
+            Int::Huge { negative: false } => i64::MAX,
+        }
+    }
+
     /// As [`Int::within`], as a `usize` (`min` at least 0).
     pub(crate) fn count(self, py: Python<'_>, what: &str, min: i64, max: i64) -> PyResult<usize> {
         let v = self.within(py, what, min.max(0), max)?;
