@@ -41,6 +41,13 @@ fn deep_objects(n: usize) -> String {
 /// What an entry point gave: `Ok(summary)` or `Err(message)`.
 type Outcome = Result<String, String>;
 
+/// One case: its name, the call (run on its own thread), the pieces its error must hold.
+type Case = (
+    &'static str,
+    Box<dyn FnOnce() -> Outcome + Send>,
+    &'static [&'static str],
+);
+
 fn filter(text: &str) -> Outcome {
     Filter::parse(text).map(|f| f.to_json()).map_err(|e| e.to_string())
 }
@@ -110,7 +117,7 @@ fn expect_err(name: &str, got: &Outcome, needles: &[&str]) {
 
 #[test]
 fn a_hundred_thousand_levels_are_refused_everywhere_without_recursing() {
-    let cases: Vec<(&str, Box<dyn FnOnce() -> Outcome + Send>, &[&str])> = vec![
+    let cases: Vec<Case> = vec![
         (
             "json groups",
             Box::new(|| filter(&deep_groups(DEEP))),
@@ -192,7 +199,7 @@ fn ten_megabyte_inputs_are_read_or_refused_with_a_short_message() {
     let many: Vec<String> = (0..200_000).map(|i| format!("k{i}=1")).collect();
     let got = run("many options", move || options(&format!("fields=A&{}", many.join("&"))));
     assert!(got.is_ok(), "{got:.200?}");
-    let cases: Vec<(&str, Box<dyn FnOnce() -> Outcome + Send>, &[&str])> = vec![
+    let cases: Vec<Case> = vec![
         (
             "text: a long word",
             Box::new(|| text_form(&format!("A == 1 and B == {}", "x".repeat(BIG)))),

@@ -1,6 +1,7 @@
 //! Conversions between Python objects and the core's JSON and field values.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -353,7 +354,9 @@ pub(crate) fn escape_surrogates(s: &Bound<'_, PyString>) -> PyResult<String> {
         let code = u32::from_le_bytes([quad[0], quad[1], quad[2], quad[3]]);
         match char::from_u32(code) {
             Some(c) => out.push(c),
-            None => out.push_str(&format!("\\u{code:04x}")),
+            None => {
+                let _ = write!(out, "\\u{code:04x}");
+            }
         }
     }
     Ok(out)

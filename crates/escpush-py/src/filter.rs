@@ -127,7 +127,7 @@ impl PyFilter {
     #[new]
     fn py_new(py: Python<'_>, text: Text) -> PyResult<Self> {
         let text = &*text;
-        parse(py, &text)
+        parse(py, text)
     }
 
     /// Parses filter JSON: `{"where": ...}` as text, or that text quoted and escaped as it
@@ -236,7 +236,7 @@ impl PyFilter {
     ) -> PyResult<String> {
         let dialect = &*dialect;
         let dataset = &*dataset;
-        let ds = dataset_arg(py, Some(&dataset), scope.as_deref())?.expect("a dataset was named");
+        let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
         let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
         self.filter()
             .to_query(dialect, ds, table.as_deref())

@@ -1,6 +1,9 @@
 //! The native module `escpush._escpush`. It converts between Python and the Rust
 //! crates and nothing more: escpush-core decides, escpush-http moves bytes.
 #![forbid(unsafe_code)]
+// pyo3 hands every argument over by value: a `convert::Text` (a `str` argument checked for
+// lone surrogates) or `convert::Int` is owned even where it is only read.
+#![allow(clippy::needless_pass_by_value)]
 
 use pyo3::prelude::*;
 

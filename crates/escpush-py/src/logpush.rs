@@ -178,7 +178,7 @@ impl PyLogpush {
             Some(f) if f.is_none() => {}
             Some(f) => match f.cast::<PyString>() {
                 // Text is parsed by the builder, so its problems join the others.
-                Ok(text) => builder = builder.filter_source(&convert::utf8(&text, "filter")?),
+                Ok(text) => builder = builder.filter_source(&convert::utf8(text, "filter")?),
                 Err(_) => builder = builder.filter(filter_from_py(py, f)?),
             },
         }
@@ -189,7 +189,7 @@ impl PyLogpush {
                 if let Ok(opts) = o.cast::<PyLogpullOptions>() {
                     builder = builder.logpull_options(opts.get().inner.clone());
                 } else if let Ok(text) = o.cast::<PyString>() {
-                    builder = builder.logpull_options_text(&convert::utf8(&text, "logpull_options")?);
+                    builder = builder.logpull_options_text(&convert::utf8(text, "logpull_options")?);
                 } else {
                     return Err(errors::invalid_input(
                         py,

@@ -22,13 +22,13 @@ const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
     signature = (dataset, format=Text("duckdb".into()), *, scope=None, table=None),
     text_signature = "(dataset, format='duckdb', *, scope=None, table=None)"
 )]
-pub fn dataset_schema<'py>(
-    py: Python<'py>,
+pub fn dataset_schema(
+    py: Python<'_>,
     dataset: Text,
     format: Text,
     scope: Option<Text>,
     table: Option<Text>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Bound<'_, PyAny>> {
     let dataset = &*dataset;
     let format = &*format;
     let table = table.as_deref();
