@@ -93,9 +93,13 @@ impl LogpullOptions {
     pub fn parse(text: &str) -> Result<Self, Error> {
         let mut problems = Vec::new();
         let mut options = LogpullOptions::default();
-        let text = text.trim().strip_prefix('?').unwrap_or(text.trim());
+        let text = text.trim_ascii();
+        let text = text.strip_prefix('?').unwrap_or(text);
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        for part in text.split('&').filter(|p| !p.is_empty()) {
+        // Each option without the ASCII spaces around it (a pasted `fields=A\n`); never
+        // Unicode ones (U+0085 is a space to `str::trim`), so that printing and parsing
+        // again gives the same options (issue 16: `=\u{85}&` did not round-trip).
+        for part in text.split('&').map(str::trim_ascii).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
                 problems.push(Problem::new(
                     format!("logpull_options.{part}"),
