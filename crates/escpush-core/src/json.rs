@@ -29,19 +29,7 @@ pub enum Json {
 impl Json {
     /// Parses JSON text (RFC 8259) nesting at most `max_depth` arrays and objects.
     pub fn parse_with_depth(text: &str, max_depth: usize) -> Result<Self, JsonError> {
-        let mut p = Parser {
-            text: text.as_bytes(),
-            pos: 0,
-            depth: 0,
-            max_depth,
-            unique: false,
-        };
-        let value = p.value()?;
-        p.skip_ws();
-        if p.pos < p.text.len() {
-            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
-        }
-        Ok(value)
+        Parser::document(text, max_depth, false)
     }
 
     /// Parses JSON text nesting at most 128 levels (serde_json's limit).
@@ -54,19 +42,7 @@ impl Json {
     /// `json.loads` keep the last silently: the reading of a document a person wrote (an
     /// `apply` file, a job field given as JSON), where a repeated key is a mistake.
     pub fn parse_unique(text: &str, max_depth: usize) -> Result<Self, JsonError> {
-        let mut p = Parser {
-            text: text.as_bytes(),
-            pos: 0,
-            depth: 0,
-            max_depth,
-            unique: true,
-        };
-        let value = p.value()?;
-        p.skip_ws();
-        if p.pos < p.text.len() {
-            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
-        }
-        Ok(value)
+        Parser::document(text, max_depth, true)
     }
 
     /// A short name of the value's JSON type, for messages.
@@ -116,6 +92,23 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// The one value `text` holds, with nothing but spaces after it.
+    fn document(text: &str, max_depth: usize, unique: bool) -> Result<Json, JsonError> {
+        let mut p = Parser {
+            text: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            max_depth,
+            unique,
+        };
+        let value = p.value()?;
+        p.skip_ws();
+        if p.pos < p.text.len() {
+            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
+        }
+        Ok(value)
+    }
+
     fn error(&self, kind: JsonErrorKind, message: impl Into<String>) -> JsonError {
         let before = &self.text[..self.pos.min(self.text.len())];
         let line = memchr::memchr_iter(b'\n', before).count() + 1;
