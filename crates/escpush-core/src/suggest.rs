@@ -14,6 +14,19 @@ pub(crate) fn cut(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` whole up to `max` characters, else its start and end around `…`: for a path or a
+/// message that quotes an input of any size, shown in one screen while the full one stays
+/// in the data (`Problem::path`, `Problem::message`).
+pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= max {
+        return text.into();
+    }
+    let head: String = text.chars().take(max * 2 / 3).collect();
+    let tail: String = text.chars().skip(count - max / 3).collect();
+    format!("{head}…{tail}").into()
+}
+
 /// The candidate closest to `given`: the same name in another case first, then the
 /// smallest edit distance, if it is small for the name's length. `given` and the
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).
@@ -75,6 +88,12 @@ mod tests {
         assert_eq!(closest(&huge, [("unix", 1), ("rfc3339", 2)]), None);
         assert!(start.elapsed().as_secs() < 2);
         assert_eq!(closest("unixx", [("unix", 1), ("rfc3339", 2)]), Some(1));
+    }
+
+    #[test]
+    fn shorten_keeps_both_ends() {
+        assert_eq!(shorten("abcdef", 6), "abcdef");
+        assert_eq!(shorten("abcdefghij", 6), "abcd…ij");
     }
 
     #[test]

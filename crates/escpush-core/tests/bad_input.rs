@@ -331,3 +331,38 @@ fn a_member_given_twice_is_refused_by_every_reader_of_a_document() {
     let err = desired_jobs(&doc, DatasetScope::Zone).unwrap_err().to_string();
     assert!(err.contains("jobs[0].filter.where.key"), "{err}");
 }
+
+#[test]
+fn an_error_about_a_huge_input_stays_short_and_keeps_the_whole_in_its_problems() {
+    let big = "x".repeat(BIG);
+    for text in [
+        format!(r#"{{"where":{{"{big}":1}}}}"#),
+        format!(r#"{{"{big}":1}}"#),
+        format!(r#"{{"where":{{"key":"A","operator":"{big}","value":1}}}}"#),
+    ] {
+        let err = Filter::parse(&text).unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.len() < 4_000, "{}", shown.len());
+        assert!(shown.contains('…'), "{shown:.200}");
+        // The data is whole: a program reads the exact path.
+        assert!(err
+            .problems()
+            .iter()
+            .any(|p| p.path.len() > BIG || p.message.len() > BIG));
+    }
+    // 100,000 problems: twenty are listed, the rest counted.
+    let bad = vec![r#"{"key":"A","operator":"bogus","value":1}"#; 100_000].join(",");
+    let err = Filter::parse(&format!(r#"{{"where":{{"or":[{bad}]}}}}"#)).unwrap_err();
+    assert_eq!(err.problems().len(), 100_000);
+    let shown = err.to_string();
+    assert!(
+        shown.ends_with("… and 99980 more (each in the error's problems)"),
+        "{shown:.300}"
+    );
+    assert!(shown.len() < 10_000);
+    // Names of datasets and dialects are cut where they are quoted.
+    let unknown = escpush_core::Dataset::get(&big, None).unwrap_err().to_string();
+    assert!(unknown.len() < 200, "{unknown:.200}");
+    let dialect = big.parse::<escpush_core::Dialect>().unwrap_err().to_string();
+    assert!(dialect.len() < 400, "{dialect:.200}");
+}
