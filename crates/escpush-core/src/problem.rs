@@ -3,7 +3,7 @@
 //! path, a stable code and a message; [`describe`] lists several in one message, and
 //! [`FilterError`] is the error of a filter with problems.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::suggest;
 
@@ -185,10 +185,11 @@ pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
                 out.push_str(&problem.to_string());
             }
             if many.len() > SHOWN_PROBLEMS {
-                out.push_str(&format!(
+                let _ = write!(
+                    out,
                     "\n  - … and {} more (each in the error's problems)",
                     many.len() - SHOWN_PROBLEMS
-                ));
+                );
             }
             out
         }
