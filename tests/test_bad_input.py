@@ -245,6 +245,12 @@ CASES: list[tuple[str, Any, type[BaseException] | None, tuple[str, ...] | object
     ("record key", lambda: field("A").eq(1).matches({LONE: 1, "A": 1}), None, True),
     ("scan input", lambda: field("A").eq(1).scan("/nonexistent/" + LONE), InvalidInput, ("a log input holds",)),
     ("scan since", lambda: field("A").eq(1).scan("-", since=LONE), InvalidInput, ("since",)),
+    (
+        "select dst",
+        lambda: field("A").eq(1).select("/nonexistent.ndjson", "/tmp/out" + LONE),
+        InvalidInput,
+        ("dst holds a lone surrogate",),
+    ),
     # NaN and Infinity.
     ("JSON NaN", lambda: Filter.parse(with_value("NaN")), FilterError, ("[invalid_json]", "column 45")),
     ("JSON Infinity", lambda: Filter.parse(with_value("-Infinity")), FilterError, ("[invalid_json]",)),

@@ -332,7 +332,7 @@ impl PyFilter {
         &self,
         py: Python<'_>,
         src: &Bound<'_, PyAny>,
-        dst: std::path::PathBuf,
+        dst: &Bound<'_, PyAny>,
         strict: bool,
         threads: Option<Int>,
         progress: Option<Py<PyAny>>,
@@ -349,6 +349,14 @@ impl PyFilter {
             until,
             limit,
         };
+        // A path str holding a lone surrogate that names no bytes (`surrogateescape` ones
+        // do) is InvalidInput, not the UnicodeEncodeError that would show the whole path.
+        let dst: std::path::PathBuf = dst.extract().map_err(|e| match dst.cast::<PyString>() {
+            Ok(s) if convert::is_lone_surrogate(py, &e) => {
+                errors::invalid_input(py, format!("dst {}", convert::lone_surrogate(&e, s)))
+            }
+            _ => e,
+        })?;
         crate::scan::select(py, self.filter(), src, &dst, options)
     }
 
