@@ -36,12 +36,16 @@ Cli = Callable[..., Run]
 
 
 def cli_fixture(capsys: pytest.CaptureFixture[str]) -> Cli:
-    def run(*argv: str, stdin: str | None = None) -> Run:
+    def run(*argv: str, stdin: str | bytes | None = None) -> Run:
         saved = sys.stdin
-        if stdin is not None:
+        if isinstance(stdin, bytes):  # a binary stdin, as a pipe gives it (with .buffer)
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        elif stdin is not None:
             sys.stdin = io.StringIO(stdin)
         try:
             code = main(list(argv))
+        except SystemExit as exit:  # a usage error: argparse's way out, with its status
+            code = exit.code if isinstance(exit.code, int) else 1
         finally:
             sys.stdin = saved
         out, err = capsys.readouterr()

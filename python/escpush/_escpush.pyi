@@ -35,6 +35,7 @@ __all__ = [
     "__version__",
     "_error_kinds",
     "_job_filter",
+    "_load_json",
     "_raise_error",
     "_redact_job",
     "dataset_fields",
@@ -111,7 +112,12 @@ class Filter:
         """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
     def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
         """The filter as a ``polars.Expr`` (needs polars: ``escpush[polars]``)."""
-    def matches(self, record: Mapping[str, Any] | str | bytes) -> bool: ...
+    def matches(self, record: Mapping[str, Any] | str | bytes) -> bool:
+        """Whether a log record (a dict, or one JSON line) passes. A line is read as ``scan``
+        reads it (a key given twice: the last counts, as in ``json.loads``); a string that
+        holds a lone surrogate never equals a filter value, while prefixes, suffixes and
+        substrings around it still match. Raises ``InvalidInput`` for a line that is not a
+        JSON object or a record nested deeper than a filter can be."""
     def scan(
         self,
         paths: _LogPaths,
@@ -274,6 +280,12 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
+
+def _load_json(text: str) -> Any:
+    """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as
+    ``json.loads`` gives it, read by core's strict reader: a member given twice, ``NaN``,
+    a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
+    line and column."""
 
 def _error_kinds() -> list[str]:
     """Every Rust error variant, as ``core.X``, ``http.X``, ``scan.X`` (for the test suite)."""

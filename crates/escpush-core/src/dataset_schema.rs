@@ -124,7 +124,8 @@ impl FromStr for Dialect {
             .ok_or_else(|| Error::InvalidInput {
                 what: "dialect",
                 message: format!(
-                    "`{s}` is not a SQL dialect; use one of {}",
+                    "`{}` is not a SQL dialect; use one of {}",
+                    crate::suggest::cut(s),
                     Dialect::ALL.map(Dialect::as_str).join(", ")
                 ),
             })

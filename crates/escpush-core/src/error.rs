@@ -17,8 +17,9 @@ pub enum Error {
     Filter(#[from] FilterError),
     /// A dataset name that no embedded schema has.
     #[error(
-        "unknown {}dataset `{name}`{}",
+        "unknown {}dataset `{}`{}",
         scope.map_or(String::new(), |s| format!("{s} ")),
+        suggest::cut(name),
         suggest::did_you_mean(suggestion.as_deref())
     )]
     UnknownDataset {
@@ -31,7 +32,7 @@ pub enum Error {
     #[error("{}", crate::problem::describe("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
-    #[error("invalid {what}: {message}")]
+    #[error("invalid {what}: {}", suggest::shorten(message, 1200))]
     InvalidInput { what: &'static str, message: String },
     /// The API answered with an error status or `success: false`; `errors` are the
     /// envelope's `{code, message}` entries (empty when the body had none).

@@ -29,23 +29,20 @@ pub enum Json {
 impl Json {
     /// Parses JSON text (RFC 8259) nesting at most `max_depth` arrays and objects.
     pub fn parse_with_depth(text: &str, max_depth: usize) -> Result<Self, JsonError> {
-        let mut p = Parser {
-            text: text.as_bytes(),
-            pos: 0,
-            depth: 0,
-            max_depth,
-        };
-        let value = p.value()?;
-        p.skip_ws();
-        if p.pos < p.text.len() {
-            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
-        }
-        Ok(value)
+        Parser::document(text, max_depth, false)
     }
 
     /// Parses JSON text nesting at most 128 levels (serde_json's limit).
     pub fn parse(text: &str) -> Result<Self, JsonError> {
         Json::parse_with_depth(text, 128)
+    }
+
+    /// As [`Json::parse_with_depth`], but an object that names a member twice is refused
+    /// ([`JsonErrorKind::DuplicateMember`], at the second one), where `serde_json` and
+    /// `json.loads` keep the last silently: the reading of a document a person wrote (an
+    /// `apply` file, a job field given as JSON), where a repeated key is a mistake.
+    pub fn parse_unique(text: &str, max_depth: usize) -> Result<Self, JsonError> {
+        Parser::document(text, max_depth, true)
     }
 
     /// A short name of the value's JSON type, for messages.
@@ -71,6 +68,8 @@ pub enum JsonErrorKind {
     TooDeep,
     /// A `\uD800`..`\uDFFF` escape without its other half: JSON, but not text.
     LoneSurrogate,
+    /// An object names a member twice ([`Json::parse_unique`] only).
+    DuplicateMember,
 }
 
 /// Why [`Json::parse`] refused a text, and where (1-based line and column).
@@ -88,9 +87,28 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     max_depth: usize,
+    /// Refuse a member named twice in one object.
+    unique: bool,
 }
 
 impl Parser<'_> {
+    /// The one value `text` holds, with nothing but spaces after it.
+    fn document(text: &str, max_depth: usize, unique: bool) -> Result<Json, JsonError> {
+        let mut p = Parser {
+            text: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            max_depth,
+            unique,
+        };
+        let value = p.value()?;
+        p.skip_ws();
+        if p.pos < p.text.len() {
+            return Err(p.error(JsonErrorKind::Syntax, "trailing characters"));
+        }
+        Ok(value)
+    }
+
     fn error(&self, kind: JsonErrorKind, message: impl Into<String>) -> JsonError {
         let before = &self.text[..self.pos.min(self.text.len())];
         let line = memchr::memchr_iter(b'\n', before).count() + 1;
@@ -152,6 +170,7 @@ impl Parser<'_> {
         self.pos += 1;
         let mut items = Vec::new();
         let mut members = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         self.skip_ws();
         if self.text.get(self.pos) == Some(&close) {
             self.pos += 1;
@@ -166,7 +185,29 @@ impl Parser<'_> {
                             "key must be a string"
                         }));
                     }
+                    let key_at = self.pos;
                     let key = self.string()?;
+                    if self.unique {
+                        // Linear per member up to a few dozen; a set beyond, so that a
+                        // 10 MB object is not quadratic.
+                        let repeated = if members.len() < 32 {
+                            members.iter().any(|(k, _): &(String, Json)| *k == key)
+                        } else {
+                            if seen.is_empty() {
+                                seen.extend(members.iter().map(|(k, _): &(String, Json)| k.clone()));
+                            }
+                            !seen.insert(key.clone())
+                        };
+                        if repeated {
+                            self.pos = key_at;
+                            let shown: String = key.chars().take(40).collect();
+                            let cut = if shown.len() < key.len() { "…" } else { "" };
+                            return Err(self.error(
+                                JsonErrorKind::DuplicateMember,
+                                format!("member `{shown}{cut}` is given twice in one object; keep one"),
+                            ));
+                        }
+                    }
                     self.skip_ws();
                     if self.text.get(self.pos) != Some(&b':') {
                         return Err(self.syntax("expected `:`"));
@@ -528,6 +569,27 @@ mod tests {
         // Deep text is refused without recursing into it.
         let deep = "[".repeat(1_000_000);
         assert_eq!(Json::parse(&deep).unwrap_err().kind, JsonErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn parse_unique_refuses_a_member_given_twice_at_the_second() {
+        let err = Json::parse_unique("{\"a\":1,\n \"b\":{\"c\":1,\"c\":2}}", 8).unwrap_err();
+        assert_eq!(err.kind, JsonErrorKind::DuplicateMember);
+        assert_eq!(
+            err.to_string(),
+            "member `c` is given twice in one object; keep one at line 2 column 13"
+        );
+        // Beyond the linear scan: a set.
+        let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let text = format!("{{{},\"k7\":0}}", many.join(","));
+        assert_eq!(
+            Json::parse_unique(&text, 8).unwrap_err().kind,
+            JsonErrorKind::DuplicateMember
+        );
+        assert!(Json::parse_unique(&format!("{{{}}}", many.join(",")), 8).is_ok());
+        // The same key in two objects is fine; plain parse keeps both members.
+        assert!(Json::parse_unique(r#"[{"a":1},{"a":2}]"#, 8).is_ok());
+        assert!(Json::parse(r#"{"a":1,"a":2}"#).is_ok());
     }
 
     #[test]

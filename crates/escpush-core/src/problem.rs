@@ -3,7 +3,9 @@
 //! path, a stable code and a message; [`describe`] lists several in one message, and
 //! [`FilterError`] is the error of a filter with problems.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
+
+use crate::suggest;
 
 /// The stable, machine-readable kind of a [`Problem`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -152,25 +154,42 @@ impl Problem {
     }
 }
 
+/// The longest path and message a problem shows (the full ones stay in its fields): a
+/// 10 MB member name or value gives a short line (issue 16).
+const SHOWN_PATH: usize = 600;
+const SHOWN_MESSAGE: usize = 1200;
+/// The most problems a description lists; the rest are counted.
+const SHOWN_PROBLEMS: usize = 20;
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = suggest::shorten(&self.message, SHOWN_MESSAGE);
         if self.path.is_empty() {
-            write!(f, "{} [{}]", self.message, self.code)
+            write!(f, "{message} [{}]", self.code)
         } else {
-            write!(f, "{}: {} [{}]", self.path, self.message, self.code)
+            let path = suggest::shorten(&self.path, SHOWN_PATH);
+            write!(f, "{path}: {message} [{}]", self.code)
         }
     }
 }
 
-/// `"{what}: {problem}"` for one problem, else a count and one line each.
+/// `"{what}: {problem}"` for one problem, else a count and one line each (the first
+/// [`SHOWN_PROBLEMS`], then how many more).
 pub(crate) fn describe(what: &str, problems: &[Problem]) -> String {
     match problems {
         [one] => format!("{what}: {one}"),
         many => {
             let mut out = format!("{what}: {} problems", many.len());
-            for problem in many {
+            for problem in many.iter().take(SHOWN_PROBLEMS) {
                 out.push_str("\n  - ");
                 out.push_str(&problem.to_string());
+            }
+            if many.len() > SHOWN_PROBLEMS {
+                let _ = write!(
+                    out,
+                    "\n  - … and {} more (each in the error's problems)",
+                    many.len() - SHOWN_PROBLEMS
+                );
             }
             out
         }

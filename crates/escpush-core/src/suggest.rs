@@ -5,23 +5,52 @@ pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
     suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
 }
 
+/// `text` to quote in a message: whole up to 40 characters, else its first 40 and `…`, so
+/// that a message about a 10 MB word stays a line.
+pub(crate) fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
+    }
+}
+
+/// `text` whole up to `max` characters, else its start and end around `…`: for a path or a
+/// message that quotes an input of any size, shown in one screen while the full one stays
+/// in the data (`Problem::path`, `Problem::message`).
+pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= max {
+        return text.into();
+    }
+    let head: String = text.chars().take(max * 2 / 3).collect();
+    let tail: String = text.chars().skip(count - max / 3).collect();
+    format!("{head}…{tail}").into()
+}
+
 /// The candidate closest to `given`: the same name in another case first, then the
 /// smallest edit distance, if it is small for the name's length. `given` and the
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).
 pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterator<Item = (K, T)>) -> Option<T> {
+    // One edit in four characters, at least one and at most three.
+    let length = given.chars().count();
+    let allowed = (length / 4).clamp(1, 3);
+    let lower = given.to_ascii_lowercase();
     let mut best: Option<(usize, T)> = None;
     for (key, item) in candidates {
         let key = key.as_ref();
         if key.eq_ignore_ascii_case(given) {
             return Some(item);
         }
-        let distance = levenshtein(&given.to_ascii_lowercase(), &key.to_ascii_lowercase());
+        // The distance is at least the difference in length: a 10 MB name is not compared
+        // character by character with every candidate.
+        if key.chars().count().abs_diff(length) > allowed {
+            continue;
+        }
+        let distance = levenshtein(&lower, &key.to_ascii_lowercase());
         if best.as_ref().is_none_or(|(d, _)| distance < *d) {
             best = Some((distance, item));
         }
     }
-    // One edit in four characters, at least one and at most three.
-    let allowed = (given.chars().count() / 4).clamp(1, 3);
     best.filter(|(d, _)| *d <= allowed).map(|(_, item)| item)
 }
 
@@ -51,6 +80,28 @@ pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_name_is_not_compared_with_every_candidate() {
+        let huge = "x".repeat(10_000_000);
+        let start = std::time::Instant::now();
+        assert_eq!(closest(&huge, [("unix", 1), ("rfc3339", 2)]), None);
+        assert!(start.elapsed().as_secs() < 2);
+        assert_eq!(closest("unixx", [("unix", 1), ("rfc3339", 2)]), Some(1));
+    }
+
+    #[test]
+    fn shorten_keeps_both_ends() {
+        assert_eq!(shorten("abcdef", 6), "abcdef");
+        assert_eq!(shorten("abcdefghij", 6), "abcd…ij");
+    }
+
+    #[test]
+    fn cut_keeps_short_text_and_shortens_long_text() {
+        assert_eq!(cut("abc"), "abc");
+        let long = "é".repeat(100);
+        assert_eq!(cut(&long), format!("{}…", "é".repeat(40)));
+    }
 
     #[test]
     fn distances() {

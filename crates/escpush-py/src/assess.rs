@@ -125,12 +125,18 @@ pub(crate) fn statuses(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
-    if let Ok(one) = value.extract::<i64>() {
-        return Ok(Some(vec![one]));
+    // An int of any size is one status: one beyond 64 bits saturates, for the core's range
+    // check to name (it was iterated: "'int' object is not iterable").
+    let status = |item: &Bound<'_, PyAny>| {
+        item.extract::<crate::convert::Int>()
+            .map(crate::convert::Int::saturating)
+    };
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(Some(vec![status(value)?]));
     }
     value
         .try_iter()?
-        .map(|item| item?.extract::<i64>())
+        .map(|item| status(&item?))
         .collect::<PyResult<_>>()
         .map(Some)
 }
@@ -143,7 +149,10 @@ pub(crate) fn strings(py: Python<'_>, what: &str, value: &Bound<'_, PyAny>) -> P
             format!("invalid {what}: give a list of strings, not one string"),
         ));
     }
-    value.try_iter()?.map(|item| item?.extract::<String>()).collect()
+    value
+        .try_iter()?
+        .map(|item| item?.extract::<crate::convert::Text>().map(|t| t.0))
+        .collect()
 }
 
 /// Runs the assessment of `zone` from Python: the network waits without the GIL; Ctrl-C

@@ -1,10 +1,11 @@
 //! Conversions between Python objects and the core's JSON and field values.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use escpush_core::filter::too_deep;
@@ -113,7 +114,11 @@ fn to_json_in(obj: &Bound<'_, PyAny>, path: &str, open: &mut Path) -> Result<Jso
         };
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Json::String(s.to_cow().map_err(|e| other(e.to_string()))?.into_owned()));
+        return Ok(Json::String(
+            s.to_cow()
+                .map_err(|e| other(format!("{} {}", at(path), lone_surrogate(&e, s))))?
+                .into_owned(),
+        ));
     }
     let is_dict = obj.is_instance_of::<PyDict>();
     let is_list = obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
@@ -132,6 +137,14 @@ fn to_json_in(obj: &Bound<'_, PyAny>, path: &str, open: &mut Path) -> Result<Jso
                 at(path)
             )))
         }
+        // A job field is not a filter: its own words, not the filter's group limit.
+        Err(Refusal::TooDeep) if open.strict_numbers => {
+            return Err(other(format!(
+                "{} nests lists and dicts more than {} deep",
+                at(path),
+                open.limit
+            )))
+        }
         Err(Refusal::TooDeep) => return Err(too_deep(path)),
     }
     let value = if let Ok(dict) = obj.cast::<PyDict>() {
@@ -139,9 +152,10 @@ fn to_json_in(obj: &Bound<'_, PyAny>, path: &str, open: &mut Path) -> Result<Jso
         for (k, v) in dict.iter() {
             let key = k
                 .cast::<PyString>()
-                .map_err(|_| other(format!("{} has a key that is not a string", at(path))))?
+                .map_err(|_| other(format!("{} has a key that is not a string", at(path))))?;
+            let key = key
                 .to_cow()
-                .map_err(|e| other(e.to_string()))?
+                .map_err(|e| other(format!("a key of {} {}", at(path), lone_surrogate(&e, key))))?
                 .into_owned();
             let sub = if path.is_empty() {
                 key.clone()
@@ -161,6 +175,54 @@ fn to_json_in(obj: &Bound<'_, PyAny>, path: &str, open: &mut Path) -> Result<Jso
     };
     open.leave();
     Ok(value)
+}
+
+/// How deep a document a person writes may nest: an `apply` file holds jobs that hold
+/// filters in the object form, which nest up to [`MAX_JSON_DEPTH`] themselves.
+const DOCUMENT_DEPTH: usize = MAX_JSON_DEPTH + 8;
+
+/// `_load_json(text)`: a JSON document a person wrote (an `apply` file, a job field given
+/// as JSON on the command line) as the plain Python object `json.loads` gives, read by
+/// core's strict reader: a member given twice, `NaN` / `Infinity`, a lone surrogate and
+/// nesting beyond a filter's depth raise `InvalidInput` with the line and column, where
+/// `json.loads` keeps the last member, accepts `NaN` and overflows the recursion limit.
+/// A number beyond 64 bits comes back as a Python int (or float), for the job checks to
+/// name with its path.
+#[pyfunction]
+pub fn _load_json(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+    let json = escpush_core::Json::parse_unique(&text, DOCUMENT_DEPTH)
+        .map_err(|e| errors::invalid_input(py, format!("not JSON: {e}")))?;
+    json_to_py(py, &json, 0)
+}
+
+/// A core JSON tree as Python objects; its depth is bounded by the reader.
+fn json_to_py(py: Python<'_>, json: &Json, depth: usize) -> PyResult<Py<PyAny>> {
+    debug_assert!(depth <= DOCUMENT_DEPTH);
+    Ok(match json {
+        Json::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item, depth + 1)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Json::Object(members) => {
+            let dict = PyDict::new(py);
+            for (k, v) in members {
+                dict.set_item(k, json_to_py(py, v, depth + 1)?)?;
+            }
+            dict.into_any().unbind()
+        }
+        Json::BigNumber(text) => {
+            let builtins = py.import("builtins")?;
+            let is_int = !text.contains(['.', 'e', 'E']);
+            builtins
+                .getattr(if is_int { "int" } else { "float" })?
+                .call1((text.as_str(),))?
+                .unbind()
+        }
+        other => from_json(py, &serde_json::Value::from(other.clone()))?,
+    })
 }
 
 /// A JSON value as the plain Python object `json.loads` would give.
@@ -252,6 +314,142 @@ fn to_field_value_in(obj: &Bound<'_, PyAny>, open: &mut Path) -> PyResult<FieldV
         "a log record holds JSON values; got {}",
         obj.get_type().name()?
     )))
+}
+
+/// What is wrong with a `str` that UTF-8 cannot encode: its first lone surrogate (a
+/// `\ud800`..`\udfff` that is not half of a pair, as `json.loads('"\\ud800"')` or the
+/// `surrogateescape` decoding of a byte that is not UTF-8 makes), by code and position.
+/// The text itself is never shown: it may be a secret.
+pub(crate) fn lone_surrogate(err: &PyErr, s: &Bound<'_, PyString>) -> String {
+    let py = s.py();
+    let at: usize = err.value(py).getattr("start").and_then(|a| a.extract()).unwrap_or(0);
+    let code = s
+        .call_method1("encode", ("utf-32-le", "surrogatepass"))
+        .ok()
+        .and_then(|b| {
+            let b = b.cast_into::<PyBytes>().ok()?;
+            let quad: [u8; 4] = b.as_bytes().get(at * 4..at * 4 + 4)?.try_into().ok()?;
+            Some(u32::from_le_bytes(quad))
+        })
+        .unwrap_or(0xD800);
+    let byte = if (0xDC80..=0xDCFF).contains(&code) {
+        format!(
+            " (the byte 0x{:02x}, not UTF-8, as `surrogateescape` keeps it)",
+            code - 0xDC00
+        )
+    } else {
+        String::new()
+    };
+    format!("holds a lone surrogate \\u{code:04x}{byte} at character {at}, which is not Unicode text")
+}
+
+/// A `str` as UTF-8 JSON text, each lone surrogate written as its JSON escape (`\ud800`),
+/// which is what `json.loads` reads it as: for a log line (a record) only, which may hold
+/// one, as the scanner reads it.
+pub(crate) fn escape_surrogates(s: &Bound<'_, PyString>) -> PyResult<String> {
+    let units = s.call_method1("encode", ("utf-32-le", "surrogatepass"))?;
+    let units = units.cast::<PyBytes>()?;
+    let mut out = String::with_capacity(units.as_bytes().len() / 4);
+    for quad in units.as_bytes().chunks_exact(4) {
+        let code = u32::from_le_bytes([quad[0], quad[1], quad[2], quad[3]]);
+        match char::from_u32(code) {
+            Some(c) => out.push(c),
+            None => {
+                let _ = write!(out, "\\u{code:04x}");
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `err` is the `UnicodeEncodeError` of a `str` holding a lone surrogate.
+pub(crate) fn is_lone_surrogate(py: Python<'_>, err: &PyErr) -> bool {
+    err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py)
+}
+
+/// A `str` as UTF-8; `InvalidInput` naming `what` and the lone surrogate otherwise.
+pub(crate) fn utf8(s: &Bound<'_, PyString>, what: &str) -> PyResult<String> {
+    s.to_cow()
+        .map(Cow::into_owned)
+        .map_err(|e| errors::invalid_input(s.py(), format!("{what} {}", lone_surrogate(&e, s))))
+}
+
+/// A `str` argument. Where pyo3's `String` raises `UnicodeEncodeError` for a lone
+/// surrogate (whose `repr` shows the whole argument, a secret included), this raises
+/// `InvalidInput` naming the character, never the text; pyo3 adds the argument's name as a
+/// note (`while processing 'api_token'`).
+pub(crate) struct Text(pub String);
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>()?;
+        utf8(&s, "the text").map(Text)
+    }
+}
+
+/// An `int` argument of any size: one beyond 64 bits is kept as its sign, so that the range
+/// check names it (`InvalidInput`) instead of pyo3's `OverflowError`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Int {
+    Fits(i64),
+    /// Beyond `i64`, on this side of zero.
+    Huge {
+        negative: bool,
+    },
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int::Fits(v)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => Ok(Int::Huge {
+                negative: obj.lt(0i64)?,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int {
+    /// The value within `min..=max`, else `InvalidInput` naming `what` and the range.
+    pub(crate) fn within(self, py: Python<'_>, what: &str, min: i64, max: i64) -> PyResult<i64> {
+        match self {
+            Int::Fits(v) => int_in_range(py, what, v, min, max),
+            Int::Huge { negative } => Err(errors::invalid_input(
+                py,
+                format!(
+                    "invalid {what}: must be from {min} to {max} (got {} integer beyond 64 bits)",
+                    if negative { "a negative" } else { "an" }
+                ),
+            )),
+        }
+    }
+
+    /// The value, or `i64::MIN` / `i64::MAX` beyond 64 bits: for a range the core checks.
+    pub(crate) fn saturating(self) -> i64 {
+        match self {
+            Int::Fits(v) => v,
+            Int::Huge { negative: true } => i64::MIN,
+            Int::Huge { negative: false } => i64::MAX,
+        }
+    }
+
+    /// As [`Int::within`], as a `usize` (`min` at least 0).
+    pub(crate) fn count(self, py: Python<'_>, what: &str, min: i64, max: i64) -> PyResult<usize> {
+        let v = self.within(py, what, min.max(0), max)?;
+        Ok(usize::try_from(v).unwrap_or(usize::MAX))
+    }
 }
 
 /// A string as Python's `repr` writes it (`'abc'`), for the constructor-like reprs.

@@ -8,6 +8,7 @@ use pyo3::types::PyType;
 use escpush_core::{EscSecret, EscStatus, Scope};
 use escpush_http::Client;
 
+use crate::convert::Text;
 use crate::errors;
 
 /// Checks a secret given from Python; the error never repeats it.
@@ -104,9 +105,9 @@ impl PyEsc {
     /// `disable_esc=<secret>` (POST `{"with_secret": ...}`). Without a secret, a strong one is
     /// made from the operating system's random source. Returns the secret set.
     #[pyo3(signature = (secret=None))]
-    fn set_secret(&self, py: Python<'_>, secret: Option<&str>) -> PyResult<String> {
+    fn set_secret(&self, py: Python<'_>, secret: Option<Text>) -> PyResult<String> {
         let secret = if let Some(s) = secret {
-            secret_arg(py, s)?
+            secret_arg(py, &s)?
         } else {
             // 32 bytes from os.urandom, URL-safe base64: 43 cookie-safe characters.
             let made: String = py.import("secrets")?.call_method1("token_urlsafe", (32,))?.extract()?;
@@ -145,7 +146,7 @@ impl PyEsc {
         &self,
         py: Python<'_>,
         urls: &Bound<'_, PyAny>,
-        account: Option<String>,
+        account: Option<Text>,
         keep_disabled: bool,
         settle: f64,
         timeout: f64,
@@ -155,7 +156,7 @@ impl PyEsc {
     ) -> PyResult<crate::assess::PyEscAssessment> {
         let args = crate::assess::AssessArgs {
             urls: crate::assess::strings(py, "urls", urls)?,
-            account,
+            account: account.map(|a| a.0),
             keep_disabled,
             settle,
             timeout,
@@ -257,6 +258,7 @@ impl PyEscDisabled {
 
 /// `"disable_esc=<secret>"`: the value of a `Cookie` header that disables ESC for one request.
 #[pyfunction]
-pub fn esc_cookie(py: Python<'_>, secret: &str) -> PyResult<String> {
+pub fn esc_cookie(py: Python<'_>, secret: Text) -> PyResult<String> {
+    let secret = &*secret;
     Ok(escpush_core::esc_cookie(&secret_arg(py, secret)?))
 }

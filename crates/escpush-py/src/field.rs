@@ -8,6 +8,7 @@ use pyo3::types::{PyBytes, PyFrozenSet, PyList, PySet, PyString, PyTuple};
 use escpush_core::{Field, Json, Operator, Problem, ProblemCode};
 
 use crate::convert;
+use crate::convert::Text;
 use crate::errors;
 use crate::filter::{problem_error, PyFilter};
 
@@ -82,7 +83,8 @@ impl PyField {
 #[pymethods]
 impl PyField {
     #[new]
-    fn py_new(py: Python<'_>, name: &str) -> PyResult<Self> {
+    fn py_new(py: Python<'_>, name: Text) -> PyResult<Self> {
+        let name = &*name;
         Field::new(name)
             .map(|field| PyField { field })
             .map_err(|e| errors::filter_error(py, &e))
@@ -183,6 +185,7 @@ impl PyField {
 
 /// `field(name)`: the start of a condition on a log field.
 #[pyfunction]
-pub fn field(py: Python<'_>, name: &str) -> PyResult<PyField> {
-    PyField::py_new(py, name)
+pub fn field(py: Python<'_>, name: Text) -> PyResult<PyField> {
+    let name = &*name;
+    PyField::py_new(py, Text(name.to_owned()))
 }

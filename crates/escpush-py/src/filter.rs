@@ -1,6 +1,7 @@
 //! `escpush.Filter`: parsing, printing, checking, combining and evaluating a filter from
 //! Python (`escpush.field` and `Field` are in `field.rs`, the dataset functions in `schema.rs`).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use pyo3::exceptions::PyTypeError;
@@ -10,6 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 use escpush_core::{Dataset, DatasetScope, FieldValue, Filter, FilterError, Limits, Problem, Record, SharedFilter};
 
 use crate::convert;
+use crate::convert::{Int, Text};
 use crate::errors;
 
 /// A log-push job filter, `{"where": ...}`. Python filters are immutable values that
@@ -25,6 +27,15 @@ impl PyFilter {
     /// The core filter (flattened on first use).
     pub(crate) fn filter(&self) -> &Filter {
         self.inner.filter()
+    }
+
+    /// One JSON line through the line evaluator `scan` uses, so that one line gives one
+    /// answer everywhere (numbers as json.loads reads them: `-0`, integers of any size).
+    fn matches_line(&self, py: Python<'_>, line: &str) -> PyResult<bool> {
+        self.filter()
+            .compile()
+            .matches_line(line.as_bytes())
+            .map_err(|e| errors::invalid_input(py, format!("the record is not a JSON object ({e})")))
     }
 }
 
@@ -42,23 +53,35 @@ fn parse(py: Python<'_>, text: &str) -> PyResult<PyFilter> {
         .map_err(|e| errors::filter_error(py, &e))
 }
 
-/// The limits given, each defaulting to the core's (`Limits::default()`).
-fn limits(max_operators: Option<usize>, max_bytes: Option<usize>) -> Limits {
+/// The limits given, each defaulting to the core's (`Limits::default()`); a negative or
+/// beyond-64-bit one is `InvalidInput` naming it.
+fn limits(py: Python<'_>, max_operators: Option<Int>, max_bytes: Option<Int>) -> PyResult<Limits> {
     let default = Limits::default();
-    Limits::new(
-        max_operators.unwrap_or(default.max_operators),
-        max_bytes.unwrap_or(default.max_bytes),
-    )
+    let limit =
+        |value: Option<Int>, what: &str, default: usize| value.map_or(Ok(default), |v| v.count(py, what, 0, i64::MAX));
+    Ok(Limits::new(
+        limit(max_operators, "max_operators", default.max_operators)?,
+        limit(max_bytes, "max_bytes", default.max_bytes)?,
+    ))
+}
+
+/// A scan's `threads` and `limit`, checked (`InvalidInput` rather than `OverflowError`).
+fn scan_counts(py: Python<'_>, threads: Option<Int>, limit: Option<Int>) -> PyResult<(Option<usize>, Option<u64>)> {
+    let threads = threads.map(|t| t.count(py, "threads", 0, 4096)).transpose()?;
+    let limit = limit
+        .map(|l| l.count(py, "limit", 0, i64::MAX).map(|l| l as u64))
+        .transpose()?;
+    Ok((threads, limit))
 }
 
 pub(crate) fn problem_error(py: Python<'_>, problem: Problem) -> PyErr {
     errors::filter_error(py, &FilterError::new(vec![problem]))
 }
 
-/// Text from `str` or UTF-8 `bytes`.
-fn text_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+/// Text from `str` or UTF-8 `bytes`; `what` names it when a `str` holds a lone surrogate.
+fn text_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<String>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Some(s.to_cow()?.into_owned()));
+        return convert::utf8(s, what).map(Some);
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return std::str::from_utf8(b.as_bytes())
@@ -91,7 +114,7 @@ pub(crate) fn filter_from_py(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult
     if let Ok(f) = obj.cast::<PyFilter>() {
         return Ok(f.get().filter().clone());
     }
-    if let Some(t) = text_of(obj)? {
+    if let Some(t) = text_of(obj, "the filter")? {
         return Filter::parse(&t).map_err(|e| errors::filter_error(py, &e));
     }
     let json = convert::filter_json(obj, "").map_err(|p| problem_error(py, p))?;
@@ -102,7 +125,8 @@ pub(crate) fn filter_from_py(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult
 impl PyFilter {
     /// `Filter('{"where": ...}')`: the same as `Filter.parse`.
     #[new]
-    fn py_new(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn py_new(py: Python<'_>, text: Text) -> PyResult<Self> {
+        let text = &*text;
         parse(py, text)
     }
 
@@ -110,7 +134,7 @@ impl PyFilter {
     /// stands in a job payload. Raises `FilterError` listing every problem.
     #[staticmethod]
     fn parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        match text_of(text)? {
+        match text_of(text, "the filter")? {
             Some(t) => parse(py, &t),
             None => Err(PyTypeError::new_err(
                 "Filter.parse takes a str or bytes; use Filter.from_dict for a dict",
@@ -159,14 +183,14 @@ impl PyFilter {
     fn validate(
         &self,
         py: Python<'_>,
-        dataset: Option<&str>,
-        scope: Option<&str>,
-        max_operators: Option<usize>,
-        max_bytes: Option<usize>,
+        dataset: Option<Text>,
+        scope: Option<Text>,
+        max_operators: Option<Int>,
+        max_bytes: Option<Int>,
     ) -> PyResult<()> {
-        let ds = dataset_arg(py, dataset, scope)?;
+        let ds = dataset_arg(py, dataset.as_deref(), scope.as_deref())?;
         self.filter()
-            .validate(ds, limits(max_operators, max_bytes))
+            .validate(ds, limits(py, max_operators, max_bytes)?)
             .map_err(|e| errors::filter_error(py, &e))
     }
 
@@ -175,13 +199,13 @@ impl PyFilter {
     fn problems<'py>(
         &self,
         py: Python<'py>,
-        dataset: Option<&str>,
-        scope: Option<&str>,
-        max_operators: Option<usize>,
-        max_bytes: Option<usize>,
+        dataset: Option<Text>,
+        scope: Option<Text>,
+        max_operators: Option<Int>,
+        max_bytes: Option<Int>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let ds = dataset_arg(py, dataset, scope)?;
-        errors::problem_list(py, &self.filter().problems(ds, limits(max_operators, max_bytes)))
+        let ds = dataset_arg(py, dataset.as_deref(), scope.as_deref())?;
+        errors::problem_list(py, &self.filter().problems(ds, limits(py, max_operators, max_bytes)?))
     }
 
     // SQL and dataframes (issue 13): the printers of escpush-core, per dialect.
@@ -191,8 +215,8 @@ impl PyFilter {
     /// `transformer`, `polars`), over a table of `dataset`'s columns as `escpush.dataset_schema`
     /// types them. It gives the answers of `matches` there.
     #[pyo3(signature = (dialect, *, dataset, scope=None))]
-    fn to_sql(&self, py: Python<'_>, dialect: &str, dataset: &str, scope: Option<&str>) -> PyResult<String> {
-        let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+    fn to_sql(&self, py: Python<'_>, dialect: Text, dataset: Text, scope: Option<Text>) -> PyResult<String> {
+        let ds = dataset_arg(py, Some(&dataset), scope.as_deref())?.expect("a dataset was named");
         let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
         self.filter()
             .to_sql(dialect, ds)
@@ -205,54 +229,69 @@ impl PyFilter {
     fn to_query(
         &self,
         py: Python<'_>,
-        dialect: &str,
-        dataset: &str,
-        table: Option<&str>,
-        scope: Option<&str>,
+        dialect: Text,
+        dataset: Text,
+        table: Option<Text>,
+        scope: Option<Text>,
     ) -> PyResult<String> {
-        let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+        let dialect = &*dialect;
+        let dataset = &*dataset;
+        let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
         let dialect = dialect.parse().map_err(|e| errors::core_error(py, &e))?;
         self.filter()
-            .to_query(dialect, ds, table)
+            .to_query(dialect, ds, table.as_deref())
             .map_err(|e| errors::core_error(py, &e))
     }
 
     /// The filter as a `pyspark.sql.Column` over a DataFrame of `dataset`'s columns
     /// (`df.where(f.to_pyspark(dataset="http_requests"))`); needs pyspark.
     #[pyo3(signature = (*, dataset, scope=None))]
-    fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let sql = slf.get().to_sql(py, "spark", dataset, scope)?;
+        let sql = slf.get().to_sql(py, Text("spark".into()), dataset, scope)?;
         py.import("escpush.spark")?.call_method1("_column", (sql,))
     }
 
     /// The filter as a `polars.Expr` over a frame of `dataset`'s columns
     /// (`df.filter(f.to_polars(dataset="http_requests"))`); needs polars.
     #[pyo3(signature = (*, dataset, scope=None))]
-    fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: &str, scope: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let sql = slf.get().to_sql(py, "polars", dataset, scope)?;
+        let sql = slf.get().to_sql(py, Text("polars".into()), dataset, scope)?;
         py.import("escpush._schemas")?.call_method1("polars_expr", (sql,))
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
     /// A JSON line is read by the same evaluator as `scan`.
     fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(line) = text_of(record)? {
-            // The line evaluator `scan` uses, so one line gives one answer everywhere
-            // (numbers as json.loads reads them: `-0`, integers of any size).
-            return self
-                .filter()
-                .compile()
-                .matches_line(line.as_bytes())
-                .map_err(|e| errors::invalid_input(py, format!("the record is not a JSON object ({e})")));
+        let line = match record.cast::<PyString>() {
+            // A lone surrogate in a line is read as json.loads reads it: as its escape.
+            Ok(s) => Some(
+                s.to_cow()
+                    .map(Cow::into_owned)
+                    .or_else(|_| convert::escape_surrogates(s))?,
+            ),
+            Err(_) => text_of(record, "the record")?,
+        };
+        if let Some(line) = line {
+            return self.matches_line(py, &line);
         }
-        let record = PyRecord {
+        let mapping = PyRecord {
             mapping: record,
             error: RefCell::new(None),
         };
-        let matched = self.filter().matches(&record);
-        match record.error.into_inner() {
+        let matched = self.filter().matches(&mapping);
+        match mapping.error.into_inner() {
+            // A string that holds a lone surrogate (json.loads makes one of `"\ud800"`)
+            // has no Rust form: the record is read as the JSON line json.dumps writes, by
+            // the evaluator of lines, which reads such a string as the scanner does.
+            Some(err) if convert::is_lone_surrogate(py, &err) => {
+                let dumped = py
+                    .import("json")?
+                    .call_method1("dumps", (record,))
+                    .map_err(|e| errors::invalid_input(py, format!("the record is not JSON: {e}")))?;
+                self.matches_line(py, &dumped.cast::<PyString>()?.to_cow()?)
+            }
             Some(err) => Err(err),
             None => Ok(matched),
         }
@@ -267,12 +306,13 @@ impl PyFilter {
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         strict: bool,
-        threads: Option<usize>,
+        threads: Option<Int>,
         progress: Option<Py<PyAny>>,
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
-        limit: Option<u64>,
+        limit: Option<Int>,
     ) -> PyResult<crate::scan::PyScanResult> {
+        let (threads, limit) = scan_counts(py, threads, limit)?;
         let options = crate::scan::Options {
             strict,
             threads,
@@ -292,14 +332,15 @@ impl PyFilter {
         &self,
         py: Python<'_>,
         src: &Bound<'_, PyAny>,
-        dst: std::path::PathBuf,
+        dst: &Bound<'_, PyAny>,
         strict: bool,
-        threads: Option<usize>,
+        threads: Option<Int>,
         progress: Option<Py<PyAny>>,
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
-        limit: Option<u64>,
+        limit: Option<Int>,
     ) -> PyResult<crate::scan::PyScanResult> {
+        let (threads, limit) = scan_counts(py, threads, limit)?;
         let options = crate::scan::Options {
             strict,
             threads,
@@ -308,6 +349,14 @@ impl PyFilter {
             until,
             limit,
         };
+        // A path str holding a lone surrogate that names no bytes (`surrogateescape` ones
+        // do) is InvalidInput, not the UnicodeEncodeError that would show the whole path.
+        let dst: std::path::PathBuf = dst.extract().map_err(|e| match dst.cast::<PyString>() {
+            Ok(s) if convert::is_lone_surrogate(py, &e) => {
+                errors::invalid_input(py, format!("dst {}", convert::lone_surrogate(&e, s)))
+            }
+            _ => e,
+        })?;
         crate::scan::select(py, self.filter(), src, &dst, options)
     }
 
@@ -372,13 +421,13 @@ impl PyFilter {
     fn from_text(
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
-        dataset: Option<&str>,
-        scope: Option<&str>,
+        dataset: Option<Text>,
+        scope: Option<Text>,
     ) -> PyResult<Self> {
-        let Some(text) = text_of(text)? else {
+        let Some(text) = text_of(text, "the filter")? else {
             return Err(PyTypeError::new_err("Filter.from_text takes a str or bytes"));
         };
-        let parsed = match dataset_arg(py, dataset, scope)? {
+        let parsed = match dataset_arg(py, dataset.as_deref(), scope.as_deref())? {
             Some(ds) => Filter::from_text_for(&text, ds),
             None => Filter::from_text(&text),
         };
@@ -401,11 +450,11 @@ impl PyFilter {
         &self,
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
-        dataset: Option<&str>,
-        scope: Option<&str>,
+        dataset: Option<Text>,
+        scope: Option<Text>,
     ) -> PyResult<bool> {
         let other = other_filter(py, other)?;
-        let ds = dataset_arg(py, dataset, scope)?;
+        let ds = dataset_arg(py, dataset.as_deref(), scope.as_deref())?;
         let this = self.filter();
         Ok(py.detach(|| this.equivalent(&other, ds)))
     }
@@ -417,11 +466,11 @@ impl PyFilter {
         &self,
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
-        dataset: Option<&str>,
-        scope: Option<&str>,
+        dataset: Option<Text>,
+        scope: Option<Text>,
     ) -> PyResult<Option<Py<PyDict>>> {
         let other = other_filter(py, other)?;
-        let ds = dataset_arg(py, dataset, scope)?;
+        let ds = dataset_arg(py, dataset.as_deref(), scope.as_deref())?;
         let this = self.filter();
         let Some(cx) = py.detach(|| this.counterexample(&other, ds)) else {
             return Ok(None);
@@ -438,8 +487,8 @@ impl PyFilter {
     /// conditions dropped; with a dataset, equivalent on the records its schema allows
     /// (where an `or` of `eq`s becomes `in`). Every rewrite is proven by `equivalent`.
     #[pyo3(signature = (dataset=None, *, scope=None))]
-    fn compact(&self, py: Python<'_>, dataset: Option<&str>, scope: Option<&str>) -> PyResult<Self> {
-        let ds = dataset_arg(py, dataset, scope)?;
+    fn compact(&self, py: Python<'_>, dataset: Option<Text>, scope: Option<Text>) -> PyResult<Self> {
+        let ds = dataset_arg(py, dataset.as_deref(), scope.as_deref())?;
         let this = self.filter();
         Ok(PyFilter::from(py.detach(|| this.compact(ds))))
     }
@@ -448,7 +497,7 @@ impl PyFilter {
     /// with `{` or is one JSON string, else the text form. Raises `FilterError`.
     #[staticmethod]
     fn parse_any(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let Some(text) = text_of(text)? else {
+        let Some(text) = text_of(text, "the filter")? else {
             return Err(PyTypeError::new_err("Filter.parse_any takes a str or bytes"));
         };
         Filter::parse_any(&text)
@@ -459,7 +508,7 @@ impl PyFilter {
 
 /// The other filter of a comparison: a `Filter`, text in either form, or a dict.
 fn other_filter(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
-    match text_of(obj)? {
+    match text_of(obj, "the filter")? {
         Some(text) => Filter::parse_any(&text).map_err(|e| errors::filter_error(py, &e)),
         None => filter_from_py(py, obj),
     }

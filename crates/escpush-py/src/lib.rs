@@ -1,6 +1,9 @@
 //! The native module `escpush._escpush`. It converts between Python and the Rust
 //! crates and nothing more: escpush-core decides, escpush-http moves bytes.
 #![forbid(unsafe_code)]
+// pyo3 hands every argument over by value: a `convert::Text` (a `str` argument checked for
+// lone surrogates) or `convert::Int` is owned even where it is only read.
+#![allow(clippy::needless_pass_by_value)]
 
 use pyo3::prelude::*;
 
@@ -59,5 +62,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
+    // The strict reader of documents a person writes (apply files), for the CLI.
+    m.add_function(wrap_pyfunction!(convert::_load_json, m)?)?;
     Ok(())
 }

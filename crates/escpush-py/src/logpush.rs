@@ -7,7 +7,7 @@ use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptio
 use escpush_http::Client;
 
 use crate::convert;
-use crate::convert::{int_in_range, repr};
+use crate::convert::{repr, Int, Text};
 use crate::errors;
 use crate::filter::{filter_from_py, PyFilter};
 
@@ -25,11 +25,11 @@ impl PyLogpullOptions {
     #[pyo3(signature = (fields, *, timestamps=None, flags=None))]
     fn py_new(
         py: Python<'_>,
-        fields: Vec<String>,
-        timestamps: Option<&str>,
+        fields: Vec<Text>,
+        timestamps: Option<Text>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let mut inner = LogpullOptions::new(fields);
+        let mut inner = LogpullOptions::new(fields.into_iter().map(|f| f.0));
         if let Some(t) = timestamps {
             let t: Timestamps = t
                 .parse()
@@ -38,7 +38,7 @@ impl PyLogpullOptions {
         }
         if let Some(flags) = flags {
             for (name, on) in flags.iter() {
-                inner = inner.flag(name.extract::<String>()?, on.extract::<bool>()?);
+                inner = inner.flag(name.extract::<Text>()?.0, on.extract::<bool>()?);
             }
         }
         // The same checks as the text form: print, then parse.
@@ -48,7 +48,8 @@ impl PyLogpullOptions {
 
     /// Parses the query-string form, `fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339`.
     #[classmethod]
-    fn parse(_cls: &Bound<'_, PyType>, py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn parse(_cls: &Bound<'_, PyType>, py: Python<'_>, text: Text) -> PyResult<Self> {
+        let text = &*text;
         LogpullOptions::parse(text)
             .map(|inner| PyLogpullOptions { inner })
             .map_err(|e| errors::core_error(py, &e))
@@ -109,15 +110,15 @@ impl PyLogpullOptions {
 }
 
 /// Core's default limits (operators, bytes), as the defaults of `create_job`.
-fn default_limits() -> (i64, i64) {
+fn default_limits() -> (Int, Int) {
     let limits = Limits::default();
-    let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    let wide = |n: usize| Int::Fits(i64::try_from(n).unwrap_or(i64::MAX));
     (wide(limits.max_operators), wide(limits.max_bytes))
 }
 
 /// A limit given from Python: 0 or more.
-fn limit(py: Python<'_>, what: &str, value: i64) -> PyResult<usize> {
-    Ok(usize::try_from(int_in_range(py, what, value, 0, i64::MAX)?).unwrap_or(usize::MAX))
+fn limit(py: Python<'_>, what: &str, value: Int) -> PyResult<usize> {
+    value.count(py, what, 0, i64::MAX)
 }
 
 /// A stored job as an `escpush.Job`: a dict whose repr and display mask credentials.
@@ -152,15 +153,17 @@ impl PyLogpush {
     fn create_job(
         &self,
         py: Python<'_>,
-        destination_conf: &str,
-        dataset: &str,
-        name: Option<String>,
+        destination_conf: Text,
+        dataset: Text,
+        name: Option<Text>,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
-        max_operators: i64,
-        max_bytes: i64,
+        max_operators: Int,
+        max_bytes: Int,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
+        let destination_conf = &*destination_conf;
+        let dataset = &*dataset;
         let mut builder = JobSpec::builder(dataset, dataset_scope(&self.scope))
             .destination_conf(destination_conf)
             .limits(Limits::new(
@@ -168,14 +171,14 @@ impl PyLogpush {
                 limit(py, "max_bytes", max_bytes)?,
             ));
         if let Some(name) = name {
-            builder = builder.name(name);
+            builder = builder.name(name.0);
         }
         match filter {
             None => {}
             Some(f) if f.is_none() => {}
             Some(f) => match f.cast::<PyString>() {
                 // Text is parsed by the builder, so its problems join the others.
-                Ok(text) => builder = builder.filter_source(&text.to_cow()?),
+                Ok(text) => builder = builder.filter_source(&convert::utf8(text, "filter")?),
                 Err(_) => builder = builder.filter(filter_from_py(py, f)?),
             },
         }
@@ -186,7 +189,7 @@ impl PyLogpush {
                 if let Ok(opts) = o.cast::<PyLogpullOptions>() {
                     builder = builder.logpull_options(opts.get().inner.clone());
                 } else if let Ok(text) = o.cast::<PyString>() {
-                    builder = builder.logpull_options_text(&text.to_cow()?);
+                    builder = builder.logpull_options_text(&convert::utf8(text, "logpull_options")?);
                 } else {
                     return Err(errors::invalid_input(
                         py,
@@ -197,7 +200,7 @@ impl PyLogpush {
         }
         if let Some(fields) = fields {
             for (key, value) in fields.iter() {
-                let key: String = key.extract()?;
+                let key: String = key.extract::<Text>()?.0;
                 let json = convert::to_json(&value, &key).map_err(|m| errors::invalid_input(py, m))?;
                 builder = builder.extra(key, json.into());
             }
@@ -212,11 +215,11 @@ impl PyLogpush {
     /// Every log-push job of the zone or account, each an `escpush.Job` (a dict); with
     /// `dataset`, only that dataset's jobs (`GET .../logpush/datasets/{dataset}/jobs`).
     #[pyo3(signature = (dataset=None))]
-    fn jobs<'py>(&self, py: Python<'py>, dataset: Option<&str>) -> PyResult<Bound<'py, PyList>> {
+    fn jobs<'py>(&self, py: Python<'py>, dataset: Option<Text>) -> PyResult<Bound<'py, PyList>> {
         let jobs = py
             .detach(|| match dataset {
                 None => self.client.jobs(&self.scope),
-                Some(d) => self.client.dataset_jobs(&self.scope, d),
+                Some(d) => self.client.dataset_jobs(&self.scope, &d),
             })
             .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
@@ -227,7 +230,7 @@ impl PyLogpush {
     }
 
     /// One log-push job, by its id, as an `escpush.Job` (a dict).
-    fn job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+    fn job(&self, py: Python<'_>, job_id: Int) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
         let job = py
             .detach(|| self.client.job(&self.scope, job_id))
@@ -241,7 +244,7 @@ impl PyLogpush {
     /// checks them, against the job's dataset, before anything is written; `dataset` and
     /// `kind` cannot change. Retried on 429, 5xx and dropped connections.
     #[pyo3(signature = (job_id, **fields))]
-    fn update_job(&self, py: Python<'_>, job_id: i64, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    fn update_job(&self, py: Python<'_>, job_id: Int, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
         let changes = job_fields(py, fields)?;
         if changes.is_empty() {
@@ -257,18 +260,18 @@ impl PyLogpush {
     }
 
     /// Enables a job (an update of `enabled`); returns the stored job.
-    fn enable_job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+    fn enable_job(&self, py: Python<'_>, job_id: Int) -> PyResult<Py<PyAny>> {
         self.set_enabled(py, job_id, true)
     }
 
     /// Disables a job (an update of `enabled`); returns the stored job.
-    fn disable_job(&self, py: Python<'_>, job_id: i64) -> PyResult<Py<PyAny>> {
+    fn disable_job(&self, py: Python<'_>, job_id: Int) -> PyResult<Py<PyAny>> {
         self.set_enabled(py, job_id, false)
     }
 
     /// Deletes a job and returns its id. Retried like a read; a job already gone raises
     /// `NotFoundError` saying so.
-    fn delete_job(&self, py: Python<'_>, job_id: i64) -> PyResult<u64> {
+    fn delete_job(&self, py: Python<'_>, job_id: Int) -> PyResult<u64> {
         let job_id = checked_id(py, job_id)?;
         let deleted = py
             .detach(|| self.client.delete_job(&self.scope, job_id))
@@ -290,13 +293,16 @@ impl PyLogpush {
     fn ensure_job(
         &self,
         py: Python<'_>,
-        name: &str,
-        dataset: &str,
-        destination_conf: &str,
+        name: Text,
+        dataset: Text,
+        destination_conf: Text,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
+        let name = &*name;
+        let dataset = &*dataset;
+        let destination_conf = &*destination_conf;
         let mut desired = job_fields(py, fields)?;
         desired.insert("name".into(), name.into());
         desired.insert("dataset".into(), dataset.into());
@@ -369,7 +375,8 @@ impl PyLogpush {
     }
 
     /// The live field list of a dataset, `{field: description}`, as the API gives it.
-    fn fields<'py>(&self, py: Python<'py>, dataset: &str) -> PyResult<Bound<'py, PyDict>> {
+    fn fields<'py>(&self, py: Python<'py>, dataset: Text) -> PyResult<Bound<'py, PyDict>> {
+        let dataset = &*dataset;
         let fields = py
             .detach(|| self.client.fields(&self.scope, dataset))
             .map_err(|e| errors::http_error(py, &e))?;
@@ -384,14 +391,17 @@ impl PyLogpush {
     /// escpush's embedded schema: `{dataset: {"only_live": [...], "only_embedded": [...]}}`,
     /// for the datasets that differ. Fields only the API has mean escpush is stale.
     #[pyo3(signature = (datasets=None))]
-    fn check_fields<'py>(&self, py: Python<'py>, datasets: Option<Vec<String>>) -> PyResult<Bound<'py, PyDict>> {
-        let names: Vec<String> = datasets.unwrap_or_else(|| {
-            escpush_core::datasets()
-                .iter()
-                .filter(|d| d.scope() == dataset_scope(&self.scope))
-                .map(|d| d.name().to_owned())
-                .collect()
-        });
+    fn check_fields<'py>(&self, py: Python<'py>, datasets: Option<Vec<Text>>) -> PyResult<Bound<'py, PyDict>> {
+        let names: Vec<String> = datasets.map_or_else(
+            || {
+                escpush_core::datasets()
+                    .iter()
+                    .filter(|d| d.scope() == dataset_scope(&self.scope))
+                    .map(|d| d.name().to_owned())
+                    .collect()
+            },
+            |names| names.into_iter().map(|n| n.0).collect(),
+        );
         let out = PyDict::new(py);
         for name in names {
             let dataset = escpush_core::Dataset::get(&name, Some(dataset_scope(&self.scope)))
@@ -413,7 +423,8 @@ impl PyLogpush {
     /// Asks the API to write an ownership challenge file to the destination; returns
     /// `{"filename", "message"}` (the challenge itself is in that file). An answer with
     /// `valid: false` raises `ApiError` with the API's message.
-    fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: &str) -> PyResult<Bound<'py, PyDict>> {
+    fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: Text) -> PyResult<Bound<'py, PyDict>> {
+        let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
         let answer = py
             .detach(|| self.client.ownership_challenge(&self.scope, &conf))
@@ -426,7 +437,9 @@ impl PyLogpush {
 
     /// Checks the challenge read from the destination's challenge file; `valid: false`
     /// raises `ApiError`. The challenge never appears in errors or logs.
-    fn validate_ownership(&self, py: Python<'_>, destination_conf: &str, challenge: &str) -> PyResult<()> {
+    fn validate_ownership(&self, py: Python<'_>, destination_conf: Text, challenge: Text) -> PyResult<()> {
+        let destination_conf = &*destination_conf;
+        let challenge = &*challenge;
         let conf = destination(py, destination_conf)?;
         py.detach(|| self.client.validate_ownership(&self.scope, &conf, challenge))
             .map_err(|e| errors::http_error(py, &e))
@@ -434,14 +447,16 @@ impl PyLogpush {
 
     /// Asks the API whether it can push to the destination; `valid: false` raises
     /// `ApiError` with its message. Returns the API's message (often empty).
-    fn validate_destination(&self, py: Python<'_>, destination_conf: &str) -> PyResult<String> {
+    fn validate_destination(&self, py: Python<'_>, destination_conf: Text) -> PyResult<String> {
+        let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
         py.detach(|| self.client.validate_destination(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
 
     /// Whether a job of the scope already pushes to the destination.
-    fn destination_exists(&self, py: Python<'_>, destination_conf: &str) -> PyResult<bool> {
+    fn destination_exists(&self, py: Python<'_>, destination_conf: Text) -> PyResult<bool> {
+        let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
         py.detach(|| self.client.destination_exists(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
@@ -453,7 +468,7 @@ impl PyLogpush {
 }
 
 impl PyLogpush {
-    fn set_enabled(&self, py: Python<'_>, job_id: i64, on: bool) -> PyResult<Py<PyAny>> {
+    fn set_enabled(&self, py: Python<'_>, job_id: Int, on: bool) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
         let mut changes = serde_json::Map::new();
         changes.insert("enabled".into(), on.into());
@@ -465,8 +480,8 @@ impl PyLogpush {
 }
 
 /// A job id from Python: 1 or more.
-fn checked_id(py: Python<'_>, job_id: i64) -> PyResult<u64> {
-    Ok(u64::try_from(int_in_range(py, "job id", job_id, 1, i64::MAX)?).unwrap_or_default())
+fn checked_id(py: Python<'_>, job_id: Int) -> PyResult<u64> {
+    Ok(u64::try_from(job_id.within(py, "job id", 1, i64::MAX)?).unwrap_or_default())
 }
 
 /// A destination, checked before anything is sent (`InvalidInput` naming what is wrong).
@@ -491,7 +506,7 @@ fn options_field(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<serde_json::V
         return Ok(opts.get().inner.to_query().into());
     }
     if let Ok(text) = o.cast::<PyString>() {
-        return Ok(text.to_cow()?.into_owned().into());
+        return Ok(convert::utf8(text, "logpull_options")?.into());
     }
     Err(errors::invalid_input(
         py,
@@ -508,7 +523,7 @@ fn job_fields(
     let mut out = serde_json::Map::new();
     let Some(fields) = fields else { return Ok(out) };
     for (key, value) in fields.iter() {
-        let key: String = key.extract()?;
+        let key: String = key.extract::<Text>()?.0;
         let json = match key.as_str() {
             "filter" if !value.is_none() => filter_field(py, &value)?,
             "logpull_options" if !value.is_none() => options_field(py, &value)?,
@@ -589,6 +604,9 @@ pub fn _redact_job<'py>(py: Python<'py>, job: &Bound<'py, PyDict>) -> PyResult<B
 /// masked, and a `user:password@` and a Sumo Logic collector code too; `***` for text that
 /// is not a destination.
 #[pyfunction]
-pub fn redact_destination_conf(text: &str) -> String {
-    escpush_core::DestinationConf::redact(text)
+pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
+    // Never raises (it is called on the way to printing an error): text that is not
+    // Unicode is not a destination.
+    text.to_cow()
+        .map_or_else(|_| "***".to_owned(), |t| escpush_core::DestinationConf::redact(&t))
 }

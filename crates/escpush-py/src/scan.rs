@@ -191,7 +191,18 @@ enum Arg {
 fn args(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Arg>> {
     let one = |obj: &Bound<'_, PyAny>| -> PyResult<Arg> {
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Arg::Text(s.to_cow()?.into_owned()));
+            return match s.to_cow() {
+                Ok(text) => Ok(Arg::Text(text.into_owned())),
+                // A file name that is not UTF-8, as os.listdir gives it (bytes kept as
+                // surrogates by surrogateescape), is a path of those bytes; any other lone
+                // surrogate names no file.
+                Err(err) => obj.extract::<PathBuf>().map(Arg::Path).map_err(|_| {
+                    crate::errors::invalid_input(
+                        obj.py(),
+                        format!("a log input {}", crate::convert::lone_surrogate(&err, s)),
+                    )
+                }),
+            };
         }
         let path: PathBuf = obj.extract().map_err(|_| {
             PyTypeError::new_err(format!(
@@ -231,7 +242,7 @@ fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyR
         return Ok(None);
     };
     if let Ok(text) = value.cast::<PyString>() {
-        return parse_time(&text.to_cow()?)
+        return parse_time(&crate::convert::utf8(text, name)?)
             .map(Some)
             .map_err(|e| errors::invalid_input(py, format!("{name}: {e}")));
     }
@@ -252,6 +263,11 @@ fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyR
         return Ok(Some(seconds));
     }
     if let Ok(seconds) = value.extract::<f64>() {
+        if seconds.is_nan() {
+            // `nan as i64` is 0: a NaN would silently mean 1970.
+            return Err(errors::invalid_input(py, format!("{name} is NaN, not a time")));
+        }
+        // Beyond i64 seconds (inf, 2**1000) saturates: the far past or future.
         #[allow(clippy::cast_possible_truncation)] // whole seconds, as the names have
         return Ok(Some(seconds.floor() as i64));
     }

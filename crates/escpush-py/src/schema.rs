@@ -7,6 +7,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use escpush_core::{create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect};
 
+use crate::convert::Text;
 use crate::errors;
 use crate::filter::{dataset_arg, scope_arg};
 
@@ -17,15 +18,22 @@ const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
 /// (`duckdb`, `spark`, `clickhouse`, ...), or a `pyarrow.Schema`, a polars `Schema`, a
 /// pyspark `StructType` for `pyarrow`, `polars`, `pyspark`.
 #[pyfunction]
-#[pyo3(signature = (dataset, format="duckdb", *, scope=None, table=None))]
-pub fn dataset_schema<'py>(
-    py: Python<'py>,
-    dataset: &str,
-    format: &str,
-    scope: Option<&str>,
-    table: Option<&str>,
-) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(
+    signature = (dataset, format=Text("duckdb".into()), *, scope=None, table=None),
+    text_signature = "(dataset, format='duckdb', *, scope=None, table=None)"
+)]
+pub fn dataset_schema(
+    py: Python<'_>,
+    dataset: Text,
+    format: Text,
+    scope: Option<Text>,
+    table: Option<Text>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let dataset = &*dataset;
+    let format = &*format;
+    let table = table.as_deref();
     let scope = scope
+        .as_deref()
         .map(|s| s.parse::<DatasetScope>().map_err(|e| errors::core_error(py, &e)))
         .transpose()?;
     let ds = Dataset::get(dataset, scope).map_err(|e| errors::core_error(py, &e))?;
@@ -58,8 +66,8 @@ pub fn dataset_schema<'py>(
 /// The names of every embedded Logpush dataset (of one scope, if given).
 #[pyfunction]
 #[pyo3(signature = (scope=None))]
-pub fn datasets(py: Python<'_>, scope: Option<&str>) -> PyResult<Vec<String>> {
-    let scope = scope_arg(py, scope)?;
+pub fn datasets(py: Python<'_>, scope: Option<Text>) -> PyResult<Vec<String>> {
+    let scope = scope_arg(py, scope.as_deref())?;
     let mut names: Vec<String> = core_datasets()
         .iter()
         .filter(|d| scope.is_none_or(|s| d.scope() == s))
@@ -73,8 +81,9 @@ pub fn datasets(py: Python<'_>, scope: Option<&str>) -> PyResult<Vec<String>> {
 /// The fields of a dataset, name → documented type (`"string"`, `"int"`, `"array[string]"`, ...).
 #[pyfunction]
 #[pyo3(signature = (dataset, scope=None))]
-pub fn dataset_fields(py: Python<'_>, dataset: &str, scope: Option<&str>) -> PyResult<Py<PyDict>> {
-    let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
+pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {
+    let dataset = &*dataset;
+    let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
     let dict = PyDict::new(py);
     for f in ds.fields() {
         dict.set_item(f.name(), f.field_type().as_str())?;

@@ -96,7 +96,22 @@ def _usage_error(err: UsageError, as_json: bool) -> None:
         print(f"{err.parser.prog}: error: {err}", file=sys.stderr)
 
 
+def _undecodable(argv: list[str]) -> CliError | None:
+    """An argument that is not UTF-8 (the shell passes bytes; Python keeps the bad ones as
+    surrogates), found before anything reads it."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as err:
+            return failure(err)
+    return None
+
+
 def _run(argv: list[str], as_json: bool) -> int:
+    bad = _undecodable(argv)
+    if bad is not None:
+        report(as_json, bad)
+        return bad.code
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)

@@ -112,6 +112,8 @@ def _serve_sites(emu: Emulator, args: argparse.Namespace) -> None:
     """The sites of --site and --site-config; a bad one is a usage error naming it."""
     import json
 
+    from .._escpush import _load_json
+    from ..errors import InvalidInput
     from ._common import read_text
 
     for spec in args.site:
@@ -119,9 +121,9 @@ def _serve_sites(emu: Emulator, args: argparse.Namespace) -> None:
         emu.serve_site(zone, account=account or None, delay=args.site_delay)
     for path in args.site_config:
         try:
-            config = json.loads(read_text(path, "site file"))
-        except json.JSONDecodeError as err:
-            raise CliError(f"the site file `{path}` is not JSON: {err}") from None
+            config = _load_json(read_text(path, "site file"))
+        except InvalidInput as err:  # a key given twice, NaN, too deep: with line and column
+            raise CliError(f"the site file `{path}` is {err}") from None
         if not isinstance(config, dict) or not isinstance(config.get("zone"), str):
             raise CliError(f"the site file `{path}` must be an object with a `zone`")
         emu._server.serve_site(json.dumps(config))

@@ -68,9 +68,8 @@ def _add_extra_fields(options: argparse._ArgumentGroup) -> None:
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The optional job fields given, as create_job takes them."""
-    import json
-
-    from .._escpush import _EXTRA_JOB_FIELDS
+    from .._escpush import _EXTRA_JOB_FIELDS, _load_json
+    from ..errors import InvalidInput
 
     fields: dict[str, Any] = {}
     for name, kind in _EXTRA_JOB_FIELDS:
@@ -79,9 +78,9 @@ def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
             continue
         if kind == "object":
             try:
-                value = json.loads(value)
-            except ValueError as err:
-                raise CliError(f"--{name.replace('_', '-')} is not JSON: {err}") from None
+                value = _load_json(value)
+            except InvalidInput as err:
+                raise CliError(f"--{name.replace('_', '-')} is {err}") from None
         fields[name] = value
     return fields
 
@@ -374,16 +373,19 @@ _ACTIONS = {
 
 
 def read_jobs_file(arg: str) -> dict[str, Any]:
-    """An ``apply`` FILE: JSON, or TOML (tomllib, or tomli before Python 3.11)."""
-    import json
+    """An ``apply`` FILE: JSON (core's strict reader: a key given twice, NaN or nesting beyond
+    a filter's is refused with its line and column), or TOML (tomllib, or tomli before
+    Python 3.11)."""
+    from .._escpush import _load_json
+    from ..errors import InvalidInput
 
     text = read_text(arg, "jobs file")
     if not arg.endswith(".toml"):
         try:
-            data = json.loads(text)
-        except ValueError as err:
+            data = _load_json(text)
+        except InvalidInput as err:
             if arg.endswith(".json") or text.lstrip().startswith(("{", "[")):
-                raise CliError(f"the jobs file `{arg}` is not JSON: {err}") from None
+                raise CliError(f"the jobs file `{arg}` is {err}") from None
         else:
             if not isinstance(data, dict):
                 raise CliError(f'the jobs file `{arg}` is not an object {{"jobs": [...]}}')
@@ -396,6 +398,8 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CliError(f"the jobs file `{arg}` is neither JSON nor TOML: {err}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and tables
+        raise CliError(f"the jobs file `{arg}` nests arrays or tables too deep to read") from None
 
 
 def run_apply(args: argparse.Namespace) -> int:

@@ -39,7 +39,8 @@ impl FromStr for Timestamps {
             "unix" => Ok(Timestamps::Unix),
             "rfc3339" => Ok(Timestamps::Rfc3339),
             other => Err(format!(
-                "`{other}` is not a timestamp format; use unixnano, unix or rfc3339{}",
+                "`{}` is not a timestamp format; use unixnano, unix or rfc3339{}",
+                suggest::cut(other),
                 suggest::did_you_mean(suggest::closest(
                     other,
                     ["unixnano", "unix", "rfc3339"].into_iter().map(|s| (s, s))
@@ -92,27 +93,33 @@ impl LogpullOptions {
     pub fn parse(text: &str) -> Result<Self, Error> {
         let mut problems = Vec::new();
         let mut options = LogpullOptions::default();
-        let text = text.trim().strip_prefix('?').unwrap_or(text.trim());
-        let mut seen: Vec<&str> = Vec::new();
-        for part in text.split('&').filter(|p| !p.is_empty()) {
+        let text = text.trim_ascii();
+        let text = text.strip_prefix('?').unwrap_or(text);
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        // Each option without the ASCII spaces around it (a pasted `fields=A\n`); never
+        // Unicode ones (U+0085 is a space to `str::trim`), so that printing and parsing
+        // again gives the same options (issue 16: `=\u{85}&` did not round-trip).
+        for part in text.split('&').map(str::trim_ascii).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
                 problems.push(Problem::new(
                     format!("logpull_options.{part}"),
                     ProblemCode::InvalidOption,
-                    format!("option `{part}` has no value; write `{part}=true` or `{part}=<value>`"),
+                    format!(
+                        "option `{0}` has no value; write `{0}=true` or `{0}=<value>`",
+                        suggest::cut(part)
+                    ),
                 ));
                 continue;
             };
             let path = format!("logpull_options.{key}");
-            if seen.contains(&key) {
+            if !seen.insert(key) {
                 problems.push(Problem::new(
                     path,
                     ProblemCode::InvalidOption,
-                    format!("option `{key}` is given twice"),
+                    format!("option `{}` is given twice", suggest::cut(key)),
                 ));
                 continue;
             }
-            seen.push(key);
             match key {
                 "fields" => {
                     for (i, name) in value.split(',').enumerate() {
@@ -137,7 +144,10 @@ impl LogpullOptions {
                     other => problems.push(Problem::new(
                         path,
                         ProblemCode::InvalidOption,
-                        format!("`{key}` is a flag: write `{key}=true` or `{key}=false`, not `{other}`"),
+                        format!(
+                            "`{key}` is a flag: write `{key}=true` or `{key}=false`, not `{}`",
+                            suggest::cut(other)
+                        ),
                     )),
                 },
                 _ => options.other.push((key.to_owned(), value.to_owned())),
@@ -179,7 +189,10 @@ impl LogpullOptions {
                     k,
                     ["fields", "timestamps"].iter().chain(KNOWN_FLAGS).map(|s| (*s, *s)),
                 ));
-                format!("logpull_options: `{k}` is not an option escpush knows; it is sent as given{hint}")
+                format!(
+                    "logpull_options: `{}` is not an option escpush knows; it is sent as given{hint}",
+                    suggest::cut(k)
+                )
             })
             .collect()
     }
@@ -200,13 +213,13 @@ impl LogpullOptions {
                 problems.push(Problem::new(
                     format!("logpull_options.fields[{i}]"),
                     ProblemCode::UnknownField,
-                    format!("`{name}` is not a field of {}{hint}", dataset.name()),
+                    format!("`{}` is not a field of {}{hint}", suggest::cut(name), dataset.name()),
                 ));
             } else if self.fields[..i].contains(name) {
                 problems.push(Problem::new(
                     format!("logpull_options.fields[{i}]"),
                     ProblemCode::InvalidOption,
-                    format!("`{name}` is listed twice in `fields`"),
+                    format!("`{}` is listed twice in `fields`", suggest::cut(name)),
                 ));
             }
         }

@@ -661,3 +661,13 @@ fn a_file_may_write_its_filters_in_the_text_form() {
     assert_eq!(problems[0].path, "jobs[0].filter, line 1, column 20");
     assert!(problems[0].message.contains("did you mean `>=`"), "{problems:?}");
 }
+
+#[test]
+fn logpull_options_print_and_parse_back_to_the_same_options() {
+    // Found by the property suite (issue 16): spaces around an option, ASCII or not.
+    for text in ["=\u{85}&", "x=a &fields=B", " fields=A\n", "k=\u{a0}v\u{a0}&fields=A"] {
+        let once = LogpullOptions::parse(text).unwrap();
+        let twice = LogpullOptions::parse(&once.to_string()).unwrap();
+        assert_eq!(once, twice, "{text:?} -> {once}");
+    }
+}

@@ -4,7 +4,7 @@
 
 use crate::dataset::Dataset;
 use crate::problem::ProblemCode;
-use crate::suggest;
+use crate::suggest::{self, cut};
 
 use super::super::ast::{Condition, Expr, Operator, Value};
 use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
@@ -17,8 +17,12 @@ pub(super) const SYNTAX: ProblemCode = ProblemCode::InvalidSyntax;
 /// `not` with no exact form).
 pub(super) const UNSUPPORTED: ProblemCode = ProblemCode::Unsupported;
 
-/// The deepest nesting of parentheses and `not`s the parser follows.
-const MAX_NESTING: usize = 4 * MAX_DEPTH;
+/// The deepest nesting of parentheses and `not`s the parser follows: enough for a `not (`
+/// at each of [`MAX_DEPTH`] levels of groups. The parser recurses once per level, with
+/// frames of about 4 KiB unoptimised (much less in a release build): 128 levels fit in
+/// well under 1 MiB of stack, so a Python thread or a Rust test thread never overflows
+/// (issue 16: at 256 levels a 1 MiB thread crashed).
+const MAX_NESTING: usize = 2 * MAX_DEPTH;
 
 /// Parses the text form; with a dataset, field names are checked against it.
 pub(crate) fn parse(text: &str, dataset: Option<&Dataset>) -> Result<Expr, TextError> {
@@ -45,7 +49,7 @@ pub(crate) fn parse(text: &str, dataset: Option<&Dataset>) -> Result<Expr, TextE
         let message = if what == ")" {
             "this `)` closes no `(`".to_owned()
         } else {
-            format!("expected `and`, `or` or the end of the filter, found `{what}`")
+            format!("expected `and`, `or` or the end of the filter, found `{}`", cut(what))
         };
         return Err(p.err(start, end, SYNTAX, message));
     }
@@ -260,6 +264,17 @@ impl<'a> Parser<'a> {
             self.nesting -= 1;
             return Ok(expr);
         }
+        if let Some(expr) = self.keyword_group(start, neg)? {
+            return Ok(expr);
+        }
+        self.condition(neg)
+    }
+
+    /// `and(x)` / `or(x)`: a group of one expression; `None` when the text holds neither
+    /// word. Apart from `unary`, whose frame is on the stack once per level of parentheses
+    /// (a small frame, so that 256 levels fit a 1 MiB thread even unoptimised).
+    #[inline(never)]
+    fn keyword_group(&mut self, start: usize, neg: Negation) -> Result<Option<Expr>, TextError> {
         for (word, is_and) in [("and", true), ("or", false)] {
             let save = self.pos;
             if self.keyword(word) {
@@ -273,11 +288,11 @@ impl<'a> Parser<'a> {
                     self.close(paren)?;
                     self.nesting -= 1;
                     let negated_kind = neg.is_some();
-                    return Ok(if is_and == negated_kind {
+                    return Ok(Some(if is_and == negated_kind {
                         Expr::Or(vec![inner])
                     } else {
                         Expr::And(vec![inner])
-                    });
+                    }));
                 }
                 self.pos = save;
                 return Err(self.err(
@@ -291,7 +306,7 @@ impl<'a> Parser<'a> {
                 ));
             }
         }
-        self.condition(neg)
+        Ok(None)
     }
 
     pub(super) fn close(&mut self, open: usize) -> Result<(), TextError> {
@@ -303,7 +318,7 @@ impl<'a> Parser<'a> {
         let found = if s == e {
             "the end of the filter".to_owned()
         } else {
-            format!("`{}`", &self.text[s..e])
+            format!("`{}`", cut(&self.text[s..e]))
         };
         Err(self.err(
             open,
@@ -360,7 +375,7 @@ impl<'a> Parser<'a> {
                     start,
                     end,
                     ProblemCode::UnknownField,
-                    format!("`{key}` is not a field of {}{hint}", dataset.name()),
+                    format!("`{}` is not a field of {}{hint}", cut(key), dataset.name()),
                 ));
             }
         }
@@ -429,7 +444,7 @@ impl<'a> Parser<'a> {
                          compare the field itself (matching is case-sensitive)"
                     )
                 } else {
-                    format!("`{name}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")")
+                    format!("`{}(...)` is not a function the filter format has; the ones it reads are starts_with(FIELD, \"x\") and ends_with(FIELD, \"x\")", cut(name))
                 };
                 return Err(self.err(start, name_end, UNSUPPORTED, message));
             }

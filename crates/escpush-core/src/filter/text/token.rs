@@ -3,7 +3,7 @@
 //! did-you-mean), strings, numbers, booleans and lists.
 
 use crate::problem::ProblemCode;
-use crate::suggest;
+use crate::suggest::{self, cut};
 
 use super::super::ast::{Operator, Scalar, Value};
 use super::error::TextError;
@@ -62,13 +62,16 @@ impl Parser<'_> {
             let found = if s == e {
                 "the end of the filter".to_owned()
             } else {
-                format!("`{}`", &self.text[s..e])
+                format!("`{}`", cut(&self.text[s..e]))
             };
             return Err(self.err(
                 s,
                 e.max(s + 1),
                 SYNTAX,
-                format!("expected an operator after `{key}` (such as ==, >=, startsWith, in), found {found}"),
+                format!(
+                    "expected an operator after `{}` (such as ==, >=, startsWith, in), found {found}",
+                    cut(key)
+                ),
             ));
         };
         if word.eq_ignore_ascii_case("not") {
@@ -123,7 +126,7 @@ impl Parser<'_> {
                         start,
                         start + word.len(),
                         UNSUPPORTED,
-                        format!("the filter format has no `{word}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in"),
+                        format!("the filter format has no `{}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in", cut(word)),
                     ));
                 }
                 let suggestion = word
@@ -142,7 +145,7 @@ impl Parser<'_> {
             start,
             start + given.len(),
             ProblemCode::UnknownOperator,
-            format!("unknown operator `{given}`{}", suggest::did_you_mean(meant)),
+            format!("unknown operator `{}`{}", cut(given), suggest::did_you_mean(meant)),
         )
     }
 
@@ -211,11 +214,12 @@ impl Parser<'_> {
                         self.pos,
                         ProblemCode::InvalidValue,
                         format!(
-                            "`{word}` is not a value: strings are written in double quotes{}",
+                            "`{}` is not a value: strings are written in double quotes{}",
+                            cut(word),
                             if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
                                 format!("; did you mean `{}`?", word.to_ascii_lowercase())
                             } else {
-                                format!("; did you mean \"{word}\"?")
+                                format!("; did you mean \"{}\"?", cut(word))
                             }
                         ),
                     )),
@@ -226,7 +230,7 @@ impl Parser<'_> {
                 let found = if s == e {
                     "the end of the filter".to_owned()
                 } else {
-                    format!("`{}`", &self.text[s..e])
+                    format!("`{}`", cut(&self.text[s..e]))
                 };
                 let shape = if op.takes_set() {
                     "a list [\"a\", \"b\"]"
@@ -257,7 +261,7 @@ impl Parser<'_> {
                     start,
                     self.pos,
                     ProblemCode::IntegerOutOfRange,
-                    format!("{text} is outside the 64-bit integer range"),
+                    format!("{} is outside the 64-bit integer range", cut(text)),
                 )
             });
         }
@@ -265,7 +269,10 @@ impl Parser<'_> {
             start,
             self.pos,
             ProblemCode::InvalidValue,
-            format!("{text} is not an integer as JSON writes one; filter values are strings, integers or booleans"),
+            format!(
+                "{} is not an integer as JSON writes one; filter values are strings, integers or booleans",
+                cut(text)
+            ),
         ))
     }
 
