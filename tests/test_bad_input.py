@@ -606,3 +606,29 @@ def test_emulator_site_files_are_read_strictly(tmp_path: Path) -> None:
         )
         assert done.returncode == 2, done.stderr[-500:]
         assert piece in done.stderr and "Traceback" not in done.stderr, done.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Client(api_token="tok\ud800en-Zq7"),
+        lambda: Client(api_key="key\udfff-Zq7", email="a@example.com"),
+        lambda: Client.from_env(api_token="tok\ud800en-Zq7"),
+        lambda: Client(api_token="t", base_url="http://127.0.0.1:1/\ud800"),
+        lambda: Client(api_token="t").zone("zone\ud800"),
+        lambda: Client(api_token="t").account("acct\udfff"),
+    ],
+    ids=["api_token", "api_key", "from_env", "base_url", "zone", "account"],
+)
+def test_client_arguments_with_a_lone_surrogate_are_invalid_input_never_shown(call: Any) -> None:
+    with pytest.raises(InvalidInput) as info:
+        call()
+    text = f"{info.value!s} {info.value!r} {getattr(info.value, '__notes__', '')}"
+    assert "lone surrogate" in text and "Zq7" not in text, text
+
+
+@pytest.mark.parametrize("value", [2**70, -(2**70), 101, -1])
+def test_client_max_retries_out_of_range_is_invalid_input(value: int) -> None:
+    for make in (Client, Client.from_env):
+        with pytest.raises(InvalidInput, match="max_retries"):
+            make(api_token="t", max_retries=value)

@@ -9,7 +9,7 @@ use pyo3::PyClassInitializer;
 use escpush_core::Scope;
 use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides, RateLimit, MAX_RATE_LIMIT_REQUESTS};
 
-use crate::convert::{int_in_range, repr};
+use crate::convert::{int_in_range, repr, Int, Text};
 use crate::errors;
 use crate::esc::PyEsc;
 use crate::logpush::PyLogpush;
@@ -78,24 +78,29 @@ pub struct PyClient {
     inner: Client,
 }
 
+/// An optional `str` argument, read through [`Text`] (a lone surrogate is `InvalidInput`).
+fn text(value: Option<Text>) -> Option<String> {
+    value.map(|t| t.0)
+}
+
 impl PyClient {
     /// The client from builder `b` (credentials set) and the settings both constructors take.
     #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
         mut b: ClientBuilder,
-        base_url: Option<String>,
+        base_url: Option<Text>,
         timeout: f64,
-        max_retries: i64,
+        max_retries: Int,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
         limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
         if let Some(url) = base_url {
-            b = b.base_url(url);
+            b = b.base_url(url.0);
         }
-        let max_retries = u32::try_from(int_in_range(py, "max_retries", max_retries, 0, MAX_RETRIES)?).unwrap_or(0);
+        let max_retries = u32::try_from(max_retries.within(py, "max_retries", 0, MAX_RETRIES)?).unwrap_or(0);
         let b = b
             .timeout(seconds(py, "timeout", timeout)?)
             .max_retries(max_retries)
@@ -112,24 +117,31 @@ impl PyClient {
 impl PyClient {
     #[new]
     #[pyo3(signature = (
-        *, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=2,
+        *, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=Int::Fits(2),
         retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
     ))]
+    // Written out: `max_retries` defaults to an `Int`, which pyo3 would show as `...`.
+    #[pyo3(
+        text_signature = "(*, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=2, \
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=False, rate_limit=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
-        api_key: Option<String>,
-        email: Option<String>,
-        api_token: Option<String>,
-        base_url: Option<String>,
+        api_key: Option<Text>,
+        email: Option<Text>,
+        api_token: Option<Text>,
+        base_url: Option<Text>,
         timeout: f64,
-        max_retries: i64,
+        max_retries: Int,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
         rate_limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
-        let b = match Auth::from_parts(api_token, api_key, email).map_err(|e| errors::http_error(py, &e))? {
+        let b = match Auth::from_parts(text(api_token), text(api_key), text(email))
+            .map_err(|e| errors::http_error(py, &e))?
+        {
             Some(auth) => Client::builder().auth(auth),
             None => Client::builder(),
         };
@@ -153,24 +165,31 @@ impl PyClient {
     /// the environment holds.
     #[staticmethod]
     #[pyo3(signature = (
-        *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2,
+        *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=Int::Fits(2),
         retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
     ))]
+    #[pyo3(
+        text_signature = "(*, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2, \
+        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=False, rate_limit=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn from_env(
         py: Python<'_>,
-        api_token: Option<String>,
-        api_key: Option<String>,
-        email: Option<String>,
-        base_url: Option<String>,
+        api_token: Option<Text>,
+        api_key: Option<Text>,
+        email: Option<Text>,
+        base_url: Option<Text>,
         timeout: f64,
-        max_retries: i64,
+        max_retries: Int,
         retry_backoff: f64,
         max_retry_after: f64,
         allow_insecure_http: bool,
         rate_limit: Option<(i64, f64)>,
     ) -> PyResult<Self> {
-        let given = EnvOverrides::new().api_token(api_token).api_key(api_key).email(email);
+        let given = EnvOverrides::new()
+            .api_token(text(api_token))
+            .api_key(text(api_key))
+            .email(text(email));
         let b = Client::builder()
             .from_env_with(&given)
             .map_err(|e| errors::http_error(py, &e))?;
@@ -201,14 +220,14 @@ impl PyClient {
     }
 
     /// A zone, its id checked (raises `InvalidInput` before anything is sent).
-    fn zone(&self, py: Python<'_>, zone_id: String) -> PyResult<Py<PyZone>> {
-        let scope = Scope::zone(zone_id).map_err(|e| errors::core_error(py, &e))?;
+    fn zone(&self, py: Python<'_>, zone_id: Text) -> PyResult<Py<PyZone>> {
+        let scope = Scope::zone(zone_id.0).map_err(|e| errors::core_error(py, &e))?;
         Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyZone))
     }
 
     /// An account, its id checked (raises `InvalidInput` before anything is sent).
-    fn account(&self, py: Python<'_>, account_id: String) -> PyResult<Py<PyAccount>> {
-        let scope = Scope::account(account_id).map_err(|e| errors::core_error(py, &e))?;
+    fn account(&self, py: Python<'_>, account_id: Text) -> PyResult<Py<PyAccount>> {
+        let scope = Scope::account(account_id.0).map_err(|e| errors::core_error(py, &e))?;
         Py::new(py, PyScope::new(&self.inner, scope).add_subclass(PyAccount))
     }
 
