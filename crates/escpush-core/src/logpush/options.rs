@@ -104,6 +104,28 @@ impl LogpullOptions {
                 continue;
             };
             let path = format!("logpull_options.{key}");
+            // A query string holds no whitespace (it would not survive printing: the
+            // text is trimmed), and no name starts with the `?` that begins the query.
+            if let Some(c) = part.chars().find(|c| c.is_whitespace() || c.is_control()) {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::InvalidOption,
+                    format!(
+                        "option `{}` holds whitespace or a control character (U+{:04X}); a query string has none",
+                        key.escape_debug(),
+                        u32::from(c)
+                    ),
+                ));
+                continue;
+            }
+            if key.starts_with('?') {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::InvalidOption,
+                    format!("option `{key}` starts with `?`: only the query string may"),
+                ));
+                continue;
+            }
             if seen.contains(&key) {
                 problems.push(Problem::new(
                     path,
