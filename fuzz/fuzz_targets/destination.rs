@@ -106,7 +106,10 @@ fn check_parts(data: &[u8]) {
     if scheme == "sumo" && p[2].contains('/') || scheme != "sumo" && !p[2].is_empty() && !p[2].starts_with('/') {
         return;
     }
-    if p[3..].iter().step_by(2).any(|k| bad(k, &['='])) || p[4..].iter().step_by(2).any(|v| bad(v, &[])) {
+    if p[3..]
+        .chunks(2)
+        .any(|kv| bad(&kv[0], &['=']) || kv.get(1).is_some_and(|v| bad(v, &[])))
+    {
         return;
     }
     let text = build(scheme, &p, None);
