@@ -125,3 +125,25 @@ pub fn answer(bytes: &[u8]) -> Vec<(u16, Vec<u8>)> {
     }
     answers
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_same_at_once_and_byte_by_byte_and_answers_each_request() {
+        let raw = b"POST /client/v4/zones/z/disable_esc HTTP/1.1\r\nAuthorization: Bearer fuzz-token\r\n\
+            Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 15\r\n\r\n{\"always\":true}\
+            GET /client/v4/zones/z/disable_esc HTTP/1.1\r\nConnection: close\r\n\r\n";
+        let (reads, written) = read_requests(raw, usize::MAX);
+        assert_eq!(read_requests(raw, 1), (reads.clone(), written.clone()));
+        assert_eq!(written, b"HTTP/1.1 100 Continue\r\n\r\n");
+        assert!(
+            matches!(&reads[..], [Outcome::Request(a), Outcome::Request(b), Outcome::Closed]
+            if a.body == b"{\"always\":true}" && b.close)
+        );
+        let answers = answer(raw);
+        assert_eq!(answers.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [200, 401]);
+        assert_eq!(answer(b"NONSENSE\r\n\r\n")[0].0, 400);
+    }
+}
