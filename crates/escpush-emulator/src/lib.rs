@@ -62,6 +62,9 @@
 
 mod edge;
 mod faults;
+/// For the fuzz targets of `fuzz/` only: not part of the API.
+#[doc(hidden)]
+pub mod fuzzing;
 mod handlers;
 mod log;
 mod server;

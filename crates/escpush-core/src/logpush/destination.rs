@@ -51,6 +51,15 @@ impl DestinationConf {
                 "a job needs a destination, like \"s3://bucket/logs?region=us-east-1\"".to_owned(),
             ));
         }
+        // A URL holds no whitespace: a raw one would not survive printing (the text is
+        // trimmed) and is not what the API takes. Its place only: the text may be a secret.
+        if let Some((pos, c)) = text.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
+            return Err(problem(format!(
+                "the destination holds whitespace or a control character (U+{:04X}) at byte {pos}: \
+                 a URL has none; percent-encode it (a space is %20)",
+                u32::from(c)
+            )));
+        }
         let Some((scheme, rest)) = text.split_once("://") else {
             return Err(problem(
                 "the destination is not of the form <scheme>://<path>?<params>, like \"s3://bucket/logs?region=us-east-1\""

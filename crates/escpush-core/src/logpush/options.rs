@@ -112,6 +112,29 @@ impl LogpullOptions {
                 continue;
             };
             let path = format!("logpull_options.{key}");
+            // Inside an option (its ends trimmed above), a query string holds no whitespace
+            // (it would not survive printing), and no name starts with the `?` that begins
+            // the query.
+            if let Some(c) = part.chars().find(|c| c.is_whitespace() || c.is_control()) {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::InvalidOption,
+                    format!(
+                        "option `{}` holds whitespace or a control character (U+{:04X}); a query string has none",
+                        suggest::cut(key).escape_debug(),
+                        u32::from(c)
+                    ),
+                ));
+                continue;
+            }
+            if key.starts_with('?') {
+                problems.push(Problem::new(
+                    path,
+                    ProblemCode::InvalidOption,
+                    format!("option `{}` starts with `?`: only the query string may", suggest::cut(key)),
+                ));
+                continue;
+            }
             if !seen.insert(key) {
                 problems.push(Problem::new(
                     path,
