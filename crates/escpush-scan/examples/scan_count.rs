@@ -1,4 +1,5 @@
-//! `scan_count [--threads N] FILTER LOGS...`: the Rust scan path without Python, for the
+//! `scan_count [--threads N] [--chunk-size BYTES] FILTER LOGS...`: the Rust scan path without
+//! Python, for the
 //! benchmark (`benches/scan_bench.py`). FILTER is a file or JSON text; LOGS files, folders,
 //! globs or `-` (as `escpush filter scan` takes them). Prints `matched total malformed bytes
 //! seconds` on one line.
@@ -66,6 +67,11 @@ fn main() -> ExitCode {
         threads = args[1].parse().unwrap_or(0);
         args.drain(..2);
     }
+    let mut chunk_size = 0;
+    if args.first().map(String::as_str) == Some("--chunk-size") && args.len() > 1 {
+        chunk_size = args[1].parse().unwrap_or(0);
+        args.drain(..2);
+    }
     if inflate {
         let started = Instant::now();
         let threads = if threads == 0 {
@@ -92,7 +98,7 @@ fn main() -> ExitCode {
         };
     }
     if args.len() < 2 {
-        eprintln!("usage: scan_count [--threads N] FILTER LOGS... | scan_count --inflate-only [--threads N] LOGS...");
+        eprintln!("usage: scan_count [--threads N] [--chunk-size BYTES] FILTER LOGS... | scan_count --inflate-only [--threads N] LOGS...");
         return ExitCode::from(2);
     }
     let text = std::fs::read_to_string(&args[0]).unwrap_or_else(|_| args[0].clone());
@@ -110,7 +116,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match Scanner::new(&filter).threads(threads).scan(inputs) {
+    match Scanner::new(&filter)
+        .threads(threads)
+        .chunk_size(chunk_size)
+        .scan(inputs)
+    {
         Ok(r) => {
             println!("{} {} {} {} {:.4}", r.matched, r.total, r.malformed, r.bytes, r.seconds);
             ExitCode::SUCCESS
