@@ -1,8 +1,7 @@
 //! `scan_count [--threads N] [--chunk-size BYTES] FILTER LOGS...`: the Rust scan path without
-//! Python, for the
-//! benchmark (`benches/scan_bench.py`). FILTER is a file or JSON text; LOGS files, folders,
-//! globs or `-` (as `escpush filter scan` takes them). Prints `matched total malformed bytes
-//! seconds` on one line.
+//! Python, for the benchmark (`benches/scan_bench.py`). FILTER is a file or JSON text; LOGS
+//! files, folders, globs or `-` (as `escpush filter scan` takes them). Prints `matched total
+//! malformed bytes seconds` on one line.
 //!
 //! `scan_count --inflate-only [--threads N] LOGS...` decompresses the gzip inputs with the
 //! inflater the scan uses (flate2's zlib-rs backend, with each member's CRC-32 checked on

@@ -131,7 +131,10 @@ impl LogpullOptions {
                 problems.push(Problem::new(
                     path,
                     ProblemCode::InvalidOption,
-                    format!("option `{}` starts with `?`: only the query string may", suggest::cut(key)),
+                    format!(
+                        "option `{}` starts with `?`: only the query string may",
+                        suggest::cut(key)
+                    ),
                 ));
                 continue;
             }

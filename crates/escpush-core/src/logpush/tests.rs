@@ -82,7 +82,13 @@ fn logpull_options_refuse_what_would_not_print_back() {
         "{err}"
     );
     // ASCII spaces around an option are trimmed (a pasted `fields=A\n`), never inside it.
-    for text in [" fields=A&x=1 ", "?fields=A&x=", "fields=A=B&=y&&x=?", "fields=A &x=1", "fields=A&x=1\t&"] {
+    for text in [
+        " fields=A&x=1 ",
+        "?fields=A&x=",
+        "fields=A=B&=y&&x=?",
+        "fields=A &x=1",
+        "fields=A&x=1\t&",
+    ] {
         let options = LogpullOptions::parse(text).unwrap();
         assert_eq!(LogpullOptions::parse(&options.to_query()).unwrap(), options, "{text:?}");
     }
