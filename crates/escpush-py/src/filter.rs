@@ -65,15 +65,6 @@ fn limits(py: Python<'_>, max_operators: Option<Int>, max_bytes: Option<Int>) ->
     ))
 }
 
-/// A scan's `threads` and `limit`, checked (`InvalidInput` rather than `OverflowError`).
-fn scan_counts(py: Python<'_>, threads: Option<Int>, limit: Option<Int>) -> PyResult<(Option<usize>, Option<u64>)> {
-    let threads = threads.map(|t| t.count(py, "threads", 0, 4096)).transpose()?;
-    let limit = limit
-        .map(|l| l.count(py, "limit", 0, i64::MAX).map(|l| l as u64))
-        .transpose()?;
-    Ok((threads, limit))
-}
-
 pub(crate) fn problem_error(py: Python<'_>, problem: Problem) -> PyErr {
     errors::filter_error(py, &FilterError::new(vec![problem]))
 }
@@ -312,15 +303,7 @@ impl PyFilter {
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<Int>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let (threads, limit) = scan_counts(py, threads, limit)?;
-        let options = crate::scan::Options {
-            strict,
-            threads,
-            progress,
-            since,
-            until,
-            limit,
-        };
+        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?;
         crate::scan::scan(py, self.filter(), paths, options)
     }
 
@@ -340,15 +323,7 @@ impl PyFilter {
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<Int>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let (threads, limit) = scan_counts(py, threads, limit)?;
-        let options = crate::scan::Options {
-            strict,
-            threads,
-            progress,
-            since,
-            until,
-            limit,
-        };
+        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?;
         // A path str holding a lone surrogate that names no bytes (`surrogateescape` ones
         // do) is InvalidInput, not the UnicodeEncodeError that would show the whole path.
         let dst: std::path::PathBuf = dst.extract().map_err(|e| match dst.cast::<PyString>() {

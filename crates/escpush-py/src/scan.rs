@@ -290,7 +290,33 @@ pub(crate) struct Options<'a, 'py> {
     pub(crate) limit: Option<u64>,
 }
 
-impl Options<'_, '_> {
+impl<'a, 'py> Options<'a, 'py> {
+    /// The options of `scan` and `select`, `threads` and `limit` checked (`InvalidInput`
+    /// rather than `OverflowError`).
+    #[allow(clippy::too_many_arguments)] // the keywords of `scan` and `select`
+    pub(crate) fn new(
+        py: Python<'_>,
+        strict: bool,
+        threads: Option<crate::convert::Int>,
+        progress: Option<Py<PyAny>>,
+        since: Option<&'a Bound<'py, PyAny>>,
+        until: Option<&'a Bound<'py, PyAny>>,
+        limit: Option<crate::convert::Int>,
+    ) -> PyResult<Self> {
+        let threads = threads.map(|t| t.count(py, "threads", 0, 4096)).transpose()?;
+        let limit = limit
+            .map(|l| l.count(py, "limit", 0, i64::MAX).map(|l| l as u64))
+            .transpose()?;
+        Ok(Options {
+            strict,
+            threads,
+            progress,
+            since,
+            until,
+            limit,
+        })
+    }
+
     fn selection(&self, py: Python<'_>) -> PyResult<Selection> {
         Ok(Selection::new()
             .since(time_arg(py, "since", self.since)?)
