@@ -32,30 +32,98 @@ pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).
 pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterator<Item = (K, T)>) -> Option<T> {
     // One edit in four characters, at least one and at most three.
-    let length = given.chars().count();
-    let allowed = (length / 4).clamp(1, 3);
-    let lower = given.to_ascii_lowercase();
+    let name: Vec<char> = given.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let allowed = (name.len() / 4).clamp(1, 3);
+    let mut rows = Rows::default();
     let mut best: Option<(usize, T)> = None;
     for (key, item) in candidates {
         let key = key.as_ref();
         if key.eq_ignore_ascii_case(given) {
             return Some(item);
         }
-        // The distance is at least the difference of the lengths: a candidate too long or
-        // too short is not measured (a name of a megabyte costs no more than a short one).
-        if key.chars().count().abs_diff(length) > allowed {
-            continue;
-        }
-        let distance = levenshtein(&lower, &key.to_ascii_lowercase());
-        if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+        // Only a candidate nearer than the best so far can take its place (the first of
+        // equals is kept), so each is measured only as far as that bound: a name of a
+        // megabyte, or hundreds of unknown names, cost little more than a short one.
+        let bound = best.as_ref().map_or(allowed, |(d, _)| d.saturating_sub(1));
+        if let Some(distance) = rows.distance_within(&name, key, bound) {
             best = Some((distance, item));
         }
     }
-    best.filter(|(d, _)| *d <= allowed).map(|(_, item)| item)
+    best.map(|(_, item)| item)
 }
 
-/// Edit distance (insertions, deletions, substitutions; a swap of neighbours counts one).
-pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
+/// The buffers of [`Rows::distance_within`], kept from one candidate to the next.
+#[derive(Default)]
+struct Rows {
+    key: Vec<char>,
+    before: Vec<usize>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+    /// The cells computed so far, for the tests.
+    #[cfg(test)]
+    cells: usize,
+}
+
+impl Rows {
+    /// The edit distance of `name` (already lower-cased) and `key` (lower-cased here):
+    /// insertions, deletions and substitutions, a swap of neighbours counting one (optimal
+    /// string alignment), when it is at most `bound`; else `None`. Only the cells
+    /// within `bound` of the diagonal are computed (one outside is more than `bound` away
+    /// and is held as `bound + 1`), and it stops at the first row whose every cell is over
+    /// `bound`: no later row has a smaller value.
+    fn distance_within(&mut self, name: &[char], key: &str, bound: usize) -> Option<usize> {
+        let (a, k) = (name, bound);
+        // The distance is at least the difference of the lengths: a candidate too long or
+        // too short is not measured at all.
+        if key.chars().count().abs_diff(a.len()) > k {
+            return None;
+        }
+        self.key.clear();
+        self.key.extend(key.chars().map(|c| c.to_ascii_lowercase()));
+        let b = &self.key;
+        let far = k + 1;
+        for row in [&mut self.before, &mut self.prev, &mut self.cur] {
+            row.clear();
+            row.resize(b.len() + 1, far);
+        }
+        for (j, cell) in self.prev.iter_mut().enumerate().take(k + 1) {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            let lo = i.saturating_sub(k).max(1);
+            let hi = (i + k).min(b.len());
+            self.cur[lo - 1] = if lo == 1 { i } else { far };
+            let mut row_min = self.cur[lo - 1];
+            for j in lo..=hi {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut value = (self.prev[j] + 1).min(self.cur[j - 1] + 1).min(self.prev[j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    value = value.min(self.before[j - 2] + 1);
+                }
+                self.cur[j] = value;
+                row_min = row_min.min(value);
+            }
+            #[cfg(test)]
+            {
+                self.cells += hi + 1 - lo;
+            }
+            if hi < b.len() {
+                self.cur[hi + 1] = far;
+            }
+            if row_min > k {
+                return None;
+            }
+            std::mem::swap(&mut self.before, &mut self.prev);
+            std::mem::swap(&mut self.prev, &mut self.cur);
+        }
+        Some(self.prev[b.len()]).filter(|d| *d <= k)
+    }
+}
+
+/// The whole table of the edit distance that [`Rows::distance_within`] bounds: the
+/// reference the tests hold it to.
+#[cfg(test)]
+fn levenshtein(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     // Optimal string alignment: three rows of the table.
@@ -149,5 +217,68 @@ mod tests {
             closest("ClientRequestHo", names.iter().map(|n| (*n, *n))),
             Some("ClientRequestHost")
         );
+    }
+
+    /// What `closest` gave before it bounded each distance: every candidate of a near
+    /// length measured whole, the first of the smallest kept.
+    fn closest_by_whole_table<'a>(given: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let length = given.chars().count();
+        let allowed = (length / 4).clamp(1, 3);
+        let mut best: Option<(usize, &str)> = None;
+        for key in candidates {
+            if key.eq_ignore_ascii_case(given) {
+                return Some(key);
+            }
+            if key.chars().count().abs_diff(length) > allowed {
+                continue;
+            }
+            let distance = levenshtein(&given.to_ascii_lowercase(), &key.to_ascii_lowercase());
+            if best.is_none_or(|(d, _)| distance < d) {
+                best = Some((distance, key));
+            }
+        }
+        best.filter(|(d, _)| *d <= allowed).map(|(_, key)| key)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The banded distance is the whole table's whenever that is within the bound, and
+        /// `None` exactly when it is not (a small alphabet, so that near names are common).
+        #[test]
+        fn the_bounded_distance_is_the_whole_tables(a in "[abAB\u{e9}]{0,12}", b in "[abAB\u{e9}]{0,12}", bound in 0usize..5) {
+            let name: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+            let whole = levenshtein(&a.to_ascii_lowercase(), &b.to_ascii_lowercase());
+            let bounded = Rows::default().distance_within(&name, &b, bound);
+            proptest::prop_assert_eq!(bounded, (whole <= bound).then_some(whole), "{:?} {:?}", a, b);
+        }
+
+        /// `closest` picks what it picked when every distance was measured whole.
+        #[test]
+        fn closest_picks_what_the_whole_table_picks(
+            given in "[abcAB]{0,14}",
+            candidates in proptest::collection::vec("[abcAB]{0,14}", 0..12),
+        ) {
+            let keys: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            let picked = closest(&given, keys.iter().map(|k| (*k, *k)));
+            proptest::prop_assert_eq!(picked, closest_by_whole_table(&given, &keys));
+        }
+    }
+
+    /// An unknown name is measured only near the diagonal and only until every cell of a
+    /// row is over the bound: a few cells, where the whole table of two 25-character names
+    /// has 625 (fuzzing `logpull_options` spent nearly all its time measuring those).
+    #[test]
+    fn an_unknown_name_is_given_up_on_after_a_few_rows() {
+        let mut rows = Rows::default();
+        let name: Vec<char> = "zqwxyzvutsrqponmlkjihgfed".chars().collect();
+        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 3), None);
+        assert!(rows.cells <= 4 * 7, "{} cells", rows.cells);
+
+        let mut rows = Rows::default();
+        let name: Vec<char> = "clientrequestfield007nmae".chars().collect();
+        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 3), Some(1));
+        assert!(rows.cells <= 25 * 7, "{} cells", rows.cells);
+        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 0), None);
     }
 }
