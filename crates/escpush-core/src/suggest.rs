@@ -31,10 +31,9 @@ pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 /// smallest edit distance, if it is small for the name's length. `given` and the
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).
 pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterator<Item = (K, T)>) -> Option<T> {
+    let mut rows = Rows::new(given);
     // One edit in four characters, at least one and at most three.
-    let name: Vec<char> = given.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let allowed = (name.len() / 4).clamp(1, 3);
-    let mut rows = Rows::default();
+    let allowed = (rows.length / 4).clamp(1, 3);
     let mut best: Option<(usize, T)> = None;
     for (key, item) in candidates {
         let key = key.as_ref();
@@ -45,16 +44,22 @@ pub(crate) fn closest<T, K: AsRef<str>>(given: &str, candidates: impl IntoIterat
         // equals is kept), so each is measured only as far as that bound: a name of a
         // megabyte, or hundreds of unknown names, cost little more than a short one.
         let bound = best.as_ref().map_or(allowed, |(d, _)| d.saturating_sub(1));
-        if let Some(distance) = rows.distance_within(&name, key, bound) {
+        if let Some(distance) = rows.distance_within(key, bound) {
             best = Some((distance, item));
         }
     }
     best.map(|(_, item)| item)
 }
 
-/// The buffers of [`Rows::distance_within`], kept from one candidate to the next.
-#[derive(Default)]
-struct Rows {
+/// The edit distances of one name to candidates: the name, and the buffers of
+/// [`Rows::distance_within`], kept from one candidate to the next.
+struct Rows<'a> {
+    given: &'a str,
+    /// `given`'s length in characters.
+    length: usize,
+    /// `given` lower-cased, made when a first candidate is near enough in length to
+    /// measure (so never for a name of a megabyte).
+    name: Vec<char>,
     key: Vec<char>,
     before: Vec<usize>,
     prev: Vec<usize>,
@@ -64,20 +69,38 @@ struct Rows {
     cells: usize,
 }
 
-impl Rows {
-    /// The edit distance of `name` (already lower-cased) and `key` (lower-cased here):
+impl<'a> Rows<'a> {
+    fn new(given: &'a str) -> Self {
+        Rows {
+            given,
+            length: given.chars().count(),
+            name: Vec::new(),
+            key: Vec::new(),
+            before: Vec::new(),
+            prev: Vec::new(),
+            cur: Vec::new(),
+            #[cfg(test)]
+            cells: 0,
+        }
+    }
+
+    /// The edit distance of the name and `key`, each lower-cased:
     /// insertions, deletions and substitutions, a swap of neighbours counting one (optimal
     /// string alignment), when it is at most `bound`; else `None`. Only the cells
     /// within `bound` of the diagonal are computed (one outside is more than `bound` away
     /// and is held as `bound + 1`), and it stops at the first row whose every cell is over
     /// `bound`: no later row has a smaller value.
-    fn distance_within(&mut self, name: &[char], key: &str, bound: usize) -> Option<usize> {
-        let (a, k) = (name, bound);
+    fn distance_within(&mut self, key: &str, bound: usize) -> Option<usize> {
+        let k = bound;
         // The distance is at least the difference of the lengths: a candidate too long or
         // too short is not measured at all.
-        if key.chars().count().abs_diff(a.len()) > k {
+        if key.chars().count().abs_diff(self.length) > k {
             return None;
         }
+        if self.name.len() != self.length {
+            self.name.extend(self.given.chars().map(|c| c.to_ascii_lowercase()));
+        }
+        let a = &self.name;
         self.key.clear();
         self.key.extend(key.chars().map(|c| c.to_ascii_lowercase()));
         let b = &self.key;
@@ -247,9 +270,8 @@ mod tests {
         /// `None` exactly when it is not (a small alphabet, so that near names are common).
         #[test]
         fn the_bounded_distance_is_the_whole_tables(a in "[abAB\u{e9}]{0,12}", b in "[abAB\u{e9}]{0,12}", bound in 0usize..5) {
-            let name: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
             let whole = levenshtein(&a.to_ascii_lowercase(), &b.to_ascii_lowercase());
-            let bounded = Rows::default().distance_within(&name, &b, bound);
+            let bounded = Rows::new(&a).distance_within(&b, bound);
             proptest::prop_assert_eq!(bounded, (whole <= bound).then_some(whole), "{:?} {:?}", a, b);
         }
 
@@ -270,15 +292,19 @@ mod tests {
     /// has 625 (fuzzing `logpull_options` spent nearly all its time measuring those).
     #[test]
     fn an_unknown_name_is_given_up_on_after_a_few_rows() {
-        let mut rows = Rows::default();
-        let name: Vec<char> = "zqwxyzvutsrqponmlkjihgfed".chars().collect();
-        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 3), None);
+        let mut rows = Rows::new("zqwxyzvutsrqponmlkjihgfed");
+        assert_eq!(rows.distance_within("ClientRequestField007Name", 3), None);
         assert!(rows.cells <= 4 * 7, "{} cells", rows.cells);
 
-        let mut rows = Rows::default();
-        let name: Vec<char> = "clientrequestfield007nmae".chars().collect();
-        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 3), Some(1));
+        let mut rows = Rows::new("clientrequestfield007nmae");
+        assert_eq!(rows.distance_within("ClientRequestField007Name", 3), Some(1));
         assert!(rows.cells <= 25 * 7, "{} cells", rows.cells);
-        assert_eq!(rows.distance_within(&name, "ClientRequestField007Name", 0), None);
+        assert_eq!(rows.distance_within("ClientRequestField007Name", 0), None);
+
+        // A name far longer than the candidates is not even lower-cased.
+        let huge = "x".repeat(1_000_000);
+        let mut rows = Rows::new(&huge);
+        assert_eq!(rows.distance_within("ClientRequestField007Name", 3), None);
+        assert!(rows.name.is_empty() && rows.cells == 0);
     }
 }
