@@ -5,7 +5,8 @@
 use std::io::{self, Read};
 use std::sync::Mutex;
 
-use crate::handlers::{error_response, respond};
+use crate::handlers::respond;
+use crate::server::bad_request;
 use crate::state::State;
 use crate::wire::{ReadError, Reader};
 use crate::Credentials;
@@ -116,7 +117,7 @@ pub fn answer(bytes: &[u8]) -> Vec<(u16, Vec<u8>)> {
                 }
             }
             Err(ReadError::Bad(status, message)) => {
-                let resp = error_response(status, 1000 + i64::from(status), message);
+                let resp = bad_request(status, message);
                 answers.push((resp.status, resp.body));
                 break;
             }

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -131,8 +131,9 @@ where
             continue;
         };
         if !make_room(inner) {
-            refuse(stream);
+            // Counted before the answer goes out, so whoever reads it sees the count.
             inner.refused.fetch_add(1, Ordering::Relaxed);
+            refuse(stream);
             continue;
         }
         let Ok(clone) = stream.try_clone() else { continue };
@@ -172,8 +173,8 @@ fn make_room(inner: &Inner) -> bool {
         .map(|(_, id)| id);
     match oldest.and_then(|id| conns.remove(&id)) {
         Some(entry) => {
-            let _ = entry.stream.shutdown(Shutdown::Both);
             inner.evicted.fetch_add(1, Ordering::Relaxed);
+            let _ = entry.stream.shutdown(Shutdown::Both);
             true
         }
         None => false,
@@ -183,13 +184,12 @@ fn make_room(inner: &Inner) -> bool {
 /// A 503 for a connection over the cap, written without waiting for its request.
 fn refuse(mut stream: TcpStream) {
     let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-    let body = r#"{"success":false,"errors":[{"code":1503,"message":"too many connections; retry"}],"messages":[],"result":null}"#;
-    let _ = write!(
-        stream,
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let resp = error_response(503, 1503, "too many connections; retry").header("Retry-After", "1");
+    let how = Delivery {
+        close: true,
+        ..Delivery::default()
+    };
+    let _ = write_response_with(&mut stream, &resp, how, &|_| Ok(()));
     let _ = stream.shutdown(Shutdown::Both);
 }
 
@@ -272,9 +272,14 @@ pub(crate) fn serve_requests(
     }
 }
 
+/// The API's answer to a request the reader refused (400, 413, 431, 505): an error in the
+/// v4 envelope whose code is `1000 +` the status.
+pub(crate) fn bad_request(status: u16, message: String) -> HttpResponse {
+    error_response(status, 1000 + i64::from(status), message)
+}
+
 fn serve_connection(conn: Conn, inner: &Inner) {
-    let bad = |status: u16, message: String| error_response(status, 1000 + i64::from(status), message);
-    serve_requests(conn, inner, bad, |req| {
+    serve_requests(conn, inner, bad_request, |req| {
         inner.requests.fetch_add(1, Ordering::Relaxed);
         let fault = lock(&inner.faults).next();
         let mut entry = LoggedRequest::new(req, fault.as_ref().map(Fault::name));
