@@ -351,15 +351,15 @@ pub(crate) fn hash_pieces(pieces: &mut [Piece], buf: &[u8]) {
     }
 }
 
-/// The reader's part: cuts the bytes `at..at + len` of the decompressed stream (held in a
-/// chunk's buffer from `offset` on, or dropped if `offset` is `None`) at the member ends
-/// among `ends` (those up to `at + len` are taken), into `pieces`.
+/// The reader's part: cuts the bytes `at..at + len` of the decompressed stream at the
+/// member ends among `ends` (those up to `at + len` are taken), into `pieces`. The bytes
+/// are held in a chunk's buffer from its start (`dropped` is `None`: a worker hashes them),
+/// or are `dropped`, no chunk holding them: hashed here.
 pub(crate) fn cut(
     pieces: &mut Vec<Piece>,
     ends: &mut VecDeque<MemberEnd>,
     at: u64,
     len: usize,
-    offset: Option<usize>,
     dropped: Option<&[u8]>,
 ) {
     let mut from = 0usize;
@@ -367,19 +367,19 @@ pub(crate) fn cut(
         if range.is_empty() {
             return;
         }
-        match (offset, dropped) {
-            (Some(offset), _) => pieces.push(Piece::Kept(offset + range.start..offset + range.end)),
-            (None, Some(bytes)) => {
+        match dropped {
+            None => pieces.push(Piece::Kept(range)),
+            Some(bytes) => {
                 let mut hasher = Hasher::new();
                 hasher.update(&bytes[range.clone()]);
                 pieces.push(Piece::Hashed(hasher, range.len() as u64));
             }
-            (None, None) => {}
         }
     };
     while let Some(end) = ends.front().copied() {
         let Some(rel) = end.at.checked_sub(at) else {
-            // Ends before these bytes belong to an earlier cut (never happens: cuts go in order).
+            // An end before these bytes belongs to an earlier cut: cuts go in order.
+            debug_assert!(false, "a member end at {} before the cut at {at}", end.at);
             ends.pop_front();
             continue;
         };
@@ -536,9 +536,9 @@ mod tests {
                     let chunk = &stream[at..to];
                     let mut pieces = Vec::new();
                     if drop_middle && i == 1 {
-                        cut(&mut pieces, &mut ends, at as u64, chunk.len(), None, Some(chunk));
+                        cut(&mut pieces, &mut ends, at as u64, chunk.len(), Some(chunk));
                     } else {
-                        cut(&mut pieces, &mut ends, at as u64, chunk.len(), Some(0), None);
+                        cut(&mut pieces, &mut ends, at as u64, chunk.len(), None);
                     }
                     hash_pieces(&mut pieces, chunk);
                     assert!(pieces.iter().all(|p| !matches!(p, Piece::Kept(_))));
@@ -553,7 +553,7 @@ mod tests {
         let mut bad = stream.clone();
         bad[15] ^= 1;
         let mut pieces = Vec::new();
-        cut(&mut pieces, &mut ends, 0, bad.len(), Some(0), None);
+        cut(&mut pieces, &mut ends, 0, bad.len(), None);
         hash_pieces(&mut pieces, &bad);
         let err = Check::default().take(&pieces, "mem.gz").unwrap_err();
         assert!(

@@ -309,14 +309,7 @@ impl StreamChecks {
     /// Bytes of the stream that no chunk holds: hashed here.
     fn dropped(&mut self, bytes: &[u8]) {
         if self.gzip {
-            gzip::cut(
-                &mut self.dropped,
-                &mut self.ends,
-                self.at,
-                bytes.len(),
-                None,
-                Some(bytes),
-            );
+            gzip::cut(&mut self.dropped, &mut self.ends, self.at, bytes.len(), Some(bytes));
             self.at += bytes.len() as u64;
         }
     }
@@ -326,7 +319,7 @@ impl StreamChecks {
     fn kept(&mut self, chunk: &mut Chunk) {
         if self.gzip {
             chunk.pieces.append(&mut self.dropped);
-            gzip::cut(&mut chunk.pieces, &mut self.ends, self.at, chunk.len, Some(0), None);
+            gzip::cut(&mut chunk.pieces, &mut self.ends, self.at, chunk.len, None);
             self.at += chunk.len as u64;
         }
     }
