@@ -2,7 +2,9 @@
 //!
 //! The data, `data/datasets.json`, holds facts from Cloudflare's documentation
 //! (cloudflare/cloudflare-docs; each dataset records its page and commit): field names,
-//! documented types and deprecation flags. `scripts/import_datasets.py` regenerates it.
+//! documented types and deprecation flags. `scripts/import_datasets.py` regenerates it,
+//! applying `scripts/dataset_corrections.json` (where a copied page is not the docs' truth,
+//! each correction with its source page and why).
 //! This file holds data and lookup only; what a filter may do with a field type (SPEC
 //! table B.1) is decided in `filter/validate.rs`.
 
@@ -56,8 +58,10 @@ pub enum FieldType {
     Object,
     /// `array[object]`: cannot be filtered
     ObjectArray,
-    /// No type documented (a field named in Cloudflare's field list but not on its page);
-    /// every operator is let through.
+    /// No type documented: a field named in Cloudflare's field list but typed on no docs
+    /// page (the `undocumented` list of `scripts/dataset_corrections.json`). Validation
+    /// reports a filter on it (`untyped_field`); evaluation, the SQL column (`json`) and the
+    /// equivalence (any value) treat it as untyped.
     Unknown,
 }
 
@@ -331,6 +335,83 @@ mod tests {
             FieldType::Unknown
         );
         assert!(Dataset::get("gateway_dns", Some(DatasetScope::Zone)).is_err());
+    }
+
+    #[test]
+    fn account_websocket_analytics_has_the_account_page_fields() {
+        // The account page as published (2026-06-29, 2026-09-14) and the 2026-09-15 field
+        // list; not the camelCase names of the repository copy @7dcfdac9
+        // (scripts/dataset_corrections.json).
+        let account = Dataset::get("websocket_analytics", Some(DatasetScope::Account)).unwrap();
+        let fields: Vec<(&str, &str)> = account
+            .fields()
+            .iter()
+            .map(|f| (f.name(), f.field_type().as_str()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("BytesReceivedClient", "int"),
+                ("BytesReceivedOrigin", "int"),
+                ("BytesSentClient", "int"),
+                ("BytesSentOrigin", "int"),
+                ("ClientASN", "int"),
+                ("ClientIP", "string"),
+                ("ClientRequestHost", "string"),
+                ("ClientRequestPath", "string"),
+                ("ClientRequestUserAgent", "string"),
+                ("ColoCode", "string"),
+                ("ConnectionCloseReason", "string"),
+                ("ConnectionCloseSource", "string"),
+                ("ConnectionID", "string"),
+                ("ConnectionTransportCloseCode", "int"),
+                ("EdgeEndTimestamp", "int or string"),
+                ("EdgeStartTimestamp", "int or string"),
+                ("RayID", "string"),
+            ]
+        );
+        let zone = Dataset::get("websocket_analytics", Some(DatasetScope::Zone)).unwrap();
+        assert_eq!(account.fields(), zone.fields());
+    }
+
+    /// Every field without a documented type, as (scope, dataset, field): the list of
+    /// `undocumented` in scripts/dataset_corrections.json. A new untyped field fails here.
+    const UNDOCUMENTED: [(&str, &str, &str); 10] = [
+        ("zone", "firewall_events", "WAFRequestSignatureCategories"),
+        ("zone", "firewall_events", "WAFRequestSignatureRefs"),
+        ("account", "dex_application_tests", "HTTPRedirectEndMs"),
+        ("account", "dex_application_tests", "HTTPRedirectStartMs"),
+        ("account", "dex_application_tests", "HTTPResponseBody"),
+        ("account", "dex_application_tests", "HTTPResponseHeaders"),
+        ("account", "firewall_events", "WAFRequestSignatureCategories"),
+        ("account", "firewall_events", "WAFRequestSignatureRefs"),
+        ("account", "gateway_http", "ExperimentalFeatures"),
+        ("account", "gateway_http", "PackageInfo"),
+    ];
+
+    #[test]
+    fn no_field_is_untyped_unless_the_docs_give_no_type() {
+        let untyped: Vec<(&str, &str, &str)> = datasets()
+            .iter()
+            .flat_map(|d| {
+                d.fields()
+                    .iter()
+                    .filter(|f| f.field_type() == FieldType::Unknown)
+                    .map(move |f| (d.scope().as_str(), d.name(), f.name()))
+            })
+            .collect();
+        assert_eq!(untyped, UNDOCUMENTED);
+    }
+
+    #[test]
+    fn fields_typed_from_the_docs_pages() {
+        let zone = Dataset::get("firewall_events", Some(DatasetScope::Zone)).unwrap();
+        let topics = zone.field("AISecurityCustomTopicCategories").unwrap();
+        assert_eq!(topics.field_type(), FieldType::Object);
+        assert!(!topics.filterable());
+        assert_eq!(zone.field("ZoneName").unwrap().field_type(), FieldType::String);
+        let warp = Dataset::get("warp_config_changes", None).unwrap();
+        assert_eq!(warp.field("UserEmail").unwrap().field_type(), FieldType::String);
     }
 
     #[test]

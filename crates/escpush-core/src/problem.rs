@@ -61,6 +61,9 @@ pub enum ProblemCode {
     UnknownField,
     /// A field whose type the API cannot filter on.
     FieldNotFilterable,
+    /// A field of the dataset whose type Cloudflare's docs do not give, so which operators
+    /// and values apply to it cannot be checked.
+    UntypedField,
     /// An operator the field's type does not support (SPEC table B.1).
     OperatorNotSupported,
     /// A value that can never equal a value of the field's type.
@@ -101,6 +104,7 @@ impl ProblemCode {
             ProblemCode::TooLarge => "too_large",
             ProblemCode::UnknownField => "unknown_field",
             ProblemCode::FieldNotFilterable => "field_not_filterable",
+            ProblemCode::UntypedField => "untyped_field",
             ProblemCode::OperatorNotSupported => "operator_not_supported",
             ProblemCode::ValueTypeMismatch => "value_type_mismatch",
             ProblemCode::UnknownDataset => "unknown_dataset",

@@ -268,14 +268,15 @@ fn with_destination(
     }
 }
 
-/// The live field list: the embedded schema's fields (described by their type), with the
-/// quirks' drift applied.
+/// The live field list: the embedded schema's fields, each with the docs' description as
+/// the API answers it, with the quirks' drift applied.
 fn live_fields(d: &Dataset, quirks: &crate::faults::LogpushQuirks) -> Map<String, Value> {
     let drift = quirks.field_drift.get(d.name()).cloned().unwrap_or_default();
     let mut out = Map::new();
     for f in d.fields() {
         if !drift.remove.iter().any(|r| r == f.name()) {
-            out.insert(f.name().to_owned(), Value::String(format!("{} field", f.field_type())));
+            let description = crate::descriptions::description(d, f.name());
+            out.insert(f.name().to_owned(), Value::String(description.to_owned()));
         }
     }
     for (name, description) in drift.add {

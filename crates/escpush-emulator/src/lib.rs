@@ -57,9 +57,11 @@
 //!   propagation delay of `always`.
 //!
 //! Modules: `server` (listener, connections, faults applied), `edge` (edge mode), `wire` (HTTP/1.1 on
-//! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (routes).
+//! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (routes), `descriptions`
+//! (the docs' field descriptions the fields endpoint answers).
 #![forbid(unsafe_code)]
 
+mod descriptions;
 mod edge;
 mod faults;
 /// For the fuzz targets of `fuzz/` only: not part of the API.

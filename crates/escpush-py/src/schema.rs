@@ -78,7 +78,9 @@ pub fn datasets(py: Python<'_>, scope: Option<Text>) -> PyResult<Vec<String>> {
     Ok(names)
 }
 
-/// The fields of a dataset, name → documented type (`"string"`, `"int"`, `"array[string]"`, ...).
+/// The fields of a dataset, name → documented type (`"string"`, `"int"`, `"array[string]"`, ...);
+/// `"unknown"` for a field whose type Cloudflare's docs do not give (validation reports it as
+/// `untyped_field`).
 #[pyfunction]
 #[pyo3(signature = (dataset, scope=None))]
 pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {

@@ -90,7 +90,9 @@ impl Limits {
 
 impl FieldType {
     /// Whether `op` applies to a field of this type: SPEC table B.1, with `int` and
-    /// `float` as Int, `array[*]` as Array, `int or string` as String or Int.
+    /// `float` as Int, `array[*]` as Array, `int or string` as String or Int. Cloudflare's
+    /// Filters page (`logpush-job/filters.mdx`) marks `in` / `!in` ❌ for arrays; B.1 allows
+    /// them, and the spec wins.
     pub fn supports(self, op: Operator) -> bool {
         use Operator as O;
         let string = !matches!(op, O::Lt | O::Leq | O::Gt | O::Geq);
@@ -107,6 +109,8 @@ impl FieldType {
             FieldType::StringArray | FieldType::IntArray => array,
             FieldType::IntOrString => string || int,
             FieldType::Object | FieldType::ObjectArray => false,
+            // No type rules any out; validation reports such a field as `untyped_field`
+            // before it asks.
             FieldType::Unknown => true,
         }
     }
@@ -269,6 +273,22 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
         ));
         return;
     }
+    if ty == FieldType::Unknown {
+        // Named by Cloudflare's field list but typed on no docs page: nothing says which
+        // operators apply, so the filter is not passed as if every one did.
+        out.push(Problem::new(
+            format!("{path}.key"),
+            ProblemCode::UntypedField,
+            format!(
+                "`{}` has no documented type in {} ({}): Cloudflare's docs do not give it, so which operators \
+                 apply cannot be checked",
+                c.key,
+                dataset.name(),
+                dataset.scope()
+            ),
+        ));
+        return;
+    }
     if !ty.supports(c.operator) {
         let ops: Vec<&str> = ty.operators().into_iter().map(Operator::as_str).collect();
         out.push(Problem::new(
@@ -356,5 +376,28 @@ mod tests {
         assert_eq!(FieldType::IntOrString.operators(), O::ALL);
         assert!(FieldType::Object.operators().is_empty());
         assert!(FieldType::ObjectArray.operators().is_empty());
+    }
+
+    #[test]
+    fn a_field_without_a_documented_type_is_reported_not_let_through() {
+        use crate::dataset::DatasetScope;
+        use crate::filter::field;
+        let zone = Dataset::get("firewall_events", Some(DatasetScope::Zone)).unwrap();
+        let f = field("WAFRequestSignatureRefs").starts_with("x") & field("ClientIP").eq("1.2.3.4");
+        let found = f.problems(Some(zone), Limits::default());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, "where.and[0].key");
+        assert_eq!(found[0].code, ProblemCode::UntypedField);
+        assert_eq!(found[0].code.as_str(), "untyped_field");
+        assert_eq!(
+            found[0].message,
+            "`WAFRequestSignatureRefs` has no documented type in firewall_events (zone): Cloudflare's docs do not \
+             give it, so which operators apply cannot be checked"
+        );
+        assert!(f.validate(Some(zone), Limits::default()).is_err());
+        // Without a dataset nothing is known of types, and evaluation is unchanged.
+        assert!(f.problems(None, Limits::default()).is_empty());
+        let record = serde_json::json!({"WAFRequestSignatureRefs": "xyz", "ClientIP": "1.2.3.4"});
+        assert!(f.matches(&record));
     }
 }

@@ -35,14 +35,18 @@ use crate::problem::{FilterError, ProblemCode};
 pub fn to_sql(filter: &Filter, dialect: Dialect, dataset: &Dataset) -> Result<String, Error> {
     // Only problems that leave a condition without a column, or a tree without a shape,
     // stop the printer: the rest (an operator a type does not take, a value no field of
-    // the type can have) evaluate to false, as `matches` evaluates them.
+    // the type can have) evaluate to false, as `matches` evaluates them. A field without a
+    // documented type is refused below, as a column that cannot be typed.
     let problems: Vec<_> = filter
         .problems(Some(dataset), Limits::none())
         .into_iter()
         .filter(|p| {
             !matches!(
                 p.code,
-                ProblemCode::FieldNotFilterable | ProblemCode::OperatorNotSupported | ProblemCode::ValueTypeMismatch
+                ProblemCode::FieldNotFilterable
+                    | ProblemCode::OperatorNotSupported
+                    | ProblemCode::ValueTypeMismatch
+                    | ProblemCode::UntypedField
             )
         })
         .collect();
