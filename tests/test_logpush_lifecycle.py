@@ -313,3 +313,21 @@ def test_log_push_quirks_are_checked_and_turn_off(escpush_emulator: Emulator) ->
     escpush_emulator.logpush_quirks()
     assert "Brand" not in logpush.fields("http_requests")
     assert escpush_emulator.ownership_challenges() == []
+
+
+def test_ensure_job_and_apply_use_the_exact_filter_equivalence(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    stored = 'ClientCountry == "us"'
+    wanted = 'ClientCountry == "us" or (ClientCountry == "us" and EdgeResponseStatus >= 500)'
+    assert Filter.parse_any(wanted).equivalent(stored, "http_requests"), "what `filter diff` decides"
+    spec: dict[str, Any] = {"name": "us", "dataset": "http_requests", "destination_conf": S3}
+    created = logpush.ensure_job(**spec, filter=stored)
+    escpush_emulator.clear_requests()
+    again = logpush.ensure_job(**spec, filter=wanted)
+    assert (again["action"], again["id"], again["changes"]) == ("unchanged", created["id"], [])
+    plan = logpush.apply({"jobs": [{**spec, "filter": wanted}]}, dry_run=True)
+    assert [j["action"] for j in plan["jobs"]] == ["unchanged"]
+    assert writes(escpush_emulator) == []
+    # A filter that means something else is still an update.
+    other = logpush.ensure_job(**spec, filter='ClientCountry == "us" or EdgeResponseStatus >= 500')
+    assert other["action"] == "updated" and [c["field"] for c in other["changes"]] == ["filter"]

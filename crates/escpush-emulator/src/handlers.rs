@@ -642,6 +642,6 @@ mod tests {
         let http = Dataset::get("http_requests", None).unwrap();
         let (a, b) = (Filter::parse(f).unwrap(), Filter::parse(&again).unwrap());
         assert_ne!(a, b);
-        assert!(escpush_core::filters_equal(&a, &b, Some(http)));
+        assert!(a.equivalent(&b, Some(http)));
     }
 }

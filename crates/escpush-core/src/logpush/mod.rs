@@ -11,7 +11,8 @@
 //! - [`JobUpdate`]: the safe update of a stored job (the caller's changes on top of what is
 //!   stored, checked as a creation);
 //! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
-//!   by field), leave alone or delete, compared by meaning ([`filters_equal`]).
+//!   by field), leave alone or delete, compared by meaning (filters by
+//!   [`Filter::equivalent`](crate::Filter::equivalent)).
 //!
 //! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
 //! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
@@ -28,7 +29,7 @@ mod requests;
 mod tests;
 mod update;
 
-pub use compare::{field_drift, filters_equal, job_filter, logpull_options_equal, FieldDrift};
+pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
 pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,

@@ -2,8 +2,9 @@
 //! `ensure_job` call) says, by name. [`plan_jobs`] is a pure function of the desired jobs and
 //! the stored ones; a transport executes its entries ([`PlanEntry::operation`]).
 //!
-//! Fields are compared by meaning (filters with [`filters_equal`], `logpull_options` as
-//! options, `output_options` key by key), only the fields a desired job names are compared
+//! Fields are compared by meaning (filters by the exact equivalence of `filter diff`,
+//! [`Filter::equivalent`](crate::Filter::equivalent) with the job's dataset; `logpull_options`
+//! as options, `output_options` key by key), only the fields a desired job names are compared
 //! (the rest are the API's defaults, left alone), and secrets never appear in a change:
 //! `destination_conf` is shown redacted (or as changed, when only a credential differs),
 //! `ownership_challenge` as `***`.
@@ -16,7 +17,7 @@ use crate::dataset::DatasetScope;
 use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
 
-use super::compare::{filter_value, filters_equal, logpull_options_equal};
+use super::compare::{filter_value, logpull_options_equal};
 use super::destination::DestinationConf;
 use super::job::{JobSpec, SECRET_JOB_FIELDS};
 use super::requests::JobOp;
@@ -386,7 +387,8 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
     let blank = |v: &Value| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty());
     match key {
         "filter" => match (filter_value(Some(before)), filter_value(Some(after))) {
-            (Ok(Some(a)), Ok(Some(b))) => filters_equal(&a, &b, Some(dataset)),
+            // The one decision `filter diff` makes too: exact, on the records the dataset allows.
+            (Ok(Some(a)), Ok(Some(b))) => a.equivalent(&b, Some(dataset)),
             (Ok(None), Ok(None)) => true,
             _ => false,
         },

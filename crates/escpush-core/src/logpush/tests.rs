@@ -743,3 +743,44 @@ fn logpull_options_print_and_parse_back_to_the_same_options() {
         assert!(LogpullOptions::parse(text).is_err(), "{text:?}");
     }
 }
+
+#[test]
+fn plans_compare_filters_by_the_exact_equivalence() {
+    // Issue 22 item 9: `filter diff` calls these equivalent; so does the plan.
+    let mut stored = stored_job();
+    stored.insert(
+        "filter".into(),
+        json!(r#"{"where":{"key":"ClientCountry","operator":"eq","value":"us"}}"#),
+    );
+    let mut want =
+        desired(json!({"jobs": [{"name": "errors", "dataset": "http_requests", "destination_conf": SECRET_CONF}]}));
+    for (filter, action) in [
+        (
+            r#"ClientCountry == "us" or (ClientCountry == "us" and EdgeResponseStatus >= 500)"#,
+            PlanAction::Unchanged,
+        ),
+        (r#"ClientCountry in ["us", "us"]"#, PlanAction::Unchanged),
+        (
+            r#"ClientCountry == "us" or EdgeResponseStatus >= 500"#,
+            PlanAction::Update,
+        ),
+        (r#"ClientCountry == "US""#, PlanAction::Update),
+    ] {
+        want[0].insert("filter".into(), json!(filter));
+        let f = Filter::parse_any(filter).unwrap();
+        let g = crate::logpush::job_filter(&stored).unwrap().unwrap();
+        let http = crate::Dataset::get("http_requests", None).unwrap();
+        assert_eq!(
+            f.equivalent(&g, Some(http)),
+            action == PlanAction::Unchanged,
+            "{filter}"
+        );
+        assert_eq!(
+            plan_job(&want[0], std::slice::from_ref(&stored), DatasetScope::Zone)
+                .unwrap()
+                .action,
+            action,
+            "{filter}"
+        );
+    }
+}
