@@ -424,3 +424,37 @@ def test_ensure_job_and_apply_use_the_exact_filter_equivalence(escpush_emulator:
     # A filter that means something else is still an update.
     other = logpush.ensure_job(**spec, filter='ClientCountry == "us" or EdgeResponseStatus >= 500')
     assert other["action"] == "updated" and [c["field"] for c in other["changes"]] == ["filter"]
+
+
+def test_a_serialised_job_holds_no_credential(escpush_emulator: Emulator) -> None:
+    import pickle
+
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    challenge = "challenge-token-secret-42"
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests", name="j", ownership_challenge=challenge)
+    ensured = logpush.ensure_job(name="j", dataset="http_requests", destination_conf=S3, enabled=True)
+    listed = logpush.jobs()
+    for shown in (
+        json.dumps(job),
+        json.dumps(dict(job)),
+        json.dumps(ensured),
+        json.dumps(ensured["job"]),
+        json.dumps(listed),
+        json.dumps(logpush.job(job["id"])),
+        repr(list(job.items())) + repr(list(job.values())) + repr(job.copy()),
+        pickle.dumps(job).decode("latin-1"),
+        pickle.dumps(ensured).decode("latin-1"),
+    ):
+        assert SECRET not in shown and challenge not in shown, shown
+    masked = "s3://bucket/logs?region=us-east-1&secret-access-key=***"
+    assert job["destination_conf"] == masked and job["ownership_challenge"] == "***"
+    # The real values stay at hand, asked for by name.
+    assert job.reveal()["destination_conf"] == S3 and job.reveal()["ownership_challenge"] == challenge
+    assert ensured["job"].reveal()["destination_conf"] == S3
+    # A masked destination sent back is refused, not stored as a broken job.
+    escpush_emulator.clear_requests()
+    with pytest.raises(InvalidInput, match=r"destination_conf.*\*\*\*.*reveal\(\)"):
+        logpush.create_job(destination_conf=job["destination_conf"], dataset="http_requests")
+    with pytest.raises(InvalidInput, match=r"ownership_challenge.*\*\*\*"):
+        logpush.update_job(job["id"], ownership_challenge=job["ownership_challenge"])
+    assert writes(escpush_emulator) == []

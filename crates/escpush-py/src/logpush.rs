@@ -121,7 +121,8 @@ fn limit(py: Python<'_>, what: &str, value: Int) -> PyResult<usize> {
     value.count(py, what, 0, i64::MAX)
 }
 
-/// A stored job as an `escpush.Job`: a dict whose repr and display mask credentials.
+/// A stored job as an `escpush.Job`: a dict whose items hold no credential (`Job.reveal()`
+/// gives them).
 fn job_from_json(py: Python<'_>, job: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let dict = convert::from_json(py, job)?;
     Ok(py.import("escpush._job")?.getattr("Job")?.call1((dict,))?.unbind())
@@ -289,7 +290,8 @@ impl PyLogpush {
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
-    /// [{"field", "before", "after"}], "job": Job}`; changes show secrets as `***`.
+    /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
+    /// `***` (`result["job"].reveal()` gives them).
     #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, **fields))]
     #[allow(clippy::too_many_arguments)]
     fn ensure_job(

@@ -918,3 +918,33 @@ fn plans_compare_filters_by_the_exact_equivalence() {
         assert_eq!(plan_job(&want[0], &stored, &zone).unwrap().action, action, "{filter}");
     }
 }
+
+#[test]
+fn a_masked_credential_is_refused_not_sent() {
+    // What a printed or serialised job holds (issue 22 item 10): sent back, it would store a
+    // job that cannot push.
+    let mut shown = stored_job();
+    shown.insert("ownership_challenge".into(), json!("challenge-SECRET"));
+    redact_job(&mut shown);
+    for (field, conf, challenge) in [
+        ("destination_conf", shown["destination_conf"].as_str().unwrap(), None),
+        ("destination_conf", "https://***@logs.example.com/in", None),
+        ("ownership_challenge", SECRET_CONF, Some("***")),
+    ] {
+        let mut builder = JobSpec::builder("http_requests", DatasetScope::Zone).destination_conf(conf);
+        if let Some(c) = challenge {
+            builder = builder.extra("ownership_challenge", json!(c));
+        }
+        let err = builder.build().unwrap_err();
+        let found = codes(&err);
+        assert_eq!(found[0].0, field, "{err}");
+        assert!(err.to_string().contains("the mask escpush prints"), "{err}");
+    }
+    let changes = obj(json!({"destination_conf": shown["destination_conf"]}));
+    assert!(JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).is_err());
+    // A destination whose shown parameters merely look masked is not refused.
+    assert!(JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://b/p?region=us-east-1")
+        .build()
+        .is_ok());
+}
