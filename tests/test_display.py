@@ -301,11 +301,13 @@ def test_jobs_are_job_dicts_with_masked_display(escpush_emulator: Emulator) -> N
         ownership_challenge=f"{SECRET}-challenge",
     )
     assert type(job) is Job and isinstance(job, dict)
-    assert job["destination_conf"] == conf, "the dict holds what the API stored"
-    assert job["ownership_challenge"] == f"{SECRET}-challenge"
+    masked = "r2://bucket/logs?account-id=***&access-key-id=***&secret-access-key=***"
+    assert job["destination_conf"] == masked, "the dict holds no credential"
+    assert job["ownership_challenge"] == "***"
+    assert job.reveal()["destination_conf"] == conf, "reveal() gives what the API stored"
+    assert job.reveal()["ownership_challenge"] == f"{SECRET}-challenge"
     assert zone.logpush.job(job["id"]) == job and type(zone.logpush.job(job["id"])) is Job
     assert all(type(j) is Job for j in zone.logpush.jobs())
-    masked = "r2://bucket/logs?account-id=***&access-key-id=***&secret-access-key=***"
     assert job.redacted()["destination_conf"] == masked
     assert job.redacted()["ownership_challenge"] == "***"
     assert type(job.redacted()) is dict
@@ -344,6 +346,34 @@ def test_job_is_a_dict() -> None:
     with pytest.raises(AttributeError):
         job.extra = 1  # type: ignore[attr-defined]
     assert "filter None" in text_of(job._repr_html_())
+
+
+def test_a_job_holds_no_credential_in_any_view_and_reveals_them_when_asked() -> None:
+    conf = "s3://bucket/logs?region=us-east-1&secret-access-key=KEY-1"
+    masked = "s3://bucket/logs?region=us-east-1&secret-access-key=***"
+    job = Job({"id": 1, "destination_conf": conf, "ownership_challenge": "TOKEN-1"}, name="j")
+    assert job == {"id": 1, "destination_conf": masked, "ownership_challenge": "***", "name": "j"}
+    real = {"id": 1, "destination_conf": conf, "ownership_challenge": "TOKEN-1", "name": "j"}
+    assert job.reveal() == real and type(job.reveal()) is dict
+    views = [json.dumps(job), repr(dict(job)), repr(list(job.items())), repr(list(job.values())), repr(job.copy())]
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        views.append(pickle.dumps(job, protocol=protocol).decode("latin-1"))
+        back = pickle.loads(pickle.dumps(job, protocol=protocol))
+        assert back == job and back.reveal()["destination_conf"] == masked, "a pickle carries no credential"
+    for shown in views:
+        assert "KEY-1" not in shown and "TOKEN-1" not in shown, shown
+    assert copy.copy(job).reveal() == real and copy.deepcopy(job).reveal() == real
+    # Values set on a job are masked too, however they are set.
+    job["destination_conf"] = conf.replace("KEY-1", "KEY-2")
+    job.update(ownership_challenge="TOKEN-2")
+    job |= {"other": conf.replace("KEY-1", "KEY-3")}  # not a secret field: kept as given
+    assert job["destination_conf"] == masked and job["ownership_challenge"] == "***"
+    assert job.reveal()["destination_conf"].endswith("KEY-2") and job.reveal()["ownership_challenge"] == "TOKEN-2"
+    assert "KEY-2" not in json.dumps(job) and "TOKEN-2" not in json.dumps(job)
+    del job["ownership_challenge"]
+    assert "ownership_challenge" not in job.reveal()
+    fresh = Job()
+    assert fresh.setdefault("destination_conf", conf) == masked and fresh.reveal()["destination_conf"] == conf
 
 
 def test_job_display_survives_odd_records() -> None:

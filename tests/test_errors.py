@@ -36,6 +36,7 @@ EXPECTED: dict[str, type[EscpushError]] = {
     "http.ResponseTooLarge": TransportError,
     "http.Timeout": TransportError,
     "http.Transport": TransportError,
+    "http.PlanStopped": RateLimitError,  # the class of the write that failed (the sample's answers 429)
     "scan.Open": ScanError,
     "scan.Read": ScanError,
     "scan.Gzip": ScanError,
@@ -80,6 +81,9 @@ def test_structured_fields_arrive() -> None:
     assert (scan.value.path, scan.value.line) == ("in.ndjson", 3)
     with pytest.raises(TransportError, match="may have taken effect"):
         _raise_error("http.OutcomeUnknown")
+    with pytest.raises(RateLimitError, match=r"slow down; stopped at creating `b`; before it, apply created") as stop:
+        _raise_error("http.PlanStopped")
+    assert stop.value.status == 429 and stop.value.errors == [{"code": 10429, "message": "slow down"}]
 
 
 def test_an_unknown_kind_is_refused() -> None:

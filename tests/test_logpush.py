@@ -53,7 +53,7 @@ def test_filter_and_options_as_text_and_extra_fields(escpush_emulator: Emulator)
         max_upload_records=1000,
         ownership_challenge="challenge-0123456789",
     )
-    assert job["ownership_challenge"] == "challenge-0123456789"  # the API's answer, as sent
+    assert job["ownership_challenge"] == "***" and job.reveal()["ownership_challenge"] == "challenge-0123456789"
     assert job["filter"] == '{"where":{"key":"QueryName","operator":"endsWith","value":".example.com"}}'
     assert (job["enabled"], job["frequency"], job["max_upload_records"]) == (True, "low", 1000)
     assert account.logpush.jobs()[0]["id"] == job["id"]
@@ -342,7 +342,8 @@ def test_redacted_is_cores_rule() -> None:
     assert shown["destination_conf"] == "s3://b/p?region=r&secret-access-key=***"
     assert shown["ownership_challenge"] == "***", "a value core masks is masked whatever its type"
     assert shown["name"] is opaque and shown["frequency"] is None and type(shown) is dict
-    assert job["ownership_challenge"] is opaque, "the job itself is untouched"
+    assert job["ownership_challenge"] == "***", "the job holds what it shows"
+    assert job.reveal()["ownership_challenge"] is opaque and job.reveal()["name"] is opaque
 
 
 def test_the_default_limits_are_cores() -> None:

@@ -140,7 +140,7 @@ def test_apply_a_toml_file_dry_run_then_twice(cli: Cli, api: Emulator, tmp_path:
     assert "  ~ 'firewall' job" in edited.out and "(firewall_events): updated" in edited.out
     assert '      filter: {"where":{"key":"ClientCountry","operator":"eq","value":"fr"}} -> ' in edited.out
     assert f"  - 'stray' job {stray['id']} (http_requests): deleted" in edited.out
-    assert writes(api) == ["DELETE", "PUT"], "deletions first"
+    assert writes(api) == ["PUT", "DELETE"], "deletions last: a failure before them loses no job"
 
 
 def test_apply_reads_json_and_refuses_bad_files(cli: Cli, api: Emulator, tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_fields_and_datasets_check(cli: Cli, api: Emulator) -> None:
     assert as_json.json() == {"gateway_dns": {"only_live": ["Brand"], "only_embedded": ["QueryName"]}}
 
 
-def test_apply_replaces_a_job_on_a_full_zone_and_reports_a_failure_part_way(
+def test_apply_replaces_a_job_on_a_full_zone_only_when_told_to_delete_first(
     cli: Cli, api: Emulator, tmp_path: Path
 ) -> None:
     for i in range(4):
@@ -191,23 +191,60 @@ def test_apply_replaces_a_job_on_a_full_zone_and_reports_a_failure_part_way(
     jobs.write_text(
         json.dumps({"jobs": [*keep, {"name": "new", "dataset": "http_requests", "destination_conf": CONF}]})
     )
-    run = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--prune")
+    api.clear_requests()
+    # Creating `new` before deleting `old3` would make 5 jobs: refused before anything is sent.
+    refused = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--prune")
+    assert refused.code == EXIT_USAGE, refused.err
+    assert f"zone {ZONE} would hold 5 log-push jobs" in refused.err and "--delete-first" in refused.err
+    assert writes(api) == []
+    as_json = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--prune", "--json")
+    assert as_json.code == EXIT_USAGE and "at most 4" in as_json.error()["message"]  # type: ignore[operator]
+    run = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--prune", "--delete-first")
     assert run.code == EXIT_OK, run.err
     assert "'new' job " in run.out and "(http_requests): created" in run.out and "'old3' job" in run.out
+    assert writes(api) == ["DELETE", "POST"], "told to, it deletes first"
     listed = cli("logpush", "list", "--zone", ZONE, "--dataset", "http_requests", "--json").json()
-    assert sorted(j["name"] for j in listed) == ["new", "old0", "old1", "old2"]
-    # A failure part-way: what was done is printed, then the error.
+    assert sorted(j["name"] for j in listed) == ["new", "old0", "old1", "old2"]  # type: ignore[attr-defined]
+
+
+def _fail_part_way(cli: Cli, api: Emulator, tmp_path: Path) -> Path:
+    """Three jobs stored, a file that updates them, and the second update set to fail."""
+    for i in range(3):
+        cli("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", CONF,
+            "--name", f"old{i}")  # fmt: skip
+    jobs = tmp_path / "jobs.json"
     jobs.write_text(
-        json.dumps({"jobs": [{**j, "enabled": True} for j in keep] + [{"name": "new", "dataset": "http_requests",
-                                                                        "destination_conf": CONF}]})
+        json.dumps({"jobs": [{"name": f"old{i}", "dataset": "http_requests", "destination_conf": CONF,
+                              "enabled": True} for i in range(3)]})
     )  # fmt: skip
     api.fail_next(delay=0)  # the list
     api.fail_next(delay=0)  # the first update
     api.fail_next(status=400)  # the second update
+    return jobs
+
+
+def test_apply_failing_part_way_says_what_was_done(cli: Cli, api: Emulator, tmp_path: Path) -> None:
+    jobs = _fail_part_way(cli, api, tmp_path)
     failed = cli("logpush", "apply", str(jobs), "--zone", ZONE)
     assert failed.code == EXIT_API
+    assert failed.out == ""
     assert "'old0' job" in failed.err and "(http_requests): updated" in failed.err
     assert "'old1' job" in failed.err and "injected fault" in failed.err
+    assert "before it, apply updated `old0` (job 1)" in failed.err and "not sent: update `old2` (job 3)" in failed.err
+
+
+def test_apply_json_failing_part_way_writes_one_json_object(cli: Cli, api: Emulator, tmp_path: Path) -> None:
+    jobs = _fail_part_way(cli, api, tmp_path)
+    failed = cli("logpush", "apply", str(jobs), "--zone", ZONE, "--json")
+    assert failed.code == EXIT_API and failed.out == ""
+    error = json.loads(failed.err)["error"]  # the whole of stderr is one JSON object
+    assert error["exit_code"] == EXIT_API and "injected fault" in error["message"]
+    assert "before it, apply updated `old0` (job 1)" in error["message"]
+    assert [(j["name"], j["action"], j["done"]) for j in error["plan"]["jobs"]] == [
+        ("old0", "update", True),
+        ("old1", "update", False),
+        ("old2", "update", False),
+    ]
 
 
 def test_apply_reads_toml_from_stdin(cli: Cli, api: Emulator) -> None:

@@ -313,3 +313,148 @@ def test_log_push_quirks_are_checked_and_turn_off(escpush_emulator: Emulator) ->
     escpush_emulator.logpush_quirks()
     assert "Brand" not in logpush.fields("http_requests")
     assert escpush_emulator.ownership_challenges() == []
+
+
+# Issue 22, items 7, 9 and 10: the job limit foreseen, the write order, the one filter
+# equivalence, and no credential in a serialised job.
+
+
+def test_apply_refuses_more_jobs_than_a_zone_holds_before_writing(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    doc = {"jobs": [{"name": f"j{i}", "dataset": "http_requests", "destination_conf": S3} for i in range(5)]}
+    for dry_run in (True, False):
+        with pytest.raises(InvalidInput) as exc:
+            logpush.apply(doc, dry_run=dry_run)
+        message = str(exc.value)
+        assert f"zone {ZONE}" in message and "5 log-push jobs" in message, message
+        assert "at most 4" in message and "exceeded max jobs allowed" in message, message
+        assert "nothing was sent" in message, message
+    assert writes(escpush_emulator) == [] and logpush.jobs() == []
+    # One job at a time, too: ensure_job on a full zone is refused before it writes.
+    for i in range(4):
+        logpush.create_job(destination_conf=S3, dataset="http_requests", name=f"j{i}")
+    escpush_emulator.clear_requests()
+    with pytest.raises(InvalidInput, match="at most 4") as exc:
+        logpush.ensure_job(name="fifth", dataset="http_requests", destination_conf=S3)
+    assert "5 log-push jobs" in str(exc.value)
+    assert writes(escpush_emulator) == []
+    assert logpush.ensure_job(name="j0", dataset="http_requests", destination_conf=S3)["action"] == "unchanged"
+
+
+def test_the_account_limit_is_per_dataset_as_documented(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().account(ACCOUNT).logpush
+    R2 = f"r2://bucket/dlp?account-id=acc0123456789&access-key-id=key0123456789&secret-access-key={SECRET}"
+    # Only DLP forensic copies have a documented account limit (4); other datasets do not.
+    many = {"jobs": [{"name": f"dns{i}", "dataset": "gateway_dns", "destination_conf": R2} for i in range(5)]}
+    assert [j["done"] for j in logpush.apply(many)["jobs"]] == [True] * 5
+    dlp = {"jobs": [{"name": f"dlp{i}", "dataset": "dlp_forensic_copies", "destination_conf": R2} for i in range(5)]}
+    escpush_emulator.clear_requests()
+    with pytest.raises(InvalidInput, match=f"account {ACCOUNT} would hold 5 log-push jobs of dlp_forensic_copies"):
+        logpush.apply(dlp)
+    assert writes(escpush_emulator) == []
+    # The emulator refuses the fifth with the same rule and the documented message.
+    for i in range(4):
+        logpush.create_job(destination_conf=R2, dataset="dlp_forensic_copies", name=f"dlp{i}")
+    with pytest.raises(ApiError, match="creating a new job is not allowed: exceeded max jobs allowed"):
+        logpush.create_job(destination_conf=R2, dataset="dlp_forensic_copies", name="dlp4")
+
+
+def test_apply_creates_before_it_deletes_so_a_failed_creation_loses_no_job(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    old = logpush.create_job(destination_conf=S3, dataset="http_requests", name="old")
+    renamed = {"jobs": [{"name": "new", "dataset": "http_requests", "destination_conf": S3}]}
+    escpush_emulator.clear_requests()
+    escpush_emulator.fail_next(delay=0)  # the list
+    escpush_emulator.fail_next(status=400)  # the creation of `new`
+    with pytest.raises(ApiError) as exc:
+        logpush.apply(renamed, prune=True)
+    assert [j["name"] for j in logpush.jobs()] == ["old"], "the old job is still there"
+    assert writes(escpush_emulator) == [f"POST /client/v4/zones/{ZONE}/logpush/jobs"]
+    message = str(exc.value)
+    assert "injected fault" in message and "nothing was written before it" in message, message
+    assert f"not sent: delete `old` (job {old['id']})" in message, message
+    assert [(j["action"], j["done"]) for j in exc.value.plan["jobs"]] == [("create", False), ("delete", False)]
+    # Without a failure: the creation, then the deletion.
+    escpush_emulator.clear_requests()
+    done = logpush.apply(renamed, prune=True)
+    assert [(j["action"], j["done"]) for j in done["jobs"]] == [("create", True), ("delete", True)]
+    assert writes(escpush_emulator) == [
+        f"POST /client/v4/zones/{ZONE}/logpush/jobs",
+        f"DELETE /client/v4/zones/{ZONE}/logpush/jobs/{old['id']}",
+    ]
+
+
+def test_a_failure_part_way_says_what_was_written_before_it(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    keep = logpush.create_job(destination_conf=S3, dataset="http_requests", name="keep")
+    doc = {
+        "jobs": [
+            {"name": "keep", "dataset": "http_requests", "destination_conf": S3, "enabled": True},
+            {"name": "a", "dataset": "http_requests", "destination_conf": S3},
+            {"name": "b", "dataset": "http_requests", "destination_conf": S3},
+        ]
+    }
+    escpush_emulator.fail_next(delay=0)  # the list
+    escpush_emulator.fail_next(delay=0)  # the update of `keep`
+    escpush_emulator.fail_next(delay=0)  # the creation of `a`
+    escpush_emulator.fail_next(status=400)  # the creation of `b`
+    with pytest.raises(ApiError) as exc:
+        logpush.apply(doc)
+    message = str(exc.value)
+    created = next(j for j in logpush.jobs() if j["name"] == "a")
+    assert f"before it, apply updated `keep` (job {keep['id']}) and created `a` (job {created['id']})" in message
+    assert "not sent: " not in message and "creating `b`" in message, message
+    assert [(j["name"], j["done"]) for j in exc.value.plan["jobs"]] == [("keep", True), ("a", True), ("b", False)]
+    assert SECRET not in message and SECRET not in json.dumps(exc.value.plan)
+
+
+def test_ensure_job_and_apply_use_the_exact_filter_equivalence(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    stored = 'ClientCountry == "us"'
+    wanted = 'ClientCountry == "us" or (ClientCountry == "us" and EdgeResponseStatus >= 500)'
+    assert Filter.parse_any(wanted).equivalent(stored, "http_requests"), "what `filter diff` decides"
+    spec: dict[str, Any] = {"name": "us", "dataset": "http_requests", "destination_conf": S3}
+    created = logpush.ensure_job(**spec, filter=stored)
+    escpush_emulator.clear_requests()
+    again = logpush.ensure_job(**spec, filter=wanted)
+    assert (again["action"], again["id"], again["changes"]) == ("unchanged", created["id"], [])
+    plan = logpush.apply({"jobs": [{**spec, "filter": wanted}]}, dry_run=True)
+    assert [j["action"] for j in plan["jobs"]] == ["unchanged"]
+    assert writes(escpush_emulator) == []
+    # A filter that means something else is still an update.
+    other = logpush.ensure_job(**spec, filter='ClientCountry == "us" or EdgeResponseStatus >= 500')
+    assert other["action"] == "updated" and [c["field"] for c in other["changes"]] == ["filter"]
+
+
+def test_a_serialised_job_holds_no_credential(escpush_emulator: Emulator) -> None:
+    import pickle
+
+    logpush = escpush_emulator.client().zone(ZONE).logpush
+    challenge = "challenge-token-secret-42"
+    job = logpush.create_job(destination_conf=S3, dataset="http_requests", name="j", ownership_challenge=challenge)
+    ensured = logpush.ensure_job(name="j", dataset="http_requests", destination_conf=S3, enabled=True)
+    listed = logpush.jobs()
+    for shown in (
+        json.dumps(job),
+        json.dumps(dict(job)),
+        json.dumps(ensured),
+        json.dumps(ensured["job"]),
+        json.dumps(listed),
+        json.dumps(logpush.job(job["id"])),
+        repr(list(job.items())) + repr(list(job.values())) + repr(job.copy()),
+        pickle.dumps(job).decode("latin-1"),
+        pickle.dumps(ensured).decode("latin-1"),
+    ):
+        assert SECRET not in shown and challenge not in shown, shown
+    masked = "s3://bucket/logs?region=us-east-1&secret-access-key=***"
+    assert job["destination_conf"] == masked and job["ownership_challenge"] == "***"
+    # The real values stay at hand, asked for by name.
+    assert job.reveal()["destination_conf"] == S3 and job.reveal()["ownership_challenge"] == challenge
+    assert ensured["job"].reveal()["destination_conf"] == S3
+    # A masked destination sent back is refused, not stored as a broken job.
+    escpush_emulator.clear_requests()
+    with pytest.raises(InvalidInput, match=r"destination_conf.*\*\*\*.*reveal\(\)"):
+        logpush.create_job(destination_conf=job["destination_conf"], dataset="http_requests")
+    with pytest.raises(InvalidInput, match=r"ownership_challenge.*\*\*\*"):
+        logpush.update_job(job["id"], ownership_challenge=job["ownership_challenge"])
+    assert writes(escpush_emulator) == []

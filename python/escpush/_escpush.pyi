@@ -414,7 +414,15 @@ class Logpush:
         logpull_options: LogpullOptions | str | None = None,
         **fields: Any,
     ) -> dict[str, Any]: ...
-    def apply(self, jobs: Mapping[str, Any], *, prune: bool = False, dry_run: bool = False) -> dict[str, Any]: ...
+    def apply(
+        self, jobs: Mapping[str, Any], *, prune: bool = False, dry_run: bool = False, delete_first: bool = False
+    ) -> dict[str, Any]:
+        """The plan bringing the scope's jobs to ``jobs``; without ``dry_run``, carried out.
+        Refused (``InvalidInput``) before anything is sent past the API's job limits (4 per
+        zone; 4 ``dlp_forensic_copies`` jobs per account). Writes go updates and creations
+        first, deletions last (``delete_first=True`` deletes first, to replace a job on a
+        scope at its limit). A failure part-way raises the write's error, saying what was
+        written before it, with the plan so far as its ``plan`` attribute."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
     def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...

@@ -1,4 +1,4 @@
-"""``escpush.Job``: a log-push job as the API stores it."""
+"""``escpush.Job``: a log-push job as the API stores it, its credentials kept out of sight."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ __all__ = ["Job"]
 # interpreter a plain dict.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
+
+    from typing_extensions import Self
 
     from ._escpush import Filter
 
@@ -23,15 +26,74 @@ class Job(_Dict):
     """A log-push job as the API stores it, returned by ``create_job``, ``jobs``, ``job``,
     ``update_job``, ``enable_job``, ``disable_job`` and (as ``["job"]``) ``ensure_job``.
 
-    It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``; equal to the
-    plain dict of the same items) holding every field exactly as the API sent it. Only its
-    ``repr`` and its display in Jupyter differ: they show ``redacted()``, where the
-    parameters of ``destination_conf`` that may hold credentials (keys, tokens, signatures)
-    and ``ownership_challenge`` are masked as ``***``. ``parsed_filter`` reads its filter as
-    an :class:`escpush.Filter`.
+    It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``, pickling; equal to
+    the plain dict of the same items) whose items never hold a credential: the parameters of
+    ``destination_conf`` that may hold one (keys, tokens, signatures, a ``user:password@``)
+    and ``ownership_challenge`` read ``***``, as in every other result, so that printing,
+    logging, ``json.dumps`` and pickling a job show none (core's ``redact_job``). A value set
+    on it is masked the same way.
+
+    ``reveal()`` gives the fields as the API sent them, credentials included, for the rare
+    need (copying a destination to another job); a copy (``copy.copy``) keeps them, a
+    pickled or JSON copy does not. ``parsed_filter`` reads its filter as an
+    :class:`escpush.Filter`.
     """
 
-    __slots__ = ()
+    # The credentials masked out of the items: {field: (the masked value, the real one)}.
+    __slots__ = ("_secrets",)
+    _secrets: dict[str, tuple[Any, Any]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self._secrets = {}
+        self._absorb(dict(*args, **kwargs))
+
+    def _absorb(self, items: Mapping[str, Any]) -> None:
+        """Stores ``items`` masked, keeping the values masking changed aside."""
+        shown = _redact_job(dict(items))
+        secrets = self._held()
+        for key, value in items.items():
+            masked = shown[key]
+            if masked is not value and masked != value:
+                secrets[key] = (masked, value)
+            else:
+                secrets.pop(key, None)
+            super().__setitem__(key, masked)
+
+    def _held(self) -> dict[str, tuple[Any, Any]]:
+        try:
+            return self._secrets
+        except AttributeError:  # made without __init__ (dict.__new__, a C-level copy)
+            self._secrets = {}
+            return self._secrets
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._absorb({key: value})
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._absorb(dict(*args, **kwargs))
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __ior__(self, other: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> Self:  # type: ignore[override,misc]
+        self._absorb(dict(other))
+        return self
+
+    def reveal(self) -> dict[str, Any]:
+        """A plain copy of the job with every field as the API sent it, credentials
+        included: the real ``destination_conf`` and ``ownership_challenge``. Do not print or
+        log it. A field set on the job since, or a job rebuilt from its masked items (a
+        pickled or JSON copy), has only what it holds."""
+        secrets = self._held()
+        return {k: secrets[k][1] if k in secrets and secrets[k][0] == v else v for k, v in self.items()}
+
+    def redacted(self) -> dict[str, Any]:
+        """A plain copy of the job, safe to print or log (its items, already masked by
+        core's ``redact_job``, the rule the emulator's log follows too)."""
+        return _redact_job(dict(self))
 
     @property
     def parsed_filter(self) -> Filter | None:
@@ -41,10 +103,21 @@ class Job(_Dict):
         parse."""
         return _job_filter(dict(self))
 
-    def redacted(self) -> dict[str, Any]:
-        """A plain copy of the job, safe to print or log: credentials masked as ``***``
-        (core's ``redact_job``, the rule the emulator's log follows too)."""
-        return _redact_job(dict(self))
+    def __copy__(self) -> Job:
+        new = Job(self)
+        new._secrets = dict(self._held())
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Job:
+        import copy
+
+        new = Job(copy.deepcopy(dict(self), memo))
+        new._secrets = copy.deepcopy(self._held(), memo)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The masked items only: a pickle holds no credential.
+        return (Job, (dict(self),))
 
     def __repr__(self) -> str:
         return f"Job({self.redacted()!r})"

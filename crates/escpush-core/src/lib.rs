@@ -65,9 +65,10 @@ pub use logpush::{
     LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
 pub use logpush::{
-    desired_jobs, field_drift, filters_equal, job_filter, logpull_options_equal, plan_job, plan_jobs, read_deleted,
-    read_exists, read_fields, read_ownership_challenge, read_valid, updatable_fields, FieldChange, FieldDrift,
-    JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry,
+    desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
+    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, updatable_fields, FieldChange,
+    FieldDrift, JobLimit, JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS,
+    MAX_JOBS_MESSAGE,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};

@@ -1,9 +1,10 @@
-//! Property tests of `filters_equal`, the comparison `ensure_job` and `apply` rely on: a filter
-//! rewritten the ways a server may write it back (groups reordered, nested, repeated) is equal
-//! to it, and filters it calls equal select the same records.
+//! Property tests of `Filter::equivalent` as `ensure_job` and `apply` use it to compare a
+//! stored filter with the desired one: a filter rewritten the ways a server may write it back
+//! (groups reordered, nested, repeated) is equivalent to it, and filters it calls equivalent
+//! select the same records.
 
 use escpush_core::filter::{Condition, Expr, Operator, Scalar, Value};
-use escpush_core::{filters_equal, Filter};
+use escpush_core::Filter;
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
 
@@ -77,8 +78,8 @@ proptest! {
     fn a_rewritten_filter_is_equal_and_selects_the_same(e in expr(), recs in prop::collection::vec(record(), 4)) {
         let f = Filter::new(e.clone()).unwrap();
         let g = Filter::new(rewrite(&e)).unwrap();
-        prop_assert!(filters_equal(&f, &g, None));
-        prop_assert!(filters_equal(&g, &f, None));
+        prop_assert!(f.equivalent(&g, None));
+        prop_assert!(g.equivalent(&f, None));
         for r in &recs {
             prop_assert_eq!(f.matches(r), g.matches(r));
         }
@@ -87,11 +88,11 @@ proptest! {
     #[test]
     fn filters_called_equal_select_the_same(a in expr(), b in expr(), recs in prop::collection::vec(record(), 8)) {
         let (f, g) = (Filter::new(a).unwrap(), Filter::new(b).unwrap());
-        if filters_equal(&f, &g, None) {
+        if f.equivalent(&g, None) {
             for r in &recs {
                 prop_assert_eq!(f.matches(r), g.matches(r));
             }
         }
-        prop_assert!(filters_equal(&f, &f, None));
+        prop_assert!(f.equivalent(&f, None));
     }
 }

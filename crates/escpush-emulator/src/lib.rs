@@ -20,7 +20,9 @@
 //!   `.../fields` (from the embedded schemas, with an optional drift); `POST
 //!   .../logpush/ownership`, `.../ownership/validate`, `.../validate/destination` and
 //!   `.../validate/destination/exists`. Every well-formed id exists (state is created on first
-//!   use). A zone holds at most 4 jobs: a fifth is refused with "exceeded max jobs allowed".
+//!   use). The API's documented job limits hold (core's `JOB_LIMITS`: 4 jobs per zone, 4
+//!   `dlp_forensic_copies` jobs per account): a creation past one is refused with the
+//!   documented "creating a new job is not allowed: exceeded max jobs allowed".
 //! - `GET|PUT {base}/__emulator/logpush` is the emulator's own control route (same
 //!   credentials): it sets the log-push quirks (store filters re-serialized as a real server
 //!   may; serve a field drift) and lists the ownership challenges issued.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use escpush_core::{
     dataset_scope, desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
     read_ownership_challenge, read_valid, ApiMessage, DestinationConf, EscOp, EscSecret, EscStatus, JobOp, JobSpec,
-    JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, Scope,
+    JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
 };
 use serde_json::{Map, Value};
 
@@ -248,12 +248,13 @@ impl Client {
     /// The job named in `desired` (its fields as a creation takes them, `name` required),
     /// made so: created when no job of the scope has the name, updated in the fields that
     /// differ (by meaning) when one has, left alone when it matches. Gives what was planned
-    /// and the stored job.
+    /// and the stored job. A creation on a scope at its job limit is refused before it is
+    /// sent.
     pub fn ensure_job(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<(PlanEntry, Value), Error> {
         let doc = serde_json::json!({ "jobs": [desired] });
         let mut wanted = desired_jobs(&doc, dataset_scope(scope))?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
-        let entry = plan_job(&wanted.remove(0), &stored, dataset_scope(scope))?;
+        let entry = plan_job(&wanted.remove(0), &stored, scope)?;
         let job = match self.apply_entry(scope, &entry)? {
             Some(job) => job,
             None => stored
@@ -266,11 +267,45 @@ impl Client {
     }
 
     /// The plan that brings the scope's jobs to `doc` (`{"jobs": [...]}`, see
-    /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs.
-    pub fn plan_jobs(&self, scope: &Scope, doc: &Value, prune: bool) -> Result<Plan, Error> {
+    /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs. A plan that
+    /// would break the scope's job limits is refused ([`escpush_core::plan_jobs`]).
+    pub fn plan_jobs(&self, scope: &Scope, doc: &Value, options: PlanOptions) -> Result<Plan, Error> {
         let wanted = desired_jobs(doc, dataset_scope(scope))?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
-        Ok(plan_jobs(&wanted, &stored, dataset_scope(scope), prune)?)
+        Ok(plan_jobs(&wanted, &stored, scope, options)?)
+    }
+
+    /// Carries out a plan's writes in the order of [`Plan::steps`] (updates and creations,
+    /// then deletions, so that a failure loses no job), stopping at the first failure.
+    /// Gives, for each entry of the plan, what its write gave back (the created or updated
+    /// job, `Value::Null` for a deletion; `None` when the entry sends nothing).
+    ///
+    /// A failure is [`Error::PlanStopped`]: the write's error, and which entries were
+    /// written before it (its message says so: "...; before it, apply created `a` (job 9);
+    /// not sent: delete `b` (job 2)").
+    pub fn apply_plan(&self, scope: &Scope, plan: &Plan) -> Result<Vec<Option<Value>>, Error> {
+        let mut results: Vec<Option<Value>> = vec![None; plan.entries.len()];
+        for i in plan.steps() {
+            match self.apply_entry(scope, &plan.entries[i]) {
+                Ok(result) => results[i] = result,
+                Err(error) => {
+                    let done: Vec<bool> = results.iter().map(Option::is_some).collect();
+                    let ids: Vec<Option<u64>> = results
+                        .iter()
+                        .map(|r| r.as_ref().and_then(|j| j.get("id")).and_then(Value::as_u64))
+                        .collect();
+                    let progress = plan.progress(&done, &ids, i);
+                    return Err(Error::PlanStopped {
+                        error: Box::new(error),
+                        failed: i,
+                        done,
+                        ids,
+                        progress,
+                    });
+                }
+            }
+        }
+        Ok(results)
     }
 
     /// Carries out one entry of a plan: the created or updated job, `Value::Null` for a

@@ -41,6 +41,18 @@ pub enum Error {
     /// No connection, a dropped connection, TLS or another failure below HTTP.
     #[error("transport error: {message}")]
     Transport { message: String },
+    /// A plan's writes stopped part-way ([`Client::apply_plan`](crate::Client::apply_plan)):
+    /// `error` is the failure of the write of entry `failed`; `done` says, entry by entry,
+    /// which were written (`ids` the job ids their writes gave), and `progress` says it in
+    /// words (core's [`escpush_core::Plan::progress`]).
+    #[error("{error}; {progress}")]
+    PlanStopped {
+        error: Box<Error>,
+        failed: usize,
+        done: Vec<bool>,
+        ids: Vec<Option<u64>>,
+        progress: String,
+    },
 }
 
 impl Error {
@@ -54,6 +66,7 @@ impl Error {
         "ResponseTooLarge",
         "Timeout",
         "Transport",
+        "PlanStopped",
     ];
 
     /// This error's variant name, one of [`Error::VARIANT_NAMES`].
@@ -65,6 +78,7 @@ impl Error {
             Error::ResponseTooLarge { .. } => "ResponseTooLarge",
             Error::Timeout { .. } => "Timeout",
             Error::Transport { .. } => "Transport",
+            Error::PlanStopped { .. } => "PlanStopped",
         }
     }
 
@@ -77,7 +91,7 @@ impl Error {
                 ..
             } => Some(*status),
             Error::Core(escpush_core::Error::MalformedResponse { status, .. }) => *status,
-            Error::OutcomeUnknown { cause, .. } => cause.status(),
+            Error::OutcomeUnknown { cause, .. } | Error::PlanStopped { error: cause, .. } => cause.status(),
             _ => None,
         }
     }
@@ -90,16 +104,20 @@ impl Error {
                 error: escpush_core::Error::Api { errors, .. },
                 ..
             } => errors,
+            Error::PlanStopped { error, .. } => error.api_errors(),
             _ => &[],
         }
     }
 
     /// Whether the API answered with an error status (possibly after retries).
     pub fn is_api(&self) -> bool {
-        matches!(
-            self,
-            Error::Core(escpush_core::Error::Api { .. }) | Error::RetryLater { .. }
-        )
+        match self {
+            Error::PlanStopped { error, .. } => error.is_api(),
+            other => matches!(
+                other,
+                Error::Core(escpush_core::Error::Api { .. }) | Error::RetryLater { .. }
+            ),
+        }
     }
 
     /// Whether the answer could not be read as what was expected.
@@ -144,6 +162,19 @@ impl Error {
             },
             Error::Timeout { message } => Error::Timeout { message: f(&message) },
             Error::Transport { message } => Error::Transport { message: f(&message) },
+            Error::PlanStopped {
+                error,
+                failed,
+                done,
+                ids,
+                progress,
+            } => Error::PlanStopped {
+                error: Box::new(error.map_text(f)),
+                failed,
+                done,
+                ids,
+                progress,
+            },
             other @ Error::ResponseTooLarge { .. } => other,
         }
     }
@@ -182,6 +213,13 @@ mod tests {
             Error::ResponseTooLarge { limit: 1 },
             Error::Timeout { message: "late".into() },
             Error::Transport { message: "gone".into() },
+            Error::PlanStopped {
+                error: Box::new(Error::Core(api())),
+                failed: 1,
+                done: vec![true, false],
+                ids: vec![Some(7), None],
+                progress: "before it, apply created `a` (job 7)".into(),
+            },
         ]
     }
 

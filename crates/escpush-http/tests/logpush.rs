@@ -427,3 +427,61 @@ fn ensure_against_a_reserializing_server_sends_nothing_the_second_time() {
     );
     assert_eq!(updated["enabled"], true);
 }
+
+#[test]
+fn apply_plan_creates_before_it_deletes_and_says_where_it_stopped() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let old = c.create_job(&zone, &plain_spec()).unwrap();
+    let old_id = old["id"].as_u64().unwrap();
+    let job = |name: &str| json!({"name": name, "dataset": "http_requests", "destination_conf": "s3://b?region=r"});
+    let doc = json!({"jobs": [job("new")]});
+    let prune = escpush_core::PlanOptions::new().prune(true);
+    // The creation fails: the job it replaces is still there, and the error says so.
+    let plan = c.plan_jobs(&zone, &doc, prune).unwrap();
+    emu.clear_requests();
+    emu.fail_next(
+        Fault::Status {
+            status: 400,
+            retry_after: None,
+        },
+        1,
+    );
+    let err = c.apply_plan(&zone, &plan).unwrap_err();
+    let Error::PlanStopped { failed, done, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!((*failed, done.as_slice()), (0, [false, false].as_slice()));
+    assert_eq!(err.status(), Some(400));
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "stopped at creating `new`; nothing was written before it; not sent: delete (no name) (job {old_id})"
+        )),
+        "{text}"
+    );
+    assert_eq!(methods(&emu), ["POST /client/v4/zones/z1/logpush/jobs"]);
+    assert_eq!(c.jobs(&zone).unwrap().len(), 1);
+    // Without a failure: the creation, then the deletion.
+    emu.clear_requests();
+    let results = c.apply_plan(&zone, &plan).unwrap();
+    assert_eq!(results[1], Some(serde_json::Value::Null), "the deletion");
+    assert_eq!(
+        methods(&emu),
+        [
+            "POST /client/v4/zones/z1/logpush/jobs".to_owned(),
+            format!("DELETE /client/v4/zones/z1/logpush/jobs/{old_id}")
+        ]
+    );
+    // Five new jobs on an empty zone: refused by the plan, before anything is written.
+    let five = json!({"jobs": [job("a"), job("b"), job("c"), job("d"), job("e")]});
+    let err = c
+        .plan_jobs(&Scope::zone("z2").unwrap(), &five, escpush_core::PlanOptions::new())
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("zone z2 would hold 5 log-push jobs (it holds 0, the plan creates 5)"),
+        "{err}"
+    );
+}

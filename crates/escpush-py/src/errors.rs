@@ -130,10 +130,28 @@ pub(crate) fn http_error(py: Python<'_>, err: &HttpError) -> PyErr {
         | HttpError::ResponseTooLarge { .. }
         | HttpError::Timeout { .. }
         | HttpError::Transport { .. } => exc::TransportError::new_err((err.to_string(),)),
+        // The class of the write that failed, its message saying what was written before it.
+        HttpError::PlanStopped { error, .. } => with_message(py, http_error(py, error), &err.to_string()),
         // The enum is non-exhaustive: a variant added later is still an escpush error, and
         // `_raise_error`'s test fails until it gets its own class here.
         _ => exc::EscpushError::new_err((err.to_string(),)),
     }
+}
+
+/// `err` with `message` as its text (`args[0]`, which every escpush exception's `str` and
+/// pickling read).
+fn with_message(py: Python<'_>, err: PyErr, message: &str) -> PyErr {
+    let value = err.value(py);
+    let mut args: Vec<Py<PyAny>> = value.getattr("args").and_then(|a| a.extract()).unwrap_or_default();
+    let text = pyo3::types::PyString::new(py, message).into_any().unbind();
+    if args.is_empty() {
+        args.push(text);
+    } else {
+        args[0] = text;
+    }
+    // Setting `args` cannot fail on an exception; if it did, the error keeps its own text.
+    let _ = pyo3::types::PyTuple::new(py, args).and_then(|t| value.setattr("args", t));
+    err
 }
 
 /// Every escpush-scan error, mapped to `ScanError` with the input (or output) it is about.
@@ -223,6 +241,13 @@ fn sample_http(variant: &str) -> Option<HttpError> {
         "ResponseTooLarge" => HttpError::ResponseTooLarge { limit: 1 },
         "Timeout" => HttpError::Timeout { message: "late".into() },
         "Transport" => transport(),
+        "PlanStopped" => HttpError::PlanStopped {
+            error: Box::new(HttpError::Core(sample_core("Api")?)),
+            failed: 1,
+            done: vec![true, false],
+            ids: vec![Some(7), None],
+            progress: "stopped at creating `b`; before it, apply created `a` (job 7)".into(),
+        },
         _ => return None,
     })
 }

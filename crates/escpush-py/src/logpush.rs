@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, Scope, Timestamps};
-use escpush_http::Client;
+use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, PlanOptions, Scope, Timestamps};
+use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
 use crate::convert::{repr, Int, Text};
@@ -121,7 +121,8 @@ fn limit(py: Python<'_>, what: &str, value: Int) -> PyResult<usize> {
     value.count(py, what, 0, i64::MAX)
 }
 
-/// A stored job as an `escpush.Job`: a dict whose repr and display mask credentials.
+/// A stored job as an `escpush.Job`: a dict whose items hold no credential (`Job.reveal()`
+/// gives them).
 fn job_from_json(py: Python<'_>, job: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let dict = convert::from_json(py, job)?;
     Ok(py.import("escpush._job")?.getattr("Job")?.call1((dict,))?.unbind())
@@ -281,13 +282,16 @@ impl PyLogpush {
 
     /// Makes the job named `name` be as given, idempotently: creates it when no job of the
     /// scope has the name, updates only the fields that differ when one has, and sends
-    /// nothing when it matches. Filters compare by meaning (member order, spacing, `"500"`
-    /// for `500` on a number field, nesting of `and` / `or` groups), so a server that writes
-    /// filters back differently causes no update. Fields not given are left as stored.
-    /// `ownership_challenge` is sent on creation only (the API does not give it back).
+    /// nothing when it matches. Filters compare by the exact equivalence of
+    /// `Filter.equivalent` (what `escpush filter diff` decides), so a server that writes
+    /// filters back differently (member order, spacing, `"500"` for `500`, nesting) causes
+    /// no update, nor does a redundant condition. Fields not given are left as stored.
+    /// `ownership_challenge` is sent on creation only (the API does not give it back). A
+    /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
-    /// [{"field", "before", "after"}], "job": Job}`; changes show secrets as `***`.
+    /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
+    /// `***` (`result["job"].reveal()` gives them).
     #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, **fields))]
     #[allow(clippy::too_many_arguments)]
     fn ensure_job(
@@ -331,42 +335,61 @@ impl PyLogpush {
 
     /// The plan that brings the scope's jobs to `jobs` (`{"jobs": [{"name", "dataset",
     /// ...}]}`, as `escpush logpush apply` reads a file), and with `dry_run=False` carries it
-    /// out (deletions first, then updates, then creations, so that a zone's 4-job limit
-    /// lets a job be replaced). Jobs are matched by name; stored jobs the list does not name
-    /// are `untracked`, or `delete` with `prune=True`. Every desired job is checked before
-    /// anything is sent.
+    /// out. Jobs are matched by name; stored jobs the list does not name are `untracked`, or
+    /// `delete` with `prune=True`. Every desired job is checked, and so are the API's job
+    /// limits (4 per zone; 4 `dlp_forensic_copies` jobs per account), before anything is
+    /// sent: a plan past a limit raises `InvalidInput` naming it, even as a dry run.
+    ///
+    /// The writes go so that a failure loses no job: updates and creations first, deletions
+    /// last (a renamed job is created before the old one is deleted). A zone at its limit
+    /// has no room for that: `delete_first=True` deletes first, and then a failed creation
+    /// leaves the job it replaces deleted.
     ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
-    /// as `***`). An error part-way raises it, with the plan so far (each entry's `done`)
-    /// as the exception's `plan` attribute.
-    #[pyo3(signature = (jobs, *, prune=false, dry_run=false))]
-    fn apply(&self, py: Python<'_>, jobs: &Bound<'_, PyAny>, prune: bool, dry_run: bool) -> PyResult<Py<PyAny>> {
+    /// as `***`). An error part-way raises the write's error, its message saying what was
+    /// written before it and what was not sent, with the plan so far (each entry's `done`) as
+    /// the exception's `plan` attribute.
+    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false))]
+    fn apply(
+        &self,
+        py: Python<'_>,
+        jobs: &Bound<'_, PyAny>,
+        prune: bool,
+        dry_run: bool,
+        delete_first: bool,
+    ) -> PyResult<Py<PyAny>> {
         let doc = jobs_doc(py, jobs)?;
+        let options = PlanOptions::new().prune(prune).delete_first(delete_first);
         let plan = py
-            .detach(|| self.client.plan_jobs(&self.scope, &doc, prune))
+            .detach(|| self.client.plan_jobs(&self.scope, &doc, options))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
-        for i in 0..plan.entries.len() {
-            shown["jobs"][i]["done"] = false.into();
-        }
-        let mut failure = None;
-        for i in plan.steps() {
-            let entry = &plan.entries[i];
-            if dry_run || failure.is_some() {
-                continue;
-            }
-            match py.detach(|| self.client.apply_entry(&self.scope, entry)) {
-                Ok(job) => {
-                    shown["jobs"][i]["done"] = job.is_some().into();
-                    if let Some(id) = job.as_ref().and_then(|j| j.get("id")) {
-                        shown["jobs"][i]["id"] = id.clone();
-                    }
-                }
-                Err(e) => failure = Some(e),
+        let outcome = if dry_run {
+            Ok(vec![None; plan.entries.len()])
+        } else {
+            py.detach(|| self.client.apply_plan(&self.scope, &plan))
+        };
+        let (done, ids): (Vec<bool>, Vec<Option<u64>>) = match &outcome {
+            Ok(results) => results
+                .iter()
+                .map(|r| {
+                    (
+                        r.is_some(),
+                        r.as_ref().and_then(|j| j.get("id")).and_then(serde_json::Value::as_u64),
+                    )
+                })
+                .unzip(),
+            Err(HttpError::PlanStopped { done, ids, .. }) => (done.clone(), ids.clone()),
+            Err(_) => (vec![false; plan.entries.len()], vec![None; plan.entries.len()]),
+        };
+        for (i, (done, id)) in done.iter().zip(&ids).enumerate() {
+            shown["jobs"][i]["done"] = (*done).into();
+            if let Some(id) = id {
+                shown["jobs"][i]["id"] = (*id).into();
             }
         }
         let out = convert::from_json(py, &shown)?;
-        if let Some(e) = failure {
+        if let Err(e) = outcome {
             let err = errors::http_error(py, &e);
             err.value(py).setattr("plan", out)?;
             return Err(err);

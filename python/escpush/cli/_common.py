@@ -42,12 +42,15 @@ FILTER_EXAMPLE = """'{"where":{"key":"EdgeResponseStatus","operator":"geq","valu
 
 
 class CliError(Exception):
-    """A failure to report on stderr with an exit status; ``problems`` are listed under it."""
+    """A failure to report on stderr with an exit status; ``problems`` are listed under it,
+    and with ``--json`` the items of ``data`` join the error object (``logpush apply``'s
+    ``plan``)."""
 
     def __init__(self, message: str, code: int = EXIT_USAGE, problems: Sequence[FilterProblem] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.problems = list(problems)
+        self.data: dict[str, object] = {}
 
 
 class UsageError(Exception):
@@ -343,7 +346,7 @@ def report(as_json: bool, failure: CliError) -> None:
     if as_json:
         import json
 
-        error = {"message": str(failure), "exit_code": failure.code, "problems": failure.problems}
+        error = {"message": str(failure), "exit_code": failure.code, "problems": failure.problems, **failure.data}
         print(json.dumps({"error": error}), file=sys.stderr)
         return
     print(f"escpush: {failure}", file=sys.stderr)  # an exception's text lists its problems

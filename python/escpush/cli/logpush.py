@@ -221,9 +221,12 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
         '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
         "JSON). Each filter is JSON text, the text form (EdgeResponseStatus >= 500) or an object. Every job "
-        "is checked first; then the plan is printed "
-        "(create; update, field by field; unchanged; jobs not in the file) and carried out. Jobs not in the "
-        "file are deleted only with --prune. Secrets are never printed.",
+        "is checked first, and so are the API's job limits (4 per zone; 4 dlp_forensic_copies jobs per "
+        "account); then the plan is printed "
+        "(create; update, field by field; unchanged; jobs not in the file) and carried out: updates and "
+        "creations first, deletions last, so that a failure loses no job. Jobs not in the "
+        "file are deleted only with --prune. A failure part-way prints what was done before it (with --json, "
+        "as the error's plan). Secrets are never printed.",
         [
             "escpush logpush apply jobs.toml --zone ZONE_ID --dry-run",
             "escpush logpush apply jobs.json --account ACCOUNT_ID --prune --json",
@@ -233,6 +236,12 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     apply.add_argument("file", metavar="FILE", help="the jobs, JSON or TOML (- reads JSON or TOML from stdin)")
     apply.add_argument("--dry-run", action="store_true", help="print the plan, send nothing")
     apply.add_argument("--prune", action="store_true", help="delete the jobs of the scope the file does not list")
+    apply.add_argument(
+        "--delete-first",
+        action="store_true",
+        help="delete before creating, to replace a job on a scope at its job limit (a failed creation then "
+        "leaves the job it replaces deleted)",
+    )
     apply.set_defaults(run=run_apply)
     fields = command(
         logpush,
@@ -403,14 +412,23 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
+    from ._common import failure
+
     jobs = read_jobs_file(args.file)
     try:
-        plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run)
+        plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first)
     except Exception as err:
         partial = getattr(err, "plan", None)
-        if partial is not None:  # what was done before the failure, then the failure
+        if partial is None:
+            raise
+        # What was done before the failure, then the failure: with --json, one error object
+        # that carries the plan; else the plan's text, then the error's.
+        stopped = failure(err)
+        if args.json:
+            stopped.data = {"plan": partial}
+        else:
             print(_plan_text(args, partial), file=sys.stderr)
-        raise
+        raise stopped from None
     emit(args, plan, _plan_text(args, plan))
     return EXIT_OK
 

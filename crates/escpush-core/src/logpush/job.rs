@@ -16,6 +16,14 @@ use super::options::LogpullOptions;
 /// Job fields whose whole value is a secret (a token that proves control of the destination).
 pub const SECRET_JOB_FIELDS: &[&str] = &["ownership_challenge"];
 
+/// What [`redact_job`] shows in place of a credential.
+const MASK: &str = "***";
+
+/// Why a value that is the mask is refused: sent, it would store a job that cannot push.
+const MASKED: &str = "holds `***` where a credential goes: that is the mask escpush prints (and every \
+    escpush.Job holds) in its place, so the value was copied from a printed or serialised job and has lost \
+    its credential";
+
 /// Makes a job record fit to print, in place: `destination_conf` through
 /// [`DestinationConf::redact`] (`***` if it is not text) and every [`SECRET_JOB_FIELDS`]
 /// value that is set as `***`. The one rule for every printed job: the emulator's log and
@@ -31,11 +39,11 @@ pub const SECRET_JOB_FIELDS: &[&str] = &["ownership_challenge"];
 /// ```
 pub fn redact_job(job: &mut Map<String, Value>) {
     if let Some(conf) = job.get_mut("destination_conf") {
-        *conf = Value::String(conf.as_str().map_or_else(|| "***".to_owned(), DestinationConf::redact));
+        *conf = Value::String(conf.as_str().map_or_else(|| MASK.to_owned(), DestinationConf::redact));
     }
     for name in SECRET_JOB_FIELDS {
         if let Some(value) = job.get_mut(*name).filter(|v| !v.is_null()) {
-            *value = Value::String("***".to_owned());
+            *value = Value::String(MASK.to_owned());
         }
     }
 }
@@ -301,6 +309,14 @@ impl JobSpecBuilder {
         let mut found = Found::default();
         let dataset = check_dataset(self.dataset.as_deref().unwrap_or_default(), self.scope, &mut found);
         let destination = match self.destination.as_deref().map(DestinationConf::parse) {
+            Some(Ok(d)) if d.secret_values().contains(&MASK) => {
+                found.job(Problem::new(
+                    "destination_conf",
+                    ProblemCode::InvalidDestination,
+                    format!("{MASKED}; give the real destination (in Python, `job.reveal()[\"destination_conf\"]`)"),
+                ));
+                None
+            }
             Some(Ok(d)) => Some(d),
             Some(Err(err)) => {
                 found.job_error(err, "destination_conf", ProblemCode::InvalidDestination);
@@ -455,6 +471,14 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
                 key.clone(),
                 ProblemCode::InvalidValue,
                 format!("`{key}` takes {want}"),
+            ));
+            continue;
+        }
+        if SECRET_JOB_FIELDS.contains(&key.as_str()) && value.as_str() == Some(MASK) {
+            found.job(Problem::new(
+                key.clone(),
+                ProblemCode::InvalidValue,
+                format!("{MASKED}; give the real value (in Python, `job.reveal()[\"{key}\"]`)"),
             ));
             continue;
         }

@@ -11,16 +11,19 @@
 //! - [`JobUpdate`]: the safe update of a stored job (the caller's changes on top of what is
 //!   stored, checked as a creation);
 //! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
-//!   by field), leave alone or delete, compared by meaning ([`filters_equal`]).
+//!   by field), leave alone or delete, compared by meaning (filters by
+//!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
+//!   ([`JOB_LIMITS`]) and ordered so that a failure loses no job.
 //!
 //! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
 //! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
-//! `plan` (ensure and apply).
+//! `limits` (how many jobs a scope holds), `plan` (ensure and apply).
 
 mod compare;
 mod destination;
 mod job;
+mod limits;
 mod options;
 mod plan;
 mod requests;
@@ -28,13 +31,14 @@ mod requests;
 mod tests;
 mod update;
 
-pub use compare::{field_drift, filters_equal, job_filter, logpull_options_equal, FieldDrift};
+pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
 pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
 };
+pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
-pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry};
+pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use update::{updatable_fields, JobUpdate};

@@ -2,11 +2,18 @@
 //! `ensure_job` call) says, by name. [`plan_jobs`] is a pure function of the desired jobs and
 //! the stored ones; a transport executes its entries ([`PlanEntry::operation`]).
 //!
-//! Fields are compared by meaning (filters with [`filters_equal`], `logpull_options` as
-//! options, `output_options` key by key), only the fields a desired job names are compared
+//! Fields are compared by meaning (filters by the exact equivalence of `filter diff`,
+//! [`Filter::equivalent`](crate::Filter::equivalent) with the job's dataset; `logpull_options`
+//! as options, `output_options` key by key), only the fields a desired job names are compared
 //! (the rest are the API's defaults, left alone), and secrets never appear in a change:
 //! `destination_conf` is shown redacted (or as changed, when only a credential differs),
 //! `ownership_challenge` as `***`.
+//!
+//! A plan is refused before anything is written when carrying it out would break one of
+//! the API's documented job limits ([`JOB_LIMITS`](super::JOB_LIMITS)), and its writes go in
+//! an order where a failure loses no job: updates and creations first, deletions last (a
+//! renamed job is created under its new name before the old one is deleted), unless the
+//! caller asks to delete first ([`PlanOptions::delete_first`]).
 
 use std::collections::BTreeMap;
 
@@ -14,12 +21,14 @@ use serde_json::{json, Map, Value};
 
 use crate::dataset::DatasetScope;
 use crate::error::Error;
+use crate::esc::Scope;
 use crate::problem::{Problem, ProblemCode};
 
-use super::compare::{filter_value, filters_equal, logpull_options_equal};
+use super::compare::{filter_value, logpull_options_equal};
 use super::destination::DestinationConf;
 use super::job::{JobSpec, SECRET_JOB_FIELDS};
-use super::requests::JobOp;
+use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
+use super::requests::{dataset_scope, JobOp};
 use super::update::JobUpdate;
 
 /// What a plan does with one job.
@@ -112,12 +121,47 @@ impl PlanEntry {
     }
 }
 
+/// How [`plan_jobs`] plans: whether the stored jobs the desired list does not name are
+/// deleted, and whether deletions go before creations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlanOptions {
+    /// Delete the stored jobs the desired list does not name (else they are `untracked`).
+    pub prune: bool,
+    /// Delete before creating, for a scope at its job limit where a job is replaced by
+    /// another: then a failed creation leaves the job it replaces deleted. By default the
+    /// deletions come last, and a plan that needs room first is refused.
+    pub delete_first: bool,
+}
+
+impl PlanOptions {
+    /// No pruning, deletions last.
+    pub fn new() -> Self {
+        PlanOptions::default()
+    }
+
+    /// Sets [`PlanOptions::prune`].
+    #[must_use]
+    pub fn prune(mut self, on: bool) -> Self {
+        self.prune = on;
+        self
+    }
+
+    /// Sets [`PlanOptions::delete_first`].
+    #[must_use]
+    pub fn delete_first(mut self, on: bool) -> Self {
+        self.delete_first = on;
+        self
+    }
+}
+
 /// What a plan does, job by job: the desired jobs in their order, then the stored jobs
 /// they do not name, by id.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Plan {
     pub entries: Vec<PlanEntry>,
+    delete_first: bool,
 }
 
 impl Plan {
@@ -126,24 +170,90 @@ impl Plan {
         self.entries.iter().all(|e| e.operation().is_none())
     }
 
-    /// The indexes of the entries in the order to carry them out: deletions first (a zone
-    /// holds at most 4 jobs, so a job replaced by another must go before its successor
-    /// comes), then updates, then creations; entries that send nothing last.
+    /// The indexes of the entries in the order to carry them out, so that a failure part-way
+    /// loses no job: updates, then creations, then deletions (a job replaced by another is
+    /// deleted only once its successor exists); with [`PlanOptions::delete_first`], the
+    /// deletions first. Entries that send nothing come last.
     pub fn steps(&self) -> Vec<usize> {
         let rank = |a: PlanAction| match a {
-            PlanAction::Delete => 0,
+            PlanAction::Delete if self.delete_first => 0,
             PlanAction::Update => 1,
             PlanAction::Create => 2,
-            PlanAction::Unchanged | PlanAction::Untracked => 3,
+            PlanAction::Delete => 3,
+            PlanAction::Unchanged | PlanAction::Untracked => 4,
         };
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by_key(|&i| rank(self.entries[i].action));
         order
     }
 
+    /// What carrying the plan out had done when the write of entry `failed` failed, for its
+    /// error: `done[i]` says whether entry `i` was written, `ids[i]` the id its write gave
+    /// (a created job's). "stopped at creating `b`; nothing was written before it; not sent:
+    /// ...", or "stopped at creating `b`; before it, apply updated `a` (job 3) and created `x`
+    /// (job 9); not sent: delete `c` (job 4)".
+    pub fn progress(&self, done: &[bool], ids: &[Option<u64>], failed: usize) -> String {
+        let label = |i: usize, verb: &str| {
+            let e = &self.entries[i];
+            let name = e
+                .name
+                .as_deref()
+                .map_or_else(|| "(no name)".to_owned(), |n| format!("`{n}`"));
+            match ids.get(i).copied().flatten().or(e.job_id) {
+                Some(id) => format!("{verb} {name} (job {id})"),
+                None => format!("{verb} {name}"),
+            }
+        };
+        let verb = |i: usize, form: usize| {
+            let forms = match self.entries[i].action {
+                PlanAction::Create => ["create", "created", "creating"],
+                PlanAction::Update => ["update", "updated", "updating"],
+                PlanAction::Delete => ["delete", "deleted", "deleting"],
+                PlanAction::Unchanged | PlanAction::Untracked => ["leave", "left", "leaving"],
+            };
+            forms[form]
+        };
+        let mut written = Vec::new();
+        let mut unsent = Vec::new();
+        for i in self.steps() {
+            if self.entries[i].operation().is_none() || i == failed {
+                continue;
+            }
+            if done.get(i).copied().unwrap_or(false) {
+                written.push(label(i, verb(i, 1)));
+            } else {
+                unsent.push(label(i, verb(i, 0)));
+            }
+        }
+        let mut out = match self.entries.get(failed) {
+            Some(_) => format!("stopped at {}; ", label(failed, verb(failed, 2))),
+            None => String::new(),
+        };
+        if written.is_empty() {
+            out.push_str("nothing was written before it");
+        } else {
+            out.push_str("before it, apply ");
+            out.push_str(&and_list(&written));
+        }
+        if !unsent.is_empty() {
+            out.push_str("; not sent: ");
+            out.push_str(&unsent.join(", "));
+        }
+        out
+    }
+
     /// The plan fit to print: `{"jobs": [entry, ...]}` (see [`PlanEntry::to_json`]).
     pub fn to_json(&self) -> Value {
         json!({"jobs": self.entries.iter().map(PlanEntry::to_json).collect::<Vec<_>>()})
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -232,21 +342,23 @@ fn normalize(obj: &Map<String, Value>) -> Result<Map<String, Value>, crate::Filt
 
 /// The plan bringing `stored` (the scope's jobs, as the API lists them) to `desired` (from
 /// [`desired_jobs`]), jobs matched by name. Stored jobs no desired job names are `delete`
-/// when `prune`, else `untracked`.
+/// when [`PlanOptions::prune`], else `untracked`.
 ///
-/// Refused: a desired name that two stored jobs share (which one is meant?), and a desired
-/// job whose stored namesake pushes another dataset (a dataset cannot change).
+/// Refused: a desired name that two stored jobs share (which one is meant?), a desired job
+/// whose stored namesake pushes another dataset (a dataset cannot change), and a plan that
+/// would make the scope hold more jobs than the API allows ([`JOB_LIMITS`](super::JOB_LIMITS))
+/// at any point of its writes, in the order of [`Plan::steps`].
 pub fn plan_jobs(
     desired: &[Map<String, Value>],
     stored: &[Map<String, Value>],
-    scope: DatasetScope,
-    prune: bool,
+    scope: &Scope,
+    options: PlanOptions,
 ) -> Result<Plan, Error> {
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
     for want in desired {
-        let entry = plan_job(want, stored, scope)?;
+        let entry = plan_entry(want, stored, dataset_scope(scope))?;
         if let Some(id) = entry.job_id {
             claimed.push(id);
         }
@@ -263,7 +375,7 @@ pub fn plan_jobs(
     rest.sort_by_key(|j| j.get("id").and_then(Value::as_u64));
     for job in rest {
         entries.push(PlanEntry {
-            action: if prune {
+            action: if options.prune {
                 PlanAction::Delete
             } else {
                 PlanAction::Untracked
@@ -280,12 +392,92 @@ pub fn plan_jobs(
             update: None,
         });
     }
-    Ok(Plan { entries })
+    check_limits(&entries, options.delete_first, stored, scope)?;
+    Ok(Plan {
+        entries,
+        delete_first: options.delete_first,
+    })
 }
 
 /// The entry for one desired job (already checked by [`desired_jobs`] or built the same
-/// way): `create`, `update` or `unchanged`.
-pub fn plan_job(
+/// way): `create`, `update` or `unchanged`; a creation the scope has no room for (its job
+/// limits, [`JOB_LIMITS`](super::JOB_LIMITS)) is refused.
+pub fn plan_job(want: &Map<String, Value>, stored: &[Map<String, Value>], scope: &Scope) -> Result<PlanEntry, Error> {
+    let entry = plan_entry(want, stored, dataset_scope(scope))?;
+    check_limits(std::slice::from_ref(&entry), false, stored, scope)?;
+    Ok(entry)
+}
+
+/// Refuses the entries of a plan whose writes, in the order of [`Plan::steps`], would make
+/// the scope hold more jobs than one of its limits allows at some point.
+fn check_limits(
+    entries: &[PlanEntry],
+    delete_first: bool,
+    stored: &[Map<String, Value>],
+    scope: &Scope,
+) -> Result<(), Error> {
+    let kind = dataset_scope(scope);
+    for limit in JOB_LIMITS.iter().filter(|l| l.scope == kind) {
+        let counted = |action: PlanAction| {
+            entries
+                .iter()
+                .filter(|e| e.action == action && limit.counts(&e.dataset))
+                .count()
+        };
+        let (creates, deletes) = (counted(PlanAction::Create), counted(PlanAction::Delete));
+        if creates == 0 {
+            continue;
+        }
+        let held = stored
+            .iter()
+            .filter(|j| limit.counts(j.get("dataset").and_then(Value::as_str).unwrap_or_default()))
+            .count();
+        let after = (held + creates).saturating_sub(deletes);
+        // The most the scope holds at once: before the deletions, unless they go first.
+        let peak = if delete_first { after } else { held + creates };
+        if peak > limit.max {
+            return Err(limit_error(limit, scope, held, creates, deletes, after));
+        }
+    }
+    Ok(())
+}
+
+fn limit_error(limit: &JobLimit, scope: &Scope, held: usize, creates: usize, deletes: usize, after: usize) -> Error {
+    let of = limit.dataset.map_or_else(String::new, |d| format!(" of {d}"));
+    let jobs = |n: usize| if n == 1 { "job" } else { "jobs" };
+    let counts = format!(
+        "it holds {held}, the plan creates {creates}{}",
+        if deletes > 0 {
+            format!(" and deletes {deletes}")
+        } else {
+            String::new()
+        }
+    );
+    let message = if after > limit.max {
+        format!(
+            "{scope} would hold {after} log-push {}{of} ({counts}), and the API allows {} (\"{MAX_JOBS_MESSAGE}\", \
+             {}); nothing was sent: create fewer jobs, or delete some first",
+            jobs(after),
+            limit.describe(),
+            limit.source
+        )
+    } else {
+        let peak = held + creates;
+        format!(
+            "{scope} would hold {peak} log-push {}{of} while the plan runs ({counts}: the deletions come last, so \
+             that a failed creation loses no job), and the API allows {} (\"{MAX_JOBS_MESSAGE}\", {}); nothing was \
+             sent: to delete before creating, apply with delete_first (`--delete-first` on the command line), \
+             knowing that a failed creation then leaves the jobs it replaces deleted",
+            jobs(peak),
+            limit.describe(),
+            limit.source
+        )
+    };
+    Error::InvalidInput { what: "jobs", message }
+}
+
+/// One desired job's entry, without the limit check (the plan checks every entry at once).
+fn plan_entry(
     want: &Map<String, Value>,
     stored: &[Map<String, Value>],
     scope: DatasetScope,
@@ -386,7 +578,8 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
     let blank = |v: &Value| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty());
     match key {
         "filter" => match (filter_value(Some(before)), filter_value(Some(after))) {
-            (Ok(Some(a)), Ok(Some(b))) => filters_equal(&a, &b, Some(dataset)),
+            // The one decision `filter diff` makes too: exact, on the records the dataset allows.
+            (Ok(Some(a)), Ok(Some(b))) => a.equivalent(&b, Some(dataset)),
             (Ok(None), Ok(None)) => true,
             _ => false,
         },

@@ -620,16 +620,21 @@ fn a_plan_compares_by_meaning_and_only_what_is_named() {
     other.insert("id".into(), json!(9));
     other.insert("name".into(), json!("old"));
     let stored = [stored_job(), other];
-    let plan = plan_jobs(&want, &stored, DatasetScope::Zone, false).unwrap();
+    let zone = Scope::zone("z1").unwrap();
+    let plan = plan_jobs(&want, &stored, &zone, PlanOptions::new()).unwrap();
     let actions: Vec<&str> = plan.entries.iter().map(|e| e.action.as_str()).collect();
     assert_eq!(actions, ["unchanged", "create", "untracked"]);
     assert!(plan.entries[0].operation().is_none() && plan.entries[2].operation().is_none());
     assert!(matches!(plan.entries[1].operation(), Some(JobOp::Create(_))));
-    let pruned = plan_jobs(&want, &stored, DatasetScope::Zone, true).unwrap();
+    let pruned = plan_jobs(&want, &stored, &zone, PlanOptions::new().prune(true)).unwrap();
     assert!(matches!(pruned.entries[2].operation(), Some(JobOp::Delete(9))));
-    assert_eq!(pruned.steps(), [2, 1, 0], "deletions first: a zone holds 4 jobs");
+    assert_eq!(
+        pruned.steps(),
+        [1, 2, 0],
+        "deletions last: a failed creation loses no job"
+    );
     assert!(!pruned.is_noop());
-    assert!(plan_jobs(&want[..1], &stored[..1], DatasetScope::Zone, false)
+    assert!(plan_jobs(&want[..1], &stored[..1], &zone, PlanOptions::new())
         .unwrap()
         .is_noop());
 }
@@ -642,7 +647,7 @@ fn a_plan_updates_only_what_differs_and_hides_secrets() {
          "filter": "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":501}}",
          "ownership_challenge": "challenge-secret"}
     ]}));
-    let entry = plan_job(&want[0], &[stored_job()], DatasetScope::Zone).unwrap();
+    let entry = plan_job(&want[0], &[stored_job()], &Scope::zone("z1").unwrap()).unwrap();
     assert_eq!(entry.action, PlanAction::Update);
     let fields: Vec<&str> = entry.changes.iter().map(|c| c.field.as_str()).collect();
     assert_eq!(fields, ["destination_conf", "filter"]);
@@ -675,7 +680,8 @@ fn bad_files_and_ambiguous_names_are_refused() {
     assert!(desired_jobs(&json!({"job": []}), DatasetScope::Zone).is_err());
     let want =
         desired(json!({"jobs": [{"name": "errors", "dataset": "firewall_events", "destination_conf": SECRET_CONF}]}));
-    assert!(plan_job(&want[0], &[stored_job()], DatasetScope::Zone)
+    let zone = Scope::zone("z1").unwrap();
+    assert!(plan_job(&want[0], &[stored_job()], &zone)
         .unwrap_err()
         .to_string()
         .contains("cannot change"));
@@ -683,7 +689,7 @@ fn bad_files_and_ambiguous_names_are_refused() {
         desired(json!({"jobs": [{"name": "errors", "dataset": "http_requests", "destination_conf": SECRET_CONF}]}));
     let mut twin = stored_job();
     twin.insert("id".into(), json!(8));
-    let err = plan_job(&want[0], &[stored_job(), twin], DatasetScope::Zone).unwrap_err();
+    let err = plan_job(&want[0], &[stored_job(), twin], &zone).unwrap_err();
     assert!(
         err.to_string().contains("2 jobs are named `errors` (ids 7, 8)"),
         "{err}"
@@ -742,4 +748,203 @@ fn logpull_options_print_and_parse_back_to_the_same_options() {
     for text in ["=\u{85}&", "k=\u{a0}v\u{a0}&fields=A"] {
         assert!(LogpullOptions::parse(text).is_err(), "{text:?}");
     }
+}
+
+/// `n` stored jobs of `dataset`, ids 1.., named `old0`...
+fn stored_jobs(n: u64, dataset: &str) -> Vec<Map<String, Value>> {
+    (1..=n)
+        .map(|id| {
+            obj(json!({"id": id, "name": format!("old{}", id - 1), "dataset": dataset,
+                       "destination_conf": SECRET_CONF}))
+        })
+        .collect()
+}
+
+fn wanted(names: &[&str], dataset: &str) -> Vec<Map<String, Value>> {
+    let jobs: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"name": n, "dataset": dataset, "destination_conf": SECRET_CONF}))
+        .collect();
+    desired_jobs(&json!({ "jobs": jobs }), DatasetScope::Zone)
+        .or_else(|_| desired_jobs(&json!({ "jobs": jobs }), DatasetScope::Account))
+        .unwrap()
+}
+
+#[test]
+fn a_plan_past_the_zone_limit_is_refused_before_anything_is_sent() {
+    // Issue 22 item 7: five new jobs on an empty zone.
+    let zone = Scope::zone("z1").unwrap();
+    let five = wanted(&["a", "b", "c", "d", "e"], "http_requests");
+    let err = plan_jobs(&five, &[], &zone, PlanOptions::new()).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::InvalidInput { what: "jobs", .. }), "{err:?}");
+    for part in [
+        "zone z1 would hold 5 log-push jobs (it holds 0, the plan creates 5)",
+        "at most 4 per zone",
+        MAX_JOBS_MESSAGE,
+        "nothing was sent",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    assert!(plan_jobs(&five[..4], &[], &zone, PlanOptions::new()).is_ok());
+    // Every dataset of the zone counts, and delete_first does not make room that is not there.
+    let err = plan_jobs(
+        &five[..1],
+        &stored_jobs(4, "firewall_events"),
+        &zone,
+        PlanOptions::new().delete_first(true),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("would hold 5 log-push jobs"), "{err}");
+    // One job at a time (ensure): the same rule.
+    let err = plan_job(&five[0], &stored_jobs(4, "http_requests"), &zone).unwrap_err();
+    assert!(err.to_string().contains("it holds 4, the plan creates 1"), "{err}");
+    let unchanged = wanted(&["old0"], "http_requests");
+    assert_eq!(
+        plan_job(&unchanged[0], &stored_jobs(4, "http_requests"), &zone)
+            .unwrap()
+            .action,
+        PlanAction::Unchanged
+    );
+}
+
+#[test]
+fn a_replacement_on_a_full_zone_needs_delete_first() {
+    let zone = Scope::zone("z1").unwrap();
+    let stored = stored_jobs(4, "http_requests");
+    let renamed = wanted(&["old0", "old1", "old2", "new"], "http_requests");
+    let prune = PlanOptions::new().prune(true);
+    let err = plan_jobs(&renamed, &stored, &zone, prune).unwrap_err().to_string();
+    assert!(
+        err.contains("zone z1 would hold 5 log-push jobs while the plan runs"),
+        "{err}"
+    );
+    assert!(err.contains("it holds 4, the plan creates 1 and deletes 1"), "{err}");
+    assert!(err.contains("delete_first (`--delete-first`"), "{err}");
+    let plan = plan_jobs(&renamed, &stored, &zone, prune.delete_first(true)).unwrap();
+    let order: Vec<&str> = plan.steps().iter().map(|&i| plan.entries[i].action.as_str()).collect();
+    assert_eq!(order, ["delete", "create", "unchanged", "unchanged", "unchanged"]);
+    // With room, the creation goes first and the deletion last.
+    let plan = plan_jobs(&renamed, &stored[..3], &zone, prune).unwrap();
+    let order: Vec<&str> = plan.steps().iter().map(|&i| plan.entries[i].action.as_str()).collect();
+    assert_eq!(order, ["create", "unchanged", "unchanged", "unchanged"]);
+    let renamed = wanted(&["old0", "new"], "http_requests");
+    let plan = plan_jobs(&renamed, &stored[..3], &zone, prune).unwrap();
+    let order: Vec<&str> = plan.steps().iter().map(|&i| plan.entries[i].action.as_str()).collect();
+    assert_eq!(order, ["create", "delete", "delete", "unchanged"]);
+}
+
+#[test]
+fn an_account_counts_only_dlp_forensic_copies() {
+    let account = Scope::account("a1").unwrap();
+    let many = wanted(&["a", "b", "c", "d", "e", "f"], "gateway_dns");
+    assert!(plan_jobs(&many, &stored_jobs(4, "gateway_dns"), &account, PlanOptions::new()).is_ok());
+    let dlp = wanted(&["a"], "dlp_forensic_copies");
+    let err = plan_jobs(
+        &dlp,
+        &stored_jobs(4, "dlp_forensic_copies"),
+        &account,
+        PlanOptions::new(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("account a1 would hold 5 log-push jobs of dlp_forensic_copies"),
+        "{err}"
+    );
+    assert!(err.contains("at most 4 dlp_forensic_copies jobs per account"), "{err}");
+    assert!(plan_jobs(&dlp, &stored_jobs(4, "gateway_dns"), &account, PlanOptions::new()).is_ok());
+}
+
+#[test]
+fn progress_says_what_was_written_and_what_was_not() {
+    let zone = Scope::zone("z1").unwrap();
+    let mut want = wanted(&["old0", "new", "other"], "http_requests");
+    want[0].insert("enabled".into(), json!(true));
+    let plan = plan_jobs(
+        &want,
+        &stored_jobs(2, "http_requests"),
+        &zone,
+        PlanOptions::new().prune(true),
+    )
+    .unwrap();
+    // Entries: update old0 (job 1), create new, create other, delete old1 (job 2).
+    assert_eq!(plan.steps(), [0, 1, 2, 3]);
+    let none = plan.progress(&[false; 4], &[None; 4], 0);
+    assert_eq!(
+        none,
+        "stopped at updating `old0` (job 1); nothing was written before it; not sent: create `new`, create `other`, \
+         delete `old1` (job 2)"
+    );
+    let some = plan.progress(&[true, true, false, false], &[Some(1), Some(9), None, None], 2);
+    assert_eq!(
+        some,
+        "stopped at creating `other`; before it, apply updated `old0` (job 1) and created `new` (job 9); not sent: \
+         delete `old1` (job 2)"
+    );
+}
+
+#[test]
+fn plans_compare_filters_by_the_exact_equivalence() {
+    // Issue 22 item 9: `filter diff` calls these equivalent; so does the plan.
+    let zone = Scope::zone("z1").unwrap();
+    let mut stored = stored_jobs(1, "http_requests");
+    stored[0].insert(
+        "filter".into(),
+        json!(r#"{"where":{"key":"ClientCountry","operator":"eq","value":"us"}}"#),
+    );
+    let mut want = wanted(&["old0"], "http_requests");
+    for (filter, action) in [
+        (
+            r#"ClientCountry == "us" or (ClientCountry == "us" and EdgeResponseStatus >= 500)"#,
+            PlanAction::Unchanged,
+        ),
+        (r#"ClientCountry in ["us", "us"]"#, PlanAction::Unchanged),
+        (
+            r#"ClientCountry == "us" or EdgeResponseStatus >= 500"#,
+            PlanAction::Update,
+        ),
+        (r#"ClientCountry == "US""#, PlanAction::Update),
+    ] {
+        want[0].insert("filter".into(), json!(filter));
+        let f = Filter::parse_any(filter).unwrap();
+        let g = crate::logpush::job_filter(&stored[0]).unwrap().unwrap();
+        let http = crate::Dataset::get("http_requests", None).unwrap();
+        assert_eq!(
+            f.equivalent(&g, Some(http)),
+            action == PlanAction::Unchanged,
+            "{filter}"
+        );
+        assert_eq!(plan_job(&want[0], &stored, &zone).unwrap().action, action, "{filter}");
+    }
+}
+
+#[test]
+fn a_masked_credential_is_refused_not_sent() {
+    // What a printed or serialised job holds (issue 22 item 10): sent back, it would store a
+    // job that cannot push.
+    let mut shown = stored_job();
+    shown.insert("ownership_challenge".into(), json!("challenge-SECRET"));
+    redact_job(&mut shown);
+    for (field, conf, challenge) in [
+        ("destination_conf", shown["destination_conf"].as_str().unwrap(), None),
+        ("destination_conf", "https://***@logs.example.com/in", None),
+        ("ownership_challenge", SECRET_CONF, Some("***")),
+    ] {
+        let mut builder = JobSpec::builder("http_requests", DatasetScope::Zone).destination_conf(conf);
+        if let Some(c) = challenge {
+            builder = builder.extra("ownership_challenge", json!(c));
+        }
+        let err = builder.build().unwrap_err();
+        let found = codes(&err);
+        assert_eq!(found[0].0, field, "{err}");
+        assert!(err.to_string().contains("the mask escpush prints"), "{err}");
+    }
+    let changes = obj(json!({"destination_conf": shown["destination_conf"]}));
+    assert!(JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).is_err());
+    // A destination whose shown parameters merely look masked is not refused.
+    assert!(JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf("s3://b/p?region=us-east-1")
+        .build()
+        .is_ok());
 }
