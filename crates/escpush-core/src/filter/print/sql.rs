@@ -7,7 +7,9 @@
 //! - values compare by canonical text: `eq "200"` on an integer column is `= 200`, a value
 //!   no column of that type can equal (`eq "abc"` there) is `FALSE`;
 //! - `contains` is a substring test on text and an element test on an array; `in` on an
-//!   array is true when any element is in the set; everything is case-sensitive;
+//!   array is true when any element is in the set (a NULL element is in none); everything is
+//!   case-sensitive, and no value is read as a pattern (no regular expression, `LIKE`
+//!   wildcard or glob, unless escaped);
 //! - `int or string` columns (text) compare as numbers where they hold an integer's
 //!   canonical decimal text.
 //!
@@ -270,9 +272,25 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
         (_, D::Snowflake) => format!("CONTAINS({col}, {lit})"),
         (_, D::ClickHouse) => format!("position({col}, {lit}) > 0"),
         (_, D::BigQuery) => format!("STRPOS({col}, {lit}) > 0"),
-        (_, D::DataFusion | D::Trino | D::Postgres | D::Polars) => format!("strpos({col}, {lit}) > 0"),
+        (_, D::DataFusion | D::Trino | D::Postgres) => format!("strpos({col}, {lit}) > 0"),
+        // polars reads the argument of `strpos` as a regular expression, and has no other
+        // substring test: the text as a regular expression that matches only itself.
+        (_, D::Polars) => format!("regexp_like({col}, {})", string_lit(d, &regex_escape(text))?),
         (_, _) => like(format!("%{escaped}%"))?,
     })
+}
+
+/// `text` as a regular expression (of polars, the Rust `regex` crate) that matches exactly it:
+/// every character the syntax gives a meaning is escaped.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(ch) {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// An `int or string` column (text) holds an integer as its canonical decimal text, so such
@@ -321,8 +339,15 @@ fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String 
         (D::DataFusion, _) => format!("array_has_any({col}, make_array({list}))"),
         (D::Spark, [one]) => format!("array_contains({col}, {one})"),
         (D::Spark, _) => format!("arrays_overlap({col}, array({list}))"),
-        (D::ClickHouse, [one]) => format!("has({col}, {one})"),
-        (D::ClickHouse, _) => format!("hasAny({col}, [{list}])"),
+        // `hasAny` reads a NULL element as the type's default ('' or 0); `has` does not.
+        (D::ClickHouse, _) => {
+            let each: Vec<String> = elems.iter().map(|e| format!("has({col}, {e})")).collect();
+            if each.len() == 1 {
+                each.join("")
+            } else {
+                format!("({})", each.join(" OR "))
+            }
+        }
         (D::BigQuery, [one]) => format!("{one} IN UNNEST({col})"),
         (D::BigQuery, _) => format!("EXISTS(SELECT 1 FROM UNNEST({col}) AS e WHERE e IN ({list}))"),
         (D::Snowflake, [one]) => format!("ARRAY_CONTAINS(TO_VARIANT({one}), {col})"),
@@ -528,6 +553,43 @@ mod tests {
             "SELECT * FROM \"logs\".\"http\" WHERE COALESCE(\"EdgeResponseStatus\" >= 500, FALSE)"
         );
         assert!(to_query(&f, Dialect::Transformer, http(), Some("t")).is_err());
+    }
+
+    #[test]
+    fn polars_contains_is_a_literal_substring_test() {
+        // polars reads `strpos`'s argument as a regular expression: `.` found every text.
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("a.b|^[x]\\+5$"), Dialect::Polars),
+            r#"COALESCE(regexp_like("ClientRequestHost", 'a\.b\|\^\[x\]\\\+5\$'), FALSE)"#
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("it's {1}#&-~"), Dialect::Polars),
+            r#"COALESCE(regexp_like("ClientRequestHost", 'it''s \{1\}\#\&\-\~'), FALSE)"#
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").starts_with("."), Dialect::Polars),
+            "COALESCE(starts_with(\"ClientRequestHost\", '.'), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("."), Dialect::DataFusion),
+            "COALESCE(strpos(\"ClientRequestHost\", '.') > 0, FALSE)"
+        );
+    }
+
+    #[test]
+    fn clickhouse_tests_each_element_as_has_does_not_read_null_as_empty() {
+        assert_eq!(
+            sql(&field("SecuritySources").is_in(["", "waf"]), Dialect::ClickHouse),
+            "COALESCE((has(`SecuritySources`, '') OR has(`SecuritySources`, 'waf')), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("BotDetectionIDs").not_in([0, 7]), Dialect::ClickHouse),
+            "NOT COALESCE((has(`BotDetectionIDs`, 0) OR has(`BotDetectionIDs`, 7)), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("BotDetectionIDs").contains(0), Dialect::ClickHouse),
+            "COALESCE(has(`BotDetectionIDs`, 0), FALSE)"
+        );
     }
 
     #[test]
