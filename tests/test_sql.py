@@ -5,10 +5,10 @@ generated records (every column type of http_requests, missing fields, nulls, ho
 strings, unicode, 64-bit edges, arrays with nulls, empty arrays) for hundreds of random
 filters, and every row's answer must be `Filter.matches`'s on the same record. So does polars
 (`to_polars`). Classes of values that engines read differently (text that is a pattern to a
-regular expression, LIKE or glob; arrays holding nulls) have their own records and filters
-(`CLASSES`), run in every engine. Spark does the same in test_spark.py. BigQuery, Snowflake,
-Trino, Postgres and the transformer dialect, which no engine here runs, are parsed by sqlglot
-in their dialect and covered by golden text.
+regular expression, LIKE or glob; arrays holding nulls; numbers past 2^53, 2^63 and 2^64;
+negative zero) have their own records and filters (`CLASSES`), run in every engine. Spark does
+the same in test_spark.py. BigQuery, Snowflake, Trino, Postgres and the transformer dialect,
+which no engine here runs, are parsed by sqlglot in their dialect and covered by golden text.
 
 An engine that is not installed skips its tests with a message naming it, except under
 CI or `make test` (`CI` or `ESCPUSH_REQUIRE_ENGINES` set), where a missing engine fails.
@@ -101,10 +101,12 @@ HOSTILE = [
     "\\d",
     "$",
 ]
-INTS = [0, 1, -1, 200, 404, 500, 503, -3, 2**31, 2**63 - 1, -(2**63)]
-FLOATS = [0.5, -2.5, 499.5, 503.25, 1e300, 0, 200, 503, -3]
+INTS = [0, 1, -1, 200, 404, 500, 503, -3, 2**31, 2**63 - 1, -(2**63), 2**53 + 1, -(2**53) - 1]
+# Doubles; integers among them are written as integers (a double holds each of these exactly).
+FLOATS = [0.5, -2.5, 499.5, 503.25, 1e300, 0, 200, 503, -3, 2**53, 2**53 + 2, 2**63, -(2**63), 2**52 + 0.5]
 # An `int or string` column holds an integer as its canonical text; other text is a string.
 INT_OR_STRING = [*INTS, "2024-01-01T00:00:00Z", "abc", "0123", "-0", "12a", " 5", "+5", "", "a'b"]
+INT_OR_STRING += [2**64, -(2**64), 2**63, 10**30, f"{2**64}\n", f"0{2**64}"]
 
 
 def need(module: str) -> Any:
@@ -329,9 +331,70 @@ for _ints in ([0, 7], [0], ["0", "7"], [5, 0], [7, 8, 0]):
 for _int in (0, "0", 5):
     NULL_ARRAY_FILTERS += [field("BotDetectionIDs").contains(_int), field("BotDetectionIDs").not_contains(_int)]
 
+# Numbers where a double and a 64-bit integer part: past 2^53 (not every integer is a double),
+# near 2^63 (the largest 64-bit integer is no double), past 2^64 (no 64-bit integer at all),
+# and negative zero. A `float` field holds doubles (integers among them written as integers,
+# which a double column holds exactly); an `int or string` field holds integers of any size.
+P53, P63, P64 = 2**53, 2**63, 2**64
+NUMBER_FLOATS = [P53, P53 + 2, -P53, -P53 - 2, P53 * 4, P63, -P63, 2**62, P63 - 1024, -P63 + 1024, 2**64, -(2**64)]
+NUMBER_FLOATS += [2**52 + 0.5, -(2**52) - 0.5, 0.5, -0.5, 1e300, -1e300, 0, 1, -1]
+BOUNDS = [P53 - 1, P53, P53 + 1, P53 + 3, -P53 - 1, -P53 - 3, 4 * P53 + 1, 2**62 + 1, P63 - 1, P63 - 1023]
+BOUNDS += [-P63, -P63 + 1, -P63 + 1023, 0, 1, -1, 5, str(P53 + 1), str(P63 - 1)]
+INT_TEXT = [P64, -P64, P63, -P63 - 1, P63 - 1, -P63, 2**100, -(2**100), 10**30, 2**127 - 1, -(2**127), 5, -5, 0]
+INT_TEXT += [f"{P64}x", f"0{P64}", f"+{P64}", f" {P64}", f"{P64}\n", f"\n{P64}", f"-0{P64}", f"{P64}.0", "-0", "1e30"]
+INT_TEXT += [f"{P64}\n{P64}", f"{P63}a", "-", "9" * 60 + "x"]
+NUMBER_RECORDS = [{"EdgeResponseCompressionRatio": x, "EdgeStartTimestamp": None} for x in NUMBER_FLOATS]
+NUMBER_RECORDS += [{"EdgeStartTimestamp": t, "EdgeResponseStatus": 5} for t in INT_TEXT]
+NUMBER_FILTERS = []
+for _bound in BOUNDS:
+    for _name in ("EdgeResponseCompressionRatio", "EdgeStartTimestamp"):
+        _f = field(_name)
+        NUMBER_FILTERS += [_f.lt(_bound), _f.le(_bound), _f.gt(_bound), _f.ge(_bound)]
+    NUMBER_FILTERS += [
+        field("EdgeResponseCompressionRatio").eq(_bound),
+        field("EdgeResponseCompressionRatio").ne(_bound),
+    ]
+NUMBER_FILTERS += [
+    field("EdgeResponseCompressionRatio").is_in(BOUNDS[:5]),
+    field("EdgeResponseCompressionRatio").is_in([P63 - 1, 1]),
+]
+for _text in ("1", "-", "18", "6", "4", "-1"):
+    NUMBER_FILTERS += [field("EdgeStartTimestamp").starts_with(_text), field("EdgeStartTimestamp").ends_with(_text)]
+    NUMBER_FILTERS += [field("EdgeStartTimestamp").contains(_text), field("EdgeStartTimestamp").not_contains(_text)]
+for _text in (str(P64), str(-P64), str(P63), "5", f"0{P64}"):
+    NUMBER_FILTERS += [field("EdgeStartTimestamp").eq(_text), field("EdgeStartTimestamp").is_in([_text, "x"])]
+NUMBER_FILTERS += [field("EdgeResponseStatus").eq(str(P64)), field("EdgeResponseStatus").is_in([str(P64), 5])]
+# Negative zero: no integer's canonical text in an `int or string` field, equal to 0 in a
+# `float` field (where `eq` is left out: a table holds 0.0 and 0 alike, see the README).
+ZERO_RECORDS = [{"EdgeResponseCompressionRatio": -0.0, "EdgeStartTimestamp": "-0"}]
+ZERO_RECORDS += [{"EdgeResponseCompressionRatio": 0.0, "EdgeStartTimestamp": 0}, {"EdgeStartTimestamp": "-00"}]
+ZERO_FILTERS = [field("EdgeStartTimestamp").eq(v) for v in ("-0", 0, "0")]
+ZERO_FILTERS += [field("EdgeStartTimestamp").is_in(["-0", "x"]), field("EdgeStartTimestamp").starts_with("-")]
+for _bound in (0, 1, -1):
+    for _name in ("EdgeResponseCompressionRatio", "EdgeStartTimestamp"):
+        _f = field(_name)
+        ZERO_FILTERS += [_f.lt(_bound), _f.le(_bound), _f.gt(_bound), _f.ge(_bound)]
+
+# The cases of issue 22 as reported.
+REPORTED_RECORDS = [
+    {"EdgeResponseCompressionRatio": 9007199254740992.0, "EdgeStartTimestamp": 2**64},
+    {"SecuritySources": [None, "x"], "BotDetectionIDs": [None, 5]},
+    *({"ClientRequestHost": text} for text in ["a.b", "axb", "^a", "x|y", "x", "a\\b", "ab", "\\", "[", "+5", "*/"]),
+]
+REPORTED_FILTERS = [
+    field("EdgeResponseCompressionRatio").lt(9007199254740993),
+    field("EdgeStartTimestamp").gt(5),
+    field("SecuritySources").is_in(["", "waf"]),
+    field("BotDetectionIDs").is_in([0, 7]),
+    *(field("ClientRequestHost").contains(text) for text in [".", "^a", "x|y", "a\\b", "\\", "[", "+5", "*/"]),
+]
+
 CLASSES = {
+    "reported": (REPORTED_FILTERS, REPORTED_RECORDS),
+    "negative zero": (ZERO_FILTERS, ZERO_RECORDS),
     "patterns": (PATTERN_FILTERS, PATTERN_RECORDS),
     "arrays with nulls": (NULL_ARRAY_FILTERS, NULL_ARRAY_RECORDS),
+    "numbers past 2^53, 2^63, 2^64": (NUMBER_FILTERS, NUMBER_RECORDS),
 }
 
 
