@@ -21,7 +21,7 @@ import pytest
 import escpush
 import escpush.spark
 from escpush import field
-from test_sql import DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
+from test_sql import CLASSES, DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
 
 
 @pytest.fixture(scope="session")
@@ -47,21 +47,30 @@ def spark() -> Iterator[Any]:
     session.stop()
 
 
-def frame(spark: Any) -> Any:
+def frame(spark: Any, records: list[dict[str, Any]] = RECORDS) -> Any:
     from pyspark.sql.types import LongType, StructField, StructType
 
     schema = escpush.spark.schema(DATASET)
     columns = [StructField("id", LongType(), False), *(schema[name] for name in FIELDS)]
-    return spark.createDataFrame(table_rows(RECORDS), schema=StructType(columns))
+    return spark.createDataFrame(table_rows(records), schema=StructType(columns))
+
+
+def spark_rows(spark: Any, filters: list[escpush.Filter], records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    df = frame(spark, records)
+    cases = [f"CASE WHEN {f.to_sql('spark', dataset=DATASET)} THEN 1 ELSE 0 END AS f{i}" for i, f in enumerate(filters)]
+    return sorted(tuple(r) for r in df.selectExpr("id", *cases).collect())
 
 
 def test_spark_sql_gives_the_answers_of_matches(spark: Any) -> None:
     # The first 150 filters: Spark takes about a second per 10 to plan and compile them.
     filters = FILTERS[:150]
-    df = frame(spark)
-    cases = [f"CASE WHEN {f.to_sql('spark', dataset=DATASET)} THEN 1 ELSE 0 END AS f{i}" for i, f in enumerate(filters)]
-    rows = sorted(tuple(r) for r in df.selectExpr("id", *cases).collect())
-    check(filters, RECORDS, rows, "spark")
+    check(filters, RECORDS, spark_rows(spark, filters, RECORDS), "spark")
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_values_engines_read_differently_give_the_answers_of_matches_in_spark(spark: Any, name: str) -> None:
+    filters, records = CLASSES[name]
+    check(filters, records, spark_rows(spark, filters, records), "spark")
 
 
 def test_read_logpush_and_to_pyspark_count_what_scan_counts(spark: Any, tmp_path: Path) -> None:

@@ -7,9 +7,13 @@
 //! - values compare by canonical text: `eq "200"` on an integer column is `= 200`, a value
 //!   no column of that type can equal (`eq "abc"` there) is `FALSE`;
 //! - `contains` is a substring test on text and an element test on an array; `in` on an
-//!   array is true when any element is in the set; everything is case-sensitive;
+//!   array is true when any element is in the set (a NULL element is in none); everything is
+//!   case-sensitive, and no value is read as a pattern (no regular expression, `LIKE`
+//!   wildcard or glob, unless escaped);
+//! - a `float` column compares with an integer exactly, also with one beyond 2^53 that no
+//!   double equals (engines would round it to a double);
 //! - `int or string` columns (text) compare as numbers where they hold an integer's
-//!   canonical decimal text.
+//!   canonical decimal text, of any length (beyond the engine's 64-bit integers, by sign).
 //!
 //! String values are written so that no value can change the statement: quotes and
 //! backslashes escaped as the dialect reads them, control characters (NUL included) as
@@ -157,26 +161,34 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
         }
         // Text tests never hold on an integer (held as its text).
         (ColumnType::IntOrString, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
-            let (_, canonical) = int_of_text(col, d, key)?;
+            let is_int = IntText::of(col, d, key)?.is_int;
             let test = string_test(op, col, &scalars[0].canonical_text(), d)?;
-            format!("({test} AND NOT COALESCE({canonical}, FALSE))")
+            format!("({test} AND NOT COALESCE({is_int}, FALSE))")
         }
+        // A double equals an integer only where the integer is a double.
         (ColumnType::Int | ColumnType::Float, Operator::Eq | Operator::In) => {
-            let ints: Vec<String> = scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect();
+            let ints: Vec<String> = scalars
+                .iter()
+                .filter_map(Scalar::as_integer)
+                .filter(|&n| ty == ColumnType::Int || double_neighbours(n).is_none())
+                .map(int_lit)
+                .collect();
             in_list(col, &ints)
         }
-        (ColumnType::Int | ColumnType::Float, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
+        (ColumnType::Int, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => match scalars[0].as_integer()
+        {
+            Some(n) => format!("{col} {} {}", cmp(op), int_lit(n)),
+            None => NEVER.into(),
+        },
+        (ColumnType::Float, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
             match scalars[0].as_integer() {
-                Some(n) => format!("{col} {} {}", cmp(op), int_lit(n)),
+                Some(n) => float_cmp(col, op, n),
                 None => NEVER.into(),
             }
         }
         (ColumnType::IntOrString, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
             match scalars[0].as_integer() {
-                Some(n) => {
-                    let (int, canonical) = int_of_text(col, d, key)?;
-                    format!("({int} {} {} AND {canonical})", cmp(op), int_lit(n))
-                }
+                Some(n) => IntText::of(col, d, key)?.cmp(op, n),
                 None => NEVER.into(),
             }
         }
@@ -230,6 +242,48 @@ fn in_list(col: &str, lits: &[String]) -> String {
     }
 }
 
+/// A double column against an integer, exactly as `matches` compares them. Engines turn the
+/// integer into a double, which rounds one beyond 2^53 that is not a double
+/// (9007199254740993 becomes 9007199254740992): there the bound is the double on the side the
+/// test reaches, with no double between it and the integer (`x < 9007199254740993` is
+/// `x <= 9007199254740992`).
+fn float_cmp(col: &str, op: Operator, n: i64) -> String {
+    match (double_neighbours(n), op) {
+        (None, _) => format!("{col} {} {}", cmp(op), int_lit(n)),
+        (Some((below, _)), Operator::Lt | Operator::Leq) => format!("{col} <= {}", double_lit(below)),
+        (Some((_, above)), _) => format!("{col} >= {}", double_lit(above)),
+    }
+}
+
+/// The doubles either side of `n` when `n` is not a double itself.
+#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+fn double_neighbours(n: i64) -> Option<(f64, f64)> {
+    let nearest = n as f64;
+    // An i64 rounds to a double of at most 2^63, which an i128 holds exactly.
+    match (nearest as i128).cmp(&i128::from(n)) {
+        std::cmp::Ordering::Equal => None,
+        std::cmp::Ordering::Less => Some((nearest, nearest.next_up())),
+        std::cmp::Ordering::Greater => Some((nearest.next_down(), nearest)),
+    }
+}
+
+/// A double beyond 2^53 (so an integer) as a literal that every dialect reads as that double:
+/// all its digits, with an exponent (`9.007199254740992e15`), so that it is an approximate
+/// numeric literal (a double) where the dialect has them and exact where it reads a decimal.
+#[allow(clippy::cast_possible_truncation)]
+fn double_lit(x: f64) -> String {
+    let int = x as i128;
+    let digits = int.unsigned_abs().to_string();
+    let (first, rest) = digits.split_at(1);
+    let rest = rest.trim_end_matches('0');
+    format!(
+        "{}{first}.{}e{}",
+        if int < 0 { "-" } else { "" },
+        if rest.is_empty() { "0" } else { rest },
+        digits.len() - 1
+    )
+}
+
 fn int_lit(n: i64) -> String {
     if n == i64::MIN {
         // `-9223372036854775808` reads as the negation of a number beyond 64 bits.
@@ -274,41 +328,120 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
         (_, D::Snowflake) => format!("CONTAINS({col}, {lit})"),
         (_, D::ClickHouse) => format!("position({col}, {lit}) > 0"),
         (_, D::BigQuery) => format!("STRPOS({col}, {lit}) > 0"),
-        (_, D::DataFusion | D::Trino | D::Postgres | D::Polars) => format!("strpos({col}, {lit}) > 0"),
+        (_, D::DataFusion | D::Trino | D::Postgres) => format!("strpos({col}, {lit}) > 0"),
+        // polars reads the argument of `strpos` as a regular expression, and has no other
+        // substring test: the text as a regular expression that matches only itself.
+        (_, D::Polars) => format!("regexp_like({col}, {})", string_lit(d, &regex_escape(text))?),
         (_, _) => like(format!("%{escaped}%"))?,
     })
 }
 
-/// An `int or string` column (text) holds an integer as its canonical decimal text, so such
-/// text stands for the integer: these are the dialect's integer of the text (NULL for other
-/// text) and the test that the text is canonical (it equals the integer cast back to text).
-fn int_of_text(col: &str, d: Dialect, key: &str) -> Result<(String, String), Error> {
-    use Dialect as D;
-    let (int, text) = match d {
-        D::ClickHouse => (format!("toInt64OrNull({col})"), "toString"),
-        D::BigQuery => (format!("SAFE_CAST({col} AS INT64)"), "STRING"),
-        D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
-        D::Postgres => {
-            let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
-            return Ok((
-                format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"),
-                canonical,
-            ));
+/// `text` as a regular expression (of polars, the Rust `regex` crate) that matches exactly it:
+/// every character the syntax gives a meaning is escaped.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(ch) {
+            out.push('\\');
         }
-        D::Transformer => {
-            return Err(unsupported(
-                d,
-                &format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
+        out.push(ch);
+    }
+    out
+}
+
+/// An `int or string` column (text) holds an integer as its canonical decimal text, of any
+/// length, so such text stands for the integer.
+struct IntText {
+    /// The dialect's integer of the text: NULL for other text and for an integer beyond
+    /// the dialect's integer type.
+    int: String,
+    /// The text is canonical and `int` holds it (it equals `int` cast back to text).
+    fits: String,
+    /// The text is the canonical text of a negative / a positive integer beyond `int`'s
+    /// type; `None` where the type holds every integer (Postgres `NUMERIC`).
+    beyond: Option<[String; 2]>,
+    /// The text is an integer's canonical text, of any length.
+    is_int: String,
+}
+
+impl IntText {
+    fn of(col: &str, d: Dialect, key: &str) -> Result<IntText, Error> {
+        use Dialect as D;
+        let (int, text) = match d {
+            D::ClickHouse => (format!("toInt64OrNull({col})"), "toString"),
+            D::BigQuery => (format!("SAFE_CAST({col} AS INT64)"), "STRING"),
+            D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
+            D::Postgres => {
+                let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
+                return Ok(IntText {
+                    int: format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"),
+                    fits: canonical.clone(),
+                    beyond: None,
+                    is_int: canonical,
+                });
+            }
+            D::Transformer => {
+                return Err(unsupported(
+                    d,
+                    &format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
+                ))
+            }
+            _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
+        };
+        let back = if d == D::ClickHouse {
+            format!("toString({int})")
+        } else {
+            format!("CAST({int} AS {text})")
+        };
+        // 19 digits or more: where the cast fails on such text, it is beyond 64 bits.
+        let beyond = |sign: &str| -> Result<String, Error> {
+            Ok(format!(
+                "({int} IS NULL AND {})",
+                full_match(col, &format!("{sign}[1-9][0-9]{{18,}}"), d)?
             ))
+        };
+        Ok(IntText {
+            fits: format!("{back} = {col}"),
+            beyond: Some([beyond("-")?, beyond("")?]),
+            is_int: full_match(col, "(0|-?[1-9][0-9]*)", d)?,
+            int,
+        })
+    }
+
+    /// The text is an integer, and `op n` holds on it: beyond the dialect's integers, a
+    /// positive integer is greater than `n` and a negative one less.
+    fn cmp(&self, op: Operator, n: i64) -> String {
+        let fits = format!("({} {} {} AND {})", self.int, cmp(op), int_lit(n), self.fits);
+        match &self.beyond {
+            None => fits,
+            Some([negative, positive]) => {
+                let side = if matches!(op, Operator::Lt | Operator::Leq) {
+                    negative
+                } else {
+                    positive
+                };
+                format!("({fits} OR {side})")
+            }
         }
-        _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
-    };
-    let back = if d == D::ClickHouse {
-        format!("toString({int})")
-    } else {
-        format!("CAST({int} AS {text})")
-    };
-    Ok((int.clone(), format!("{back} = {col}")))
+    }
+}
+
+/// The whole text of `col` matches the regular expression `pattern` (made of digits, `-`,
+/// `?`, `|`, `(...)` and `[...]{n,}`, read alike by every dialect's syntax). Each dialect's
+/// anchors: RE2 and Rust read `$` as the end of the text, Java (Spark, Trino) also before a
+/// final line break, so those use `\A` and `\z`; DuckDB and Snowflake match the whole text.
+fn full_match(col: &str, pattern: &str, d: Dialect) -> Result<String, Error> {
+    use Dialect as D;
+    let anchored = |start: &str, end: &str| string_lit(d, &format!("{start}{pattern}{end}"));
+    Ok(match d {
+        D::DuckDb => format!("regexp_full_match({col}, {})", string_lit(d, pattern)?),
+        D::Snowflake => format!("REGEXP_LIKE({col}, {})", string_lit(d, pattern)?),
+        D::Spark => format!("{col} RLIKE {}", anchored("\\A", "\\z")?),
+        D::Trino => format!("regexp_like({col}, {})", anchored("\\A", "\\z")?),
+        D::ClickHouse => format!("match({col}, {})", anchored("^", "$")?),
+        D::BigQuery => format!("REGEXP_CONTAINS({col}, {})", anchored("^", "$")?),
+        _ => format!("regexp_like({col}, {})", anchored("^", "$")?),
+    })
 }
 
 /// True when any element of the array column is one of `elems`.
@@ -325,8 +458,15 @@ fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String 
         (D::DataFusion, _) => format!("array_has_any({col}, make_array({list}))"),
         (D::Spark, [one]) => format!("array_contains({col}, {one})"),
         (D::Spark, _) => format!("arrays_overlap({col}, array({list}))"),
-        (D::ClickHouse, [one]) => format!("has({col}, {one})"),
-        (D::ClickHouse, _) => format!("hasAny({col}, [{list}])"),
+        // `hasAny` reads a NULL element as the type's default ('' or 0); `has` does not.
+        (D::ClickHouse, _) => {
+            let each: Vec<String> = elems.iter().map(|e| format!("has({col}, {e})")).collect();
+            if each.len() == 1 {
+                each.join("")
+            } else {
+                format!("({})", each.join(" OR "))
+            }
+        }
         (D::BigQuery, [one]) => format!("{one} IN UNNEST({col})"),
         (D::BigQuery, _) => format!("EXISTS(SELECT 1 FROM UNNEST({col}) AS e WHERE e IN ({list}))"),
         (D::Snowflake, [one]) => format!("ARRAY_CONTAINS(TO_VARIANT({one}), {col})"),
@@ -535,10 +675,128 @@ mod tests {
     }
 
     #[test]
+    fn polars_contains_is_a_literal_substring_test() {
+        // polars reads `strpos`'s argument as a regular expression: `.` found every text.
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("a.b|^[x]\\+5$"), Dialect::Polars),
+            r#"COALESCE(regexp_like("ClientRequestHost", 'a\.b\|\^\[x\]\\\+5\$'), FALSE)"#
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("it's {1}#&-~"), Dialect::Polars),
+            r#"COALESCE(regexp_like("ClientRequestHost", 'it''s \{1\}\#\&\-\~'), FALSE)"#
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").starts_with("."), Dialect::Polars),
+            "COALESCE(starts_with(\"ClientRequestHost\", '.'), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("ClientRequestHost").contains("."), Dialect::DataFusion),
+            "COALESCE(strpos(\"ClientRequestHost\", '.') > 0, FALSE)"
+        );
+    }
+
+    #[test]
+    fn clickhouse_tests_each_element_as_has_does_not_read_null_as_empty() {
+        assert_eq!(
+            sql(&field("SecuritySources").is_in(["", "waf"]), Dialect::ClickHouse),
+            "COALESCE((has(`SecuritySources`, '') OR has(`SecuritySources`, 'waf')), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("BotDetectionIDs").not_in([0, 7]), Dialect::ClickHouse),
+            "NOT COALESCE((has(`BotDetectionIDs`, 0) OR has(`BotDetectionIDs`, 7)), FALSE)"
+        );
+        assert_eq!(
+            sql(&field("BotDetectionIDs").contains(0), Dialect::ClickHouse),
+            "COALESCE(has(`BotDetectionIDs`, 0), FALSE)"
+        );
+    }
+
+    #[test]
+    fn floats_compare_with_integers_that_are_no_double_exactly() {
+        let p53 = 9_007_199_254_740_992_i64;
+        for d in [Dialect::DuckDb, Dialect::Postgres, Dialect::Spark] {
+            let col = d.quote_ident("EdgeResponseCompressionRatio");
+            let f = || field("EdgeResponseCompressionRatio");
+            assert_eq!(
+                sql(&f().lt(p53 + 1), d),
+                format!("COALESCE({col} <= 9.007199254740992e15, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().le(p53 + 1), d),
+                format!("COALESCE({col} <= 9.007199254740992e15, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().gt(p53 + 1), d),
+                format!("COALESCE({col} >= 9.007199254740994e15, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().ge(-p53 - 1), d),
+                format!("COALESCE({col} >= -9.007199254740992e15, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().lt(-p53 - 1), d),
+                format!("COALESCE({col} <= -9.007199254740994e15, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().gt(i64::MAX), d),
+                format!("COALESCE({col} >= 9.223372036854775808e18, FALSE)")
+            );
+            // Integers that are doubles stay as they are.
+            assert_eq!(
+                sql(&f().lt(p53), d),
+                format!("COALESCE({col} < 9007199254740992, FALSE)")
+            );
+            assert_eq!(
+                sql(&f().ge(i64::MIN), d),
+                format!("COALESCE({col} >= (-9223372036854775807 - 1), FALSE)")
+            );
+            // No double equals an integer that is no double.
+            assert_eq!(sql(&f().eq(p53 + 1), d), "COALESCE(FALSE, FALSE)");
+            assert_eq!(sql(&f().is_in([p53 + 1, 7]), d), format!("COALESCE({col} = 7, FALSE)"));
+        }
+        // A 64-bit column holds every such integer.
+        assert_eq!(
+            sql(&field("EdgeResponseStatus").lt(p53 + 1), Dialect::DuckDb),
+            "COALESCE(\"EdgeResponseStatus\" < 9007199254740993, FALSE)"
+        );
+        assert_eq!(double_lit(9_223_372_036_854_775_808.0), "9.223372036854775808e18");
+        assert_eq!(double_lit(36_028_797_018_963_968.0), "3.6028797018963968e16");
+        assert_eq!(double_lit(-1e18), "-1.0e18");
+        assert_eq!(double_neighbours(p53), None);
+        assert_eq!(
+            double_neighbours(i64::MAX),
+            Some((2f64.powi(63) - 1024.0, 2f64.powi(63))),
+            "the doubles either side of 2^63 - 1"
+        );
+    }
+
+    #[test]
+    fn int_or_string_integers_beyond_64_bits_compare_by_sign() {
+        assert_eq!(
+            sql(&field("EdgeStartTimestamp").gt(5), Dialect::ClickHouse),
+            "COALESCE(((toInt64OrNull(`EdgeStartTimestamp`) > 5 AND toString(toInt64OrNull(`EdgeStartTimestamp`)) = \
+             `EdgeStartTimestamp`) OR (toInt64OrNull(`EdgeStartTimestamp`) IS NULL AND match(`EdgeStartTimestamp`, \
+             '^[1-9][0-9]{18,}$'))), FALSE)"
+        );
+        let lt = sql(&field("EdgeStartTimestamp").lt(5), Dialect::Trino);
+        assert!(
+            lt.ends_with(r#"OR (TRY_CAST("EdgeStartTimestamp" AS BIGINT) IS NULL AND regexp_like("EdgeStartTimestamp", '\A-[1-9][0-9]{18,}\z'))), FALSE)"#),
+            "{lt}"
+        );
+        // Postgres casts to NUMERIC, which holds every integer.
+        assert!(!sql(&field("EdgeStartTimestamp").lt(5), Dialect::Postgres).contains("IS NULL"));
+        assert_eq!(
+            sql(&field("EdgeStartTimestamp").starts_with("1"), Dialect::DuckDb),
+            "COALESCE((starts_with(\"EdgeStartTimestamp\", '1') AND NOT COALESCE(regexp_full_match(\"EdgeStartTimestamp\", \
+             '(0|-?[1-9][0-9]*)'), FALSE)), FALSE)"
+        );
+    }
+
+    #[test]
     fn int_or_string_compares_canonical_integer_text_as_numbers() {
         assert_eq!(
             sql(&field("EdgeStartTimestamp").lt(5), Dialect::DuckDb),
-            "COALESCE((TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) < 5 AND CAST(TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) AS VARCHAR) = \"EdgeStartTimestamp\"), FALSE)"
+            "COALESCE(((TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) < 5 AND CAST(TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) AS VARCHAR) = \"EdgeStartTimestamp\") OR (TRY_CAST(\"EdgeStartTimestamp\" AS BIGINT) IS NULL AND regexp_full_match(\"EdgeStartTimestamp\", '-[1-9][0-9]{18,}'))), FALSE)"
         );
         assert_eq!(
             sql(&field("EdgeStartTimestamp").eq(5), Dialect::DuckDb),
