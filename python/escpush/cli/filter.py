@@ -244,7 +244,9 @@ def run_fmt(args: argparse.Namespace) -> int:
         if args.json:
             emit(args, {"canonical": same, "filter": canonical}, "")
         elif not same:
-            print(f"escpush: {args.filter}: not in canonical form", file=sys.stderr)
+            from .._format import printable
+
+            print(f"escpush: {printable(args.filter)}: not in canonical form", file=sys.stderr)
         return EXIT_OK if same else EXIT_CHECK_FAILED
     import json
 
