@@ -103,7 +103,6 @@ fn window(line: &str, spot: usize, end: usize) -> (String, String, usize) {
     left.reverse();
     let mut caret: Vec<shown::Cell> = Vec::new();
     let mut caret_width = 0;
-    let mut rest = under.chars().chain(after.chars());
     let mut taken = 0;
     for c in under.chars() {
         let cell = shown::cell(c);
@@ -118,7 +117,8 @@ fn window(line: &str, spot: usize, end: usize) -> (String, String, usize) {
     let budget = TextError::SHOWN.saturating_sub(used + caret_width);
     let mut right_width = 0;
     let mut cut_right = false;
-    for c in rest.by_ref().skip(taken) {
+    // What follows the caret: the rest of the spot (past 60 columns), then the line.
+    for c in under.chars().chain(after.chars()).skip(taken) {
         let cell = shown::cell(c);
         if !fits && right_width + cell.width > budget {
             cut_right = true;
