@@ -178,3 +178,12 @@ def test_hints_name_what_was_meant() -> None:
         Filter.parse('{"where":{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}}')
     with pytest.raises(FilterError, match="unknown operator `~`; did you mean `contains`"):
         Filter.parse('{"where":{"key":"ClientRequestPath","operator":"~","value":"/static"}}')
+
+
+def test_scan_summaries_escape_file_names(cli: Cli, tmp_path: Path) -> None:
+    logs = tmp_path / f"logs{OSC}\u202e.ndjson"
+    logs.write_text('{"A": 1}\nnot json\n')
+    run = cli("filter", "scan", "A == 1", str(logs), "--per-file")
+    assert run.code == EXIT_OK, run.err
+    assert_terminal_safe(run.out + run.err)
+    assert "malformed line; the first: " in run.out and r"logs\u001b]0;pwned\u0007\u202e.ndjson" in run.out

@@ -374,7 +374,7 @@ def _counts(r: ScanResult) -> dict[str, object]:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from .._format import plural, size
+    from .._format import plural, printable, size
 
     if args.filter == "-" and "-" in args.logs:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
@@ -424,11 +424,12 @@ def run_scan(args: argparse.Namespace) -> int:
     ]
     if first is not None:
         noun = "line" if result.malformed == 1 else "lines"
-        lines.append(f"{result.malformed:,} malformed {noun}; the first: {first[0]} line {first[1]}: {first[2]}")
+        source = printable(first[0])  # a file's name may hold anything: nothing reaches the terminal
+        lines.append(f"{result.malformed:,} malformed {noun}; the first: {source} line {first[1]}: {first[2]}")
     if args.per_file:
         for r in result.per_input:
             lines.append(
-                f"  {r.source}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
+                f"  {printable(r.source)}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
                 f"{_share(r.matched_bytes, r.bytes)} of bytes"
             )
     if args.output is not None:
