@@ -120,8 +120,14 @@ fn shown_char(c: char, keep: &[char], out: &mut String) {
 fn escape_keeping<'a>(text: &'a str, keep: &[char]) -> Cow<'a, str> {
     // Most text is printable ASCII: a byte test, then a character test past the first
     // other byte.
-    let first_other = text.bytes().position(|b| !(b' '..=b'~').contains(&b)).unwrap_or(text.len());
-    if text[first_other..].chars().all(|c| is_printable(c) || keep.contains(&c)) {
+    let first_other = text
+        .bytes()
+        .position(|b| !(b' '..=b'~').contains(&b))
+        .unwrap_or(text.len());
+    if text[first_other..]
+        .chars()
+        .all(|c| is_printable(c) || keep.contains(&c))
+    {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);

@@ -429,7 +429,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.per_file:
         for r in result.per_input:
             lines.append(
-                f"  {printable(r.source)}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
+                f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
                 f"{_share(r.matched_bytes, r.bytes)} of bytes"
             )
     if args.output is not None:
