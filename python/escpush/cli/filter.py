@@ -429,8 +429,8 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.per_file:
         for r in result.per_input:
             lines.append(
-                f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
-                f"{_share(r.matched_bytes, r.bytes)} of bytes"
+                f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, "
+                f"{_share(r.matched, r.total)} of lines, {_share(r.matched_bytes, r.bytes)} of bytes"
             )
     if args.output is not None:
         shown = "" if args.limit is None else f"the first {args.limit:,} "
