@@ -3,6 +3,7 @@
 
 - byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`) and a use
   against its limit (:func:`usage`);
+- a message made safe for a terminal (:func:`printable`);
 - the order in which a log-push job's fields are shown (:func:`job_items`);
 - a filter's ``where`` as a tree: its groups and conditions (:func:`group_of`,
   :func:`condition_parts`, :func:`walk`) and the text tree of ``escpush filter explain``
@@ -25,6 +26,7 @@ __all__ = [
     "group_of",
     "job_items",
     "plural",
+    "printable",
     "size",
     "tree_lines",
     "usage",
@@ -51,6 +53,31 @@ def plural(n: int, word: str) -> str:
 def usage(used: int, limit: int, unit: str) -> str:
     """``3 of 30 operators``."""
     return f"{used} of {limit} {unit}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape, as core
+    writes one in its messages (its ``shown`` module): ``\\r``, ``\\u001b``, a surrogate
+    pair beyond U+FFFF; line feeds and tabs stay. Printable is ``str.isprintable``, the
+    same set as the Rust ``char::escape_debug`` core reads it from (all but the categories
+    Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs other than the space). For what the command line
+    prints about input (file names, option values, the API's messages): no control
+    character reaches the terminal. A lone surrogate (an argument that was not UTF-8) is
+    escaped too."""
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        if c.isprintable() or c in "\n\t":
+            out.append(c)
+        elif c == "\r":
+            out.append("\\r")
+        elif ord(c) > 0xFFFF:
+            high, low = divmod(ord(c) - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+        else:
+            out.append(f"\\u{ord(c):04x}")
+    return "".join(out)
 
 
 # A log-push job's fields, in the order they are shown; the others follow in the job's order.

@@ -30,7 +30,7 @@ impl FromStr for DatasetScope {
             "account" => Ok(DatasetScope::Account),
             other => Err(Error::InvalidInput {
                 what: "scope",
-                message: format!("`{other}` is not a scope; use \"zone\" or \"account\""),
+                message: format!("`{}` is not a scope; use \"zone\" or \"account\"", suggest::cut(other)),
             }),
         }
     }

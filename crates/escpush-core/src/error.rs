@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::problem::{FilterError, Problem};
 use crate::scope::DatasetScope;
-use crate::suggest;
+use crate::{shown, suggest};
 
 /// Everything escpush-core can refuse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -32,14 +32,18 @@ pub enum Error {
     #[error("{}", crate::problem::describe("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
-    #[error("invalid {what}: {}", suggest::shorten(message, 1200))]
+    #[error("invalid {what}: {}", shown::message(&suggest::shorten(message, 1200)))]
     InvalidInput { what: &'static str, message: String },
     /// The API answered with an error status or `success: false`; `errors` are the
     /// envelope's `{code, message}` entries (empty when the body had none).
     #[error("the API answered HTTP {status}{}", format_api_errors(errors))]
     Api { status: u16, errors: Vec<ApiMessage> },
     /// An answer whose body could not be read as what was expected.
-    #[error("malformed response{}: {message}", status.map_or(String::new(), |s| format!(" (HTTP {s})")))]
+    #[error(
+        "malformed response{}: {}",
+        status.map_or(String::new(), |s| format!(" (HTTP {s})")),
+        shown::message(message)
+    )]
     MalformedResponse { status: Option<u16>, message: String },
 }
 
@@ -108,8 +112,10 @@ impl ApiMessage {
 }
 
 impl fmt::Display for ApiMessage {
+    /// `[code] message`, the message's characters that do not print (a server's text is
+    /// shown on a terminal too) written as escapes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{}] {}", self.code, self.message)
+        write!(f, "[{}] {}", self.code, shown::message(&self.message))
     }
 }
 

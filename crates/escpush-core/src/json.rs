@@ -72,7 +72,10 @@ pub enum JsonErrorKind {
     DuplicateMember,
 }
 
-/// Why [`Json::parse`] refused a text, and where (1-based line and column).
+/// Why [`Json::parse`] refused a text, and where (1-based line and column, in characters;
+/// lines end at every line break an editor shows: LF, CR LF, CR, VT, FF, NEL, U+2028 and
+/// U+2029, as in every position escpush reports). A syntax error at a character that does
+/// not print names it (`found U+FEFF (a byte-order mark)`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message} at line {line} column {column}")]
 pub struct JsonError {
@@ -83,6 +86,7 @@ pub struct JsonError {
 }
 
 struct Parser<'a> {
+    source: &'a str,
     text: &'a [u8],
     pos: usize,
     depth: usize,
@@ -95,6 +99,7 @@ impl Parser<'_> {
     /// The one value `text` holds, with nothing but spaces after it.
     fn document(text: &str, max_depth: usize, unique: bool) -> Result<Json, JsonError> {
         let mut p = Parser {
+            source: text,
             text: text.as_bytes(),
             pos: 0,
             depth: 0,
@@ -110,13 +115,33 @@ impl Parser<'_> {
     }
 
     fn error(&self, kind: JsonErrorKind, message: impl Into<String>) -> JsonError {
-        let before = &self.text[..self.pos.min(self.text.len())];
-        let line = memchr::memchr_iter(b'\n', before).count() + 1;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+        let mut message = message.into();
+        if kind == JsonErrorKind::Syntax {
+            // A character no one sees: name it (a byte-order mark left at the start of a
+            // decoded file, or pasted into the middle, reads as "expected value" otherwise).
+            let at = crate::shown::floor_char(self.source, self.pos.min(self.source.len()));
+            if let Some(c) = self.source[at..].chars().next() {
+                if !crate::shown::is_printable(c) && !matches!(c, ' ' | '\t' | '\n' | '\r') {
+                    message.push_str(", found ");
+                    message.push_str(&crate::shown::describe_char(c));
+                    if c == '\u{feff}' && at == 0 {
+                        message.push_str(
+                            ": the text was decoded with its byte-order mark kept; drop it (Python's \
+                             `utf-8-sig` codec does)",
+                        );
+                    }
+                }
+            }
+        }
+        self.located(kind, message)
+    }
+
+    /// An error at the current position, its message as given.
+    fn located(&self, kind: JsonErrorKind, message: String) -> JsonError {
+        let (line, column) = crate::shown::line_column(self.source, self.pos);
         JsonError {
             kind,
-            message: message.into(),
+            message,
             line,
             column,
         }
@@ -200,11 +225,12 @@ impl Parser<'_> {
                         };
                         if repeated {
                             self.pos = key_at;
-                            let shown: String = key.chars().take(40).collect();
-                            let cut = if shown.len() < key.len() { "…" } else { "" };
                             return Err(self.error(
                                 JsonErrorKind::DuplicateMember,
-                                format!("member `{shown}{cut}` is given twice in one object; keep one"),
+                                format!(
+                                    "member `{}` is given twice in one object; keep one",
+                                    crate::suggest::cut(&key)
+                                ),
                             ));
                         }
                     }
@@ -258,7 +284,12 @@ impl Parser<'_> {
                     return Ok(String::from_utf8(out).unwrap_or_default());
                 }
                 b'\\' => self.escape(&mut out)?,
-                0..=0x1f => return Err(self.syntax("control character (\\u0000-\\u001F) found while parsing a string")),
+                0..=0x1f => {
+                    return Err(self.located(
+                        JsonErrorKind::Syntax,
+                        "control character (\\u0000-\\u001F) found while parsing a string".to_owned(),
+                    ))
+                }
                 _ => {
                     out.push(b);
                     self.pos += 1;
@@ -541,6 +572,40 @@ mod tests {
                 "trailing characters at line 1 column 8",
             ),
             ("\n 01", JsonErrorKind::Syntax, "trailing characters at line 2 column 3"),
+            // Issue 22, item 13: a bare CR ends a line as LF does (JSON allows it between
+            // tokens); inside a string, U+2028 does too, as an editor shows it.
+            (
+                "[1,\r 2,\r\n3,]",
+                JsonErrorKind::Syntax,
+                "expected value at line 3 column 3",
+            ),
+            (
+                "[\"a\u{2028}b\", x]",
+                JsonErrorKind::Syntax,
+                "expected value at line 2 column 5",
+            ),
+            // Issue 22, item 15: a byte-order mark is named, at the start and in the middle.
+            (
+                "\u{feff}{}",
+                JsonErrorKind::Syntax,
+                "expected value, found U+FEFF (a byte-order mark): the text was decoded with its byte-order \
+                 mark kept; drop it (Python's `utf-8-sig` codec does) at line 1 column 1",
+            ),
+            (
+                "{\"a\":1,\n\u{feff}\"b\":2}",
+                JsonErrorKind::Syntax,
+                "key must be a string, found U+FEFF (a byte-order mark) at line 2 column 1",
+            ),
+            (
+                "[1]\u{feff}",
+                JsonErrorKind::Syntax,
+                "trailing characters, found U+FEFF (a byte-order mark) at line 1 column 4",
+            ),
+            (
+                "[\u{1b}]",
+                JsonErrorKind::Syntax,
+                "expected value, found U+001B (a control character) at line 1 column 2",
+            ),
             (
                 "\"\\ud800\"",
                 JsonErrorKind::LoneSurrogate,
@@ -590,6 +655,13 @@ mod tests {
         // The same key in two objects is fine; plain parse keeps both members.
         assert!(Json::parse_unique(r#"[{"a":1},{"a":2}]"#, 8).is_ok());
         assert!(Json::parse(r#"{"a":1,"a":2}"#).is_ok());
+        // The member's name is quoted with its control characters escaped.
+        let err = Json::parse_unique("{\"\\u001b]0;x\":1,\"\\u001b]0;x\":2}", 8).unwrap_err();
+        assert!(
+            err.message.starts_with(r"member `\u001b]0;x` is given twice"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
 //! (the embedded schemas), `problem` (what input checks report), `esc`, `logpush`,
 //! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
-//! its bounded reader), `error`, `suggest` (did-you-mean).
+//! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
+//! shown in messages: line breaks, escapes, terminal widths).
 //!
 //! ```
 //! use escpush_core::{field, Dataset, Filter, Limits};
@@ -42,6 +43,7 @@ mod operation;
 mod problem;
 mod request;
 mod scope;
+mod shown;
 mod suggest;
 
 pub use assess::{

@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::suggest;
+use crate::{shown, suggest};
 
 /// The stable, machine-readable kind of a [`Problem`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,7 +120,10 @@ impl fmt::Display for ProblemCode {
     }
 }
 
-/// One thing wrong with the input (a filter, a job field, ...).
+/// One thing wrong with the input (a filter, a job field, ...). Its path and message hold
+/// no character a terminal would act on: a name or value of the input quoted in either has
+/// each character that is not printable written as its escape (`\u001b`; see
+/// `crate::shown`), whichever code made the problem.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
     /// Where: `where.and[2].or[0].value`; empty for the filter as a whole.
@@ -132,12 +135,15 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem at `path` (empty for the whole filter).
+    /// A problem at `path` (empty for the whole filter). Characters of either that are not
+    /// printable are written as escapes (the message keeps its line feeds and tabs: a
+    /// problem of the text form ends with the line and a caret under the spot).
     pub fn new(path: impl Into<String>, code: ProblemCode, message: impl Into<String>) -> Self {
+        let (path, message) = (path.into(), message.into());
         Problem {
-            path: path.into(),
+            path: shown::escape(&path).into_owned(),
             code,
-            message: message.into(),
+            message: shown::message(&message).into_owned(),
         }
     }
 
@@ -147,8 +153,9 @@ impl Problem {
     /// path is that position.
     #[must_use]
     pub fn within(mut self, prefix: &str) -> Problem {
+        let prefix = shown::escape(prefix);
         self.path = if self.path.is_empty() {
-            prefix.to_owned()
+            prefix.into_owned()
         } else if self.path.starts_with("line ") {
             format!("{prefix}, {}", self.path)
         } else {

@@ -1,4 +1,5 @@
-//! "Did you mean ...?": the closest known name to a mistyped one.
+//! "Did you mean ...?": the closest known name to a mistyped one; and the forms in which a
+//! message quotes what a person wrote (cut, escaped: `crate::shown`).
 
 /// `; did you mean `X`?` when there is a suggestion, else nothing.
 pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
@@ -6,11 +7,13 @@ pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
 }
 
 /// `text` to quote in a message: whole up to 40 characters, else its first 40 and `…`, so
-/// that a message about a 10 MB word stays a line.
+/// that a message about a 10 MB word stays a line; each character that is not printable
+/// (a control character, a line break, a bidi control, ...) written as its escape
+/// (`\u001b`), so that the message stays one line and does nothing to a terminal.
 pub(crate) fn cut(text: &str) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{}…", &text[..at]).into(),
-        None => text.into(),
+        Some((at, _)) => format!("{}…", crate::shown::escape(&text[..at])).into(),
+        None => crate::shown::escape(text),
     }
 }
 
@@ -192,6 +195,8 @@ mod tests {
         assert_eq!(cut("abc"), "abc");
         let long = "é".repeat(100);
         assert_eq!(cut(&long), format!("{}…", "é".repeat(40)));
+        assert_eq!(cut("a\u{1b}]0;x\u{7}\n\u{202e}"), "a\\u001b]0;x\\u0007\\n\\u202e");
+        assert_eq!(cut(&"\r".repeat(50)), format!("{}…", "\\r".repeat(40)));
     }
 
     #[test]

@@ -395,3 +395,90 @@ fn equivalence_of_large_filters_is_decided_in_seconds_not_minutes() {
     .unwrap();
     assert!(got.starts_with("true Some("), "{got}");
 }
+
+/// What no error may show: a character a terminal acts on (ESC, BEL, CR, ...) or one that
+/// changes how the rest of the line reads (bidi controls, zero-width characters, line and
+/// paragraph separators). Line feeds separate the lines of a message; tabs align a caret.
+fn assert_terminal_safe(name: &str, shown: &str) {
+    let bad = shown.chars().find(|&c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    });
+    assert!(bad.is_none(), "{name}: {bad:?} in {shown:?}");
+}
+
+/// Issue 22, item 13, the class: every entry point that quotes what it was given (names,
+/// operators, values, options, schemes, job fields, scopes, datasets, job names, the
+/// API's own messages) writes control and invisible characters as escapes, in the
+/// message and in each problem's path, so that `\x1b]0;...\x07` never reaches a terminal.
+#[test]
+fn no_error_carries_a_control_character_to_the_terminal() {
+    const BIDI: &str = "\u{202e}\u{2028}\r\u{85}";
+    let name = format!("\u{1b}]0;pwned\u{7}{BIDI}");
+    // `name` as a JSON string, put in the place of `@` in a JSON text.
+    let json = |shape: &str| shape.replace('@', &serde_json::to_string(&name).unwrap());
+    let condition = |member: &str| json(&format!(r#"{{"where":{{"key":"A",{member}}}}}"#));
+    let job = |extra: &str| {
+        let body = json(&format!(
+            r#"{{"dataset":"http_requests","destination_conf":"s3://b/p?region=us-east-1",{extra}}}"#
+        ));
+        JobSpec::from_body(&serde_json::from_str(&body).unwrap(), DatasetScope::Zone)
+            .unwrap_err()
+            .to_string()
+    };
+    let twice = serde_json::json!({"jobs": [
+        {"name": name, "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1"},
+        {"name": name, "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1"},
+    ]});
+    let mut errors: Vec<(&str, Outcome)> = vec![
+        ("member", filter(&condition(r#""operator":"eq","value":1,@:1"#))),
+        (
+            "root member",
+            filter(&json(r#"{"where":{"key":"A","operator":"eq","value":1},@:1}"#)),
+        ),
+        ("operator", filter(&condition(r#""operator":@,"value":1"#))),
+        ("in value", filter(&condition(r#""operator":"in","value":@"#))),
+        ("lt value", filter(&condition(r#""operator":"lt","value":@"#))),
+        ("text form", text_form(&format!("A == 1 and {name} == 1"))),
+        ("text value", text_form(&format!("A == \"{BIDI}\" and B >== 1"))),
+        ("text key", text_form(&format!("A == 1 and \"{name}\" >== 1"))),
+        ("options", options(&format!("fields=A&{name}"))),
+        ("option", options(&format!("fields=A&{name}=1"))),
+        ("flag", options(&format!("fields=A&CVE-2021-44228={name}"))),
+        ("scheme", destination("\u{202e}x://b/p")),
+        (
+            "dataset",
+            Err(escpush_core::Dataset::get(&name, None).unwrap_err().to_string()),
+        ),
+        ("scope", Err(name.parse::<DatasetScope>().unwrap_err().to_string())),
+        ("job field", Err(job("@:1"))),
+        ("job choice", Err(job(r#""frequency":@"#))),
+        (
+            "job name",
+            Err(desired_jobs(&twice, DatasetScope::Zone).unwrap_err().to_string()),
+        ),
+        (
+            "api",
+            answer(json(r#"{"success":false,"errors":[{"code":1,"message":@}]}"#).as_bytes()),
+        ),
+        ("json", unique(&json("{@:1,@:2}"))),
+        ("json at", unique("[\u{1b}]")),
+    ];
+    let problems = [
+        Filter::parse(&condition(r#""operator":"eq","value":1,@:1"#)),
+        Filter::parse(&condition(r#""operator":"in","value":@"#)),
+    ];
+    for p in problems.iter().flat_map(|r| r.as_ref().unwrap_err().problems()) {
+        errors.push(("problem path", Err(p.path.clone())));
+        errors.push(("problem message", Err(p.message.clone())));
+    }
+    for (what, outcome) in &errors {
+        let Err(shown) = outcome else {
+            panic!("{what}: accepted")
+        };
+        assert_terminal_safe(what, shown);
+        // An error still shows what was given, escaped.
+        let quoted = [r"\u001b", r"\u202e", "U+001B"].iter().any(|q| shown.contains(q));
+        assert!(quoted || what.starts_with("problem"), "{what}: {shown}");
+    }
+}

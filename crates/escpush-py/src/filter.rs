@@ -71,11 +71,26 @@ pub(crate) fn problem_error(py: Python<'_>, problem: Problem) -> PyErr {
 
 /// Text from `str` or UTF-8 `bytes`; `what` names it when a `str` holds a lone surrogate.
 fn text_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<String>> {
+    decode(obj, what, false)
+}
+
+/// A filter's text from `str` or UTF-8 `bytes`. Bytes are a file's content: a byte-order
+/// mark at their start is dropped, as Python's `utf-8-sig` codec and `json.loads(bytes)`
+/// drop it (a `str` is text already decoded: a mark in it is an error that names it).
+fn filter_text_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    decode(obj, "the filter", true)
+}
+
+fn decode(obj: &Bound<'_, PyAny>, what: &str, drop_bom: bool) -> PyResult<Option<String>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return convert::utf8(s, what).map(Some);
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
-        return std::str::from_utf8(b.as_bytes())
+        let mut bytes = b.as_bytes();
+        if drop_bom {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        return std::str::from_utf8(bytes)
             .map(|s| Some(s.to_owned()))
             .map_err(|e| errors::invalid_input(obj.py(), format!("the bytes are not UTF-8: {e}")));
     }
@@ -105,7 +120,7 @@ pub(crate) fn filter_from_py(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult
     if let Ok(f) = obj.cast::<PyFilter>() {
         return Ok(f.get().filter().clone());
     }
-    if let Some(t) = text_of(obj, "the filter")? {
+    if let Some(t) = filter_text_of(obj)? {
         return Filter::parse(&t).map_err(|e| errors::filter_error(py, &e));
     }
     let json = convert::filter_json(obj, "").map_err(|p| problem_error(py, p))?;
@@ -125,7 +140,7 @@ impl PyFilter {
     /// stands in a job payload. Raises `FilterError` listing every problem.
     #[staticmethod]
     fn parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        match text_of(text, "the filter")? {
+        match filter_text_of(text)? {
             Some(t) => parse(py, &t),
             None => Err(PyTypeError::new_err(
                 "Filter.parse takes a str or bytes; use Filter.from_dict for a dict",
@@ -399,7 +414,7 @@ impl PyFilter {
         dataset: Option<Text>,
         scope: Option<Text>,
     ) -> PyResult<Self> {
-        let Some(text) = text_of(text, "the filter")? else {
+        let Some(text) = filter_text_of(text)? else {
             return Err(PyTypeError::new_err("Filter.from_text takes a str or bytes"));
         };
         let parsed = match dataset_arg(py, dataset.as_deref(), scope.as_deref())? {
@@ -472,7 +487,7 @@ impl PyFilter {
     /// with `{` or is one JSON string, else the text form. Raises `FilterError`.
     #[staticmethod]
     fn parse_any(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let Some(text) = text_of(text, "the filter")? else {
+        let Some(text) = filter_text_of(text)? else {
             return Err(PyTypeError::new_err("Filter.parse_any takes a str or bytes"));
         };
         Filter::parse_any(&text)
@@ -483,7 +498,7 @@ impl PyFilter {
 
 /// The other filter of a comparison: a `Filter`, text in either form, or a dict.
 fn other_filter(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Filter> {
-    match text_of(obj, "the filter")? {
+    match filter_text_of(obj)? {
         Some(text) => Filter::parse_any(&text).map_err(|e| errors::filter_error(py, &e)),
         None => filter_from_py(py, obj),
     }

@@ -92,8 +92,10 @@ def _usage_error(err: UsageError, as_json: bool) -> None:
     if as_json:
         report(True, CliError(str(err), EXIT_USAGE))
     else:
+        from .._format import printable
+
         err.parser.print_usage(sys.stderr)
-        print(f"{err.parser.prog}: error: {err}", file=sys.stderr)
+        print(f"{err.parser.prog}: error: {printable(str(err))}", file=sys.stderr)
 
 
 def _undecodable(argv: list[str]) -> CliError | None:

@@ -241,11 +241,13 @@ def filter_options(rules: bool) -> argparse.ArgumentParser:
 
 
 def read_text(arg: str, what: str) -> str:
-    """A value given as a file name, or - for stdin; UTF-8 text."""
+    """A value given as a file name, or - for stdin; UTF-8 text, a byte-order mark at its
+    start dropped (an editor may save one; Python's ``utf-8-sig``). Every file and stdin a
+    person writes (filters, jobs, secrets, site files) is read here."""
     try:
         if arg == "-":
             return read_stdin(what)
-        with open(arg, encoding="utf-8") as f:
+        with open(arg, encoding="utf-8-sig") as f:
             return f.read()
     except OSError as err:
         raise CliError(f"cannot read the {what} `{arg}`: {err.strerror}") from None
@@ -254,14 +256,27 @@ def read_text(arg: str, what: str) -> str:
 
 
 def read_stdin(what: str) -> str:
-    """Standard input as text; bad UTF-8 is bad input, not a traceback."""
+    """Standard input as text, a byte-order mark at its start dropped (as ``read_text``);
+    bad UTF-8 is bad input, not a traceback."""
     # Bytes, decoded here: a text stdin may decode with surrogate escapes (C locale) and
     # fail later, far from here.
     binary = getattr(sys.stdin, "buffer", None)
     try:
-        return binary.read().decode("utf-8") if binary is not None else sys.stdin.read()
+        return binary.read().decode("utf-8-sig") if binary is not None else sys.stdin.read().removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise CliError(f"the {what} on standard input is not UTF-8 text") from None
+
+
+def bom_note(text: str) -> str:
+    """For the error of a reader that does not name it (tomllib): where ``text`` holds a
+    byte-order mark, which only the start of a file may hold (``read_text`` drops that
+    one). Lines are counted as TOML counts them."""
+    at = text.find("\ufeff")
+    if at < 0:
+        return ""
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    return f"; it holds a byte-order mark (U+FEFF) at line {line}, column {column}, which only a file's start may hold"
 
 
 def filter_text(arg: str) -> str:
@@ -349,4 +364,8 @@ def report(as_json: bool, failure: CliError) -> None:
         error = {"message": str(failure), "exit_code": failure.code, "problems": failure.problems, **failure.data}
         print(json.dumps({"error": error}), file=sys.stderr)
         return
-    print(f"escpush: {failure}", file=sys.stderr)  # an exception's text lists its problems
+    from .._format import printable
+
+    # An exception's text lists its problems; what it quotes (a file name, an option's
+    # value, the API's message) is escaped, so that it does nothing to the terminal.
+    print(f"escpush: {printable(str(failure))}", file=sys.stderr)

@@ -244,7 +244,9 @@ def run_fmt(args: argparse.Namespace) -> int:
         if args.json:
             emit(args, {"canonical": same, "filter": canonical}, "")
         elif not same:
-            print(f"escpush: {args.filter}: not in canonical form", file=sys.stderr)
+            from .._format import printable
+
+            print(f"escpush: {printable(args.filter)}: not in canonical form", file=sys.stderr)
         return EXIT_OK if same else EXIT_CHECK_FAILED
     import json
 
@@ -372,7 +374,7 @@ def _counts(r: ScanResult) -> dict[str, object]:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from .._format import plural, size
+    from .._format import plural, printable, size
 
     if args.filter == "-" and "-" in args.logs:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
@@ -422,12 +424,13 @@ def run_scan(args: argparse.Namespace) -> int:
     ]
     if first is not None:
         noun = "line" if result.malformed == 1 else "lines"
-        lines.append(f"{result.malformed:,} malformed {noun}; the first: {first[0]} line {first[1]}: {first[2]}")
+        source = printable(first[0])  # a file's name may hold anything: nothing reaches the terminal
+        lines.append(f"{result.malformed:,} malformed {noun}; the first: {source} line {first[1]}: {first[2]}")
     if args.per_file:
         for r in result.per_input:
             lines.append(
-                f"  {r.source}: {r.matched:,} of {r.total:,} lines, {_share(r.matched, r.total)} of lines, "
-                f"{_share(r.matched_bytes, r.bytes)} of bytes"
+                f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, "
+                f"{_share(r.matched, r.total)} of lines, {_share(r.matched_bytes, r.bytes)} of bytes"
             )
     if args.output is not None:
         shown = "" if args.limit is None else f"the first {args.limit:,} "

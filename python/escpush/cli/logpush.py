@@ -16,6 +16,7 @@ from ._common import (
     MAX_COUNT,
     CliError,
     api_options,
+    bom_note,
     command,
     emit,
     filter_text,
@@ -406,7 +407,7 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise CliError(f"the jobs file `{arg}` is neither JSON nor TOML: {err}") from None
+        raise CliError(f"the jobs file `{arg}` is neither JSON nor TOML: {err}{bom_note(text)}") from None
     except RecursionError:  # tomllib recurses into nested arrays and tables
         raise CliError(f"the jobs file `{arg}` nests arrays or tables too deep to read") from None
 

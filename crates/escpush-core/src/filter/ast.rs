@@ -129,7 +129,9 @@ impl fmt::Display for Operator {
 
 /// An operator name that is not one of the 14, with the closest one if any is close.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown operator `{given}`{}", suggest::did_you_mean(suggestion.map(Operator::as_str)))]
+// `given` whole (a problem's message keeps what was given; its display shortens it), its
+// characters that are not printable escaped.
+#[error("unknown operator `{}`{}", crate::shown::escape(given), suggest::did_you_mean(suggestion.map(Operator::as_str)))]
 pub struct UnknownOperator {
     /// The name as given.
     pub given: String,
@@ -151,7 +153,12 @@ impl FromStr for Operator {
     }
 }
 
-/// Spellings people reach for, from SQL, other filter languages and other SDKs.
+/// Spellings people reach for, from SQL, other filter languages and other SDKs. Cloudflare's
+/// older filters page (cloudflare-docs `content/logs/reference/logpush-api-configuration/filters.md`,
+/// then `content/logs/reference/filters.md` until its C-like column was dropped) gave each
+/// operator a "C-like" notation beside its name: `==`, `!=`, `<`, `<=`, `>`, `>=` and `~`
+/// (contains), and named two operators `lte` and `gte`. None of them is accepted by the API
+/// today, but every one of them is suggested as the name it stood for.
 const OPERATOR_ALIASES: &[(&str, Operator)] = &[
     ("=", Operator::Eq),
     ("==", Operator::Eq),
@@ -187,6 +194,7 @@ const OPERATOR_ALIASES: &[(&str, Operator)] = &[
     ("not_ends_with", Operator::NotEndsWith),
     ("notstartswith", Operator::NotStartsWith),
     ("notendswith", Operator::NotEndsWith),
+    ("~", Operator::Contains), // the older docs' C-like "contains"
     ("like", Operator::Contains),
     ("has", Operator::Contains),
     ("includes", Operator::Contains),
@@ -285,7 +293,9 @@ pub(crate) fn canonical_int(s: &str) -> Option<i128> {
 impl fmt::Display for Scalar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Scalar::String(s) => write!(f, "{}", serde_json::Value::from(s.as_str())),
+            // JSON, with every character that is not printable escaped (`crate::shown`):
+            // the same string to a JSON reader, and nothing a terminal acts on.
+            Scalar::String(s) => f.write_str(&crate::shown::json_string(s)),
             Scalar::Int(n) => write!(f, "{n}"),
             Scalar::Bool(b) => write!(f, "{b}"),
         }
@@ -436,6 +446,10 @@ mod tests {
             ("IN", "in"),
             ("contain", "contains"),
             ("endWith", "endsWith"),
+            ("~", "contains"),
+            ("==", "eq"),
+            ("<", "lt"),
+            (">", "gt"),
             (" eq", "eq"),
         ];
         for (given, meant) in cases {

@@ -57,7 +57,10 @@ pub(crate) fn parse_json(json: &Json) -> Result<Expr, Vec<Problem>> {
                     problems.push(Problem::new(
                         name.clone(),
                         ProblemCode::UnknownMember,
-                        format!("a filter has one member, `where`; `{name}` is not allowed{hint}"),
+                        format!(
+                            "a filter has one member, `where`; `{}` is not allowed{hint}",
+                            crate::shown::escape(name)
+                        ),
                     ));
                 }
             }
@@ -144,7 +147,8 @@ fn parse_expr(json: &Json, path: &str, depth: usize, problems: &mut Vec<Problem>
                     join(path, name),
                     ProblemCode::UnknownMember,
                     format!(
-                        "`{name}` is not a member of a condition (key, operator, value) or a group (and, or){hint}"
+                        "`{}` is not a member of a condition (key, operator, value) or a group (and, or){hint}",
+                        crate::shown::escape(name)
                     ),
                 ));
             }
@@ -508,5 +512,95 @@ mod tests {
         );
         let p = parse_text("nope").unwrap_err();
         assert!(p[0].message.starts_with("the filter is not JSON: "), "{}", p[0].message);
+    }
+
+    /// What no message or path may hold: a character a terminal acts on, or one that
+    /// changes how the rest of the line reads.
+    fn assert_printable(what: &str) {
+        assert!(
+            !what.chars().any(|c| c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')),
+            "{what:?}"
+        );
+    }
+
+    /// Issue 22, item 13 (the same class in the JSON form): member names, operators, keys
+    /// and values written with JSON escapes reach every message and path escaped.
+    #[test]
+    fn control_characters_of_the_input_are_escaped_in_paths_and_messages() {
+        let text = r#"{"where":{"and":[
+            {"key":"A","operator":"in\u001b","value":["a"]},
+            {"key":"B","operator":"eq","value":"x","\u001b[2J\u202e":1},
+            {"key":"C","operator":"in","value":"\u001b[31m\r\u2028"},
+            {"key":"D","operator":"lt","value":"\u0085\u009b"}
+        ]},"w\u200bhere\r":1}"#;
+        let problems = parse_text(text).unwrap_err();
+        assert_eq!(problems.len(), 5, "{problems:?}");
+        for p in &problems {
+            assert_printable(&p.path);
+            assert_printable(&p.message);
+            assert_printable(&p.to_string());
+        }
+        // The unknown member of the filter comes first: it is found before `where` is read.
+        assert_eq!(problems[0].path, r"w\u200bhere\r");
+        assert_eq!(problems[1].message, r"unknown operator `in\u001b`; did you mean `in`?");
+        assert_eq!(problems[2].path, r"where.and[1].\u001b[2J\u202e");
+        assert!(
+            problems[3].message.contains(r#"like ["\u001b[31m\r\u2028"]"#),
+            "{}",
+            problems[3].message
+        );
+        assert!(
+            problems[4].message.contains(r#""\u0085\u009b" is not an integer"#),
+            "{}",
+            problems[4].message
+        );
+    }
+
+    /// Issue 22, item 16: `in` with one string of comma-separated values is told the list
+    /// it probably meant (a one-element set of that text would match neither value).
+    #[test]
+    fn in_with_a_comma_separated_string_suggests_the_list() {
+        let message = |op: &str, value: &str| {
+            let text = format!(r#"{{"where":{{"key":"A","operator":"{op}","value":{value}}}}}"#);
+            parse_text(&text).unwrap_err()[0].message.clone()
+        };
+        let m = message("in", r#""200,201""#);
+        assert!(
+            m.starts_with(r#"`in` takes an array of values, like ["200", "201"]"#),
+            "{m}"
+        );
+        assert!(m.contains(r#"["200,201"] is a set of one value"#), "{m}");
+        assert!(message("!in", r#"" cn , ru,""#).starts_with(r#"`!in` takes an array of values, like ["cn", "ru"]"#));
+        // One value: the set of that value, as before.
+        assert_eq!(
+            message("in", r#""200""#),
+            r#"`in` takes an array of values, like ["200"]"#
+        );
+        assert_eq!(message("in", "200"), "`in` takes an array of values, like [200]");
+        assert_eq!(message("in", r#"",""#), r#"`in` takes an array of values, like [","]"#);
+        // The array written as a string: the array.
+        let m = message("in", r#""[200, \"a\", true]""#);
+        assert!(
+            m.starts_with(r#"`in` takes an array of values, like [200, "a", true]"#),
+            "{m}"
+        );
+    }
+
+    /// Issue 22, item 16: `~`, the C-like "contains" of Cloudflare's older filters page,
+    /// gets its name, not only the list of operators.
+    #[test]
+    fn the_older_docs_operator_names_get_their_current_name() {
+        for (given, meant) in [
+            ("~", "contains"),
+            ("==", "eq"),
+            ("!=", "!eq"),
+            ("<=", "leq"),
+            ("gte", "geq"),
+        ] {
+            let text = format!(r#"{{"where":{{"key":"A","operator":"{given}","value":"1"}}}}"#);
+            let m = parse_text(&text).unwrap_err()[0].message.clone();
+            assert_eq!(m, format!("unknown operator `{given}`; did you mean `{meant}`?"));
+        }
     }
 }

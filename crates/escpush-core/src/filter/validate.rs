@@ -4,6 +4,7 @@
 
 use crate::dataset::{Dataset, FieldType};
 use crate::problem::{Problem, ProblemCode};
+use crate::suggest;
 
 use super::ast::{Condition, Expr, Operator, Scalar, Value};
 use super::Filter;
@@ -204,7 +205,7 @@ pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem>
         (Value::Scalar(s), true) => problems.push(Problem::new(
             value_path,
             ProblemCode::InvalidValue,
-            format!("`{op}` takes an array of values, like [{s}]"),
+            format!("`{op}` takes an array of values, like {}", set_meant(s)),
         )),
         (Value::Set(_), false) => problems.push(Problem::new(
             value_path,
@@ -234,6 +235,49 @@ pub(crate) fn check_condition(condition: &Condition, path: &str) -> Vec<Problem>
     problems
 }
 
+/// The set a scalar given to `in` / `!in` probably stands for, as a message shows it: the
+/// values of a comma-separated string (`"200,201"`: `["200", "201"]`, each trimmed and kept
+/// a string, as the spec writes numbers), the array a string holds (`"[200, 201]"`), else
+/// the set of that one value.
+fn set_meant(s: &Scalar) -> String {
+    let list = |items: &[Scalar]| {
+        let shown: Vec<String> = items.iter().map(ToString::to_string).collect();
+        format!("[{}]", shown.join(", "))
+    };
+    let Scalar::String(text) = s else {
+        return format!("[{s}]");
+    };
+    if text.trim_start().starts_with('[') {
+        if let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(text) {
+            let scalars: Option<Vec<Scalar>> = items
+                .iter()
+                .map(|v| match v {
+                    serde_json::Value::String(t) => Some(Scalar::String(t.clone())),
+                    serde_json::Value::Bool(b) => Some(Scalar::Bool(*b)),
+                    serde_json::Value::Number(n) => n.as_i64().map(Scalar::Int),
+                    _ => None,
+                })
+                .collect();
+            if let Some(scalars) = scalars.filter(|v| !v.is_empty()) {
+                return format!("{}: the array itself, not a string holding it", list(&scalars));
+            }
+        }
+    }
+    let parts: Vec<Scalar> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(Scalar::from)
+        .collect();
+    if text.contains(',') && parts.len() > 1 {
+        return format!(
+            "{}: a string is one value, and [{s}] is a set of one value that matches only that text",
+            list(&parts)
+        );
+    }
+    format!("[{s}]")
+}
+
 /// Calls `f` with every condition and its path (`where.and[1].or[0]`).
 fn walk<'a>(expr: &'a Expr, path: &str, f: &mut impl FnMut(&'a Condition, &str)) {
     match expr {
@@ -251,11 +295,15 @@ fn walk<'a>(expr: &'a Expr, path: &str, f: &mut impl FnMut(&'a Condition, &str))
 
 fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<Problem>) {
     let Some(schema) = dataset.field(&c.key) else {
-        let hint = crate::suggest::did_you_mean(dataset.suggest_field(&c.key));
+        let hint = suggest::did_you_mean(dataset.suggest_field(&c.key));
         out.push(Problem::new(
             format!("{path}.key"),
             ProblemCode::UnknownField,
-            format!("`{}` is not a field of {}{hint}", c.key, dataset.name()),
+            format!(
+                "`{}` is not a field of {}{hint}",
+                crate::shown::escape(&c.key),
+                dataset.name()
+            ),
         ));
         return;
     };
@@ -269,7 +317,7 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
         out.push(Problem::new(
             format!("{path}.key"),
             ProblemCode::FieldNotFilterable,
-            format!("`{}` cannot be filtered: {why}", c.key),
+            format!("`{}` cannot be filtered: {why}", crate::shown::escape(&c.key)),
         ));
         return;
     }
@@ -297,7 +345,7 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
             format!(
                 "`{}` does not apply to `{}`, a field of type {ty}; it takes {}",
                 c.operator,
-                c.key,
+                crate::shown::escape(&c.key),
                 ops.join(", ")
             ),
         ));
@@ -326,7 +374,7 @@ fn dataset_problems(dataset: &Dataset, c: &Condition, path: &str, out: &mut Vec<
                 ProblemCode::ValueTypeMismatch,
                 format!(
                     "`{}` is a field of type {ty}, so {s} never matches; write {kind}",
-                    c.key
+                    crate::shown::escape(&c.key)
                 ),
             ));
         }

@@ -69,7 +69,8 @@ impl DestinationConf {
         if !KNOWN_SCHEMES.contains(&scheme) {
             let hint = suggest::did_you_mean(suggest::closest(scheme, KNOWN_SCHEMES.iter().map(|s| (*s, *s))));
             return Err(problem(format!(
-                "`{scheme}` is not a destination scheme; use one of {}{hint}",
+                "`{}` is not a destination scheme; use one of {}{hint}",
+                suggest::cut(scheme),
                 KNOWN_SCHEMES.join(", ")
             )));
         }

@@ -456,7 +456,7 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
             found.job(Problem::new(
                 key.clone(),
                 ProblemCode::UnknownMember,
-                format!("`{key}` is not a field of a log-push job{hint}"),
+                format!("`{}` is not a field of a log-push job{hint}", crate::shown::escape(key)),
             ));
             continue;
         };
@@ -499,7 +499,11 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
                 found.job(Problem::new(
                     key.clone(),
                     ProblemCode::InvalidValue,
-                    format!("`{key}` is {given:?}; it takes one of {}", allowed.join(", ")),
+                    format!(
+                        "`{key}` is {}; it takes one of {}",
+                        crate::shown::json_string(given),
+                        allowed.join(", ")
+                    ),
                 ));
             }
         }

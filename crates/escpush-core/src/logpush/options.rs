@@ -121,7 +121,7 @@ impl LogpullOptions {
                     ProblemCode::InvalidOption,
                     format!(
                         "option `{}` holds whitespace or a control character (U+{:04X}); a query string has none",
-                        suggest::cut(key).escape_debug(),
+                        suggest::cut(key),
                         u32::from(c)
                     ),
                 ));

@@ -4,22 +4,32 @@
 use std::fmt;
 
 use crate::problem::{FilterError, Problem, ProblemCode};
+use crate::shown;
 
 /// Text that does not read as a filter: the first problem, with its position.
+///
+/// Lines end at every line break an editor shows (LF, CR LF, CR, VT, FF, NEL, U+2028,
+/// U+2029). The line shown under the message writes each character that is not printable
+/// as its escape (`\u001b`), and the caret is placed by terminal columns (a CJK character
+/// takes two, a combining accent none, an escape its length; a tab is copied), so it sits
+/// under the spot: see `crate::shown`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextError {
     /// 1-based line of the spot.
     pub line: usize,
-    /// 1-based column of the spot, in characters.
+    /// 1-based column of the spot, in characters of the line as written (a control
+    /// character counts one, though it is shown as an escape).
     pub column: usize,
-    /// How many characters the caret underlines (at least one; at most the shown part).
+    /// How many terminal columns the caret underlines (at least one; at most the shown part).
     pub width: usize,
-    /// The line of text holding the spot, as written; a line longer than
-    /// [`TextError::SHOWN`] characters is cut to a window around the spot, `…` marking
-    /// each cut (a 10 MB filter on one line gives a short message).
+    /// The line of text holding the spot, as shown: each character that is not printable
+    /// written as its escape, and a line longer than [`TextError::SHOWN`] columns cut to a
+    /// window around the spot, `…` marking each cut (a 10 MB filter on one line gives a
+    /// short message).
     pub source_line: String,
-    /// The 1-based column of the spot within `source_line`.
-    shown_column: usize,
+    /// What goes before the caret: a space per terminal column of `source_line` before the
+    /// spot, its tabs copied.
+    pad: String,
     /// The kind of problem.
     pub code: ProblemCode,
     /// What is wrong and, where known, what was meant.
@@ -27,28 +37,29 @@ pub struct TextError {
 }
 
 impl TextError {
-    /// The longest line shown whole under an error, in characters.
+    /// The widest line shown whole under an error, in terminal columns.
     pub const SHOWN: usize = 120;
 
     /// An error at byte offset `start` .. `end` of `text`.
     pub(crate) fn at(text: &str, start: usize, end: usize, code: ProblemCode, message: impl Into<String>) -> Self {
-        let start = floor_char(text, start.min(text.len()));
-        let end = floor_char(text, end.clamp(start, text.len()));
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line = text[..start].matches('\n').count() + 1;
+        let start = shown::floor_char(text, start.min(text.len()));
+        let end = shown::floor_char(text, end.clamp(start, text.len()));
+        let (line, line_start) = shown::line_of(text, start);
+        let line_end = shown::line_end(text, start);
         let column = text[line_start..start].chars().count() + 1;
-        let width = text[start..end.min(line_end)].chars().count().max(1);
-        let whole = text[line_start..line_end].trim_end_matches('\r');
-        let (source_line, shown_column, width) = window(whole, column, width);
+        let (source_line, pad, width) = window(
+            &text[line_start..line_end],
+            start - line_start,
+            end.min(line_end) - line_start,
+        );
         TextError {
             line,
             column,
             width,
             source_line,
-            shown_column,
+            pad,
             code,
-            message: message.into(),
+            message: shown::message(&message.into()).into_owned(),
         }
     }
 
@@ -59,46 +70,84 @@ impl TextError {
 
     /// The line of text and a caret under the spot, on two lines.
     pub fn caret(&self) -> String {
-        let pad: String = self
-            .source_line
-            .chars()
-            .take(self.shown_column - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        format!("    {}\n    {pad}{}", self.source_line, "^".repeat(self.width))
+        format!("    {}\n    {}{}", self.source_line, self.pad, "^".repeat(self.width))
     }
 }
 
-/// `line` cut to at most about [`TextError::SHOWN`] characters around the spot at 1-based
-/// `column` (`width` characters wide): the line, the spot's column in it, the width shown.
-fn window(line: &str, column: usize, width: usize) -> (String, usize, usize) {
+/// `line` as shown with a caret under the spot at bytes `spot` .. `end`: the shown line
+/// (cut to a window of about [`TextError::SHOWN`] terminal columns around the spot when it
+/// is wider), the pad before the caret, and the caret's width.
+fn window(line: &str, spot: usize, end: usize) -> (String, String, usize) {
+    /// Columns kept before the spot, and at most under the caret, in a cut line.
     const BEFORE: usize = 40;
     const CARET: usize = 60;
-    let length = line.chars().count();
-    if length <= TextError::SHOWN {
-        return (line.to_owned(), column, width);
+    // Whether the whole line fits, measured no further than needed.
+    let mut total = 0;
+    let fits = line.chars().all(|c| {
+        total += shown::cell(c).width;
+        total <= TextError::SHOWN
+    });
+    let (before, under, after) = (&line[..spot], &line[spot..end], &line[end..]);
+    let mut left: Vec<shown::Cell> = Vec::new();
+    let mut cut_left = false;
+    let mut used = 0;
+    for c in before.chars().rev() {
+        let cell = shown::cell(c);
+        if !fits && used + cell.width > BEFORE {
+            cut_left = true;
+            break;
+        }
+        used += cell.width;
+        left.push(cell);
     }
-    let spot = column - 1;
-    let width = width.min(CARET);
-    let from = spot.saturating_sub(BEFORE);
-    let to = (spot + width + (TextError::SHOWN - BEFORE - CARET)).min(length);
-    let mut shown = String::new();
-    if from > 0 {
-        shown.push('…');
+    left.reverse();
+    let mut caret: Vec<shown::Cell> = Vec::new();
+    let mut caret_width = 0;
+    let mut taken = 0;
+    for c in under.chars() {
+        let cell = shown::cell(c);
+        if !fits && !caret.is_empty() && caret_width + cell.width > CARET {
+            break;
+        }
+        caret_width += cell.width;
+        caret.push(cell);
+        taken += 1;
     }
-    shown.extend(line.chars().skip(from).take(to - from));
-    if to < length {
-        shown.push('…');
+    let mut right: Vec<shown::Cell> = Vec::new();
+    let budget = TextError::SHOWN.saturating_sub(used + caret_width);
+    let mut right_width = 0;
+    let mut cut_right = false;
+    // What follows the caret: the rest of the spot (past 60 columns), then the line.
+    for c in under.chars().chain(after.chars()).skip(taken) {
+        let cell = shown::cell(c);
+        if !fits && right_width + cell.width > budget {
+            cut_right = true;
+            break;
+        }
+        right_width += cell.width;
+        right.push(cell);
     }
-    let shown_column = spot - from + 1 + usize::from(from > 0);
-    (shown, shown_column, width.min(to.saturating_sub(spot)).max(1))
-}
-
-fn floor_char(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
+    let mut shown_line = String::new();
+    let mut pad = String::new();
+    if cut_left {
+        shown_line.push('…');
+        pad.push(' ');
     }
-    i
+    for cell in &left {
+        shown_line.push_str(&cell.text);
+        if cell.tab {
+            pad.push('\t');
+        } else {
+            pad.extend(std::iter::repeat_n(' ', cell.width));
+        }
+    }
+    for cell in caret.iter().chain(&right) {
+        shown_line.push_str(&cell.text);
+    }
+    if cut_right {
+        shown_line.push('…');
+    }
+    (shown_line, pad, caret_width.max(1))
 }
 
 impl fmt::Display for TextError {

@@ -49,7 +49,10 @@ pub(crate) fn parse(text: &str, dataset: Option<&Dataset>) -> Result<Expr, TextE
         let message = if what == ")" {
             "this `)` closes no `(`".to_owned()
         } else {
-            format!("expected `and`, `or` or the end of the filter, found `{}`", cut(what))
+            format!(
+                "expected `and`, `or` or the end of the filter, found {}",
+                p.found(start, end)
+            )
         };
         return Err(p.err(start, end, SYNTAX, message));
     }
@@ -137,6 +140,19 @@ impl<'a> Parser<'a> {
         TextError::at(self.text, start, end, code, message)
     }
 
+    /// The token at `start` .. `end` as a message names it: quoted, or the end of the
+    /// filter, or a lone character that does not print by its code and kind (`U+FEFF (a
+    /// byte-order mark)`).
+    pub(super) fn found(&self, start: usize, end: usize) -> String {
+        let token = &self.text[start..end];
+        let mut chars = token.chars();
+        match (chars.next(), chars.next()) {
+            (None, _) => "the end of the filter".to_owned(),
+            (Some(c), None) if !crate::shown::is_printable(c) => crate::shown::describe_char(c),
+            _ => format!("`{}`", cut(token)),
+        }
+    }
+
     pub(super) fn rest(&self) -> &'a str {
         &self.text[self.pos..]
     }
@@ -151,7 +167,8 @@ impl<'a> Parser<'a> {
             let trimmed = rest.trim_start();
             self.pos += rest.len() - trimmed.len();
             if trimmed.starts_with('#') {
-                self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
+                // A comment ends at any line break (`crate::shown`), as a line does.
+                self.pos += trimmed.find(crate::shown::is_line_break).unwrap_or(trimmed.len());
             } else {
                 return;
             }
@@ -315,11 +332,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         let (s, e) = self.token_span();
-        let found = if s == e {
-            "the end of the filter".to_owned()
-        } else {
-            format!("`{}`", cut(&self.text[s..e]))
-        };
+        let found = self.found(s, e);
         Err(self.err(
             open,
             open + 1,
@@ -348,8 +361,8 @@ impl<'a> Parser<'a> {
                 "expected a condition, found the end of the filter".to_owned()
             } else {
                 format!(
-                    "expected a condition (a field name, `not` or `(`), found `{}`",
-                    &self.text[s..e]
+                    "expected a condition (a field name, `not` or `(`), found {}",
+                    self.found(s, e)
                 )
             };
             return Err(self.err(s, e, SYNTAX, message));

@@ -224,3 +224,105 @@ fn deep_nesting_is_refused_not_overflowed() {
     let nots = format!("{}A == 1", "not ".repeat(100_000));
     assert_eq!(err(&nots).code, ProblemCode::TooDeep);
 }
+
+/// No character of the error that a terminal acts on (ESC, BEL, CR, ...) or that changes
+/// how the rest reads (bidi controls, zero-width and line separators): the message and the
+/// caret line hold only printable text, line feeds between lines, and tabs.
+fn assert_printable(shown: &str) {
+    for c in shown.chars() {
+        assert!(
+            c == '\n'
+                || c == '\t'
+                || !(c.is_control()
+                    || matches!(c, '\u{a0}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')),
+            "{c:?} reaches the terminal in {shown:?}"
+        );
+    }
+}
+
+/// Issue 22, item 13: a bare CR, VT, FF, NEL, U+2028 or U+2029 ends a line as LF and CR LF
+/// do (Unicode's mandatory breaks), so the error names the line and column an editor shows
+/// and the excerpt is that line alone.
+#[test]
+fn every_line_break_counts_as_one() {
+    for brk in ["\n", "\r\n", "\r", "\u{b}", "\u{c}", "\u{85}", "\u{2028}", "\u{2029}"] {
+        let text = format!("A == 1 and{brk}  B >== 5 # x{brk}{brk}");
+        let e = err(&text);
+        assert_eq!((e.line, e.column, e.width), (2, 5, 3), "{brk:?}");
+        assert_eq!(e.caret(), "      B >== 5 # x\n        ^^^", "{brk:?}");
+        assert_eq!(e.position(), "line 2, column 5");
+        // An error on the third line, after a comment ended by the same break.
+        let text = format!("A == 1 # a comment{brk}and B == 2{brk} or C >== 5");
+        let e = err(&text);
+        assert_eq!((e.line, e.column), (3, 7), "{brk:?}: {e}");
+        assert_eq!(e.caret(), "     or C >== 5\n          ^^^", "{brk:?}");
+    }
+    // CR LF is one break, not two; at the end of the text, the spot is after the last line.
+    let e = err("A == 1 and\r\n\r\n");
+    assert_eq!((e.line, e.column), (3, 1));
+}
+
+/// Issue 22, item 13: control characters of the text (an OSC title sequence here) are
+/// written as escapes in the message and the caret line, and the caret stays under the
+/// spot: each escape takes as many columns in the pad as it does in the line.
+#[test]
+fn control_characters_are_escaped_and_the_caret_stays_under_the_spot() {
+    let e = err("A == 1 and \u{1b}]0;pwned\u{7} == 1");
+    let shown = e.to_string();
+    assert_printable(&shown);
+    assert!(
+        e.message.ends_with("found U+001B (a control character)"),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        e.caret(),
+        "    A == 1 and \\u001b]0;pwned\\u0007 == 1\n               ^^^^^^"
+    );
+    // A byte-order mark (text decoded without dropping it) is named.
+    let e = err("\u{feff}A == 1");
+    assert!(e.message.ends_with("found U+FEFF (a byte-order mark)"), "{}", e.message);
+    assert_eq!(e.caret(), "    \\ufeffA == 1\n    ^^^^^^");
+    // Before the spot: a bidi override, a zero-width space, a DEL, a C1 control, a
+    // byte-order mark, a no-break space; each shown as its escape, the caret after them all.
+    let text = "A == \"\u{202e}x\u{200b}\u{7f}\u{9b}\u{feff}\u{a0}\" and B >== 5";
+    let e = err(text);
+    assert_printable(&e.to_string());
+    let (line, under) = e
+        .caret()
+        .split_once('\n')
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        .unwrap();
+    assert_eq!(line, r#"    A == "\u202ex\u200b\u007f\u009b\ufeff\u00a0" and B >== 5"#);
+    assert_eq!(under.find('^'), line.find(">=="), "{line}\n{under}");
+    assert_eq!(e.column, 22, "the column counts characters of the text as written");
+}
+
+/// The caret sits under the spot however wide the characters before it are on a terminal:
+/// a CJK character takes two columns, a combining accent none, a tab is copied.
+#[test]
+fn the_caret_counts_terminal_columns() {
+    let e = err("A == \"中文\" and\tB == \"e\u{301}\" and C >== 5");
+    let (line, under) = e
+        .caret()
+        .split_once('\n')
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        .unwrap();
+    assert_eq!(line, "    A == \"中文\" and\tB == \"e\u{301}\" and C >== 5");
+    assert_eq!(under, format!("    {}\t{}^^^", " ".repeat(15), " ".repeat(15)));
+    // Under a wide character, the caret is as wide as it is.
+    let e = err("A == 1 and 中 == 1");
+    assert_eq!(e.caret(), "    A == 1 and 中 == 1\n               ^^");
+}
+
+/// A long line is cut to a window of terminal columns: a line of escapes stays short.
+#[test]
+fn a_long_line_of_control_characters_is_shown_in_a_short_window() {
+    let text = format!("A == 1 and B == 2 and {}", "\u{1}".repeat(100_000));
+    let e = err(&text);
+    let caret = e.caret();
+    assert_printable(&caret);
+    let (line, under) = caret.split_once('\n').unwrap();
+    assert!(line.chars().count() < 200, "{line}");
+    assert_eq!(&line[under.find('^').unwrap()..][..6], r"\u0001");
+}

@@ -59,11 +59,7 @@ impl Parser<'_> {
         }
         let Some((_, word)) = self.ident() else {
             let (s, e) = self.token_span();
-            let found = if s == e {
-                "the end of the filter".to_owned()
-            } else {
-                format!("`{}`", cut(&self.text[s..e]))
-            };
+            let found = self.found(s, e);
             return Err(self.err(
                 s,
                 e.max(s + 1),
@@ -227,11 +223,7 @@ impl Parser<'_> {
             }
             _ => {
                 let (s, e) = self.token_span();
-                let found = if s == e {
-                    "the end of the filter".to_owned()
-                } else {
-                    format!("`{}`", cut(&self.text[s..e]))
-                };
+                let found = self.found(s, e);
                 let shape = if op.takes_set() {
                     "a list [\"a\", \"b\"]"
                 } else {
