@@ -338,7 +338,9 @@ impl PyLogpush {
     ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises it, with the plan so far (each entry's `done`)
-    /// as the exception's `plan` attribute.
+    /// as the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
+    /// `escpush.Terminated`, in the main thread where their handler is the default), which
+    /// stop it between writes: the write under way ends, no other starts.
     #[pyo3(signature = (jobs, *, prune=false, dry_run=false))]
     fn apply(&self, py: Python<'_>, jobs: &Bound<'_, PyAny>, prune: bool, dry_run: bool) -> PyResult<Py<PyAny>> {
         let doc = jobs_doc(py, jobs)?;
@@ -349,10 +351,19 @@ impl PyLogpush {
         for i in 0..plan.entries.len() {
             shown["jobs"][i]["done"] = false.into();
         }
-        let mut failure = None;
+        let termination = if dry_run {
+            None
+        } else {
+            Some(crate::signals::Termination::catch(py)?)
+        };
+        let mut failure: Option<PyErr> = None;
         for i in plan.steps() {
             let entry = &plan.entries[i];
             if dry_run || failure.is_some() {
+                continue;
+            }
+            if let Err(stop) = py.check_signals() {
+                failure = Some(stop);
                 continue;
             }
             match py.detach(|| self.client.apply_entry(&self.scope, entry)) {
@@ -362,12 +373,14 @@ impl PyLogpush {
                         shown["jobs"][i]["id"] = id.clone();
                     }
                 }
-                Err(e) => failure = Some(e),
+                Err(e) => failure = Some(errors::http_error(py, &e)),
             }
         }
+        if let Some(late) = termination.and_then(|t| t.release(py)) {
+            failure.get_or_insert(late);
+        }
         let out = convert::from_json(py, &shown)?;
-        if let Some(e) = failure {
-            let err = errors::http_error(py, &e);
+        if let Some(err) = failure {
             err.value(py).setattr("plan", out)?;
             return Err(err);
         }

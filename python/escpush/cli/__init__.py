@@ -9,8 +9,12 @@ command being run is imported, and each imports what it uses when it runs, so
 emulator or the scanner.
 
 Exit status: 0 success, 1 a check failed, 2 bad usage or input, 3 an API or network error.
-A stdout closed early (``escpush ... | head``) is bad output, not a crash: one line on
-stderr says so, and the status is 2.
+A stdout closed early (``escpush ... | head``) or from the start (``>&-``) is bad output,
+not a crash: one line on stderr says so, and the status is 2. A closed stdin is bad input
+for ``-``. Diagnostics that cannot be written (stderr closed, or its reader gone) are
+dropped: they never change what a command does. SIGTERM or SIGHUP during a command that puts
+something back (``esc assess``, ``esc secret --save``, ``filter scan --output``) ends it
+once that is done, with the status 128 + the signal's number, as Ctrl-C does with 130.
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
 ``CLOUDFLARE_EMAIL``) or the options, and are never printed.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import sys
 
 from .. import __version__
+from ..errors import Terminated
 from ._common import (
     EXIT_API,
     EXIT_CHECK_FAILED,
@@ -125,6 +130,9 @@ def _run(argv: list[str], as_json: bool) -> int:
         code = int(args.run(args))
         sys.stdout.flush()  # a closed stdout shows here, not at exit
         return code
+    except Terminated as stop:  # SIGTERM or SIGHUP, once what the command changed is back
+        print(f"escpush: terminated by {stop}", file=sys.stderr)
+        return stop.code
     except KeyboardInterrupt:
         print("escpush: interrupted", file=sys.stderr)
         return 130

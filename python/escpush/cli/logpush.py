@@ -406,7 +406,7 @@ def run_apply(args: argparse.Namespace) -> int:
     jobs = read_jobs_file(args.file)
     try:
         plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run)
-    except Exception as err:
+    except BaseException as err:  # an error, Ctrl-C, SIGTERM or SIGHUP (escpush.Terminated)
         partial = getattr(err, "plan", None)
         if partial is not None:  # what was done before the failure, then the failure
             print(_plan_text(args, partial), file=sys.stderr)
