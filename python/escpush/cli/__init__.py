@@ -34,11 +34,13 @@ from ._common import (
     EXIT_USAGE,
     ZONE_EXAMPLE,
     CliError,
+    ClosedOutputError,
     Formatter,
     Parser,
     UsageError,
     failure,
     report,
+    standard_streams,
 )
 
 TYPE_CHECKING = False
@@ -159,9 +161,15 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command; returns its exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    restore_streams = standard_streams()
     try:
         return _run(argv, as_json="--json" in argv)
+    except ClosedOutputError:
+        print("escpush: standard output is closed: nothing could be written", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         _silence_stdout()
         print("escpush: the output was closed before everything was written (broken pipe)", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        restore_streams()
