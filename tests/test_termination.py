@@ -28,11 +28,16 @@ SIGNALS = [signal.SIGTERM, signal.SIGHUP] if hasattr(signal, "SIGHUP") else []
 FILTER = '{"where":{"key":"A","operator":"eq","value":1}}'
 
 
-def _default_signals() -> None:
-    """The child starts with SIGTERM and SIGHUP at their defaults, whatever this process
-    inherited (`nohup` ignores SIGHUP, and an ignored signal stays ignored across exec)."""
-    for signum in SIGNALS:
-        signal.signal(signum, signal.SIG_DFL)
+# The child starts with SIGTERM and SIGHUP at their defaults, whatever this process inherited
+# (`nohup` ignores SIGHUP, and an ignored signal stays ignored across exec): a launcher sets
+# them, then becomes the command (a handler, unlike "ignored", is reset on exec).
+LAUNCHER = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys\n"
+    "for s in (signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)\n"
+    "os.execv(sys.argv[1], sys.argv[1:])",
+]
 
 
 def start(argv: list[str], emu: Emulator | None = None, **kwargs: Any) -> subprocess.Popen[str]:
@@ -41,13 +46,7 @@ def start(argv: list[str], emu: Emulator | None = None, **kwargs: Any) -> subpro
         env.update(CLOUDFLARE_BASE_URL=emu.base_url, CLOUDFLARE_API_TOKEN=emu.api_token)
         env.pop("CLOUDFLARE_API_KEY", None)
     return subprocess.Popen(
-        argv,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_signals,
-        **kwargs,
+        [*LAUNCHER, *argv], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs
     )
 
 
@@ -373,7 +372,7 @@ def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_d
         assert stored() == ["a"]
         proc.send_signal(signal.SIGTERM)  # while "b" is being created
     finally:
-        out, err = finish(proc)
+        _, err = finish(proc)
     emu.clear_faults()
     assert proc.returncode == 128 + signal.SIGTERM, err
     # The write under way ends; none is started after the signal.
@@ -382,3 +381,30 @@ def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_d
     assert "+ 'b' job 2 (http_requests): created" in err
     assert "+ 'c' (http_requests): create" in err
     assert err.endswith("escpush: terminated by SIGTERM\n"), err
+
+
+def test_esc_disabled_ended_by_sigterm_during_its_post_enables_esc_again(emu: Emulator) -> None:
+    """The signal comes while `__enter__` disables ESC: the body does not run, and ESC is
+    enabled again before the process ends."""
+    emu.fail_next(delay=1.5, count=2)  # the status read, then the POST, answer late
+    received = emu.stats()["requests"]
+    proc = run_script(
+        emu,
+        """
+        with zone.esc.disabled():
+            print("the body ran", flush=True)
+        """,
+    )
+    try:
+        for _ in range(600):
+            if emu.stats()["requests"] >= received + 2:
+                break
+            threading.Event().wait(0.02)
+        proc.send_signal(signal.SIGTERM)  # while the POST waits for its answer
+    finally:
+        out, err = finish(proc)
+    emu.clear_faults()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert out == ""
+    assert [r["method"] for r in emu.requests() if r["path"].endswith("/disable_esc")] == ["GET", "POST", "DELETE"]
+    assert esc_of(emu)["always"] is False

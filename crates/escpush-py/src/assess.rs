@@ -211,7 +211,10 @@ pub(crate) fn run(
     });
     // A signal that came after the last check raises now, the scopes already put back.
     if let Some(late) = termination.release(py) {
-        raised.get_or_insert(late);
+        raised = Some(match raised {
+            Some(err) => crate::signals::with_late(py, Some(late), err),
+            None => late,
+        });
     }
     let report = match report {
         Ok(report) => report,

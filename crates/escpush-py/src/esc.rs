@@ -269,7 +269,7 @@ impl PyEscDisabled {
                 *lock(&self.termination) = Some(termination);
                 Ok(PyEscStatus { inner: before })
             }
-            Err(err) => Err(termination.release(py).unwrap_or(err)),
+            Err(err) => Err(crate::signals::with_late(py, termination.release(py), err)),
         }
     }
 
@@ -286,8 +286,12 @@ impl PyEscDisabled {
         let termination = lock(&self.termination).take();
         if restore {
             if let Err(err) = self.esc.do_enable(py) {
-                drop(termination.map(|t| t.release(py)));
-                return Err(self.left_disabled(py, err, exc));
+                let err = self.left_disabled(py, err, exc);
+                return Err(crate::signals::with_late(
+                    py,
+                    termination.and_then(|t| t.release(py)),
+                    err,
+                ));
             }
         }
         // A signal that came as the body ended raises once ESC is enabled again.

@@ -377,7 +377,10 @@ impl PyLogpush {
             }
         }
         if let Some(late) = termination.and_then(|t| t.release(py)) {
-            failure.get_or_insert(late);
+            failure = Some(match failure {
+                Some(err) => crate::signals::with_late(py, Some(late), err),
+                None => late,
+            });
         }
         let out = convert::from_json(py, &shown)?;
         if let Some(err) = failure {

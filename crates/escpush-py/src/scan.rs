@@ -458,8 +458,9 @@ pub(crate) fn select(
     let result = run_detached(py, filter, options, Some(&output), move |scanner| {
         scanner.select_to_file(inputs, dst)
     });
-    match termination.release(py) {
-        Some(late) => Err(late),
-        None => result,
+    match (result, termination.release(py)) {
+        (result, None) => result,
+        (Ok(_), Some(late)) => Err(late),
+        (Err(err), late) => Err(crate::signals::with_late(py, late, err)),
     }
 }

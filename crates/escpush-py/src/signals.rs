@@ -125,6 +125,18 @@ impl Termination {
     }
 }
 
+/// `err`, or the signal's exception that came meanwhile with `err` as its `__context__`
+/// (the traceback shows both; the process ends as the signal asked).
+pub(crate) fn with_late(py: Python<'_>, late: Option<PyErr>, err: PyErr) -> PyErr {
+    match late {
+        Some(late) => {
+            let _ = late.value(py).setattr("__context__", err.value(py));
+            late
+        }
+        None => err,
+    }
+}
+
 impl Drop for Termination {
     /// Only when a call returns without [`Termination::release`] (a bug, or a panic): the
     /// handlers are put back all the same.
