@@ -287,3 +287,52 @@ def test_edge_sites_follow_the_esc_setting(escpush_emulator: Emulator) -> None:
     assert header() is None
     with pytest.raises(InvalidInput, match="unknown member"):
         emu.serve_site("z2", esc=[{"path": "*", "colour": "red"}])
+
+
+# The origin reflects the request's Cookie (issue 22 item 2): in a header, a Set-Cookie, the
+# body and a redirect's Location.
+REFLECTING = {
+    "/": {
+        "headers": {"X-Seen-Cookie": "{cookie}", "Set-Cookie": "seen={cookie}; Path=/"},
+        "body": "you sent {cookie}",
+        "reflect_cookie": True,
+    },
+    "/go": {"status": 302, "headers": {"Location": "/login?from={cookie}"}, "reflect_cookie": True},
+}
+
+
+def test_a_site_that_reflects_the_cookie_never_shows_the_secret(escpush_emulator: Emulator) -> None:
+    import hashlib
+
+    emu = escpush_emulator
+    site = emu.serve_site("z1", pages=REFLECTING)
+    zone = emu.client().zone("z1")
+    result = zone.esc.assess([f"{site}/", f"{site}/go"], **FAST)
+    assert result.ok and result.restored, str(result)
+    secret = zone.esc.status().secret
+    assert secret is not None and secret not in shown(result)
+    # What carried the cookie is kept masked (the body before it is hashed) ...
+    request = result.stages[0]["urls"]
+    masked = b"you sent disable_esc=***"
+    body = request[0]["without_esc"]
+    assert (body["body_length"], body["body_sha256"]) == (len(masked), hashlib.sha256(masked).hexdigest())
+    assert request[1]["without_esc"]["location"] == "/login?from=disable_esc=***"
+    # ... and is no difference ESC makes: only ESC's own header is left.
+    assert {(d["url"].removeprefix(site), d["what"], d["name"]) for d in result.differences} == {
+        ("/", "header", "x-esc"),
+        ("/go", "header", "x-esc"),
+    }
+    notes = result.to_dict()["notes"]
+    assert f"{site}/ reflects the test cookie (body, set-cookie, x-seen-cookie): left out of the comparison, " in (
+        " ".join(notes)
+    )
+
+
+def test_a_reflected_cookie_is_not_taken_for_esc_still_running(escpush_emulator: Emulator) -> None:
+    """ESC changes nothing here; only the cookie's echo differs, which is not ESC."""
+    emu = escpush_emulator
+    site = emu.serve_site("z1", pages=REFLECTING, esc=[])
+    result = emu.client().zone("z1").esc.assess([f"{site}/", f"{site}/go"], **FAST)
+    assert result.ok, str(result)
+    assert outcomes(result) == ["passed", "passed", "skipped"]
+    assert result.differences == []

@@ -144,3 +144,24 @@ def test_the_emulator_serves_sites(tmp_path: Any) -> None:
         timeout=30,
     )
     assert done.returncode == EXIT_USAGE and "exactly one" in done.stderr
+
+
+def test_a_site_that_reflects_the_cookie_never_shows_the_secret(
+    api: Emulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 22 item 2: the text and the JSON of a site that echoes the Cookie header."""
+    pages = {
+        "/": {"headers": {"X-Seen-Cookie": "{cookie}"}, "body": "you sent {cookie}", "reflect_cookie": True},
+        "/go": {"status": 302, "headers": {"Location": "/login?{cookie}"}, "reflect_cookie": True},
+    }
+    site = api.serve_site("z1", pages=pages)
+    urls = ["--url", f"{site}/", "--url", f"{site}/go", "--settle", "0"]
+    code, text, err = run(capsys, "--zone", "z1", *urls)
+    assert code == EXIT_OK, err
+    code, as_json, _ = run(capsys, "--zone", "z1", *urls, "--json")
+    assert code == EXIT_OK
+    secret = api.client().zone("z1").esc.status().secret
+    assert secret is not None
+    assert secret not in text + err + as_json
+    assert "reflects the test cookie (body, x-seen-cookie)" in text
+    assert "/login?disable_esc=***" in as_json

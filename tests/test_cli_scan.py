@@ -99,3 +99,19 @@ def test_logs_from_stdin_through_the_entry_point(logs: Path) -> None:
         check=False,
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"2\n", b"")
+
+
+def test_a_time_range_is_refused_for_stdin(logs: Path) -> None:
+    """Issue 22 item 6: --since/--until read a range from a file's name; stdin has none, so
+    the range is refused (as for a named file without one), not ignored."""
+    for option in ("--since", "--until"):
+        done = subprocess.run(
+            [sys.executable, "-m", "escpush", "filter", "scan", FILTER, "-", option, "2099-01-01"],
+            input=logs.read_bytes(),
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 2, done
+        assert done.stdout == b""
+        assert b"`-`: --since/--until pick files by the time range" in done.stderr
+        assert b"standard input has no such name" in done.stderr

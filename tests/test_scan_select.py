@@ -129,3 +129,11 @@ def test_cli_per_file_limit_and_json(tree: Path, capsys: pytest.CaptureFixture[s
     assert sum(p["matched_bytes"] for p in data["per_input"]) == data["matched_bytes"]
     assert data["summary"] == "keeps 50.0% of lines, 50.0% of bytes"
     assert main(["filter", "scan", f, str(tree), "--limit", "1", "--count"]) == 2
+
+
+def test_a_time_range_is_refused_for_stdin() -> None:
+    """Issue 22 item 6: stdin has no name to read a time range from."""
+    with pytest.raises(ScanError, match=r"`-`: --since/--until .* standard input has no such name"):
+        FILTER.scan("-", since="2099-01-01")
+    with pytest.raises(ScanError, match="standard input has no such name"):
+        FILTER.scan(["-"], until=datetime.date(2000, 1, 1))

@@ -44,6 +44,7 @@ from .errors import (
     RateLimitError,
     ScanError,
     ServerError,
+    Terminated,
     TransportError,
 )
 
@@ -85,6 +86,7 @@ __all__ = [
     "ScanError",
     "ScanResult",
     "ServerError",
+    "Terminated",
     "TransportError",
     "Zone",
     "__version__",

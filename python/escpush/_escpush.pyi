@@ -32,6 +32,7 @@ __all__ = [
     "ScanResult",
     "Scope",
     "Zone",
+    "_Terminating",
     "__version__",
     "_error_kinds",
     "_job_filter",
@@ -583,3 +584,19 @@ class EscAssessment:
 def esc_replacements() -> list[dict[str, str]]: ...
 
 _ESC_IGNORED_HEADERS: tuple[str, ...]
+
+@final
+class _Terminating:
+    """SIGTERM and SIGHUP are held back inside ``with`` (in the main thread, where their
+    handler is the default): the block runs to its end, then ``escpush.Terminated`` is raised
+    for the first that came; the previous handlers come back."""
+
+    def __new__(cls) -> _Terminating: ...
+    def __enter__(self) -> _Terminating: ...
+    def __call__(self, signum: int, frame: object) -> None: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None = None,
+        exc: BaseException | None = None,
+        tb: TracebackType | None = None,
+    ) -> bool: ...

@@ -1,6 +1,7 @@
 """The exceptions escpush raises.
 
-Every exception derives from :class:`EscpushError`. Input that escpush refuses before
+Every exception derives from :class:`EscpushError`, except :class:`Terminated` (SIGTERM or
+SIGHUP during a call that puts something back: a ``SystemExit``). Input that escpush refuses before
 anything is sent is also a :class:`ValueError` (:class:`FilterError`, :class:`InvalidInput`).
 No message, ``str`` or ``repr`` of these exceptions contains an API key, token, ESC secret or
 ownership challenge, not even when a server's error message quotes the request.
@@ -31,6 +32,7 @@ __all__ = [
     "RateLimitError",
     "ScanError",
     "ServerError",
+    "Terminated",
     "TransportError",
 ]
 
@@ -147,3 +149,39 @@ class ScanError(EscpushError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self.path, self.line))
+
+
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP (what ``timeout``, Kubernetes and CI cancellation send) ended a call
+    that had something to put back: ``zone.esc.assess(...)`` (raised with the result as its
+    ``assessment`` attribute, as for Ctrl-C), ``esc.disabled()``, ``Filter.select(...)``.
+
+    For the length of such a call, in the main thread, a signal whose handler is the default
+    raises this instead of ending the process at once; the call puts back what it changed
+    first. Another handler, an ignored signal (``nohup``) and other threads are left alone.
+    ``signal`` is the signal's number and ``code`` 128 + it, so that uncaught it ends the
+    process, silently, with the status a shell gives a process that signal ended. A
+    ``SystemExit``, not an ``Exception``: ``except Exception`` does not stop it (and it is not
+    an ``EscpushError``). ``str()`` is the signal's name (``SIGTERM``).
+    """
+
+    signal: int
+    code: int
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signal = signum
+
+    def __str__(self) -> str:
+        import signal
+
+        try:
+            return signal.Signals(self.signal).name
+        except ValueError:
+            return f"signal {self.signal}"
+
+    def __repr__(self) -> str:
+        return f"Terminated({self.signal})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.signal,))

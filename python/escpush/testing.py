@@ -267,7 +267,9 @@ class Emulator:
         reaches the site ``delay`` seconds after the API made it (secrets apply at once).
 
         ``pages`` is the origin, ``{path: {"status": 200, "headers": {name: value}, "body":
-        "..."}}`` (another path answers 404); ``esc`` what ESC does, a list of ``{"path":
+        "...", "reflect_cookie": False}}`` (another path answers 404; with ``reflect_cookie``,
+        ``{cookie}`` in the header values and the body is the request's ``Cookie`` header, as
+        an origin that echoes what it was sent); ``esc`` what ESC does, a list of ``{"path":
         "*" | "/exact" | "/prefix*"`` and one of ``"set_header": {name: value}``,
         ``"remove_header": name``, ``"redirect": location`` (``"status"``, default 301) or
         ``"respond": body`` (``"status"``, default 200)``}``. Without them, the demo site:

@@ -36,6 +36,9 @@ pub struct Page {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// `{cookie}` in the header values and the body stands for the request's `Cookie`
+    /// header (empty without one): an origin that reflects what it was sent, as some do.
+    pub reflect_cookie: bool,
 }
 
 impl Page {
@@ -46,6 +49,20 @@ impl Page {
             status,
             headers: vec![("Content-Type".to_owned(), "text/html".to_owned())],
             body: body.into(),
+            reflect_cookie: false,
+        }
+    }
+
+    /// The origin's answer to a request with this `Cookie` header.
+    fn answer(&self, cookie: Option<&str>) -> HttpResponse {
+        let fill = |text: &str| match (self.reflect_cookie, cookie) {
+            (true, cookie) => text.replace("{cookie}", cookie.unwrap_or_default()),
+            (false, _) => text.to_owned(),
+        };
+        HttpResponse {
+            status: self.status,
+            headers: self.headers.iter().map(|(n, v)| (n.clone(), fill(v))).collect(),
+            body: fill(&self.body).into_bytes(),
         }
     }
 }
@@ -122,7 +139,8 @@ impl EdgeSite {
     }
 
     /// The site the JSON `config` describes: `{"zone", "account"?, "delay"? (seconds),
-    /// "pages"? ({path: {"status"?, "headers"? ({name: value}), "body"?}}), "esc"? ([{"path",
+    /// "pages"? ({path: {"status"?, "headers"? ({name: value}), "body"?, "reflect_cookie"?
+    /// (`{cookie}` in headers and body is the request's Cookie)}}), "esc"? ([{"path",
     /// and one of "set_header" ({name: value}), "remove_header" (name), "redirect"
     /// (location, with "status"? 301), "respond" (body, with "status"? 200)}])}`. Missing
     /// `pages` and `esc` are those of [`EdgeSite::new`]. The error names the member at fault.
@@ -176,8 +194,8 @@ impl EdgeSite {
         Ok(site)
     }
 
-    /// The response to `GET path` with ESC on (`esc`) or off.
-    fn respond(&self, path: &str, esc: bool) -> HttpResponse {
+    /// The response to `GET path` with this `Cookie` header, with ESC on (`esc`) or off.
+    fn respond(&self, path: &str, esc: bool, cookie: Option<&str>) -> HttpResponse {
         let path = path.split('?').next().unwrap_or_default();
         let mut resp = None;
         if esc {
@@ -196,11 +214,7 @@ impl EdgeSite {
             }
         }
         let mut resp = resp.unwrap_or_else(|| match self.pages.iter().find(|p| p.path == path) {
-            Some(page) => HttpResponse {
-                status: page.status,
-                headers: page.headers.clone(),
-                body: page.body.clone().into_bytes(),
-            },
+            Some(page) => page.answer(cookie),
             None => text_response(404, "not found"),
         });
         if esc {
@@ -314,6 +328,23 @@ fn page_from_json(path: &str, page: &Value) -> Result<Page, Error> {
             message: format!("`{path}` must be an object {{status, headers, body}}"),
         });
     }
+    let known = ["status", "headers", "body", "reflect_cookie"];
+    if let Some(key) = obj.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(Error::InvalidInput {
+            what: "site page",
+            message: format!("`{path}`: unknown member `{key}` (known: {})", known.join(", ")),
+        });
+    }
+    let reflect_cookie = match obj.get("reflect_cookie") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(Error::InvalidInput {
+                what: "site page",
+                message: format!("`{path}`: reflect_cookie must be true or false, not {other}"),
+            })
+        }
+    };
     let mut headers = headers_member(obj.get("headers"), "site page headers")?;
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
         headers.insert(0, ("Content-Type".to_owned(), "text/html".to_owned()));
@@ -332,6 +363,7 @@ fn page_from_json(path: &str, page: &Value) -> Result<Page, Error> {
                 })
             }
         },
+        reflect_cookie,
     })
 }
 
@@ -511,7 +543,7 @@ fn serve_connection(conn: Conn, inner: &Inner, site: &Mutex<EdgeSite>) {
         let site = lock(site).clone();
         let esc = esc_applies(inner, &site, req.header("cookie"));
         let resp = if req.method == "GET" || req.method == "HEAD" {
-            let mut resp = site.respond(&req.path, esc);
+            let mut resp = site.respond(&req.path, esc, req.header("cookie"));
             if req.method == "HEAD" {
                 resp.body.clear();
             }
@@ -572,14 +604,30 @@ mod tests {
         assert_eq!(site.delay, Duration::from_millis(500));
         assert_eq!(site.pages.len(), 2);
         assert_eq!(site.esc.len(), 4);
-        let on = site.respond("/down?x=1", true);
+        let on = site.respond("/down?x=1", true, None);
         assert_eq!((on.status, on.body.as_slice()), (200, &b"maintenance"[..]));
         assert!(on.headers.iter().any(|(n, v)| n == "X-ESC" && v == "on"));
-        assert_eq!(site.respond("/down", false).status, 502);
-        let redirect = site.respond("/abc", true);
+        assert_eq!(site.respond("/down", false, None).status, 502);
+        let redirect = site.respond("/abc", true, None);
         assert_eq!(redirect.status, 301);
         assert!(redirect.headers.iter().any(|(n, v)| n == "Location" && v == "/b"));
-        assert_eq!(site.respond("/nope", false).status, 404);
+        assert_eq!(site.respond("/nope", false, None).status, 404);
+        // An origin that reflects the request's cookie.
+        let site = EdgeSite::from_json(&serde_json::json!({
+            "zone": "z1", "esc": [],
+            "pages": {"/": {"status": 302, "headers": {"Location": "/l?{cookie}"}, "body": "got {cookie}",
+                            "reflect_cookie": true},
+                      "/plain": {"body": "{cookie}"}},
+        }))
+        .unwrap();
+        let seen = site.respond("/", false, Some("disable_esc=s"));
+        assert!(seen
+            .headers
+            .iter()
+            .any(|(n, v)| n == "Location" && v == "/l?disable_esc=s"));
+        assert_eq!(seen.body, b"got disable_esc=s");
+        assert_eq!(site.respond("/", false, None).body, b"got ");
+        assert_eq!(site.respond("/plain", false, Some("c=1")).body, b"{cookie}");
         for (bad, says) in [
             (serde_json::json!({}), "`zone` is required"),
             (serde_json::json!({"zone": "a/b"}), "invalid zone id"),
@@ -594,6 +642,14 @@ mod tests {
                 "not an HTTP status",
             ),
             (serde_json::json!({"zone": "z", "colour": 1}), "unknown member `colour`"),
+            (
+                serde_json::json!({"zone": "z", "pages": {"/": {"colour": 1}}}),
+                "`/`: unknown member `colour`",
+            ),
+            (
+                serde_json::json!({"zone": "z", "pages": {"/": {"reflect_cookie": "yes"}}}),
+                "reflect_cookie must be true or false",
+            ),
         ] {
             let msg = EdgeSite::from_json(&bad).unwrap_err().to_string();
             assert!(msg.contains(says), "{bad}: {msg}");

@@ -284,8 +284,24 @@ impl Client {
     /// written before it (its message says so: "...; before it, apply created `a` (job 9);
     /// not sent: delete `b` (job 2)").
     pub fn apply_plan(&self, scope: &Scope, plan: &Plan) -> Result<Vec<Option<Value>>, Error> {
+        self.apply_plan_until(scope, plan, || false)
+    }
+
+    /// [`Client::apply_plan`], asking `stop` before each write: when it answers `true`,
+    /// nothing more is sent, and the results so far are given (the entries not reached are
+    /// `None`, as if they sent nothing). For a caller that stops between writes on its own
+    /// signal (Python's Ctrl-C, SIGTERM), so that the write under way ends and none starts.
+    pub fn apply_plan_until(
+        &self,
+        scope: &Scope,
+        plan: &Plan,
+        mut stop: impl FnMut() -> bool,
+    ) -> Result<Vec<Option<Value>>, Error> {
         let mut results: Vec<Option<Value>> = vec![None; plan.entries.len()];
         for i in plan.steps() {
+            if stop() {
+                break;
+            }
             match self.apply_entry(scope, &plan.entries[i]) {
                 Ok(result) => results[i] = result,
                 Err(error) => {

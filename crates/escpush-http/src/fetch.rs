@@ -39,12 +39,27 @@ pub fn random_secret() -> Result<EscSecret, Error> {
 
 impl Client {
     /// GETs `url` as a visitor would (with `Cookie: disable_esc=<secret>` when `cookie` is
-    /// given), redirects not followed, within `timeout`. A failure below HTTP is a
-    /// [`Fetched::Failed`] whose text never holds the secret.
+    /// given), redirects not followed, within `timeout`. The secret is masked wherever the
+    /// response carries it (a site may reflect the cookie: headers, location, body; see
+    /// [`SiteResponse::masked`]), and a failure below HTTP is a [`Fetched::Failed`] whose
+    /// text never holds it.
     pub fn fetch_site(&self, url: &SiteUrl, cookie: Option<&EscSecret>, timeout: Duration) -> Fetched {
-        let scrub = |text: String| match cookie {
-            Some(secret) => text.replace(secret.expose(), "***"),
-            None => text,
+        self.fetch_masked(url, cookie, cookie, timeout)
+    }
+
+    /// [`Client::fetch_site`], masking `mask` (a cookie sent is masked too).
+    fn fetch_masked(
+        &self,
+        url: &SiteUrl,
+        cookie: Option<&EscSecret>,
+        mask: Option<&EscSecret>,
+        timeout: Duration,
+    ) -> Fetched {
+        let scrub = |text: String| {
+            [cookie, mask]
+                .into_iter()
+                .flatten()
+                .fold(text, |text, secret| text.replace(secret.expose(), "***"))
         };
         let mut builder = http::Request::builder()
             .method(http::Method::GET)
@@ -73,9 +88,16 @@ impl Client {
                 )
             })
             .collect();
-        match resp.body_mut().with_config().limit(MAX_SITE_BODY).read_to_vec() {
-            Ok(body) => Fetched::Response(SiteResponse::new(status, headers, &body)),
+        let fetched = match resp.body_mut().with_config().limit(MAX_SITE_BODY).read_to_vec() {
+            Ok(body) => Fetched::Response(match mask {
+                Some(secret) => SiteResponse::masked(status, headers, &body, secret),
+                None => SiteResponse::new(status, headers, &body),
+            }),
             Err(e) => Fetched::Failed(scrub(format!("reading the body: {}", describe(&e, timeout)))),
+        };
+        match cookie {
+            Some(secret) if mask != Some(secret) => fetched.masked(secret),
+            _ => fetched,
         }
     }
 
@@ -136,7 +158,12 @@ impl Client {
                 Err(e) => Event::Failed(e.to_string()),
             },
             Step::SetSecret(scope, secret) => done(self.esc_set_secret(scope, secret)),
-            Step::Fetch { url, cookie, timeout } => Event::Fetched(self.fetch_site(url, cookie.as_ref(), *timeout)),
+            Step::Fetch {
+                url,
+                cookie,
+                mask,
+                timeout,
+            } => Event::Fetched(self.fetch_masked(url, cookie.as_ref(), Some(mask), *timeout)),
             Step::Disable(scope) => done(self.esc_disable(scope)),
             Step::WaitUntilDisabled { scope, limit, poll } => {
                 let started = Instant::now();

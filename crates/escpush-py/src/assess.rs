@@ -10,6 +10,7 @@ use escpush_http::Client;
 
 use crate::convert;
 use crate::errors;
+use crate::signals::Termination;
 
 /// The outcome of an ESC impact assessment: the stages, what ESC does to each URL, and
 /// where each scope was left. `str()` is the text summary; `to_dict()` the JSON form of
@@ -159,6 +160,8 @@ pub(crate) fn strings(py: Python<'_>, what: &str, value: &Bound<'_, PyAny>) -> P
 /// (`check_signals`) and `progress` are checked before each step and every 50 ms of a
 /// wait. An exception from either interrupts the assessment, which restores the scopes it
 /// changed and then raises that exception with the result as its `assessment` attribute.
+/// SIGTERM and SIGHUP take the same way (`escpush.Terminated`) while it runs: see
+/// `signals.rs` for where their handlers are installed and where not.
 pub(crate) fn run(
     py: Python<'_>,
     client: &Client,
@@ -184,6 +187,7 @@ pub(crate) fn run(
     let plan = b.build().map_err(core_err)?;
     let progress: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(|p| p.clone().unbind());
     let mut raised: Option<PyErr> = None;
+    let termination = Termination::catch(py)?;
     let report = py.detach(|| {
         client.assess(plan, None, &mut |step| {
             Python::attach(|py| {
@@ -199,16 +203,23 @@ pub(crate) fn run(
                 match &raised {
                     // Once interrupted, every later step is asked to stop too (the driver
                     // does not stop a restore).
-                    Some(e) => Err(e
-                        .get_type(py)
-                        .name()
-                        .map_or_else(|_| "an exception".to_owned(), |n| n.to_string())),
+                    Some(e) => Err(reason(py, e)),
                     None => Ok(()),
                 }
             })
         })
     });
-    let report = report.map_err(|e| errors::http_error(py, &e))?;
+    // A signal that came after the last check raises now, the scopes already put back.
+    if let Some(late) = termination.release(py) {
+        raised = Some(match raised {
+            Some(err) => crate::signals::with_late(py, Some(late), err),
+            None => late,
+        });
+    }
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => return Err(raised.unwrap_or_else(|| errors::http_error(py, &e))),
+    };
     let json = report.to_json();
     let result = PyEscAssessment { report, json };
     if let Some(err) = raised {
@@ -218,6 +229,19 @@ pub(crate) fn run(
         return Err(err);
     }
     Ok(result)
+}
+
+/// Why the assessment stopped, as its report says it (`interrupted: ...`): the exception's
+/// type (`KeyboardInterrupt`), or the signal's name (`SIGTERM`) for `escpush.Terminated`.
+fn reason(py: Python<'_>, e: &PyErr) -> String {
+    if crate::signals::is_terminated(py, e) {
+        if let Ok(name) = e.value(py).str() {
+            return name.to_string();
+        }
+    }
+    e.get_type(py)
+        .name()
+        .map_or_else(|_| "an exception".to_owned(), |n| n.to_string())
 }
 
 /// The spec's guide of ESC use cases and their replacements: `[{"use_case",

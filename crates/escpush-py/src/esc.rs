@@ -10,6 +10,12 @@ use escpush_http::Client;
 
 use crate::convert::Text;
 use crate::errors;
+use crate::signals::Termination;
+
+/// A lock that survives a panic of its last holder.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Checks a secret given from Python; the error never repeats it.
 pub(crate) fn secret_arg(py: Python<'_>, secret: &str) -> PyResult<EscSecret> {
@@ -123,20 +129,25 @@ impl PyEsc {
     /// status. When enabling again fails, its error (an `ApiError` or `TransportError`) says
     /// that ESC was left disabled and how to enable it; if the body had raised, that
     /// exception is the error's `__context__` ("During handling of the above exception,
-    /// another exception occurred"), as with any cleanup that fails.
+    /// another exception occurred"), as with any cleanup that fails. SIGTERM and SIGHUP
+    /// raise `escpush.Terminated` in the body (in the main thread, where their handler is
+    /// the default), so that the exit enables ESC again before the process ends.
     fn disabled(&self) -> PyEscDisabled {
         PyEscDisabled {
             esc: self.clone(),
             restore: Mutex::new(false),
+            termination: Mutex::new(None),
         }
     }
 
     /// The spec's test order as one safe command (the zone's `.esc` only): a request
     /// stage with a fresh secret cookie, then the zone, then the account when given; each
     /// URL fetched with and without ESC and compared. Every scope changed is put back
-    /// before returning, also on an error or an interruption (Ctrl-C, or an exception from
-    /// `progress`, which is called with a line before each step and raised afterwards with
-    /// the result as its `assessment` attribute). See `EscAssessment`.
+    /// before returning, also on an error or an interruption (Ctrl-C, SIGTERM or SIGHUP
+    /// (`escpush.Terminated`, in the main thread where their handler is the default), or an
+    /// exception from `progress`, which is called with a line before each step; the
+    /// exception is raised afterwards with the result as its `assessment` attribute). See
+    /// `EscAssessment`.
     #[pyo3(signature = (
         urls, *, account=None, keep_disabled=false, settle=3.0, timeout=10.0, expect_status=None,
         ignore_headers=None, progress=None
@@ -215,22 +226,51 @@ impl PyEscDisabled {
 
 /// What `esc.disabled()` returns: a context manager.
 #[pyclass(name = "EscDisabled", module = "escpush", frozen)]
-#[derive(Debug)]
 pub struct PyEscDisabled {
     esc: PyEsc,
     /// Whether the exit must enable ESC again.
     restore: Mutex<bool>,
+    /// SIGTERM and SIGHUP raise `escpush.Terminated` in the body (see `signals.rs`).
+    termination: Mutex<Option<Termination>>,
+}
+
+impl std::fmt::Debug for PyEscDisabled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PyEscDisabled")
+            .field("esc", &self.esc)
+            .field("restore", &self.restore)
+            .finish_non_exhaustive()
+    }
 }
 
 #[pymethods]
 impl PyEscDisabled {
     fn __enter__(&self, py: Python<'_>) -> PyResult<PyEscStatus> {
-        let before = self.esc.read_status(py)?;
-        if !before.always {
-            self.esc.do_disable(py)?;
-            *self.restore.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        let termination = Termination::catch(py)?;
+        let entered = (|| {
+            let before = self.esc.read_status(py)?;
+            if !before.always {
+                self.esc.do_disable(py)?;
+                *lock(&self.restore) = true;
+                // A signal during the POST: enable ESC again before raising, as no `with`
+                // body (and so no `__exit__`) runs after a failed `__enter__`.
+                if let Err(stop) = py.check_signals() {
+                    *lock(&self.restore) = false;
+                    return Err(match self.esc.do_enable(py) {
+                        Ok(()) => stop,
+                        Err(err) => self.left_disabled(py, err, Some(stop.value(py).as_any())),
+                    });
+                }
+            }
+            Ok(before)
+        })();
+        match entered {
+            Ok(before) => {
+                *lock(&self.termination) = Some(termination);
+                Ok(PyEscStatus { inner: before })
+            }
+            Err(err) => Err(crate::signals::with_late(py, termination.release(py), err)),
         }
-        Ok(PyEscStatus { inner: before })
     }
 
     #[pyo3(signature = (exc_type=None, exc=None, tb=None))]
@@ -242,13 +282,23 @@ impl PyEscDisabled {
         tb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let _ = (exc_type, tb);
-        let restore = std::mem::take(&mut *self.restore.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let restore = std::mem::take(&mut *lock(&self.restore));
+        let termination = lock(&self.termination).take();
         if restore {
             if let Err(err) = self.esc.do_enable(py) {
-                return Err(self.left_disabled(py, err, exc));
+                let err = self.left_disabled(py, err, exc);
+                return Err(crate::signals::with_late(
+                    py,
+                    termination.and_then(|t| t.release(py)),
+                    err,
+                ));
             }
         }
-        Ok(false)
+        // A signal that came as the body ended raises once ESC is enabled again.
+        match termination.and_then(|t| t.release(py)) {
+            Some(late) => Err(late),
+            None => Ok(false),
+        }
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

@@ -323,7 +323,10 @@ impl PyFilter {
     }
 
     /// Writes the lines of `src` (one path or a list) that match to the file `dst`, in input
-    /// order; returns the counts, as `scan` does.
+    /// order; returns the counts, as `scan` does. The lines go to a temporary file beside
+    /// `dst`, renamed over it only when the scan succeeds; Ctrl-C, SIGTERM and SIGHUP (the
+    /// latter as `escpush.Terminated`, in the main thread where their handler is the
+    /// default) stop the scan and remove it.
     #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python arguments, extracted by value
     #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None))]
     fn select(

@@ -19,6 +19,7 @@ mod filter;
 mod logpush;
 mod scan;
 mod schema;
+mod signals;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -58,6 +59,8 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
         pyo3::types::PyTuple::new(m.py(), escpush_core::DEFAULT_IGNORED_HEADERS)?,
     )?;
     m.add_function(wrap_pyfunction!(assess::esc_replacements, m)?)?;
+    // SIGTERM and SIGHUP as `escpush.Terminated`, for the command line's own states.
+    m.add_class::<signals::PyTerminating>()?;
     // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
     m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;

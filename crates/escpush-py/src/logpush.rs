@@ -348,7 +348,9 @@ impl PyLogpush {
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises the write's error, its message saying what was
     /// written before it and what was not sent, with the plan so far (each entry's `done`) as
-    /// the exception's `plan` attribute.
+    /// the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
+    /// `escpush.Terminated`, in the main thread where their handler is the default), which
+    /// stop it between writes: the write under way ends, no other starts.
     #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false))]
     fn apply(
         &self,
@@ -364,10 +366,27 @@ impl PyLogpush {
             .detach(|| self.client.plan_jobs(&self.scope, &doc, options))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
+        let termination = if dry_run {
+            None
+        } else {
+            Some(crate::signals::Termination::catch(py)?)
+        };
+        // The signal that stops the plan between writes (Ctrl-C, or SIGTERM/SIGHUP above).
+        let mut stopped: Option<PyErr> = None;
         let outcome = if dry_run {
             Ok(vec![None; plan.entries.len()])
         } else {
-            py.detach(|| self.client.apply_plan(&self.scope, &plan))
+            py.detach(|| {
+                self.client.apply_plan_until(&self.scope, &plan, || {
+                    Python::attach(|py| py.check_signals()).map_or_else(
+                        |stop| {
+                            stopped = Some(stop);
+                            true
+                        },
+                        |()| false,
+                    )
+                })
+            })
         };
         let (done, ids): (Vec<bool>, Vec<Option<u64>>) = match &outcome {
             Ok(results) => results
@@ -388,9 +407,18 @@ impl PyLogpush {
                 shown["jobs"][i]["id"] = (*id).into();
             }
         }
+        let mut failure = match outcome {
+            Err(e) => Some(errors::http_error(py, &e)),
+            Ok(_) => stopped,
+        };
+        if let Some(late) = termination.and_then(|t| t.release(py)) {
+            failure = Some(match failure {
+                Some(err) => crate::signals::with_late(py, Some(late), err),
+                None => late,
+            });
+        }
         let out = convert::from_json(py, &shown)?;
-        if let Err(e) = outcome {
-            let err = errors::http_error(py, &e);
+        if let Some(err) = failure {
             err.value(py).setattr("plan", out)?;
             return Err(err);
         }

@@ -453,7 +453,14 @@ pub(crate) fn select(
     let selection = options.selection(py)?;
     let inputs = expand(py, args(src)?, &selection)?;
     let output = dst.display().to_string();
-    run_detached(py, filter, options, Some(&output), move |scanner| {
+    // SIGTERM and SIGHUP cancel the scan like Ctrl-C, so that its temporary file is removed.
+    let termination = crate::signals::Termination::catch(py)?;
+    let result = run_detached(py, filter, options, Some(&output), move |scanner| {
         scanner.select_to_file(inputs, dst)
-    })
+    });
+    match (result, termination.release(py)) {
+        (result, None) => result,
+        (Ok(_), Some(late)) => Err(late),
+        (Err(err), late) => Err(crate::signals::with_late(py, late, err)),
+    }
 }

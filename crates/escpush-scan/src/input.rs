@@ -7,6 +7,11 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread;
+use std::time::Duration;
 
 use crate::gzip::{Gunzip, MemberEnd, GZIP_MAGIC};
 use crate::ScanError;
@@ -211,7 +216,8 @@ fn has_gz_suffix(name: &str) -> bool {
 }
 
 impl Source {
-    pub(crate) fn open(input: Input) -> Result<Opened, ScanError> {
+    /// Opens `input`; reading stdin gives up once `cancel` is set (see [`StdinReader`]).
+    pub(crate) fn open(input: Input, cancel: &Arc<AtomicBool>) -> Result<Opened, ScanError> {
         let name = input.name();
         let reader: Box<dyn Read + Send> = match input {
             Input::Path(path) => {
@@ -229,7 +235,7 @@ impl Source {
                 }
                 Box::new(file)
             }
-            Input::Stdin => Box::new(io::stdin()),
+            Input::Stdin => Box::new(StdinReader::open(&name, Arc::clone(cancel))?),
             Input::Reader { reader, .. } => reader,
             #[cfg(feature = "store")]
             Input::Object(object) => Box::new(object.reader()),
@@ -294,5 +300,117 @@ impl Source {
         if let Body::Gzip(reader) = &mut self.body {
             into.extend(reader.take_ends());
         }
+    }
+}
+
+/// Standard input, as one scan reads it. The reads themselves are made by one thread for the
+/// whole process ([`stdin_pump`]), and a scan waits for what it reads in short slices, so that a
+/// cancelled scan (Ctrl-C, SIGTERM, an error) stops at once: a read of an idle pipe or a
+/// terminal may never end, and the scan's threads are joined before it returns. What the
+/// process's reader reads after a scan stopped waits for the next scan of stdin.
+struct StdinReader {
+    cancel: Arc<AtomicBool>,
+    data: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+/// How often a scan waiting for stdin looks whether it was cancelled.
+const STDIN_POLL: Duration = Duration::from_millis(50);
+
+/// What the process's reader of stdin has read: pieces in order (an empty one at each end
+/// of the input), or the error that stopped it.
+type Pieces = Mutex<Receiver<io::Result<Vec<u8>>>>;
+
+/// The process's one reader of stdin, started on first use (None if no thread can start:
+/// the scan then reads stdin itself).
+fn stdin_pump() -> Option<&'static Pieces> {
+    static PUMP: OnceLock<Option<Pieces>> = OnceLock::new();
+    PUMP.get_or_init(|| {
+        // A few pieces read ahead, no more: the pipe holds the rest.
+        let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+        let started = thread::Builder::new().name("escpush-stdin".into()).spawn(move || loop {
+            let mut buf = vec![0; 256 * 1024];
+            match io::stdin().read(&mut buf) {
+                Ok(n) => {
+                    // n == 0 is an end; a terminal may give more after it.
+                    buf.truncate(n);
+                    if n < buf.capacity() / 4 {
+                        buf.shrink_to_fit();
+                    }
+                    if tx.send(Ok(buf)).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+        });
+        started.ok().map(|_| Mutex::new(rx))
+    })
+    .as_ref()
+}
+
+impl StdinReader {
+    /// Refuses a standard input that is closed (`<&-`), which would read as empty.
+    fn open(name: &str, cancel: Arc<AtomicBool>) -> Result<Box<dyn Read + Send>, ScanError> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd;
+            if let Err(error) = io::stdin().as_fd().try_clone_to_owned() {
+                return Err(ScanError::Open {
+                    source_name: name.to_owned(),
+                    error: io::Error::new(error.kind(), format!("standard input is closed ({error})")),
+                });
+            }
+        }
+        let _ = name;
+        if stdin_pump().is_none() {
+            return Ok(Box::new(io::stdin()));
+        }
+        Ok(Box::new(StdinReader {
+            cancel,
+            data: Vec::new(),
+            at: 0,
+            ended: false,
+        }))
+    }
+}
+
+impl Read for StdinReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(pump) = stdin_pump() else {
+            return io::stdin().read(buf);
+        };
+        while self.at == self.data.len() {
+            if self.ended || buf.is_empty() {
+                return Ok(0);
+            }
+            let piece = pump
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .recv_timeout(STDIN_POLL);
+            match piece {
+                Ok(Ok(data)) => {
+                    self.ended = data.is_empty();
+                    self.data = data;
+                    self.at = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.cancel.load(Ordering::Relaxed) {
+                        return Err(io::Error::other("the scan was cancelled"));
+                    }
+                }
+            }
+        }
+        let n = buf.len().min(self.data.len() - self.at);
+        buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
     }
 }

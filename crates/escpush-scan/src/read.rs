@@ -101,7 +101,7 @@ pub(crate) struct Reader<'s> {
     pub(crate) failed: Option<&'s AtomicUsize>,
     pub(crate) pool: Receiver<Vec<u8>>,
     pub(crate) work: SyncSender<Chunk>,
-    pub(crate) cancel: &'s AtomicBool,
+    pub(crate) cancel: &'s Arc<AtomicBool>,
     pub(crate) chunk_size: usize,
     pub(crate) max_line: usize,
     pub(crate) seq: u64,
@@ -151,7 +151,7 @@ impl<'s> Reader<'s> {
     /// evaluated while it is still in the cache of the core that read it.
     pub(crate) fn read_input(&mut self, index: usize, input: Input) -> Result<(), ScanError> {
         self.seq = 0;
-        match Source::open(input)? {
+        match Source::open(input, self.cancel)? {
             Opened::Stream(source) => self.read_stream(index, source),
             Opened::File(file) => {
                 let file = Arc::new(file);

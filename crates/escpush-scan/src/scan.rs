@@ -360,7 +360,8 @@ impl<'a> Scanner<'a> {
         let strict = self.strict;
         // Lines that fit in a chunk are never too long.
         let max_line = self.max_line.max(chunk_size + 2);
-        let cancel = AtomicBool::new(false);
+        // Shared (an `Arc`) with stdin's reader, which outlives the scan (see `input.rs`).
+        let cancel = Arc::new(AtomicBool::new(false));
 
         let mut pools = Vec::with_capacity(readers);
         let mut pool_rxs = Vec::with_capacity(readers);
@@ -446,7 +447,7 @@ fn spawn_readers<'scope, 'env>(
     s: &'scope thread::Scope<'scope, 'env>,
     pools: Vec<Receiver<Vec<u8>>>,
     work_tx: &SyncSender<Chunk>,
-    cancel: &'env AtomicBool,
+    cancel: &'env Arc<AtomicBool>,
     queue: &'env Inputs,
     chunk_size: usize,
     max_line: usize,

@@ -30,7 +30,7 @@ use crate::{Input, ScanError};
 ///   UTC) overlaps `[since, until)`, without opening the others. Lines inside a kept file are
 ///   not filtered by their own timestamps. When a range is asked, a file whose name carries no
 ///   range is an error naming it ([`ScanError::Select`]): counting it or leaving it out
-///   silently would both give a wrong answer.
+///   silently would both give a wrong answer. So is `-` (stdin has no name at all).
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     since: Option<i64>,
@@ -75,6 +75,7 @@ impl Selection {
         for arg in args {
             let arg = arg.as_ref();
             if arg == "-" {
+                self.keep_stdin()?;
                 inputs.push(Input::Stdin);
             } else if let Some(scheme) = url_scheme(arg) {
                 self.expand_url(scheme, arg, &mut inputs)?;
@@ -153,6 +154,19 @@ impl Selection {
                     ),
                 });
             }
+        }
+        Ok(())
+    }
+
+    /// Stdin is read whole, and only without a time range: it has no name to read a range from.
+    fn keep_stdin(&self) -> Result<(), ScanError> {
+        if self.has_range() {
+            return Err(ScanError::Select {
+                what: "-".into(),
+                message: "--since/--until pick files by the time range in their log-push names, and standard \
+                          input has no such name: give the files, or leave the range out"
+                    .into(),
+            });
         }
         Ok(())
     }
@@ -508,5 +522,19 @@ mod tests {
         assert!(!keep("20261122T000100Z_20261122T000130Z_a.log.gz"), "starts at until");
         assert!(sel.keep_name("x.log.gz", "x.log.gz").is_err());
         assert!(Selection::new().keep_name("x.log.gz", "x").unwrap());
+    }
+
+    #[test]
+    fn stdin_has_no_name_to_place_in_time() {
+        // A time range is read from a file's name; stdin has none: refused, not read whole.
+        for sel in [
+            Selection::new().since(Some(4_070_908_800)),
+            Selection::new().until(Some(1)),
+        ] {
+            let err = sel.expand(["-"]).unwrap_err().to_string();
+            assert!(err.starts_with("`-`: --since/--until pick files"), "{err}");
+            assert!(err.contains("standard input has no such name"), "{err}");
+        }
+        assert!(matches!(Selection::new().expand(["-"]).unwrap()[..], [Input::Stdin]));
     }
 }

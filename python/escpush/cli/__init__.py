@@ -9,8 +9,12 @@ command being run is imported, and each imports what it uses when it runs, so
 emulator or the scanner.
 
 Exit status: 0 success, 1 a check failed, 2 bad usage or input, 3 an API or network error.
-A stdout closed early (``escpush ... | head``) is bad output, not a crash: one line on
-stderr says so, and the status is 2.
+A stdout closed early (``escpush ... | head``) or from the start (``>&-``) is bad output,
+not a crash: one line on stderr says so, and the status is 2. A closed stdin is bad input
+for ``-``. Diagnostics that cannot be written (stderr closed, or its reader gone) are
+dropped: they never change what a command does. SIGTERM or SIGHUP during a command that puts
+something back (``esc assess``, ``esc secret --save``, ``filter scan --output``) ends it
+once that is done, with the status 128 + the signal's number, as Ctrl-C does with 130.
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
 ``CLOUDFLARE_EMAIL``) or the options, and are never printed.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import sys
 
 from .. import __version__
+from ..errors import Terminated
 from ._common import (
     EXIT_API,
     EXIT_CHECK_FAILED,
@@ -29,11 +34,13 @@ from ._common import (
     EXIT_USAGE,
     ZONE_EXAMPLE,
     CliError,
+    ClosedOutputError,
     Formatter,
     Parser,
     UsageError,
     failure,
     report,
+    standard_streams,
 )
 
 TYPE_CHECKING = False
@@ -127,6 +134,9 @@ def _run(argv: list[str], as_json: bool) -> int:
         code = int(args.run(args))
         sys.stdout.flush()  # a closed stdout shows here, not at exit
         return code
+    except Terminated as stop:  # SIGTERM or SIGHUP, once what the command changed is back
+        print(f"escpush: terminated by {stop}", file=sys.stderr)
+        return stop.code
     except KeyboardInterrupt:
         print("escpush: interrupted", file=sys.stderr)
         return 130
@@ -153,9 +163,15 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command; returns its exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    restore_streams = standard_streams()
     try:
         return _run(argv, as_json="--json" in argv)
+    except ClosedOutputError:
+        print("escpush: standard output is closed: nothing could be written", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         _silence_stdout()
         print("escpush: the output was closed before everything was written (broken pipe)", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        restore_streams()

@@ -255,9 +255,17 @@ def read_text(arg: str, what: str) -> str:
         raise CliError(f"the {what} `{arg}` is not UTF-8 text") from None
 
 
+def require_stdin(what: str) -> None:
+    """Refuses - when standard input was closed as escpush started (``<&-``): Python then has
+    no ``sys.stdin``, and descriptor 0 may since name another file."""
+    if sys.stdin is None:
+        raise CliError(f"standard input is closed: there is no {what} to read from -")
+
+
 def read_stdin(what: str) -> str:
     """Standard input as text, a byte-order mark at its start dropped (as ``read_text``);
     bad UTF-8 is bad input, not a traceback."""
+    require_stdin(f"the {what}")
     # Bytes, decoded here: a text stdin may decode with surrogate escapes (C locale) and
     # fail later, far from here.
     binary = getattr(sys.stdin, "buffer", None)
@@ -324,6 +332,95 @@ def where(args: argparse.Namespace) -> str:
 
 
 # -- output and failures ------------------------------------------------------------------------
+
+
+class ClosedOutputError(BrokenPipeError):
+    """Standard output was closed as escpush started (``>&-``): what a command prints
+    cannot be written. Reported by :func:`escpush.cli.main` as one line, status 2."""
+
+
+class _ClosedOutput:
+    """``sys.stdout`` while a command runs with standard output closed: a write raises
+    :class:`ClosedOutputError` (Python's own ``None`` drops prints silently, and
+    ``print(file=sys.stderr)`` falls back on it); a command that prints nothing is unaffected."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise ClosedOutputError("standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _Diagnostics:
+    """``sys.stderr`` while a command runs: diagnostics (progress, errors, usage) that cannot
+    be written, as stderr is closed (``2>&-``) or its reader left (``2>&1 | head -1``), are
+    dropped, and so is every later one; they never change what a command does or prints."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.encoding: str = getattr(stream, "encoding", None) or "utf-8"
+        self.errors: str = getattr(stream, "errors", None) or "backslashreplace"
+
+    def write(self, text: str) -> int:
+        if self.stream is not None:
+            try:
+                self.stream.write(text)
+            except (OSError, ValueError):  # a broken pipe, a closed file
+                self.stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.stream = None
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream is not None and bool(self.stream.isatty())
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError("standard error is closed")
+        return int(self.stream.fileno())
+
+
+def standard_streams() -> Callable[[], None]:
+    """Puts :class:`_ClosedOutput` and :class:`_Diagnostics` in place for one command;
+    returns what puts the previous streams back."""
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    sys.stderr = _Diagnostics(sys.stderr)
+
+    def restore() -> None:
+        if isinstance(sys.stderr, _Diagnostics) and sys.stderr.stream is None and saved[1] is not None:
+            _close_quietly(saved[1])
+        sys.stdout, sys.stderr = saved
+
+    return restore
+
+
+def _close_quietly(stream: Any) -> None:
+    """A stderr whose reader left: what is still buffered goes nowhere, so that the
+    interpreter's flush at exit prints no "Exception ignored"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (captured output)
+        pass
 
 
 def emit(args: argparse.Namespace, data: object, text: str) -> None:

@@ -81,19 +81,20 @@ def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
         esc,
         "assess",
         "find what breaks without ESC, then put everything back",
-        "The spec's test order as one command. Request stage: a fresh secret (OS random source) is set on "
-        "the zone and every URL is fetched twice, as visitors get it and with the cookie disable_esc=SECRET; "
-        "what differs is what ESC does (each difference names its likely replacement). If a response "
-        "without ESC fails its check (no response, a status of 500 or more, or not one of --expect-status), "
-        "it stops there and the zone is never touched. Zone stage: ESC is disabled for the zone, and once "
-        "the API shows it and --settle seconds passed, every URL must pass its check and answer the status "
-        "it gave with the cookie; else the zone is re-enabled at once. Account stage (with --account): the "
-        "same for the whole account, after the zone is put back. At the end, and on any error or Ctrl-C, "
-        "every scope is put back as it was found (unless --keep-disabled and every stage passed); a failed "
-        "restore prints NOT RESTORED with the command to run. Redirects are not followed. The secret is "
-        "never printed; it stays set (no API call removes one), or the previous secret is set again. "
-        "Exit 0: every stage passed (differences are information); 1: a stage failed and was rolled back; "
-        "3: an API or network error or a failed restore; 130: interrupted (scopes restored first).",
+        "The spec's test order as one command. Request stage: a fresh secret (OS random source) is set on the "
+        "zone and every URL is fetched twice, as visitors get it and with the cookie disable_esc=SECRET; "
+        "what differs is what ESC does (each difference names its likely replacement). If a response without "
+        "ESC fails its check (no response, a status of 500 or more, or not one of --expect-status), it stops "
+        "there and the zone is never touched. Zone stage: ESC is disabled for the zone, and once the API "
+        "shows it and --settle seconds passed, every URL must pass its check and answer the status it gave "
+        "with the cookie; else the zone is re-enabled at once. Account stage (with --account): the same for "
+        "the whole account, after the zone is put back. At the end, and on any error, Ctrl-C, SIGTERM or "
+        "SIGHUP, every scope is put back as it was found (unless --keep-disabled and every stage passed); a "
+        "failed restore prints NOT RESTORED with the command to run. Redirects are not followed. The secret "
+        "is never printed (masked where a site echoes the cookie); it stays set (no API call removes one), or "
+        "the previous secret is set again. Exit 0: every stage passed (differences are information); 1: a "
+        "stage failed and was rolled back; 3: an API or network error or a failed restore; 130: interrupted "
+        "by Ctrl-C, 143 or 129: ended by SIGTERM or SIGHUP (scopes restored first).",
         [
             f"escpush esc assess --zone {ZONE_EXAMPLE} --url https://www.example.com/ --url https://www.example.com/old",
             "escpush esc assess --zone ZONE_ID --account ACCOUNT_ID --url https://shop.example.com/ --json",
@@ -138,6 +139,7 @@ def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
 def run_assess(args: argparse.Namespace) -> int:
     import sys
 
+    from ..errors import Terminated
     from ._common import EXIT_API, EXIT_CHECK_FAILED, client
 
     if args.zone is None:
@@ -161,12 +163,13 @@ def run_assess(args: argparse.Namespace) -> int:
             ignore_headers=args.ignore_header,
             progress=progress,
         )
-    except KeyboardInterrupt as interrupt:
+    except (KeyboardInterrupt, Terminated) as interrupt:
+        # Ctrl-C, SIGTERM or SIGHUP: every scope is put back; the result says so.
         interrupted = getattr(interrupt, "assessment", None)
         if interrupted is None:
             raise
         emit(args, interrupted.to_dict(), str(interrupted).rstrip("\n"))
-        return 130
+        return interrupt.code if isinstance(interrupt, Terminated) else 130
     emit(args, result.to_dict(), str(result).rstrip("\n"))
     if result.ok:
         return EXIT_OK
@@ -224,22 +227,25 @@ class _SecretFile:
 
 def _set_secret(args: argparse.Namespace, esc: Esc) -> str:
     """Sets the secret; the note the status line ends with."""
-    from .._escpush import _ESC_COOKIE_NAME
+    from .._escpush import _ESC_COOKIE_NAME, _Terminating
 
     if args.secret_file is None and args.save is None:
         raise CliError("a generated secret must be kept: pass --save FILE (or --secret-file FILE to set your own)")
     secret = None if args.secret_file is None else read_text(args.secret_file, "secret file").rstrip("\r\n")
-    save = None if args.save is None else _SecretFile(args.save)
-    try:
-        secret = esc.set_secret(secret)
-    except BaseException:
+    # SIGTERM or SIGHUP between the temporary file and its rename wait for the block's end
+    # (the file saved or removed), then raise escpush.Terminated.
+    with _Terminating():
+        save = None if args.save is None else _SecretFile(args.save)
+        try:
+            secret = esc.set_secret(secret)
+        except BaseException:
+            if save is not None:
+                save.discard()
+            raise
+        note = ""
         if save is not None:
-            save.discard()
-        raise
-    note = ""
-    if save is not None:
-        save.save(secret)
-        note = f"; saved to {args.save}"
+            save.save(secret)
+            note = f"; saved to {args.save}"
     return note + f"; send it as the cookie {_ESC_COOKIE_NAME} with each test request"
 
 

@@ -21,6 +21,7 @@ from ._common import (
     integer,
     output_options,
     parse_filter,
+    require_stdin,
 )
 
 TYPE_CHECKING = False
@@ -380,6 +381,8 @@ def run_scan(args: argparse.Namespace) -> int:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
     if args.limit is not None and args.count:
         raise CliError("--limit writes lines and --count prints only their number: use one of them")
+    if "-" in args.logs:
+        require_stdin("the logs")
     f = parse_filter(args.filter)
     if args.dataset:
         f.validate(args.dataset)

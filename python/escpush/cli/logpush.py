@@ -418,9 +418,14 @@ def run_apply(args: argparse.Namespace) -> int:
     jobs = read_jobs_file(args.file)
     try:
         plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first)
-    except Exception as err:
+    except BaseException as err:  # an error, Ctrl-C, SIGTERM or SIGHUP (escpush.Terminated)
         partial = getattr(err, "plan", None)
         if partial is None:
+            raise
+        if not isinstance(err, Exception):
+            # Ctrl-C or a signal stopped it between writes: what was done, then the exit the
+            # signal asks for (main's).
+            print(_plan_text(args, partial), file=sys.stderr)
             raise
         # What was done before the failure, then the failure: with --json, one error object
         # that carries the plan; else the plan's text, then the error's.

@@ -2,6 +2,7 @@
 //! SHA-256), the check a response without ESC must pass, and the comparison of a response
 //! with ESC and one without: what differs is what ESC does to that URL.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
@@ -9,6 +10,33 @@ use sha2::{Digest, Sha256};
 
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
+use crate::esc::EscSecret;
+
+/// What stands for the assessment's secret wherever a response carried it.
+const MASK: &str = "***";
+
+/// `text` with every occurrence of `secret` masked.
+pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
+    text.replace(secret.expose(), MASK)
+}
+
+/// `bytes` with every occurrence of `secret` masked (borrowed when there is none).
+fn mask_bytes<'a>(bytes: &'a [u8], secret: &EscSecret) -> Cow<'a, [u8]> {
+    let needle = secret.expose().as_bytes();
+    let mut found = memchr::memmem::find_iter(bytes, needle).peekable();
+    if found.peek().is_none() {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for at in found {
+        out.extend_from_slice(&bytes[from..at]);
+        out.extend_from_slice(MASK.as_bytes());
+        from = at + needle.len();
+    }
+    out.extend_from_slice(&bytes[from..]);
+    Cow::Owned(out)
+}
 
 /// A response of the user's site, its body reduced to length and SHA-256.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +49,10 @@ pub struct SiteResponse {
     pub body_len: u64,
     /// The body's SHA-256.
     pub body_sha256: [u8; 32],
+    /// Where the response carried the assessment's secret, now masked: header names (lower
+    /// case) and `body`. The site reflects the request's cookie there, so these parts say
+    /// nothing about ESC and are left out of the comparison.
+    pub reflected: Vec<String>,
 }
 
 impl SiteResponse {
@@ -38,7 +70,44 @@ impl SiteResponse {
                 .collect(),
             body_len: body.len() as u64,
             body_sha256: Sha256::digest(body).into(),
+            reflected: Vec::new(),
         }
+    }
+
+    /// [`SiteResponse::new`], with every occurrence of `secret` in the header values and the
+    /// body masked (`***`) before the body is hashed: a site may reflect the request's cookie
+    /// (an `X-Seen-Cookie` header, a `Set-Cookie` echo, a redirect or a page that carries
+    /// it), and the assessment never shows its secret. A transport builds each response of
+    /// [`Step::Fetch`](super::Step::Fetch) this way, with the step's `mask`.
+    pub fn masked<N: AsRef<str>, V: AsRef<str>>(
+        status: u16,
+        headers: impl IntoIterator<Item = (N, V)>,
+        body: &[u8],
+        secret: &EscSecret,
+    ) -> Self {
+        let masked_body = mask_bytes(body, secret);
+        let mut response = SiteResponse::new(status, headers, &masked_body);
+        if let Cow::Owned(_) = masked_body {
+            response.reflected.push("body".to_owned());
+        }
+        response.mask_headers(secret);
+        response
+    }
+
+    /// Masks `secret` in the header values (the body is only a hash by now).
+    fn mask_headers(&mut self, secret: &EscSecret) {
+        for (name, value) in &mut self.headers {
+            if value.contains(secret.expose()) {
+                *value = mask_text(value, secret);
+                if !self.reflected.contains(name) {
+                    self.reflected.push(name.clone());
+                }
+            }
+        }
+    }
+
+    fn reflects(&self, part: &str) -> bool {
+        self.reflected.iter().any(|r| r == part)
     }
 
     /// The values of header `name` (any case), joined by `, ` when it appears more than once.
@@ -95,6 +164,20 @@ impl Fetched {
         match self {
             Fetched::Response(r) => Some(r),
             Fetched::Failed(_) => None,
+        }
+    }
+
+    /// The same, with every occurrence of `secret` masked in the headers (and so the
+    /// location) or the failure's text. The body's hash cannot be masked after the fact:
+    /// build responses with [`SiteResponse::masked`].
+    #[must_use]
+    pub fn masked(self, secret: &EscSecret) -> Self {
+        match self {
+            Fetched::Response(mut r) => {
+                r.mask_headers(secret);
+                Fetched::Response(r)
+            }
+            Fetched::Failed(e) => Fetched::Failed(mask_text(&e, secret)),
         }
     }
 
@@ -185,7 +268,8 @@ impl Difference {
 }
 
 /// The differences between the response `with` ESC and the one `without` for `url`;
-/// headers in `ignore` (lower case) and the framing headers are left out.
+/// headers in `ignore` (lower case), the framing headers and the parts either response
+/// reflects the test cookie in ([`SiteResponse::reflected`]) are left out.
 pub(crate) fn differences(
     url: &str,
     with: &SiteResponse,
@@ -221,13 +305,15 @@ pub(crate) fn differences(
             row,
         ));
     }
+    let reflects = |part: &str| with.reflects(part) || without.reflects(part);
     let (wl, nl) = (with.location(), without.location());
-    if wl != nl {
+    if wl != nl && !reflects("location") {
         out.push(diff(DiffKind::Location, None, json!(wl), json!(nl), redirect_row));
     }
     let mut names: Vec<&str> = Vec::new();
     for (n, _) in with.headers.iter().chain(&without.headers) {
-        let skipped = n == "location" || FRAMING_HEADERS.contains(&n.as_str()) || ignore.iter().any(|i| i == n);
+        let skipped =
+            n == "location" || FRAMING_HEADERS.contains(&n.as_str()) || ignore.iter().any(|i| i == n) || reflects(n);
         if !skipped && !names.contains(&n.as_str()) {
             names.push(n);
         }
@@ -243,7 +329,7 @@ pub(crate) fn differences(
             out.push(diff(DiffKind::Header, Some(name.to_owned()), json!(a), json!(b), row));
         }
     }
-    if with.body_len != without.body_len || with.body_sha256 != without.body_sha256 {
+    if (with.body_len != without.body_len || with.body_sha256 != without.body_sha256) && !reflects("body") {
         out.push(diff(
             DiffKind::Body,
             None,
@@ -318,6 +404,51 @@ mod tests {
             d[..2].iter().all(|d| d.replacement.replacement.contains("workers")),
             "{d:?}"
         );
+    }
+
+    #[test]
+    fn a_secret_the_response_carries_is_masked_before_the_body_is_hashed() {
+        let secret = EscSecret::new("s3cr3t-0123").unwrap();
+        let got = SiteResponse::masked(
+            302,
+            [
+                ("Location", "/login?c=disable_esc=s3cr3t-0123"),
+                ("X-Seen-Cookie", "disable_esc=s3cr3t-0123"),
+                ("Set-Cookie", "a=s3cr3t-0123s3cr3t-0123; Path=/"),
+                ("X-Other", "s3cr3t-012"),
+            ],
+            b"you sent disable_esc=s3cr3t-0123, twice: s3cr3t-0123",
+            &secret,
+        );
+        let want = resp(
+            302,
+            &[
+                ("Location", "/login?c=disable_esc=***"),
+                ("X-Seen-Cookie", "disable_esc=***"),
+                ("Set-Cookie", "a=******; Path=/"),
+                ("X-Other", "s3cr3t-012"),
+            ],
+            "you sent disable_esc=***, twice: ***",
+        );
+        assert_eq!(got.headers, want.headers);
+        assert_eq!((got.body_len, got.body_sha256), (want.body_len, want.body_sha256));
+        assert_eq!(got.reflected, ["body", "location", "x-seen-cookie", "set-cookie"]);
+        assert_eq!(got.location().as_deref(), Some("/login?c=disable_esc=***"));
+        // What carried the cookie says nothing about ESC: it is not a difference.
+        let visitor = resp(
+            302,
+            &[("Location", "/login?c="), ("X-Other", "s3cr3t-012")],
+            "you sent ",
+        );
+        let d = differences("u", &visitor, &got, &[]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(differences("u", &visitor, &want, &[]).len(), 4);
+        // Nothing to mask: the same as `new`.
+        let plain = SiteResponse::masked(200, [("A", "b")], b"body", &secret);
+        assert_eq!(plain, resp(200, &[("A", "b")], "body"));
+        // A failure's text too.
+        let failed = Fetched::Failed("cookie disable_esc=s3cr3t-0123 refused".into()).masked(&secret);
+        assert_eq!(failed, Fetched::Failed("cookie disable_esc=*** refused".into()));
     }
 
     #[test]

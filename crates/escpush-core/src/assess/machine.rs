@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::compare::{check, differences, Difference, Fetched};
+use super::compare::{check, differences, mask_text, Difference, Fetched};
 use super::plan::{AssessPlan, SiteUrl};
 use super::report::{AssessReport, NotRestored, Outcome, StageName, StageReport, TrackedScope, UrlResult};
 use crate::esc::{EscOp, EscSecret, EscStatus, Scope};
@@ -21,10 +21,14 @@ pub enum Step {
     /// POST `{"with_secret": ...}` on the scope; answer with [`Event::Done`].
     SetSecret(Scope, EscSecret),
     /// GET the URL, redirects not followed, within `timeout`; with `Cookie:
-    /// disable_esc=<secret>` when `cookie` is given; answer with [`Event::Fetched`].
+    /// disable_esc=<secret>` when `cookie` is given; answer with [`Event::Fetched`], the
+    /// response built with [`SiteResponse::masked`](super::SiteResponse::masked) and `mask`
+    /// (the assessment's secret: a site may reflect the cookie; the machine masks the
+    /// headers again, but the body's hash only the transport can).
     Fetch {
         url: SiteUrl,
         cookie: Option<EscSecret>,
+        mask: EscSecret,
         timeout: Duration,
     },
     /// POST `{"always": true}` on the scope; answer with [`Event::Done`].
@@ -177,6 +181,7 @@ impl Assessment {
             Phase::RequestFetch { url, cookie } => Step::Fetch {
                 url: self.plan.urls[url].clone(),
                 cookie: cookie.then(|| self.secret.clone()),
+                mask: self.secret.clone(),
                 timeout: self.plan.timeout,
             },
             Phase::Disable(stage) => Step::Disable(scope(stage - 1)),
@@ -189,6 +194,7 @@ impl Assessment {
             Phase::StageFetch(_, url) => Step::Fetch {
                 url: self.plan.urls[url].clone(),
                 cookie: None,
+                mask: self.secret.clone(),
                 timeout: self.plan.timeout,
             },
             Phase::Restoring => match self.queue.front() {
@@ -227,9 +233,15 @@ impl Assessment {
         }
     }
 
-    /// Takes what came of the current step.
+    /// Takes what came of the current step. The secret is masked in what it carries (a
+    /// response's headers, a failure's text) before anything is kept.
     #[allow(clippy::too_many_lines)]
     pub fn feed(&mut self, event: Event) {
+        let event = match event {
+            Event::Fetched(f) => Event::Fetched(f.masked(&self.secret)),
+            Event::Failed(message) => Event::Failed(mask_text(&message, &self.secret)),
+            other => other,
+        };
         match (self.phase, event) {
             (_, Event::Failed(message)) => self.failed_step(message),
             (Phase::ReadInitial(i), Event::Status(status)) => {
@@ -325,6 +337,13 @@ impl Assessment {
 
     fn request_fetched(&mut self, url: usize, f: Fetched) {
         let problem = check(&f, self.plan.expect_status.as_deref());
+        if let Some(reflected) = f.response().map(|r| &r.reflected).filter(|r| !r.is_empty()) {
+            self.notes.push(format!(
+                "{} reflects the test cookie ({}): left out of the comparison, the secret masked",
+                self.plan.urls[url].as_str(),
+                reflected.join(", ")
+            ));
+        }
         let with = self.with_esc[url].clone();
         if let (Some(Fetched::Response(w)), Fetched::Response(n)) = (&with, &f) {
             let found = differences(self.plan.urls[url].as_str(), w, n, &self.plan.ignore_headers);

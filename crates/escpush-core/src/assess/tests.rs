@@ -16,6 +16,9 @@ struct Sim {
     broken_path: Option<&'static str>,
     /// Fail the n-th API call whose description contains this text.
     fail: Option<(&'static str, usize)>,
+    /// The origin echoes the request's `Cookie` in a header, a `Set-Cookie` and a redirect,
+    /// and the transport keeps what it got as it is (`SiteResponse::new`).
+    reflect: bool,
     calls: Vec<String>,
 }
 
@@ -68,7 +71,10 @@ impl Sim {
             }
             Step::Fetch { url, cookie, .. } => {
                 let on = self.esc_on(cookie.as_ref());
-                self.site(url.as_str(), on)
+                match (self.reflect, cookie) {
+                    (true, Some(c)) => reflected(&self.site(url.as_str(), on), &crate::esc::esc_cookie(c)),
+                    _ => self.site(url.as_str(), on),
+                }
             }
             .into_event(),
             Step::Disable(s) => {
@@ -91,6 +97,22 @@ impl Sim {
             _ => unreachable!("{step:?}"),
         }
     }
+}
+
+/// `response`, carrying the request's cookie wherever a site may echo it.
+fn reflected(response: &Fetched, cookie: &str) -> Fetched {
+    let status = response.response().map_or(200, |r| r.status);
+    let location = format!("/login?from={cookie}");
+    let headers = [
+        ("Location", location.as_str()),
+        ("X-Seen-Cookie", cookie),
+        ("Set-Cookie", &format!("seen={cookie}")),
+    ];
+    Fetched::Response(SiteResponse::new(
+        status,
+        headers,
+        format!("you sent {cookie}").as_bytes(),
+    ))
 }
 
 trait IntoEvent {
@@ -368,4 +390,42 @@ fn the_way_back_is_never_interrupted() {
     machine.feed(Event::Disabled { seen: true });
     assert!(matches!(machine.step(), Step::ReadStatus(_)), "{:?}", machine.step());
     assert!(machine.report().error.unwrap().starts_with("internal error"));
+}
+
+#[test]
+fn a_secret_the_site_reflects_is_never_shown() {
+    // A transport that keeps responses as they came: the machine masks what it records.
+    let mut sim = Sim {
+        reflect: true,
+        ..Sim::default()
+    };
+    let r = run(&mut sim, plan(true, false));
+    let text = format!("{}\n{}", r.to_text(), r.to_json());
+    assert!(!text.contains("assess-secret"), "{text}");
+    // What reflects the cookie is no difference ESC makes: left out, with a note.
+    let named: Vec<&str> = r.differences.iter().filter_map(|d| d.name.as_deref()).collect();
+    assert!(!named.iter().any(|n| n.contains("cookie")), "{named:?}");
+    assert!(!r.differences.iter().any(|d| d.what.as_str() == "location"));
+    assert!(
+        r.notes.contains(
+            &"http://site/ reflects the test cookie (location, x-seen-cookie, set-cookie): left out of the \
+              comparison, the secret masked"
+                .to_owned()
+        ),
+        "{:?}",
+        r.notes
+    );
+    // The stages pass: the reflection is not taken for ESC still running.
+    assert!(r.ok(), "{}", r.to_text());
+    let without = r.stages[0].urls[0].without_esc.to_json();
+    assert_eq!(without["location"], "/login?from=disable_esc=***");
+    // Every fetch tells the transport which secret to mask (`SiteResponse::masked`).
+    let m = Assessment::new(plan(false, false), secret());
+    let mut m = m;
+    m.feed(Event::Status(EscStatus::default()));
+    m.feed(Event::Done);
+    match m.step() {
+        Step::Fetch { cookie: None, mask, .. } => assert_eq!(mask, secret()),
+        other => panic!("{other:?}"),
+    }
 }
