@@ -378,13 +378,8 @@ impl PyLogpush {
         } else {
             py.detach(|| {
                 self.client.apply_plan_until(&self.scope, &plan, || {
-                    Python::attach(|py| py.check_signals()).map_or_else(
-                        |stop| {
-                            stopped = Some(stop);
-                            true
-                        },
-                        |()| false,
-                    )
+                    stopped = Python::attach(|py| py.check_signals().err());
+                    stopped.is_some()
                 })
             })
         };
