@@ -66,7 +66,7 @@ def test_a_closed_stdout_does_not_matter_to_a_command_that_prints_nothing() -> N
 def test_a_closed_stdin_is_bad_input(argv: tuple[str, ...], what: str, tmp_path: Path) -> None:
     done = escpush(*argv, redirect="<&-", cwd=tmp_path)
     assert done.returncode == 2, done
-    assert done.stderr == f"escpush: standard input is closed: there is no {what} to read from -\n"
+    assert done.stderr == f"escpush: standard input is closed: {what} cannot be read from -\n"
     assert done.stdout == ""
     assert list(tmp_path.iterdir()) == []
 

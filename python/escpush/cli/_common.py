@@ -259,7 +259,7 @@ def require_stdin(what: str) -> None:
     """Refuses - when standard input was closed as escpush started (``<&-``): Python then has
     no ``sys.stdin``, and descriptor 0 may since name another file."""
     if sys.stdin is None:
-        raise CliError(f"standard input is closed: there is no {what} to read from -")
+        raise CliError(f"standard input is closed: {what} cannot be read from -")
 
 
 def read_stdin(what: str) -> str:
