@@ -120,6 +120,26 @@ def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         assert "usage: escpush" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["filter", "validate", "{}", "--dataset", "firewall_events"],
+        ["filter", "fmt", "{}", "--compact", "--dataset", "firewall_events"],
+        ["filter", "diff", "{}", "{}", "--dataset", "firewall_events"],
+        ["filter", "sql", "{}", "--dialect", "duckdb", "--dataset", "firewall_events"],
+    ],
+)
+def test_every_scope_option_takes_cores_scopes(cli: Cli, argv: list[str]) -> None:
+    """The four `--scope` options offer core's list of scopes (`_escpush._SCOPES`), not a
+    copy of their own."""
+    from escpush._escpush import _SCOPES
+
+    assert _SCOPES == ("zone", "account")
+    run = cli(*argv, "--scope", "zones")
+    assert run.code == EXIT_USAGE
+    assert "invalid choice: 'zones' (choose from " + ", ".join(repr(s) for s in _SCOPES) + ")" in run.err
+
+
 def test_python_m_and_the_console_script_run() -> None:
     for argv in (
         [sys.executable, "-m", "escpush", "--version"],

@@ -18,6 +18,7 @@ __all__ = [
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
+    "_SCOPES",
     "Account",
     "Client",
     "EmulatorServer",
@@ -299,6 +300,7 @@ _EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+_SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones

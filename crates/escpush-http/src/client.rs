@@ -6,7 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 use escpush_core::{
-    dataset_scope, desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
+    desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
     read_ownership_challenge, read_valid, ApiMessage, DestinationConf, EscOp, EscSecret, EscStatus, JobOp, JobSpec,
     JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
 };
@@ -100,13 +100,13 @@ impl Client {
 
     /// Performs one ESC operation on `scope` and gives the envelope's `result`.
     pub fn esc(&self, scope: &Scope, op: &EscOp) -> Result<Value, Error> {
-        self.execute(&op.request(scope))
+        self.execute(&op.request(scope)?)
     }
 
     /// `GET .../disable_esc`: the status and, when configured, the secret. An answer that
     /// holds no status is a malformed response (core's reading).
     pub fn esc_status(&self, scope: &Scope) -> Result<EscStatus, Error> {
-        self.execute_with(&EscOp::Status.request(scope), EscStatus::from_answer)
+        self.execute_with(&EscOp::Status.request(scope)?, EscStatus::from_answer)
     }
 
     /// `POST .../disable_esc {"always": true}`: ESC off for every request of the scope.
@@ -169,7 +169,7 @@ impl Client {
     /// Retried on 429, 5xx and dropped connections: the same body gives the same job.
     pub fn update_job(&self, scope: &Scope, job_id: u64, changes: &Map<String, Value>) -> Result<Value, Error> {
         let stored = read_job(self.execute(&JobOp::Get(job_id).request(scope)?)?)?;
-        let update = JobUpdate::new(&stored, changes, dataset_scope(scope))?;
+        let update = JobUpdate::new(&stored, changes, scope.kind())?;
         self.put_job(scope, &update)
     }
 
@@ -252,7 +252,7 @@ impl Client {
     /// sent.
     pub fn ensure_job(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<(PlanEntry, Value), Error> {
         let doc = serde_json::json!({ "jobs": [desired] });
-        let mut wanted = desired_jobs(&doc, dataset_scope(scope))?;
+        let mut wanted = desired_jobs(&doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
         let entry = plan_job(&wanted.remove(0), &stored, scope)?;
         let job = match self.apply_entry(scope, &entry)? {
@@ -270,7 +270,7 @@ impl Client {
     /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs. A plan that
     /// would break the scope's job limits is refused ([`escpush_core::plan_jobs`]).
     pub fn plan_jobs(&self, scope: &Scope, doc: &Value, options: PlanOptions) -> Result<Plan, Error> {
-        let wanted = desired_jobs(doc, dataset_scope(scope))?;
+        let wanted = desired_jobs(doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
         Ok(plan_jobs(&wanted, &stored, scope, options)?)
     }

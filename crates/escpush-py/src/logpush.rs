@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, PlanOptions, Scope, Timestamps};
+use escpush_core::{DestinationConf, JobSpec, Limits, LogpullOptions, PlanOptions, Scope, Timestamps};
 use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
@@ -165,7 +165,7 @@ impl PyLogpush {
     ) -> PyResult<Py<PyAny>> {
         let destination_conf = &*destination_conf;
         let dataset = &*dataset;
-        let mut builder = JobSpec::builder(dataset, dataset_scope(&self.scope))
+        let mut builder = JobSpec::builder(dataset, self.scope.kind())
             .destination_conf(destination_conf)
             .limits(Limits::new(
                 limit(py, "max_operators", max_operators)?,
@@ -419,7 +419,7 @@ impl PyLogpush {
             || {
                 escpush_core::datasets()
                     .iter()
-                    .filter(|d| d.scope() == dataset_scope(&self.scope))
+                    .filter(|d| d.scope() == self.scope.kind())
                     .map(|d| d.name().to_owned())
                     .collect()
             },
@@ -427,8 +427,8 @@ impl PyLogpush {
         );
         let out = PyDict::new(py);
         for name in names {
-            let dataset = escpush_core::Dataset::get(&name, Some(dataset_scope(&self.scope)))
-                .map_err(|e| errors::core_error(py, &e))?;
+            let dataset =
+                escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
             let live = py
                 .detach(|| self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;

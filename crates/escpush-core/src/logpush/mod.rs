@@ -39,6 +39,6 @@ pub use job::{
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
-pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
+pub use requests::{read_job, read_job_list, JobOp};
 pub use update::{updatable_fields, JobUpdate};
