@@ -49,11 +49,13 @@ def _leaf_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
                 return dict(action.choices)
         return {}
 
-    leaves = []
-    for name, parser in subcommands(build_parser()).items():
+    def leaves(prefix: str, parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
         children = subcommands(parser)
-        leaves += [(f"{name} {child}", p) for child, p in children.items()] if children else [(name, parser)]
-    return leaves
+        if not children:
+            return [(prefix, parser)]
+        return [leaf for child, p in children.items() for leaf in leaves(f"{prefix} {child}".strip(), p)]
+
+    return leaves("", build_parser())
 
 
 # -- conventions ---------------------------------------------------------------------------

@@ -432,6 +432,21 @@ class Logpush:
     def validate_ownership(self, destination_conf: str, challenge: str) -> None: ...
     def validate_destination(self, destination_conf: str) -> str: ...
     def destination_exists(self, destination_conf: str) -> bool: ...
+    def validate_origin(self, logpull_options: LogpullOptions | str | None, *, dataset: str | None = None) -> str:
+        """Whether the API takes ``logpull_options`` (for ``dataset``, whose fields are
+        checked first); returns its message, ``valid: false`` raises ``ApiError``."""
+    def instant_logs_jobs(self) -> list[dict[str, Any]]:
+        """The zone's Instant Logs jobs (``InvalidInput`` on an account)."""
+    def create_instant_logs_job(
+        self,
+        *,
+        fields: str | Sequence[str] | None = None,
+        filter: Filter | str | Mapping[str, Any] | None = None,
+        sample: int | None = None,
+    ) -> dict[str, Any]:
+        """Opens an Instant Logs session on the zone (fields of ``http_requests``, a filter
+        checked as a job's, one record in ``sample``); returns it, its ``destination_conf``
+        the ``wss://`` address to listen on."""
 
 @disjoint_base
 class Scope:

@@ -21,6 +21,9 @@ use crate::scope::{DatasetScope, Scope};
 /// The scopes of an endpoint that exists on zones and on accounts alike.
 const BOTH: &[DatasetScope] = &DatasetScope::ALL;
 
+/// The scopes of an endpoint that exists on zones only.
+const ZONES: &[DatasetScope] = &[DatasetScope::Zone];
+
 /// The table: one row per endpoint, `Name = Method "template" on SCOPES, RetryClass: "why"`.
 /// It makes [`Endpoint`] (one variant per row, with the row's doc comment), [`Endpoint::ALL`]
 /// in the rows' order, and [`Endpoint::row`].
@@ -118,6 +121,22 @@ endpoints! {
     /// .../logpush/validate/destination/exists`).
     DestinationExists = Post "/{scope}/logpush/validate/destination/exists" on BOTH,
         Safe: "a check: it changes nothing";
+    /// Whether a `logpull_options` string is valid (schema `POST
+    /// .../logpush/validate/origin`; SDK 5.9 `logpush.validate.origin`).
+    ValidateOrigin = Post "/{scope}/logpush/validate/origin" on BOTH,
+        Safe: "a check: it changes nothing";
+
+    /// The Instant Logs jobs of a zone. Zones only (the schema and the SDK have no account
+    /// path). The path of SDK 5.9 (`logpush.edge.get`) and of the docs (instant-logs.mdx); the
+    /// 2024 schema's `/zones/{zone_id}/logpush/edge` is out of date.
+    InstantLogsList = Get "/{scope}/logpush/edge/jobs" on ZONES,
+        Safe: "a read";
+    /// Opens an Instant Logs session on a zone (SDK 5.9 `logpush.edge.create`;
+    /// instant-logs.mdx), zones only.
+    InstantLogsCreate = Post "/{scope}/logpush/edge/jobs" on ZONES,
+        WhenUnprocessed: "every creation the API processes opens a session, and a zone has only one \
+                          active at a time (instant-logs.mdx): a repeat would be refused, or replace the \
+                          session whose address the lost answer held";
 }
 
 /// One row of the table.
@@ -352,9 +371,12 @@ mod tests {
                 assert_eq!(route.args, args);
             }
         }
-        // ESC exists on both scopes (SPEC §4).
+        // ESC exists on both scopes (SPEC §4); Instant Logs on zones only.
         for e in [Endpoint::EscStatus, Endpoint::EscSet, Endpoint::EscEnable] {
             assert_eq!(e.scopes(), DatasetScope::ALL);
+        }
+        for e in [Endpoint::InstantLogsList, Endpoint::InstantLogsCreate] {
+            assert_eq!(e.scopes(), [DatasetScope::Zone]);
         }
     }
 
@@ -426,5 +448,13 @@ mod tests {
             Endpoint::route("get", "/zones/z/logpush/jobs"),
             Routed::MethodNotAllowed(vec![Method::Get, Method::Post])
         );
+        // Instant Logs: zones only, and not the 2024 schema's out-of-date path.
+        assert_eq!(
+            found("POST", "/zones/z/logpush/edge/jobs").map(|f| f.0),
+            Some(Endpoint::InstantLogsCreate)
+        );
+        for missing in ["/accounts/a/logpush/edge/jobs", "/zones/z/logpush/edge"] {
+            assert_eq!(Endpoint::route("GET", missing), Routed::NotFound, "{missing}");
+        }
     }
 }

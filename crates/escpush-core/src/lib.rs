@@ -68,9 +68,10 @@ pub use filter::{
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
-    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, updatable_fields, FieldChange,
-    FieldDrift, JobLimit, JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS,
-    MAX_JOBS_MESSAGE,
+    read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge,
+    read_valid, updatable_fields, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
+    JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
+    JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps,

@@ -6,10 +6,11 @@
 //! (`/__emulator/logpush`), its state, faults and quirks.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use escpush_core::{
-    ApiMessage, Dataset, DatasetScope, DestinationConf, Endpoint, Envelope, Error as CoreError, EscOp, Filter, JobSpec,
-    Route, Routed,
+    ApiMessage, Dataset, DatasetScope, DestinationConf, Endpoint, Envelope, Error as CoreError, EscOp, Filter,
+    InstantLogsSpec, JobSpec, OriginCheck, Route, Routed,
 };
 use serde_json::{Map, Value};
 
@@ -169,7 +170,82 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
                 .any(|j| j["destination_conf"].as_str() == Some(conf.expose()));
             ok_response(serde_json::json!({ "exists": exists }))
         }),
+        Endpoint::ValidateOrigin => validate_origin(kind, req),
+        Endpoint::InstantLogsList => {
+            let mut state = lock(state);
+            let sessions = active_sessions(&mut state, id);
+            ok_response(Value::Array(sessions.iter().map(|(_, s)| s.clone()).collect()))
+        }
+        Endpoint::InstantLogsCreate => create_instant_logs_job(id, req, state),
     }
+}
+
+/// `POST {scope}/logpush/validate/origin`: a body of another shape is a 400; options that do
+/// not hold (they do not parse, or name fields the dataset lacks) are `valid: false` with
+/// the reason, as the API's validation answers (schema `S:logpush_validate_response`).
+/// Both judged by core's `OriginCheck`, as the client judges them before sending.
+fn validate_origin(kind: DatasetScope, req: &HttpRequest) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(body) => Value::Object(body),
+        Err(resp) => return resp,
+    };
+    match OriginCheck::from_body(&body, kind).map(|check| check.verdict()) {
+        Err(err) => problems_response(err),
+        Ok(Ok(())) => ok_response(serde_json::json!({"valid": true, "message": ""})),
+        Ok(Err(err)) => ok_response(serde_json::json!({"valid": false, "message": err.to_string()})),
+    }
+}
+
+/// How long an Instant Logs session lives: "Maximum session time is 60 minutes", and it stops
+/// "if you stop listening to a socket for more than five minutes" (instant-logs.mdx, Limits).
+/// The emulator serves no WebSocket, so nothing ever listens: a session stops five minutes
+/// after it opened.
+const SESSION_UNHEARD: Duration = Duration::from_secs(5 * 60);
+
+/// The sessions of a zone still active (the others forgotten).
+fn active_sessions<'s>(state: &'s mut State, zone: &str) -> &'s mut Vec<(Instant, Value)> {
+    let sessions = state.instant_logs.entry(zone.to_owned()).or_default();
+    sessions.retain(|(opened, _)| opened.elapsed() < SESSION_UNHEARD);
+    sessions
+}
+
+/// `POST /zones/{zone_id}/logpush/edge/jobs`: the body read by core's `InstantLogsSpec` (the
+/// client's checks); "Only one active Instant Logs session per zone" (instant-logs.mdx,
+/// Limits), so a second one while the first is active is refused. The answer is the session
+/// (schema `S:logpush_instant_logs_job`): its `wss://` address (the docs' form), its id, and
+/// the `fields`, `filter` and `sample` given, as given.
+fn create_instant_logs_job(zone: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(body) => body,
+        Err(resp) => return resp,
+    };
+    if let Err(err) = InstantLogsSpec::from_body(&Value::Object(body.clone())) {
+        return problems_response(err);
+    }
+    let mut state = lock(state);
+    let sessions = active_sessions(&mut state, zone);
+    if !sessions.is_empty() {
+        return error_response(
+            400,
+            INVALID_JOB,
+            "creating a new Instant Logs job is not allowed: a zone has one active Instant Logs session at a time",
+        );
+    }
+    let session_id = crate::random_token("");
+    let mut record = Map::new();
+    record.insert(
+        "destination_conf".to_owned(),
+        format!("wss://logs.cloudflare.com/instant-logs/ws/sessions/{session_id}").into(),
+    );
+    for key in ["fields", "filter", "sample"] {
+        if let Some(value) = body.get(key).filter(|v| !v.is_null()) {
+            record.insert(key.to_owned(), value.clone());
+        }
+    }
+    record.insert("session_id".to_owned(), session_id.into());
+    let record = Value::Object(record);
+    sessions.push((Instant::now(), record.clone()));
+    ok_response(record)
 }
 
 /// Answers with the dataset the path names, if the scope holds it.
@@ -526,13 +602,16 @@ mod tests {
     }
 
     fn answer(method: &str, path: &str, body: &str) -> (u16, Option<String>, Value) {
+        answer_on(&Mutex::new(State::default()), method, path, body)
+    }
+
+    fn answer_on(state: &Mutex<State>, method: &str, path: &str, body: &str) -> (u16, Option<String>, Value) {
         let creds = Credentials {
             api_key: "k".to_owned(),
             email: "e@x".to_owned(),
             api_token: "t".to_owned(),
         };
-        let state = Mutex::new(State::default());
-        let resp = respond(&request(method, path, body), &creds, &state);
+        let resp = respond(&request(method, path, body), &creds, state);
         let allow = resp.headers.iter().find(|(k, _)| k == "Allow").map(|(_, v)| v.clone());
         (resp.status, allow, serde_json::from_slice(&resp.body).unwrap())
     }
@@ -584,6 +663,110 @@ mod tests {
             assert_eq!((status, &body["errors"][0]["code"]), (400, &Value::from(1001)));
             assert!(message.contains(rule) && !message.contains(secret), "{message}");
         }
+    }
+
+    #[test]
+    fn instant_logs_one_session_per_zone_on_the_documented_path() {
+        let state = Mutex::new(State::default());
+        let path = "/client/v4/zones/z1/logpush/edge/jobs";
+        let (status, _, body) = answer_on(&state, "GET", path, "");
+        assert_eq!((status, &body["result"]), (200, &serde_json::json!([])));
+        let docs = r#"{"fields": "ClientIP,RayID", "sample": 100, "filter": "", "kind": "instant-logs"}"#;
+        let (status, _, body) = answer_on(&state, "POST", path, docs);
+        assert_eq!(status, 200, "{body}");
+        let session = &body["result"];
+        let sid = session["session_id"].as_str().unwrap();
+        assert_eq!(
+            session["destination_conf"],
+            format!("wss://logs.cloudflare.com/instant-logs/ws/sessions/{sid}")
+        );
+        assert_eq!(
+            (&session["fields"], &session["sample"], &session["filter"]),
+            (&"ClientIP,RayID".into(), &100.into(), &"".into())
+        );
+        assert!(escpush_core::read_instant_logs_job(session.clone()).is_ok());
+        assert_eq!(
+            answer_on(&state, "GET", path, "").2["result"],
+            serde_json::json!([session])
+        );
+        // One active session per zone (instant-logs.mdx); another zone has its own.
+        let (status, _, body) = answer_on(&state, "POST", path, "{}");
+        assert_eq!(status, 400, "{body}");
+        assert!(body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("one active Instant Logs session"));
+        assert_eq!(
+            answer_on(&state, "POST", "/client/v4/zones/z2/logpush/edge/jobs", "{}").0,
+            200
+        );
+        // Checked as the client checks (core's InstantLogsSpec).
+        let (status, _, body) = answer_on(
+            &state,
+            "POST",
+            "/client/v4/zones/z3/logpush/edge/jobs",
+            r#"{"fields": "ClientIPP", "sample": 0}"#,
+        );
+        assert_eq!(status, 400);
+        let messages: Vec<&str> = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["message"].as_str().unwrap())
+            .collect();
+        assert!(
+            messages[0].starts_with("fields[0]: `ClientIPP` is not a field of http_requests"),
+            "{messages:?}"
+        );
+        assert!(messages[1].starts_with("sample: "), "{messages:?}");
+        // Zones only, and not the 2024 schema's out-of-date path.
+        for missing in [
+            "/client/v4/accounts/a1/logpush/edge/jobs",
+            "/client/v4/zones/z1/logpush/edge",
+        ] {
+            assert_eq!(answer_on(&state, "POST", missing, "{}").0, 404, "{missing}");
+        }
+    }
+
+    #[test]
+    fn origin_options_are_judged_by_core() {
+        let path = "/client/v4/zones/z/logpush/validate/origin";
+        let docs = r#"{"logpull_options": "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339&CVE-2021-44228=true", "dataset": "http_requests"}"#;
+        let (status, _, body) = answer("POST", path, docs);
+        assert_eq!(
+            (status, &body["result"]),
+            (200, &serde_json::json!({"valid": true, "message": ""}))
+        );
+        let (status, _, body) = answer(
+            "POST",
+            path,
+            r#"{"logpull_options": "fields=RayID,Nope", "dataset": "http_requests"}"#,
+        );
+        assert_eq!((status, &body["result"]["valid"]), (200, &Value::Bool(false)));
+        assert!(body["result"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`Nope` is not a field of http_requests"));
+        assert_eq!(
+            answer("POST", path, r#"{"logpull_options": null}"#).2["result"]["valid"],
+            true
+        );
+        for bad in [
+            r"{}",
+            r#"{"logpull_options": 5}"#,
+            r#"{"logpull_options": null, "dataset": "gateway_dns"}"#,
+        ] {
+            assert_eq!(answer("POST", path, bad).0, 400, "{bad}");
+        }
+        assert_eq!(
+            answer(
+                "POST",
+                "/client/v4/accounts/a/logpush/validate/origin",
+                r#"{"logpull_options": null}"#
+            )
+            .0,
+            200
+        );
     }
 
     #[test]

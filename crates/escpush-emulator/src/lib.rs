@@ -22,6 +22,13 @@
 //!   Every well-formed id exists (state is created on first use). The API's documented job limits hold (core's `JOB_LIMITS`: 4 jobs per zone, 4
 //!   `dlp_forensic_copies` jobs per account): a creation past one is refused with the
 //!   documented "creating a new job is not allowed: exceeded max jobs allowed".
+//! - `POST .../logpush/validate/origin` judges `logpull_options` with core's `OriginCheck`
+//!   (against the `dataset` sent, as the docs' example sends one): `valid: false` with the
+//!   reason, or a 400 for a body of another shape. A zone's Instant Logs sessions
+//!   (`GET|POST {base}/zones/{id}/logpush/edge/jobs`; not the 2024 schema's `.../edge`) are
+//!   checked with core's `InstantLogsSpec`; one is active per zone at a time (a second is a
+//!   400), and, nothing ever listening to its `wss://` address, it ends five minutes after it
+//!   opened (instant-logs.mdx, Limits).
 //! - `GET|PUT {base}/__emulator/logpush` is the emulator's own control route (same
 //!   credentials): it sets the log-push quirks (store filters re-serialized as a real server
 //!   may; serve a field drift) and lists the ownership challenges issued.

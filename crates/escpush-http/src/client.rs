@@ -6,9 +6,10 @@ use std::fmt;
 use std::time::Duration;
 
 use escpush_core::{
-    desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
-    read_ownership_challenge, read_valid, ApiMessage, DestinationConf, EscOp, EscSecret, EscStatus, JobOp, JobSpec,
-    JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
+    desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    read_instant_logs_jobs, read_job, read_job_list, read_ownership_challenge, read_valid, ApiMessage, DestinationConf,
+    EscOp, EscSecret, EscStatus, InstantLogsSpec, JobOp, JobSpec, JobUpdate, Operation, OriginCheck,
+    OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
 };
 use serde_json::{Map, Value};
 
@@ -243,6 +244,29 @@ impl Client {
         Ok(read_exists(
             self.execute(&JobOp::DestinationExists(conf).request(scope)?)?,
         )?)
+    }
+
+    /// `POST {scope}/logpush/validate/origin`: whether the API takes the `logpull_options`
+    /// of `check` (checked against its dataset before sending, see [`OriginCheck::new`]);
+    /// gives its message, and `valid: false` is an API error.
+    pub fn validate_origin(&self, scope: &Scope, check: &OriginCheck) -> Result<String, Error> {
+        let result = self.execute(&JobOp::ValidateOrigin(check).request(scope)?)?;
+        Ok(read_valid(result, "the logpull options")?)
+    }
+
+    /// `GET /zones/{zone_id}/logpush/edge/jobs`: the zone's Instant Logs jobs (an account
+    /// has none: refused before sending).
+    pub fn instant_logs_jobs(&self, scope: &Scope) -> Result<Vec<Value>, Error> {
+        let jobs = read_instant_logs_jobs(self.execute(&JobOp::InstantLogsJobs.request(scope)?)?)?;
+        Ok(jobs.into_iter().map(Value::Object).collect())
+    }
+
+    /// `POST /zones/{zone_id}/logpush/edge/jobs`: opens an Instant Logs session and gives
+    /// it, with its `wss://` address (`destination_conf`). Sent again only when it cannot
+    /// have been processed, like a job creation: a zone has one active session at a time.
+    pub fn create_instant_logs_job(&self, scope: &Scope, spec: &InstantLogsSpec) -> Result<Value, Error> {
+        let result = self.execute(&JobOp::CreateInstantLogsJob(spec).request(scope)?)?;
+        Ok(Value::Object(read_instant_logs_job(result)?))
     }
 
     /// The job named in `desired` (its fields as a creation takes them, `name` required),

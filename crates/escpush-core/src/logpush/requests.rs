@@ -12,7 +12,9 @@ use crate::request::Request;
 use crate::scope::{DatasetScope, Scope};
 
 use super::destination::DestinationConf;
+use super::instant_logs::InstantLogsSpec;
 use super::job::JobSpec;
+use super::origin::OriginCheck;
 use super::update::JobUpdate;
 
 impl JobSpec {
@@ -67,6 +69,13 @@ pub enum JobOp<'a> {
     ValidateDestination(&'a DestinationConf),
     /// `POST {scope}/logpush/validate/destination/exists {destination_conf}`.
     DestinationExists(&'a DestinationConf),
+    /// `POST {scope}/logpush/validate/origin {logpull_options, dataset?}`.
+    ValidateOrigin(&'a OriginCheck),
+    /// `GET /zones/{zone_id}/logpush/edge/jobs`: the zone's Instant Logs jobs.
+    InstantLogsJobs,
+    /// `POST /zones/{zone_id}/logpush/edge/jobs {fields?, filter?, sample?}`: opens an
+    /// Instant Logs session.
+    CreateInstantLogsJob(&'a InstantLogsSpec),
 }
 
 /// Every part shown but the ownership challenge, a secret (destinations and updates hide
@@ -85,6 +94,9 @@ impl std::fmt::Debug for JobOp<'_> {
             JobOp::ValidateOwnership(conf, _) => f.debug_tuple("ValidateOwnership").field(conf).field(&"***").finish(),
             JobOp::ValidateDestination(conf) => f.debug_tuple("ValidateDestination").field(conf).finish(),
             JobOp::DestinationExists(conf) => f.debug_tuple("DestinationExists").field(conf).finish(),
+            JobOp::ValidateOrigin(check) => f.debug_tuple("ValidateOrigin").field(check).finish(),
+            JobOp::InstantLogsJobs => f.write_str("InstantLogsJobs"),
+            JobOp::CreateInstantLogsJob(spec) => f.debug_tuple("CreateInstantLogsJob").field(spec).finish(),
         }
     }
 }
@@ -166,6 +178,19 @@ impl Operation for JobOp<'_> {
             }
             JobOp::ValidateDestination(conf) => destination_check(Endpoint::ValidateDestination, scope, conf, None)?,
             JobOp::DestinationExists(conf) => destination_check(Endpoint::DestinationExists, scope, conf, None)?,
+            JobOp::ValidateOrigin(check) => {
+                if let Some(d) = check.dataset().filter(|d| d.scope() != scope.kind()) {
+                    return Err(Error::InvalidInput {
+                        what: "dataset",
+                        message: format!("`{}` is a {} dataset, not one of {scope}", d.name(), d.scope()),
+                    });
+                }
+                Endpoint::ValidateOrigin.request(scope, &[])?.with_body(check.to_body())
+            }
+            JobOp::InstantLogsJobs => Endpoint::InstantLogsList.request(scope, &[])?,
+            JobOp::CreateInstantLogsJob(spec) => Endpoint::InstantLogsCreate
+                .request(scope, &[])?
+                .with_body(spec.to_body()),
         })
     }
 }
