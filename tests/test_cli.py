@@ -49,11 +49,13 @@ def _leaf_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
                 return dict(action.choices)
         return {}
 
-    leaves = []
-    for name, parser in subcommands(build_parser()).items():
+    def leaves(prefix: str, parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
         children = subcommands(parser)
-        leaves += [(f"{name} {child}", p) for child, p in children.items()] if children else [(name, parser)]
-    return leaves
+        if not children:
+            return [(prefix, parser)]
+        return [leaf for child, p in children.items() for leaf in leaves(f"{prefix} {child}".strip(), p)]
+
+    return leaves("", build_parser())
 
 
 # -- conventions ---------------------------------------------------------------------------
@@ -118,6 +120,26 @@ def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
             main(argv)
         assert exit.value.code == EXIT_USAGE, argv
         assert "usage: escpush" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["filter", "validate", "{}", "--dataset", "firewall_events"],
+        ["filter", "fmt", "{}", "--compact", "--dataset", "firewall_events"],
+        ["filter", "diff", "{}", "{}", "--dataset", "firewall_events"],
+        ["filter", "sql", "{}", "--dialect", "duckdb", "--dataset", "firewall_events"],
+    ],
+)
+def test_every_scope_option_takes_cores_scopes(cli: Cli, argv: list[str]) -> None:
+    """The four `--scope` options offer core's list of scopes (`_escpush._SCOPES`), not a
+    copy of their own."""
+    from escpush._escpush import _SCOPES
+
+    assert _SCOPES == ("zone", "account")
+    run = cli(*argv, "--scope", "zones")
+    assert run.code == EXIT_USAGE
+    assert "invalid choice: 'zones' (choose from " + ", ".join(repr(s) for s in _SCOPES) + ")" in run.err
 
 
 def test_python_m_and_the_console_script_run() -> None:

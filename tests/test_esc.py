@@ -250,6 +250,26 @@ def test_always_false_cannot_be_sent_and_the_emulator_refuses_it(escpush_emulato
     assert escpush_emulator.state()["zones"] == {}  # nothing took effect
 
 
+@pytest.mark.parametrize(
+    ("secret", "rule"), [("top secret", "a space"), ("top;secret", "a semicolon"), ('top"secret', "a double quote")]
+)
+def test_the_emulator_refuses_the_secrets_the_client_refuses(
+    escpush_emulator: Emulator, secret: str, rule: str
+) -> None:
+    """The emulator reads an ESC body with core's reader (EscSecret's rules), not by length
+    alone: a secret the client cannot send is a 400 there too, its message naming the rule
+    and never the secret."""
+    with pytest.raises(InvalidInput, match=rule):
+        escpush_emulator.client().zone(ZONE).esc.set_secret(secret)
+    headers = {"Authorization": f"Bearer {escpush_emulator.api_token}", "Content-Type": "application/json"}
+    body = json.dumps({"with_secret": secret}).encode()
+    status, answer = raw(escpush_emulator, "POST", f"/zones/{ZONE}/disable_esc", body, headers)
+    assert status == 400 and answer["errors"][0]["code"] == 1001
+    message = answer["errors"][0]["message"]
+    assert rule in message and secret not in message, message
+    assert escpush_emulator.state()["zones"] == {}  # nothing took effect
+
+
 # -- authentication, routes, methods ---------------------------------------------------
 
 

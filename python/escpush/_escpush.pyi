@@ -18,6 +18,7 @@ __all__ = [
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
+    "_SCOPES",
     "Account",
     "Client",
     "EmulatorServer",
@@ -300,6 +301,7 @@ _EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+_SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
@@ -431,6 +433,21 @@ class Logpush:
     def validate_ownership(self, destination_conf: str, challenge: str) -> None: ...
     def validate_destination(self, destination_conf: str) -> str: ...
     def destination_exists(self, destination_conf: str) -> bool: ...
+    def validate_origin(self, logpull_options: LogpullOptions | str | None, *, dataset: str | None = None) -> str:
+        """Whether the API takes ``logpull_options`` (for ``dataset``, whose fields are
+        checked first); returns its message, ``valid: false`` raises ``ApiError``."""
+    def instant_logs_jobs(self) -> list[dict[str, Any]]:
+        """The zone's Instant Logs jobs (``InvalidInput`` on an account)."""
+    def create_instant_logs_job(
+        self,
+        *,
+        fields: str | Sequence[str] | None = None,
+        filter: Filter | str | Mapping[str, Any] | None = None,
+        sample: int | None = None,
+    ) -> dict[str, Any]:
+        """Opens an Instant Logs session on the zone (fields of ``http_requests``, a filter
+        checked as a job's, one record in ``sample``); returns it, its ``destination_conf``
+        the ``wss://`` address to listen on."""
 
 @disjoint_base
 class Scope:

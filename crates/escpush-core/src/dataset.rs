@@ -10,31 +10,15 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::str::FromStr;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 
 use crate::error::Error;
-pub use crate::scope::DatasetScope;
+use crate::scope::DatasetScope;
 use crate::suggest;
 
 const EMBEDDED: &str = include_str!("../data/datasets.json");
-
-impl FromStr for DatasetScope {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Error> {
-        match s {
-            "zone" => Ok(DatasetScope::Zone),
-            "account" => Ok(DatasetScope::Account),
-            other => Err(Error::InvalidInput {
-                what: "scope",
-                message: format!("`{}` is not a scope; use \"zone\" or \"account\"", suggest::cut(other)),
-            }),
-        }
-    }
-}
 
 /// The type of a log field, as the dataset's documentation gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,7 +185,7 @@ impl Dataset {
             let suggestion = suggest::closest(name, candidates.map(|d| (d.name.as_str(), d.name.clone())));
             Error::UnknownDataset {
                 name: name.to_owned(),
-                scope,
+                scope: scope.map(DatasetScope::as_str),
                 suggestion,
             }
         })

@@ -5,7 +5,6 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::problem::{FilterError, Problem};
-use crate::scope::DatasetScope;
 use crate::{shown, suggest};
 
 /// Everything escpush-core can refuse.
@@ -24,7 +23,9 @@ pub enum Error {
     )]
     UnknownDataset {
         name: String,
-        scope: Option<DatasetScope>,
+        /// `"zone"` or `"account"` (`DatasetScope::as_str`) when the name was looked up in
+        /// one scope. Words, not the type: the scope module's checks return this error.
+        scope: Option<&'static str>,
         suggestion: Option<String>,
     },
     /// Input refused before anything was sent, with every problem found (a log-push job's

@@ -1,9 +1,10 @@
-//! The Edge Side Code (ESC) deprecation controls: scopes, secrets, the status the API
-//! reports, and the requests of the eight ESC operations (GET, POST `always`, POST
-//! `with_secret`, DELETE, on a zone or an account).
+//! The Edge Side Code (ESC) deprecation controls: secrets, the status the API reports, and
+//! the four ESC operations of a zone or an account (GET, POST `always`, POST `with_secret`,
+//! DELETE), on the endpoints of the table (`endpoints.rs`).
 //!
-//! Nothing here does I/O: [`EscOp::request`] describes a request, [`EscStatus::parse`]
-//! reads the body of a GET answer.
+//! Nothing here does I/O: [`EscOp`]'s [`Operation::request`] describes a request,
+//! [`EscOp::read_body`] reads the body of a POST as the API receives it, and
+//! [`EscStatus::parse`] reads the body of a GET answer.
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,144 +12,19 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
 
+use crate::endpoints::Endpoint;
 use crate::envelope::{read_answer, AnswerForm};
 use crate::error::Error;
 use crate::json::json_kind;
-use crate::request::{Method, Request};
+use crate::operation::Operation;
+use crate::request::Request;
+use crate::scope::Scope;
 
 /// The most characters an ESC secret may have (SPEC §8).
 pub const MAX_SECRET_LEN: usize = 100;
 
 /// The name of the cookie that carries an ESC secret (SPEC §2.2).
 pub const ESC_COOKIE_NAME: &str = "disable_esc";
-
-/// The identifier of a zone or an account, checked so that it stays one path segment.
-///
-/// Refused: the empty string, `/`, `?`, `#`, `%`, whitespace and control characters.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ScopeId(String);
-
-impl ScopeId {
-    /// Checks `id`; `what` names the argument in the error (`"zone id"`, `"account id"`).
-    pub fn new(what: &'static str, id: impl Into<String>) -> Result<Self, Error> {
-        let id = id.into();
-        if id.is_empty() {
-            return Err(Error::InvalidInput {
-                what,
-                message: "must not be empty".to_owned(),
-            });
-        }
-        if let Some((pos, c)) = id.char_indices().find(|&(_, c)| matches!(c, '/' | '?' | '#' | '%')) {
-            return Err(Error::InvalidInput {
-                what,
-                message: format!(
-                    "`{c}` at byte {pos} is not allowed: an id is one path segment, without `/`, `?`, `#` or `%`"
-                ),
-            });
-        }
-        if let Some((pos, c)) = id.char_indices().find(|&(_, c)| c.is_whitespace() || c.is_control()) {
-            let kind = if c.is_control() {
-                "a control character"
-            } else {
-                "whitespace"
-            };
-            return Err(Error::InvalidInput {
-                what,
-                message: format!("{kind} at byte {pos} is not allowed in an id (U+{:04X})", u32::from(c)),
-            });
-        }
-        if id == "." || id == ".." {
-            return Err(Error::InvalidInput {
-                what,
-                message: format!("`{id}` is not allowed: it would name another path"),
-            });
-        }
-        if let Some((pos, c)) = id.char_indices().find(|&(_, c)| !is_path_char(c)) {
-            let shown = if c.is_ascii() {
-                format!("`{c}`")
-            } else {
-                "a non-ASCII character".to_owned()
-            };
-            return Err(Error::InvalidInput {
-                what,
-                message: format!(
-                    "{shown} at byte {pos} is not allowed in an id: use letters, digits and - . _ ~ ! $ & ' ( ) * + , ; = : @"
-                ),
-            });
-        }
-        Ok(ScopeId(id))
-    }
-
-    /// The id as given.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for ScopeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl fmt::Display for ScopeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Where an ESC setting lives: one zone, or one account (which covers all its zones).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Scope {
-    Zone(ScopeId),
-    Account(ScopeId),
-}
-
-impl Scope {
-    /// A zone, its id checked.
-    pub fn zone(id: impl Into<String>) -> Result<Self, Error> {
-        ScopeId::new("zone id", id).map(Scope::Zone)
-    }
-
-    /// An account, its id checked.
-    pub fn account(id: impl Into<String>) -> Result<Self, Error> {
-        ScopeId::new("account id", id).map(Scope::Account)
-    }
-
-    /// `"zone"` or `"account"`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Scope::Zone(_) => "zone",
-            Scope::Account(_) => "account",
-        }
-    }
-
-    /// The zone or account id.
-    pub fn id(&self) -> &str {
-        match self {
-            Scope::Zone(id) | Scope::Account(id) => id.as_str(),
-        }
-    }
-
-    /// The path of the scope's resources, relative to the base URL: `/zones/{id}` or `/accounts/{id}`.
-    pub fn path(&self) -> String {
-        match self {
-            Scope::Zone(id) => format!("/zones/{id}"),
-            Scope::Account(id) => format!("/accounts/{id}"),
-        }
-    }
-
-    /// The path of the scope's ESC setting: `/zones/{id}/disable_esc` or `/accounts/{id}/disable_esc`.
-    pub fn esc_path(&self) -> String {
-        format!("{}/disable_esc", self.path())
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.kind(), self.id())
-    }
-}
 
 /// An ESC secret: 1 to 100 characters, each one a cookie-octet of RFC 6265 (printable
 /// ASCII except space, `"`, `,`, `;` and `\`), so that it survives in `Cookie: disable_esc=...`.
@@ -200,11 +76,6 @@ impl EscSecret {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-}
-
-/// RFC 3986 `pchar` without `%`: what a path segment holds without escaping.
-fn is_path_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c)
 }
 
 /// RFC 6265 §4.1.1: `%x21 / %x23-2B / %x2D-3A / %x3C-5B / %x5D-7E`.
@@ -405,52 +276,60 @@ pub enum EscOp {
 }
 
 impl EscOp {
-    /// The request that performs this operation on `scope`. Every ESC request is safe to
-    /// repeat: each one sets a state rather than adding to it.
-    pub fn request(&self, scope: &Scope) -> Request {
-        let path = scope.esc_path();
+    /// The endpoint of the operation: `GET`, `POST` (both `Disable` and `SetSecret`) or
+    /// `DELETE .../disable_esc`.
+    pub fn endpoint(&self) -> Endpoint {
         match self {
-            EscOp::Status => Request::new(Method::Get, path),
-            EscOp::Disable => Request::new(Method::Post, path).with_body(json!({ "always": true })),
-            EscOp::Enable => Request::new(Method::Delete, path),
-            EscOp::SetSecret(secret) => Request::new(Method::Post, path)
-                .with_body(json!({ "with_secret": secret.expose() }))
-                .with_secret(),
+            EscOp::Status => Endpoint::EscStatus,
+            EscOp::Disable | EscOp::SetSecret(_) => Endpoint::EscSet,
+            EscOp::Enable => Endpoint::EscEnable,
         }
-        .retry_safe(true)
+    }
+
+    /// Reads the JSON body of `POST .../disable_esc` as the API receives it: exactly
+    /// `{"always": true}` ([`EscOp::Disable`]) or `{"with_secret": "<secret>"}`
+    /// ([`EscOp::SetSecret`], the secret checked by [`EscSecret::new`], so that what the
+    /// client refuses to send is refused here too). The error names the rule broken and
+    /// never shows the secret.
+    pub fn read_body(body: &Value) -> Result<EscOp, Error> {
+        let invalid = |message: &str| Error::InvalidInput {
+            what: "ESC body",
+            message: message.to_owned(),
+        };
+        let Value::Object(obj) = body else {
+            return Err(invalid(
+                "the body must be a JSON object: {\"always\": true} or {\"with_secret\": \"...\"}",
+            ));
+        };
+        let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        match (keys.as_slice(), obj.get("always"), obj.get("with_secret")) {
+            (["always"], Some(Value::Bool(true)), _) => Ok(EscOp::Disable),
+            (["always"], Some(_), _) => Err(invalid("`always` only takes the value true; use DELETE to enable ESC")),
+            (["with_secret"], _, Some(Value::String(s))) => EscSecret::new(s.as_str()).map(EscOp::SetSecret),
+            (["with_secret"], _, Some(_)) => Err(invalid("`with_secret` must be a string")),
+            _ => Err(invalid(
+                "the body must be exactly {\"always\": true} or {\"with_secret\": \"...\"}",
+            )),
+        }
+    }
+}
+
+/// Every ESC request is safe to repeat: each one sets a state rather than adding to it (the
+/// reasons are the rows of the endpoint table).
+impl Operation for EscOp {
+    fn request(&self, scope: &Scope) -> Result<Request, Error> {
+        let req = self.endpoint().request(scope, &[])?;
+        Ok(match self {
+            EscOp::Status | EscOp::Enable => req,
+            EscOp::Disable => req.with_body(json!({ "always": true })),
+            EscOp::SetSecret(secret) => req.with_body(json!({ "with_secret": secret.expose() })).with_secret(),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn scope_ids_are_checked() {
-        assert_eq!(
-            Scope::zone("023e105f").unwrap().esc_path(),
-            "/zones/023e105f/disable_esc"
-        );
-        assert_eq!(Scope::account("abc").unwrap().esc_path(), "/accounts/abc/disable_esc");
-        for bad in [
-            "", "a/b", "a?b", "a#b", "a%2f", "a b", "a\tb", "a\u{7}b", "../x", ".", "..", "a\\b", "a<b", "zoné",
-        ] {
-            let err = Scope::zone(bad).unwrap_err();
-            assert!(
-                matches!(err, Error::InvalidInput { what: "zone id", .. }),
-                "{bad:?}: {err}"
-            );
-        }
-        let err = Scope::account("").unwrap_err().to_string();
-        assert_eq!(err, "invalid account id: must not be empty");
-        assert!(Scope::zone("a/b").unwrap_err().to_string().contains("`/` at byte 1"));
-        assert!(Scope::zone("..").unwrap_err().to_string().contains("another path"));
-        assert!(Scope::zone("zoné")
-            .unwrap_err()
-            .to_string()
-            .contains("a non-ASCII character at byte 3"));
-        assert_eq!(Scope::zone("a.b-c_d~e:f@g").unwrap().id(), "a.b-c_d~e:f@g");
-    }
 
     #[test]
     fn secrets_follow_the_cookie_rules() {
@@ -481,7 +360,8 @@ mod tests {
         assert_eq!(s.to_string(), "***");
         let status = EscStatus::new(false, Some(s.clone()));
         assert!(!format!("{status:?}").contains("hunter2"));
-        assert!(!format!("{:?}", EscOp::SetSecret(s.clone()).request(&Scope::zone("z").unwrap())).contains("hunter2"));
+        let req = EscOp::SetSecret(s.clone()).request(&Scope::zone("z").unwrap()).unwrap();
+        assert!(!format!("{req:?}").contains("hunter2"));
         assert_eq!(esc_cookie(&s), "disable_esc=hunter2hunter2");
         let parsed: EscSecret = serde_json::from_str("\"hunter2hunter2\"").unwrap();
         assert_eq!(parsed, s);
@@ -536,22 +416,65 @@ mod tests {
 
     #[test]
     fn the_eight_requests() {
+        use crate::request::Method;
         let secret = EscSecret::new("abc").unwrap();
-        for scope in [Scope::zone("z1").unwrap(), Scope::account("a1").unwrap()] {
-            let p = scope.esc_path();
-            let get = EscOp::Status.request(&scope);
+        for (scope, p) in [
+            (Scope::zone("z1").unwrap(), "/zones/z1/disable_esc"),
+            (Scope::account("a1").unwrap(), "/accounts/a1/disable_esc"),
+        ] {
+            let get = EscOp::Status.request(&scope).unwrap();
             assert_eq!(
                 (get.method, get.path.as_str(), get.body.as_ref()),
-                (Method::Get, p.as_str(), None)
+                (Method::Get, p, None)
             );
-            let dis = EscOp::Disable.request(&scope);
-            assert_eq!((dis.method, dis.body.unwrap()), (Method::Post, json!({"always": true})));
-            let en = EscOp::Enable.request(&scope);
-            assert_eq!((en.method, en.body), (Method::Delete, None));
-            let set = EscOp::SetSecret(secret.clone()).request(&scope);
-            assert_eq!(set.method, Method::Post);
+            let dis = EscOp::Disable.request(&scope).unwrap();
+            assert_eq!(
+                (dis.method, dis.body.clone().unwrap()),
+                (Method::Post, json!({"always": true}))
+            );
+            let en = EscOp::Enable.request(&scope).unwrap();
+            assert_eq!(
+                (en.method, en.path.as_str(), en.body.as_ref()),
+                (Method::Delete, p, None)
+            );
+            let set = EscOp::SetSecret(secret.clone()).request(&scope).unwrap();
+            assert_eq!((set.method, set.path.as_str()), (Method::Post, p));
             assert_eq!(set.body_bytes().unwrap(), br#"{"with_secret":"abc"}"#);
-            assert!(set.retry_safe && set.carries_secret);
+            assert!(set.retry.is_safe() && set.carries_secret);
+            // Every ESC request is safe to repeat (the table's rows say why).
+            assert!([get, dis, en].iter().all(|r| r.retry.is_safe()));
+        }
+    }
+
+    #[test]
+    fn post_bodies_are_read_as_the_client_writes_them() {
+        let zone = Scope::zone("z1").unwrap();
+        let secret = EscSecret::new("s3cret").unwrap();
+        for op in [EscOp::Disable, EscOp::SetSecret(secret)] {
+            let body = op.request(&zone).unwrap().body.unwrap();
+            assert_eq!(EscOp::read_body(&body).unwrap(), op);
+        }
+        // What `EscSecret::new` refuses is refused in a body too (the emulator used to check
+        // the length only): a space, a `;`, a control character, a non-ASCII one.
+        for (bad, rule) in [
+            (json!({"with_secret": "top secret"}), "a space"),
+            (json!({"with_secret": "top;secret"}), "a semicolon"),
+            (json!({"with_secret": "top\nsecret"}), "a control character"),
+            (json!({"with_secret": "topsécret"}), "non-ASCII"),
+            (json!({"with_secret": ""}), "must not be empty"),
+            (json!({"with_secret": "x".repeat(101)}), "101 characters"),
+            (json!({"with_secret": 5}), "must be a string"),
+            (json!({"always": false}), "only takes the value true"),
+            (json!({"always": "true"}), "only takes the value true"),
+            (json!({"always": true, "with_secret": "a"}), "exactly"),
+            (json!({}), "exactly"),
+            (json!([true]), "a JSON object"),
+        ] {
+            let err = EscOp::read_body(&bad).unwrap_err();
+            let shown = err.to_string();
+            assert!(matches!(err, Error::InvalidInput { .. }), "{bad}: {shown}");
+            assert!(shown.contains(rule), "{bad}: {shown}");
+            assert!(!shown.contains("top"), "the secret is never shown: {shown}");
         }
     }
 }

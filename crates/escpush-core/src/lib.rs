@@ -3,12 +3,14 @@
 //! of its Edge Side Code deprecation controls.
 //!
 //! Nothing here does I/O: the core decides, a transport (escpush-http, or your own HTTP
-//! stack) moves bytes. Every API call is an [`Operation`] ([`EscOp`], [`JobOp`]) that
-//! describes its [`Request`]; the answers are read by [`parse_response`] and the readers
-//! beside each operation.
+//! stack) moves bytes. The API is described once, as the table of its endpoints
+//! ([`Endpoint`]: method, path, scopes, retry class); every API call is an [`Operation`]
+//! ([`EscOp`], [`JobOp`]) that describes its [`Request`] from its row; the answers are read
+//! by [`parse_response`] and the readers beside each operation.
 //!
 //! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
-//! (the embedded schemas), `problem` (what input checks report), `esc`, `logpush`,
+//! (the embedded schemas), `problem` (what input checks report), `scope` (zones and
+//! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
 //! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
 //! shown in messages: line breaks, escapes, terminal widths).
@@ -33,6 +35,7 @@
 mod assess;
 mod dataset;
 mod dataset_schema;
+mod endpoints;
 mod envelope;
 mod error;
 mod esc;
@@ -52,26 +55,29 @@ pub use assess::{
     Step, UrlResult, DEFAULT_FETCH_TIMEOUT_SECS, DEFAULT_IGNORED_HEADERS, DEFAULT_SETTLE_SECS, DEFAULT_WAIT_LIMIT_SECS,
     MAX_URLS,
 };
-pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
+pub use dataset::{datasets, Dataset, FieldSchema, FieldType};
 pub use dataset_schema::{columns as dataset_columns, create_table, ColumnType, Dialect};
+pub use endpoints::{Endpoint, Route, Routed};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
-pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
+pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
     Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    dataset_scope, read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder,
-    LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
+    read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge,
+    read_valid, updatable_fields, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
+    JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
+    JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
-    desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
-    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, updatable_fields, FieldChange,
-    FieldDrift, JobLimit, JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS,
-    MAX_JOBS_MESSAGE,
+    read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps,
+    CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
-pub use request::{Method, Request};
+pub use request::{Method, Request, RetryClass};
+pub use scope::{DatasetScope, Scope, ScopeId};

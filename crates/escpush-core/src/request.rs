@@ -1,5 +1,6 @@
-//! Requests as the core describes them: a method, a path relative to the base URL, and an
-//! optional JSON body. A transport executes them.
+//! Requests as the core describes them: a method, a path relative to the base URL, an
+//! optional JSON body and whether it may be sent again. A transport executes them; the
+//! endpoint table (`endpoints.rs`) makes them.
 
 use std::fmt;
 
@@ -33,6 +34,27 @@ impl fmt::Display for Method {
     }
 }
 
+/// Whether a transport may send a request again after a failure (429, 5xx, a lost
+/// connection). Each endpoint's class, and the reason for it, is its row of the endpoint
+/// table ([`Endpoint::retry`](crate::Endpoint::retry)); a transport reads only the class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RetryClass {
+    /// Repeating it cannot change the outcome: sent again after a 429, a 5xx or a lost
+    /// connection.
+    Safe,
+    /// Each time the API processes it, it may add something (a job): sent again only when
+    /// it cannot have been processed (after a 429, or when no connection was made).
+    WhenUnprocessed,
+}
+
+impl RetryClass {
+    /// Whether repeating the request cannot change its outcome.
+    pub fn is_safe(self) -> bool {
+        matches!(self, RetryClass::Safe)
+    }
+}
+
 /// One request to the v4 API, described but not sent.
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
@@ -42,21 +64,22 @@ pub struct Request {
     pub path: String,
     /// The JSON body, sent with `Content-Type: application/json`.
     pub body: Option<Value>,
-    /// Whether repeating the request after a failure (429, 5xx, a dropped connection) cannot
-    /// change its outcome, so a transport may retry it.
-    pub retry_safe: bool,
+    /// Whether a transport may send it again after a failure.
+    pub retry: RetryClass,
     /// Whether the body carries a secret (its `Debug` hides the body then).
     pub carries_secret: bool,
 }
 
 impl Request {
-    /// A request without body, not retried.
+    /// A request without body, sent again only when it cannot have been processed
+    /// ([`RetryClass::WhenUnprocessed`]). The API's requests come from the endpoint table
+    /// ([`Endpoint::request`](crate::Endpoint::request)), which sets their class.
     pub fn new(method: Method, path: impl Into<String>) -> Self {
         Request {
             method,
             path: path.into(),
             body: None,
-            retry_safe: false,
+            retry: RetryClass::WhenUnprocessed,
             carries_secret: false,
         }
     }
@@ -68,10 +91,10 @@ impl Request {
         self
     }
 
-    /// Marks the request as safe (or not) to repeat.
+    /// Sets whether the request may be sent again.
     #[must_use]
-    pub fn retry_safe(mut self, yes: bool) -> Self {
-        self.retry_safe = yes;
+    pub fn with_retry(mut self, class: RetryClass) -> Self {
+        self.retry = class;
         self
     }
 
@@ -96,7 +119,7 @@ impl fmt::Debug for Request {
             (Some(_), true) => d.field("body", &"<redacted>"),
             (body, _) => d.field("body", body),
         };
-        d.field("retry_safe", &self.retry_safe).finish()
+        d.field("retry", &self.retry).finish()
     }
 }
 

@@ -1,11 +1,16 @@
-//! Routes and the API's behaviour: credentials, methods, the ESC and log-push handlers.
-//! To add an endpoint, add a [`Route`] variant, its pattern in [`route`], its methods in
-//! [`Route::allowed`] and its handler in [`handle`].
+//! The API's behaviour: credentials, then one handler per endpoint of core's table. Routing
+//! is the table's ([`Endpoint::route`]): a path no endpoint has is a 404, a method its
+//! endpoints do not take a 405 with `Allow` from the table; [`handle`] answers each
+//! endpoint in one exhaustive `match`, so a new row of the table does not compile until it
+//! has its handler here. What is the emulator's own: its control route
+//! (`/__emulator/logpush`), its state, faults and quirks.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use escpush_core::{
-    ApiMessage, Dataset, DatasetScope, DestinationConf, Envelope, Error as CoreError, Filter, JobSpec, MAX_SECRET_LEN,
+    ApiMessage, Dataset, DatasetScope, DestinationConf, Endpoint, Envelope, Error as CoreError, EscOp, Filter,
+    InstantLogsSpec, JobSpec, OriginCheck, Route, Routed,
 };
 use serde_json::{Map, Value};
 
@@ -17,100 +22,43 @@ use crate::Credentials;
 /// The path prefix of every route.
 pub(crate) const BASE_PATH: &str = "/client/v4";
 
-/// A matched route.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Route<'a> {
-    /// `/zones/{id}/disable_esc`, `/accounts/{id}/disable_esc`.
-    Esc(DatasetScope, &'a str),
-    /// `/zones/{id}/logpush/jobs`, `/accounts/{id}/logpush/jobs`.
-    LogpushJobs(DatasetScope, &'a str),
-    /// `/zones/{id}/logpush/jobs/{job_id}`, `/accounts/{id}/logpush/jobs/{job_id}`.
-    LogpushJob(DatasetScope, &'a str, &'a str),
-    /// `{scope}/logpush/datasets/{dataset}/jobs`.
-    DatasetJobs(DatasetScope, &'a str, &'a str),
-    /// `{scope}/logpush/datasets/{dataset}/fields`.
-    DatasetFields(DatasetScope, &'a str, &'a str),
-    /// `{scope}/logpush/ownership`.
-    Ownership(DatasetScope, &'a str),
-    /// `{scope}/logpush/ownership/validate`.
-    OwnershipValidate(DatasetScope, &'a str),
-    /// `{scope}/logpush/validate/destination`.
-    ValidateDestination(DatasetScope, &'a str),
-    /// `{scope}/logpush/validate/destination/exists`.
-    DestinationExists(DatasetScope, &'a str),
-    /// `/__emulator/logpush`: the emulator's own control of its log-push quirks
-    /// (`GET`: the quirks and the ownership challenges issued, as a test reads a bucket;
-    /// `PUT`: sets the quirks).
-    Control,
-}
+/// The emulator's own control route (below [`BASE_PATH`]), not the API's: `GET` the
+/// log-push quirks and the ownership challenges issued (as a test reads a bucket), `PUT`
+/// the quirks.
+const CONTROL_PATH: &str = "/__emulator/logpush";
 
-impl Route<'_> {
-    /// The methods the route answers.
-    pub fn allowed(&self) -> &'static [&'static str] {
-        match self {
-            Route::Esc(..) => &["GET", "POST", "DELETE"],
-            Route::LogpushJobs(..) => &["GET", "POST"],
-            Route::LogpushJob(..) => &["GET", "PUT", "DELETE"],
-            Route::DatasetJobs(..) | Route::DatasetFields(..) => &["GET"],
-            Route::Ownership(..)
-            | Route::OwnershipValidate(..)
-            | Route::ValidateDestination(..)
-            | Route::DestinationExists(..) => &["POST"],
-            Route::Control => &["GET", "PUT"],
-        }
-    }
-}
+/// The methods of [`CONTROL_PATH`].
+const CONTROL_METHODS: &[&str] = &["GET", "PUT"];
 
-/// Matches a request path (with the `/client/v4` prefix) to a route.
-pub(crate) fn route(path: &str) -> Option<Route<'_>> {
-    let rest = path.strip_prefix(BASE_PATH)?;
-    let segments: Vec<&str> = rest.trim_end_matches('/').split('/').skip(1).collect();
-    if segments.as_slice() == ["__emulator", "logpush"] {
-        return Some(Route::Control);
-    }
-    let (kind, id, tail) = match segments.as_slice() {
-        ["zones", id, tail @ ..] if !id.is_empty() => (DatasetScope::Zone, *id, tail),
-        ["accounts", id, tail @ ..] if !id.is_empty() => (DatasetScope::Account, *id, tail),
-        _ => return None,
-    };
-    match tail {
-        ["logpush", "datasets", d, "jobs"] if !d.is_empty() => return Some(Route::DatasetJobs(kind, id, d)),
-        ["logpush", "datasets", d, "fields"] if !d.is_empty() => return Some(Route::DatasetFields(kind, id, d)),
-        ["logpush", "ownership"] => return Some(Route::Ownership(kind, id)),
-        ["logpush", "ownership", "validate"] => return Some(Route::OwnershipValidate(kind, id)),
-        ["logpush", "validate", "destination"] => return Some(Route::ValidateDestination(kind, id)),
-        ["logpush", "validate", "destination", "exists"] => return Some(Route::DestinationExists(kind, id)),
-        _ => {}
-    }
-    match segments.as_slice() {
-        ["zones", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Zone, id)),
-        ["accounts", id, "disable_esc"] if !id.is_empty() => Some(Route::Esc(DatasetScope::Account, id)),
-        ["zones", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(DatasetScope::Zone, id)),
-        ["accounts", id, "logpush", "jobs"] if !id.is_empty() => Some(Route::LogpushJobs(DatasetScope::Account, id)),
-        ["zones", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
-            Some(Route::LogpushJob(DatasetScope::Zone, id, job))
-        }
-        ["accounts", id, "logpush", "jobs", job] if !id.is_empty() && !job.is_empty() => {
-            Some(Route::LogpushJob(DatasetScope::Account, id, job))
-        }
-        _ => None,
-    }
+/// The path below [`BASE_PATH`], without a trailing `/`: what core's table routes.
+fn api_path(path: &str) -> Option<&str> {
+    path.strip_prefix(BASE_PATH).map(|p| p.trim_end_matches('/'))
 }
 
 /// The answer to a request no fault took over: route, method, credentials, then the handler.
 pub(crate) fn respond(req: &HttpRequest, creds: &Credentials, state: &Mutex<State>) -> HttpResponse {
-    let Some(route) = route(&req.path) else {
-        return error_response(404, 7003, format!("No route for the URI {}", req.path));
+    let no_route = || error_response(404, 7003, format!("No route for the URI {}", req.path));
+    let not_allowed = |allowed: &[&str]| {
+        error_response(405, 7001, format!("Method {} not available for that URI.", req.method))
+            .header("Allow", allowed.join(", "))
     };
-    let allowed = route.allowed();
-    if !allowed.contains(&req.method.as_str()) {
-        return error_response(405, 7001, format!("Method {} not available for that URI.", req.method))
-            .header("Allow", allowed.join(", "));
+    let Some(path) = api_path(&req.path) else {
+        return no_route();
+    };
+    if path == CONTROL_PATH {
+        if !CONTROL_METHODS.contains(&req.method.as_str()) {
+            return not_allowed(CONTROL_METHODS);
+        }
+        return check_auth(req, creds).unwrap_or_else(|| handle_control(req, state));
     }
-    if let Some(resp) = check_auth(req, creds) {
-        return resp;
+    match Endpoint::route(&req.method, path) {
+        Routed::Found(route) => check_auth(req, creds).unwrap_or_else(|| handle(&route, req, state)),
+        Routed::MethodNotAllowed(allowed) => {
+            let names: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+            not_allowed(&names)
+        }
+        Routed::NotFound => no_route(),
     }
-    handle(&route, req, state)
 }
 
 fn check_auth(req: &HttpRequest, creds: &Credentials) -> Option<HttpResponse> {
@@ -145,17 +93,29 @@ fn ok_response(result: Value) -> HttpResponse {
     HttpResponse::json(200, Envelope::ok(result).to_bytes())
 }
 
-/// Answers a routed, authenticated request whose method the route allows.
+/// Answers a routed, authenticated request: one arm per endpoint of core's table.
 pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
-    match route {
-        Route::Esc(kind, id) => handle_esc(*kind, id, req, state),
-        Route::LogpushJobs(kind, id) => handle_jobs(*kind, id, req, state),
-        Route::LogpushJob(kind, id, job_id) => handle_job(*kind, id, job_id, req, state),
-        Route::DatasetJobs(kind, id, dataset) => with_dataset(*kind, dataset, |d| {
+    let (kind, id) = (route.kind, route.scope_id);
+    // The template's arguments, in order (the table gives each endpoint its count).
+    let arg = |i: usize| route.args.get(i).copied().unwrap_or_default();
+    match route.endpoint {
+        Endpoint::EscStatus => ok_response(lock(state).esc(kind, id).to_result()),
+        Endpoint::EscSet => esc_set(kind, id, req, state),
+        Endpoint::EscEnable => {
+            // Choice where the spec says "not shown": DELETE clears `always` only; a
+            // configured secret stays (it is a separate, per-request switch).
+            let mut state = lock(state);
+            let setting = state.esc_mut(kind, id);
+            setting.always = false;
+            ok_response(setting.to_result())
+        }
+        Endpoint::JobList | Endpoint::JobCreate => handle_jobs(kind, id, req, state),
+        Endpoint::JobGet | Endpoint::JobUpdate | Endpoint::JobDelete => handle_job(kind, id, arg(0), req, state),
+        Endpoint::DatasetJobs => with_dataset(kind, arg(0), |d| {
             let state = lock(state);
             let jobs: Vec<Value> = state
                 .jobs
-                .get(&(*kind, (*id).to_owned()))
+                .get(&(kind, id.to_owned()))
                 .into_iter()
                 .flatten()
                 .filter(|j| j["dataset"].as_str() == Some(d.name()))
@@ -163,16 +123,16 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
                 .collect();
             ok_response(Value::Array(jobs))
         }),
-        Route::DatasetFields(kind, _, dataset) => with_dataset(*kind, dataset, |d| {
+        Endpoint::DatasetFields => with_dataset(kind, arg(0), |d| {
             let state = lock(state);
             ok_response(Value::Object(live_fields(d, &state.quirks)))
         }),
-        Route::Ownership(kind, id) => with_destination(req, |conf, _| {
+        Endpoint::OwnershipChallenge => with_destination(req, |conf, _| {
             let mut state = lock(state);
             let token = crate::random_token("challenge-");
             state
                 .challenges
-                .insert((*kind, (*id).to_owned(), conf.expose().to_owned()), token);
+                .insert((kind, id.to_owned(), conf.expose().to_owned()), token);
             let filename = format!(
                 "{}/ownership-challenge-{}.txt",
                 conf.path().trim_end_matches('/'),
@@ -180,15 +140,13 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             );
             ok_response(serde_json::json!({"filename": filename, "message": "", "valid": true}))
         }),
-        Route::OwnershipValidate(kind, id) => with_destination(req, |conf, body| {
+        Endpoint::OwnershipValidate => with_destination(req, |conf, body| {
             let state = lock(state);
             let given = body
                 .get("ownership_challenge")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            let issued = state
-                .challenges
-                .get(&(*kind, (*id).to_owned(), conf.expose().to_owned()));
+            let issued = state.challenges.get(&(kind, id.to_owned(), conf.expose().to_owned()));
             let (valid, message) = match issued {
                 Some(token) if token == given => (true, ""),
                 Some(_) => (
@@ -199,21 +157,95 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             };
             ok_response(serde_json::json!({"valid": valid, "message": message}))
         }),
-        Route::ValidateDestination(..) => with_destination(req, |_, _| {
+        Endpoint::ValidateDestination => with_destination(req, |_, _| {
             ok_response(serde_json::json!({"valid": true, "message": ""}))
         }),
-        Route::DestinationExists(kind, id) => with_destination(req, |conf, _| {
+        Endpoint::DestinationExists => with_destination(req, |conf, _| {
             let state = lock(state);
             let exists = state
                 .jobs
-                .get(&(*kind, (*id).to_owned()))
+                .get(&(kind, id.to_owned()))
                 .into_iter()
                 .flatten()
                 .any(|j| j["destination_conf"].as_str() == Some(conf.expose()));
             ok_response(serde_json::json!({ "exists": exists }))
         }),
-        Route::Control => handle_control(req, state),
+        Endpoint::ValidateOrigin => validate_origin(kind, req),
+        Endpoint::InstantLogsList => {
+            let mut state = lock(state);
+            let sessions = active_sessions(&mut state, id);
+            ok_response(Value::Array(sessions.iter().map(|(_, s)| s.clone()).collect()))
+        }
+        Endpoint::InstantLogsCreate => create_instant_logs_job(id, req, state),
     }
+}
+
+/// `POST {scope}/logpush/validate/origin`: a body of another shape is a 400; options that do
+/// not hold (they do not parse, or name fields the dataset lacks) are `valid: false` with
+/// the reason, as the API's validation answers (schema `S:logpush_validate_response`).
+/// Both judged by core's `OriginCheck`, as the client judges them before sending.
+fn validate_origin(kind: DatasetScope, req: &HttpRequest) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(body) => Value::Object(body),
+        Err(resp) => return resp,
+    };
+    match OriginCheck::from_body(&body, kind).map(|check| check.verdict()) {
+        Err(err) => problems_response(err),
+        Ok(Ok(())) => ok_response(serde_json::json!({"valid": true, "message": ""})),
+        Ok(Err(err)) => ok_response(serde_json::json!({"valid": false, "message": err.to_string()})),
+    }
+}
+
+/// How long an Instant Logs session lives: "Maximum session time is 60 minutes", and it stops
+/// "if you stop listening to a socket for more than five minutes" (instant-logs.mdx, Limits).
+/// The emulator serves no WebSocket, so nothing ever listens: a session stops five minutes
+/// after it opened.
+const SESSION_UNHEARD: Duration = Duration::from_secs(5 * 60);
+
+/// The sessions of a zone still active (the others forgotten).
+fn active_sessions<'s>(state: &'s mut State, zone: &str) -> &'s mut Vec<(Instant, Value)> {
+    let sessions = state.instant_logs.entry(zone.to_owned()).or_default();
+    sessions.retain(|(opened, _)| opened.elapsed() < SESSION_UNHEARD);
+    sessions
+}
+
+/// `POST /zones/{zone_id}/logpush/edge/jobs`: the body read by core's `InstantLogsSpec` (the
+/// client's checks); "Only one active Instant Logs session per zone" (instant-logs.mdx,
+/// Limits), so a second one while the first is active is refused. The answer is the session
+/// (schema `S:logpush_instant_logs_job`): its `wss://` address (the docs' form), its id, and
+/// the `fields`, `filter` and `sample` given, as given.
+fn create_instant_logs_job(zone: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(body) => body,
+        Err(resp) => return resp,
+    };
+    if let Err(err) = InstantLogsSpec::from_body(&Value::Object(body.clone())) {
+        return problems_response(err);
+    }
+    let mut state = lock(state);
+    let sessions = active_sessions(&mut state, zone);
+    if !sessions.is_empty() {
+        return error_response(
+            400,
+            INVALID_JOB,
+            "creating a new Instant Logs job is not allowed: a zone has one active Instant Logs session at a time",
+        );
+    }
+    let session_id = crate::random_token("");
+    let mut record = Map::new();
+    record.insert(
+        "destination_conf".to_owned(),
+        format!("wss://logs.cloudflare.com/instant-logs/ws/sessions/{session_id}").into(),
+    );
+    for key in ["fields", "filter", "sample"] {
+        if let Some(value) = body.get(key).filter(|v| !v.is_null()) {
+            record.insert(key.to_owned(), value.clone());
+        }
+    }
+    record.insert("session_id".to_owned(), session_id.into());
+    let record = Value::Object(record);
+    sessions.push((Instant::now(), record.clone()));
+    ok_response(record)
 }
 
 /// Answers with the dataset the path names, if the scope holds it.
@@ -226,22 +258,10 @@ fn with_dataset(kind: DatasetScope, name: &str, f: impl FnOnce(&'static Dataset)
 
 /// The JSON object body of a request.
 fn json_object(req: &HttpRequest) -> Result<Map<String, Value>, HttpResponse> {
-    let content_type = req.header("content-type").unwrap_or_default();
-    if !content_type.to_ascii_lowercase().starts_with("application/json") {
-        return Err(error_response(
-            400,
-            INVALID_JOB,
-            "the body must be JSON with `Content-Type: application/json`",
-        ));
-    }
-    match serde_json::from_slice(&req.body) {
+    match json_body(req) {
         Ok(Value::Object(obj)) => Ok(obj),
         Ok(_) => Err(error_response(400, INVALID_JOB, "the body must be a JSON object")),
-        Err(e) => Err(error_response(
-            400,
-            INVALID_JOB,
-            format!("the body is not valid JSON: {}", e.classify_name()),
-        )),
+        Err(message) => Err(error_response(400, INVALID_JOB, message)),
     }
 }
 
@@ -519,67 +539,34 @@ fn handle_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
     }
 }
 
-fn handle_esc(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+/// `POST .../disable_esc`: the body read by core's own reader ([`EscOp::read_body`]), so
+/// that a secret the client refuses to send (`EscSecret::new`) is refused here too.
+fn esc_set(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let body = match json_body(req) {
+        Ok(body) => body,
+        Err(message) => return error_response(400, 1001, message),
+    };
+    let op = match EscOp::read_body(&body) {
+        Ok(op) => op,
+        Err(err) => return error_response(400, 1001, err.to_string()),
+    };
     let mut state = lock(state);
-    match req.method.as_str() {
-        "GET" => ok_response(state.esc(kind, id).to_result()),
-        "DELETE" => {
-            // Choice where the spec says "not shown": DELETE clears `always` only; a
-            // configured secret stays (it is a separate, per-request switch).
-            let setting = state.esc_mut(kind, id);
-            setting.always = false;
-            ok_response(setting.to_result())
-        }
-        "POST" => match parse_esc_body(req) {
-            Ok(EscBody::Always) => {
-                let setting = state.esc_mut(kind, id);
-                setting.always = true;
-                ok_response(setting.to_result())
-            }
-            Ok(EscBody::Secret(secret)) => {
-                // Setting a secret leaves `always` unchanged (SPEC §3).
-                let setting = state.esc_mut(kind, id);
-                setting.secret = Some(secret);
-                ok_response(setting.to_result())
-            }
-            Err(message) => error_response(400, 1001, message),
-        },
-        _ => unreachable!("methods are checked against Route::allowed"),
+    let setting = state.esc_mut(kind, id);
+    match op {
+        EscOp::SetSecret(secret) => setting.secret = Some(secret.expose().to_owned()),
+        // Setting a secret leaves `always` unchanged, and `always` leaves the secret (SPEC §3).
+        _ => setting.always = true,
     }
+    ok_response(setting.to_result())
 }
 
-enum EscBody {
-    Always,
-    Secret(String),
-}
-
-fn parse_esc_body(req: &HttpRequest) -> Result<EscBody, String> {
+/// The JSON body of a request sent as `application/json`, or why not.
+fn json_body(req: &HttpRequest) -> Result<Value, String> {
     let content_type = req.header("content-type").unwrap_or_default();
     if !content_type.to_ascii_lowercase().starts_with("application/json") {
         return Err("the body must be JSON with `Content-Type: application/json`".to_owned());
     }
-    let value: Value =
-        serde_json::from_slice(&req.body).map_err(|e| format!("the body is not valid JSON: {}", e.classify_name()))?;
-    let Value::Object(obj) = value else {
-        return Err("the body must be a JSON object: {\"always\": true} or {\"with_secret\": \"...\"}".to_owned());
-    };
-    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
-    match (keys.as_slice(), obj.get("always"), obj.get("with_secret")) {
-        (["always"], Some(Value::Bool(true)), _) => Ok(EscBody::Always),
-        (["always"], Some(_), _) => Err("`always` only takes the value true; use DELETE to enable ESC".to_owned()),
-        (["with_secret"], _, Some(Value::String(s))) => {
-            let len = s.chars().count();
-            if (1..=MAX_SECRET_LEN).contains(&len) {
-                Ok(EscBody::Secret(s.clone()))
-            } else {
-                Err(format!(
-                    "`with_secret` has {len} characters; it takes 1 to {MAX_SECRET_LEN}"
-                ))
-            }
-        }
-        (["with_secret"], _, Some(_)) => Err("`with_secret` must be a string".to_owned()),
-        _ => Err("the body must be exactly {\"always\": true} or {\"with_secret\": \"...\"}".to_owned()),
-    }
+    serde_json::from_slice(&req.body).map_err(|e| format!("the body is not valid JSON: {}", e.classify_name()))
 }
 
 trait ClassifyName {
@@ -601,38 +588,185 @@ impl ClassifyName for serde_json::Error {
 mod tests {
     use super::*;
 
+    fn request(method: &str, path: &str, body: &str) -> HttpRequest {
+        HttpRequest {
+            method: method.to_owned(),
+            path: path.to_owned(),
+            headers: vec![
+                ("Authorization".to_owned(), "Bearer t".to_owned()),
+                ("Content-Type".to_owned(), "application/json".to_owned()),
+            ],
+            body: body.as_bytes().to_vec(),
+            close: false,
+        }
+    }
+
+    fn answer(method: &str, path: &str, body: &str) -> (u16, Option<String>, Value) {
+        answer_on(&Mutex::new(State::default()), method, path, body)
+    }
+
+    fn answer_on(state: &Mutex<State>, method: &str, path: &str, body: &str) -> (u16, Option<String>, Value) {
+        let creds = Credentials {
+            api_key: "k".to_owned(),
+            email: "e@x".to_owned(),
+            api_token: "t".to_owned(),
+        };
+        let resp = respond(&request(method, path, body), &creds, state);
+        let allow = resp.headers.iter().find(|(k, _)| k == "Allow").map(|(_, v)| v.clone());
+        (resp.status, allow, serde_json::from_slice(&resp.body).unwrap())
+    }
+
     #[test]
-    fn routes() {
-        assert_eq!(
-            route("/client/v4/zones/abc/disable_esc"),
-            Some(Route::Esc(DatasetScope::Zone, "abc"))
-        );
-        assert_eq!(
-            route("/client/v4/accounts/a1/disable_esc/"),
-            Some(Route::Esc(DatasetScope::Account, "a1"))
-        );
-        for bad in [
+    fn routes_come_from_the_table_below_the_base_path() {
+        assert_eq!(answer("GET", "/client/v4/zones/abc/disable_esc", "").0, 200);
+        assert_eq!(answer("GET", "/client/v4/accounts/a1/disable_esc/", "").0, 200);
+        assert_eq!(answer("GET", "/client/v4/__emulator/logpush", "").0, 200);
+        for missing in [
             "/zones/abc/disable_esc",
             "/client/v4/zones//disable_esc",
             "/client/v4/zones/a/b/disable_esc",
+            "/client/v4/zones/z/logpush/datasets//fields",
+            "/client/v4",
             "/",
         ] {
-            assert_eq!(route(bad), None, "{bad}");
+            let (status, _, body) = answer("GET", missing, "");
+            assert_eq!(
+                (status, &body["errors"][0]["code"]),
+                (404, &Value::from(7003)),
+                "{missing}"
+            );
+        }
+        // 405 with `Allow` from the table's methods, in its order (and the control route's own).
+        for (path, allow) in [
+            ("/client/v4/zones/z/disable_esc", "GET, POST, DELETE"),
+            ("/client/v4/accounts/a/logpush/jobs", "GET, POST"),
+            ("/client/v4/zones/z/logpush/jobs/1", "GET, PUT, DELETE"),
+            ("/client/v4/zones/z/logpush/validate/destination/exists", "POST"),
+            ("/client/v4/__emulator/logpush", "GET, PUT"),
+        ] {
+            let (status, allowed, body) = answer("PATCH", path, "");
+            assert_eq!((status, allowed.as_deref()), (405, Some(allow)), "{path}");
+            assert_eq!(body["errors"][0]["code"], 7001);
         }
     }
 
     #[test]
-    fn logpush_routes() {
+    fn esc_bodies_are_read_by_core() {
+        let path = "/client/v4/zones/z/disable_esc";
+        let (status, _, body) = answer("POST", path, r#"{"with_secret": "s3cret"}"#);
+        assert_eq!((status, &body["result"]["with_secret"]), (200, &Value::from("s3cret")));
+        // A secret `EscSecret::new` refuses, which the emulator used to take (it checked the
+        // length only): the client could never send it, the emulator now refuses it too.
+        for (secret, rule) in [("top secret", "a space"), ("top;secret", "a semicolon")] {
+            let (status, _, body) = answer("POST", path, &format!(r#"{{"with_secret": "{secret}"}}"#));
+            let message = body["errors"][0]["message"].as_str().unwrap();
+            assert_eq!((status, &body["errors"][0]["code"]), (400, &Value::from(1001)));
+            assert!(message.contains(rule) && !message.contains(secret), "{message}");
+        }
+    }
+
+    #[test]
+    fn instant_logs_one_session_per_zone_on_the_documented_path() {
+        let state = Mutex::new(State::default());
+        let path = "/client/v4/zones/z1/logpush/edge/jobs";
+        let (status, _, body) = answer_on(&state, "GET", path, "");
+        assert_eq!((status, &body["result"]), (200, &serde_json::json!([])));
+        let docs = r#"{"fields": "ClientIP,RayID", "sample": 100, "filter": "", "kind": "instant-logs"}"#;
+        let (status, _, body) = answer_on(&state, "POST", path, docs);
+        assert_eq!(status, 200, "{body}");
+        let session = &body["result"];
+        let sid = session["session_id"].as_str().unwrap();
         assert_eq!(
-            route("/client/v4/zones/z/logpush/datasets/http_requests/fields"),
-            Some(Route::DatasetFields(DatasetScope::Zone, "z", "http_requests"))
+            session["destination_conf"],
+            format!("wss://logs.cloudflare.com/instant-logs/ws/sessions/{sid}")
         );
         assert_eq!(
-            route("/client/v4/accounts/a/logpush/validate/destination/exists"),
-            Some(Route::DestinationExists(DatasetScope::Account, "a"))
+            (&session["fields"], &session["sample"], &session["filter"]),
+            (&"ClientIP,RayID".into(), &100.into(), &"".into())
         );
-        assert_eq!(route("/client/v4/__emulator/logpush"), Some(Route::Control));
-        assert_eq!(route("/client/v4/zones/z/logpush/datasets//fields"), None);
+        assert!(escpush_core::read_instant_logs_job(session.clone()).is_ok());
+        assert_eq!(
+            answer_on(&state, "GET", path, "").2["result"],
+            serde_json::json!([session])
+        );
+        // One active session per zone (instant-logs.mdx); another zone has its own.
+        let (status, _, body) = answer_on(&state, "POST", path, "{}");
+        assert_eq!(status, 400, "{body}");
+        assert!(body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("one active Instant Logs session"));
+        assert_eq!(
+            answer_on(&state, "POST", "/client/v4/zones/z2/logpush/edge/jobs", "{}").0,
+            200
+        );
+        // Checked as the client checks (core's InstantLogsSpec).
+        let (status, _, body) = answer_on(
+            &state,
+            "POST",
+            "/client/v4/zones/z3/logpush/edge/jobs",
+            r#"{"fields": "ClientIPP", "sample": 0}"#,
+        );
+        assert_eq!(status, 400);
+        let messages: Vec<&str> = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["message"].as_str().unwrap())
+            .collect();
+        assert!(
+            messages[0].starts_with("fields[0]: `ClientIPP` is not a field of http_requests"),
+            "{messages:?}"
+        );
+        assert!(messages[1].starts_with("sample: "), "{messages:?}");
+        // Zones only, and not the 2024 schema's out-of-date path.
+        for missing in [
+            "/client/v4/accounts/a1/logpush/edge/jobs",
+            "/client/v4/zones/z1/logpush/edge",
+        ] {
+            assert_eq!(answer_on(&state, "POST", missing, "{}").0, 404, "{missing}");
+        }
+    }
+
+    #[test]
+    fn origin_options_are_judged_by_core() {
+        let path = "/client/v4/zones/z/logpush/validate/origin";
+        let docs = r#"{"logpull_options": "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339&CVE-2021-44228=true", "dataset": "http_requests"}"#;
+        let (status, _, body) = answer("POST", path, docs);
+        assert_eq!(
+            (status, &body["result"]),
+            (200, &serde_json::json!({"valid": true, "message": ""}))
+        );
+        let (status, _, body) = answer(
+            "POST",
+            path,
+            r#"{"logpull_options": "fields=RayID,Nope", "dataset": "http_requests"}"#,
+        );
+        assert_eq!((status, &body["result"]["valid"]), (200, &Value::Bool(false)));
+        assert!(body["result"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`Nope` is not a field of http_requests"));
+        assert_eq!(
+            answer("POST", path, r#"{"logpull_options": null}"#).2["result"]["valid"],
+            true
+        );
+        for bad in [
+            r"{}",
+            r#"{"logpull_options": 5}"#,
+            r#"{"logpull_options": null, "dataset": "gateway_dns"}"#,
+        ] {
+            assert_eq!(answer("POST", path, bad).0, 400, "{bad}");
+        }
+        assert_eq!(
+            answer(
+                "POST",
+                "/client/v4/accounts/a/logpush/validate/origin",
+                r#"{"logpull_options": null}"#
+            )
+            .0,
+            200
+        );
     }
 
     #[test]

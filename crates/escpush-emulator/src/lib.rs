@@ -14,22 +14,29 @@
 //! ```
 //!
 //! # Behaviour
-//! - Routes, where `{base}` is `/client/v4` and `{scope}` is `zones/{id}` or `accounts/{id}`:
-//!   `GET|POST|DELETE {base}/{scope}/disable_esc`; `GET|POST {base}/{scope}/logpush/jobs`;
-//!   `GET|PUT|DELETE .../logpush/jobs/{job_id}`; `GET .../logpush/datasets/{dataset}/jobs` and
-//!   `.../fields` (from the embedded schemas, with an optional drift); `POST
-//!   .../logpush/ownership`, `.../ownership/validate`, `.../validate/destination` and
-//!   `.../validate/destination/exists`. Every well-formed id exists (state is created on first
-//!   use). The API's documented job limits hold (core's `JOB_LIMITS`: 4 jobs per zone, 4
+//! - Routes: every endpoint of escpush-core's table ([`escpush_core::Endpoint::ALL`]: its
+//!   method, its path below `{base}` = `/client/v4`, the scopes it exists on), routed by the
+//!   table itself: the ESC setting (`GET|POST|DELETE {base}/{scope}/disable_esc`, `{scope}`
+//!   being `zones/{id}` or `accounts/{id}`), the log-push jobs and their datasets, fields
+//!   (from the embedded schemas, with an optional drift), ownership and destination checks.
+//!   Every well-formed id exists (state is created on first use). The API's documented job limits hold (core's `JOB_LIMITS`: 4 jobs per zone, 4
 //!   `dlp_forensic_copies` jobs per account): a creation past one is refused with the
 //!   documented "creating a new job is not allowed: exceeded max jobs allowed".
+//! - `POST .../logpush/validate/origin` judges `logpull_options` with core's `OriginCheck`
+//!   (against the `dataset` sent, as the docs' example sends one): `valid: false` with the
+//!   reason, or a 400 for a body of another shape. A zone's Instant Logs sessions
+//!   (`GET|POST {base}/zones/{id}/logpush/edge/jobs`; not the 2024 schema's `.../edge`) are
+//!   checked with core's `InstantLogsSpec`; one is active per zone at a time (a second is a
+//!   400), and, nothing ever listening to its `wss://` address, it ends five minutes after it
+//!   opened (instant-logs.mdx, Limits).
 //! - `GET|PUT {base}/__emulator/logpush` is the emulator's own control route (same
 //!   credentials): it sets the log-push quirks (store filters re-serialized as a real server
 //!   may; serve a field drift) and lists the ownership challenges issued.
 //! - Checks, in order: unknown route → 404 (code 7003); method not allowed → 405 (code 7001,
 //!   with `Allow`); no credentials → 401 (code 10000); wrong credentials → 403 (code 9103, or
-//!   9109 for a token); a POST body other than `{"always": true}` or `{"with_secret": "<1..100
-//!   characters>"}` sent as `application/json` → 400 (code 1001).
+//!   9109 for a token); a POST body other than `{"always": true}` or `{"with_secret": "<a
+//!   secret>"}` sent as `application/json` → 400 (code 1001), read by core's
+//!   `EscOp::read_body`: the secret follows `EscSecret`'s rules (1 to 100 cookie-octets).
 //! - Credentials: `X-Auth-Key` with `X-Auth-Email`, or `Authorization: Bearer <token>`.
 //! - Answers come in the v4 envelope. GET's result is `{}` when ESC is active without secret,
 //!   and shows `always` and `with_secret` each when it applies (both when both do); POST and
@@ -59,7 +66,8 @@
 //!   propagation delay of `always`.
 //!
 //! Modules: `server` (listener, connections, faults applied), `edge` (edge mode), `wire` (HTTP/1.1 on
-//! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (routes), `descriptions`
+//! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (one handler per
+//! endpoint of core's table), `descriptions`
 //! (the docs' field descriptions the fields endpoint answers).
 #![forbid(unsafe_code)]
 
@@ -85,7 +93,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use escpush_core::{dataset_scope, Scope};
+use escpush_core::Scope;
 use serde_json::Value;
 
 pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
@@ -354,7 +362,7 @@ impl Emulator {
     /// disabled: `always` is set, or the cookie `disable_esc` carries the secret.
     pub fn esc_disabled_for(&self, scope: &Scope, cookie_header: Option<&str>) -> bool {
         lock(&self.inner.state)
-            .esc(dataset_scope(scope), scope.id())
+            .esc(scope.kind(), scope.id())
             .disabled_for(cookie_header)
     }
 

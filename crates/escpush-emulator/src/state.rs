@@ -62,6 +62,8 @@ pub(crate) struct State {
     /// Ownership challenges issued, per scope and destination (the token the API would
     /// write to the destination): never in a snapshot.
     pub challenges: BTreeMap<(DatasetScope, String, String), String>,
+    /// The Instant Logs sessions of each zone (by id), each with the moment it opened.
+    pub instant_logs: BTreeMap<String, Vec<(std::time::Instant, Value)>>,
 }
 
 impl State {

@@ -6,9 +6,10 @@ use std::fmt;
 use std::time::Duration;
 
 use escpush_core::{
-    dataset_scope, desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_job, read_job_list,
-    read_ownership_challenge, read_valid, ApiMessage, DestinationConf, EscOp, EscSecret, EscStatus, JobOp, JobSpec,
-    JobUpdate, Operation, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
+    desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    read_instant_logs_jobs, read_job, read_job_list, read_ownership_challenge, read_valid, ApiMessage, DestinationConf,
+    EscOp, EscSecret, EscStatus, InstantLogsSpec, JobOp, JobSpec, JobUpdate, Operation, OriginCheck,
+    OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
 };
 use serde_json::{Map, Value};
 
@@ -100,13 +101,13 @@ impl Client {
 
     /// Performs one ESC operation on `scope` and gives the envelope's `result`.
     pub fn esc(&self, scope: &Scope, op: &EscOp) -> Result<Value, Error> {
-        self.execute(&op.request(scope))
+        self.execute(&op.request(scope)?)
     }
 
     /// `GET .../disable_esc`: the status and, when configured, the secret. An answer that
     /// holds no status is a malformed response (core's reading).
     pub fn esc_status(&self, scope: &Scope) -> Result<EscStatus, Error> {
-        self.execute_with(&EscOp::Status.request(scope), EscStatus::from_answer)
+        self.execute_with(&EscOp::Status.request(scope)?, EscStatus::from_answer)
     }
 
     /// `POST .../disable_esc {"always": true}`: ESC off for every request of the scope.
@@ -169,7 +170,7 @@ impl Client {
     /// Retried on 429, 5xx and dropped connections: the same body gives the same job.
     pub fn update_job(&self, scope: &Scope, job_id: u64, changes: &Map<String, Value>) -> Result<Value, Error> {
         let stored = read_job(self.execute(&JobOp::Get(job_id).request(scope)?)?)?;
-        let update = JobUpdate::new(&stored, changes, dataset_scope(scope))?;
+        let update = JobUpdate::new(&stored, changes, scope.kind())?;
         self.put_job(scope, &update)
     }
 
@@ -245,6 +246,29 @@ impl Client {
         )?)
     }
 
+    /// `POST {scope}/logpush/validate/origin`: whether the API takes the `logpull_options`
+    /// of `check` (checked against its dataset before sending, see [`OriginCheck::new`]);
+    /// gives its message, and `valid: false` is an API error.
+    pub fn validate_origin(&self, scope: &Scope, check: &OriginCheck) -> Result<String, Error> {
+        let result = self.execute(&JobOp::ValidateOrigin(check).request(scope)?)?;
+        Ok(read_valid(result, "the logpull options")?)
+    }
+
+    /// `GET /zones/{zone_id}/logpush/edge/jobs`: the zone's Instant Logs jobs (an account
+    /// has none: refused before sending).
+    pub fn instant_logs_jobs(&self, scope: &Scope) -> Result<Vec<Value>, Error> {
+        let jobs = read_instant_logs_jobs(self.execute(&JobOp::InstantLogsJobs.request(scope)?)?)?;
+        Ok(jobs.into_iter().map(Value::Object).collect())
+    }
+
+    /// `POST /zones/{zone_id}/logpush/edge/jobs`: opens an Instant Logs session and gives
+    /// it, with its `wss://` address (`destination_conf`). Sent again only when it cannot
+    /// have been processed, like a job creation: a zone has one active session at a time.
+    pub fn create_instant_logs_job(&self, scope: &Scope, spec: &InstantLogsSpec) -> Result<Value, Error> {
+        let result = self.execute(&JobOp::CreateInstantLogsJob(spec).request(scope)?)?;
+        Ok(Value::Object(read_instant_logs_job(result)?))
+    }
+
     /// The job named in `desired` (its fields as a creation takes them, `name` required),
     /// made so: created when no job of the scope has the name, updated in the fields that
     /// differ (by meaning) when one has, left alone when it matches. Gives what was planned
@@ -252,7 +276,7 @@ impl Client {
     /// sent.
     pub fn ensure_job(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<(PlanEntry, Value), Error> {
         let doc = serde_json::json!({ "jobs": [desired] });
-        let mut wanted = desired_jobs(&doc, dataset_scope(scope))?;
+        let mut wanted = desired_jobs(&doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
         let entry = plan_job(&wanted.remove(0), &stored, scope)?;
         let job = match self.apply_entry(scope, &entry)? {
@@ -270,7 +294,7 @@ impl Client {
     /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs. A plan that
     /// would break the scope's job limits is refused ([`escpush_core::plan_jobs`]).
     pub fn plan_jobs(&self, scope: &Scope, doc: &Value, options: PlanOptions) -> Result<Plan, Error> {
-        let wanted = desired_jobs(doc, dataset_scope(scope))?;
+        let wanted = desired_jobs(doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
         Ok(plan_jobs(&wanted, &stored, scope, options)?)
     }

@@ -3,14 +3,11 @@
 //! for the whole call, retrying what is safe to repeat, honouring `Retry-After` and the
 //! optional rate limit, and scrubbing the call's secrets from any error.
 //!
-//! Why each request may or may not be repeated (SPEC §3, §4): a GET reads; an ESC POST sets
-//! the scope's state to `always: true` or to the given secret and a DELETE clears `always`,
-//! so sending one twice leaves the state it leaves once; a job update (PUT) sends the whole
-//! job, the same body giving the same job; a job deletion twice ends with the job gone (the
-//! second answer, a 404, says "already deleted"); the destination and ownership POSTs are
-//! checks (a repeated ownership challenge writes a fresh challenge file, and its answer
-//! names the one to use). A job creation adds a job each time it is processed: it is never
-//! repeated once it may have reached the API.
+//! Whether a request may be repeated is its [`RetryClass`](escpush_core::RetryClass), set
+//! by core from the request's row of the endpoint table ([`escpush_core::Endpoint`]), where
+//! the reason for each endpoint is written: this file only obeys it. A `RetryClass::Safe`
+//! request is repeated after 429, 5xx or a lost connection; any other (a job creation)
+//! only when it cannot have been processed.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -65,7 +62,7 @@ impl Client {
     /// Sends `req` and gives the envelope's `result` (read by core's `parse_response`).
     ///
     /// The whole call, retries, `Retry-After` waits and waits for the rate limit included,
-    /// ends by the client's timeout. A request marked `retry_safe` is repeated after 429,
+    /// ends by the client's timeout. A `RetryClass::Safe` request is repeated after 429,
     /// 5xx or a lost connection, up to `max_retries` times. Any other request (a job
     /// creation) is repeated only when it cannot have been processed: after a 429 (the API
     /// refuses it before processing it) or when no connection was made; when its connection
@@ -98,6 +95,7 @@ impl Client {
         let deadline = started
             .checked_add(self.timeout)
             .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
+        let safe = req.retry.is_safe();
         let mut attempt = 0;
         loop {
             let outcome = self.send_once(req, deadline, attempt);
@@ -105,7 +103,7 @@ impl Client {
             let wait = match &outcome {
                 // A 429 refused the request before it was processed: safe to repeat for any
                 // request. Other answers that ask for a retry (5xx) may follow a change.
-                Ok(answer) if answer.asks_for_retry() && retries_left && (req.retry_safe || answer.status == 429) => {
+                Ok(answer) if answer.asks_for_retry() && retries_left && (safe || answer.status == 429) => {
                     answer.retry_after.map_or_else(
                         || self.retry.backoff_for(attempt),
                         |asked| asked.min(self.retry.max_retry_after),
@@ -116,7 +114,7 @@ impl Client {
                 Err(Failed {
                     error: Error::Transport { .. },
                     maybe_sent,
-                }) if retries_left && (req.retry_safe || !maybe_sent) => self.retry.backoff_for(attempt),
+                }) if retries_left && (safe || !maybe_sent) => self.retry.backoff_for(attempt),
                 _ => return finish(req, outcome, read),
             };
             let remaining = deadline.saturating_duration_since(Instant::now());
@@ -139,6 +137,9 @@ impl Client {
 
     /// One attempt (`attempt` 0 is the first), bounded by what is left of the deadline, in
     /// a slot of the rate limit when one is on.
+    // `Failed` (an `Error` and a flag) lives for one attempt, next to a network round trip:
+    // boxing it would buy nothing.
+    #[allow(clippy::result_large_err)]
     fn send_once(&self, req: &Request, deadline: Instant, attempt: u32) -> Result<Answer, Failed> {
         let _slot = match &self.limiter {
             None => None,
@@ -254,7 +255,7 @@ fn finish<T>(
     match outcome {
         Ok(answer) => Ok(read(answer.status, &answer.body)?),
         Err(Failed { error, maybe_sent }) => Err(
-            if maybe_sent && !req.retry_safe && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
+            if maybe_sent && !req.retry.is_safe() && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
                 Error::OutcomeUnknown {
                     cause: Box::new(error),
                     check: String::new(),

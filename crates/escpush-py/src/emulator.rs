@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
 
-use escpush_core::Scope;
+use escpush_core::{DatasetScope, Scope};
 use escpush_emulator::{Emulator, FaultSpec, DEFAULT_LOG_CAPACITY};
 
 use crate::convert;
@@ -243,12 +243,10 @@ impl PyEmulatorServer {
     /// would be served with ESC disabled.
     #[pyo3(signature = (kind, id, cookie=None))]
     fn esc_disabled_for(&self, py: Python<'_>, kind: &str, id: &str, cookie: Option<&str>) -> PyResult<bool> {
-        let scope = match kind {
-            "zone" => Scope::zone(id),
-            "account" => Scope::account(id),
-            _ => return Err(errors::invalid_input(py, "invalid kind: use \"zone\" or \"account\"")),
-        }
-        .map_err(|e| errors::core_error(py, &e))?;
+        let scope = kind
+            .parse::<DatasetScope>()
+            .and_then(|kind| Scope::new(kind, id))
+            .map_err(|e| errors::core_error(py, &e))?;
         self.with(py, |emu| emu.esc_disabled_for(&scope, cookie))
     }
 

@@ -40,6 +40,9 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
         pyo3::types::PyTuple::new(m.py(), escpush_core::EXTRA_FIELDS)?,
     )?;
     m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
+    // The scopes' names, zone first: the CLI's `--scope` choices.
+    let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
+    m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;
     m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;

@@ -3,7 +3,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use escpush_core::{dataset_scope, DestinationConf, JobSpec, Limits, LogpullOptions, PlanOptions, Scope, Timestamps};
+use escpush_core::{
+    DestinationConf, InstantLogsSpec, JobSpec, Limits, LogpullOptions, OriginCheck, PlanOptions, Scope, Timestamps,
+};
 use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
@@ -165,7 +167,7 @@ impl PyLogpush {
     ) -> PyResult<Py<PyAny>> {
         let destination_conf = &*destination_conf;
         let dataset = &*dataset;
-        let mut builder = JobSpec::builder(dataset, dataset_scope(&self.scope))
+        let mut builder = JobSpec::builder(dataset, self.scope.kind())
             .destination_conf(destination_conf)
             .limits(Limits::new(
                 limit(py, "max_operators", max_operators)?,
@@ -442,7 +444,7 @@ impl PyLogpush {
             || {
                 escpush_core::datasets()
                     .iter()
-                    .filter(|d| d.scope() == dataset_scope(&self.scope))
+                    .filter(|d| d.scope() == self.scope.kind())
                     .map(|d| d.name().to_owned())
                     .collect()
             },
@@ -450,8 +452,8 @@ impl PyLogpush {
         );
         let out = PyDict::new(py);
         for name in names {
-            let dataset = escpush_core::Dataset::get(&name, Some(dataset_scope(&self.scope)))
-                .map_err(|e| errors::core_error(py, &e))?;
+            let dataset =
+                escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
             let live = py
                 .detach(|| self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;
@@ -508,6 +510,85 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))
     }
 
+    /// Asks the API whether `logpull_options` (a `LogpullOptions`, its query string, or None)
+    /// is valid, for `dataset` when given (`POST .../logpush/validate/origin`, as the docs'
+    /// example sends it). With a dataset, fields it does not have raise `InvalidInput`
+    /// before anything is sent. Returns the API's message (often empty); `valid: false`
+    /// raises `ApiError` with it.
+    #[pyo3(signature = (logpull_options, *, dataset=None))]
+    fn validate_origin(
+        &self,
+        py: Python<'_>,
+        logpull_options: Option<&Bound<'_, PyAny>>,
+        dataset: Option<Text>,
+    ) -> PyResult<String> {
+        let options = logpull_options
+            .filter(|o| !o.is_none())
+            .map(|o| logpull_options_arg(py, o))
+            .transpose()?;
+        let check = OriginCheck::new(options.as_ref(), dataset.as_deref(), self.scope.kind())
+            .map_err(|e| errors::core_error(py, &e))?;
+        py.detach(|| self.client.validate_origin(&self.scope, &check))
+            .map_err(|e| errors::http_error(py, &e))
+    }
+
+    /// The zone's Instant Logs jobs (`GET /zones/{zone_id}/logpush/edge/jobs`), each a dict
+    /// with its `wss://` address (`destination_conf`), `session_id`, `fields`, `filter` and
+    /// `sample`. An account has none: `InvalidInput` before anything is sent.
+    fn instant_logs_jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let jobs = py
+            .detach(|| self.client.instant_logs_jobs(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let items = jobs
+            .iter()
+            .map(|j| convert::from_json(py, j))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+
+    /// Opens an Instant Logs session on the zone and returns it (a dict; its
+    /// `destination_conf` is the `wss://` address to listen on). `fields` (names, or one
+    /// comma-separated string) must be fields of `http_requests`, the one dataset of Instant
+    /// Logs; `filter` (a `Filter`, its JSON or text form) is checked as a job's filter on it;
+    /// `sample` streams one record in that many (1: every one). Every problem raises
+    /// `InvalidInput` (or `FilterError`) before anything is sent. Sent once, like a job
+    /// creation: a zone has one active session at a time.
+    #[pyo3(signature = (*, fields=None, filter=None, sample=None))]
+    fn create_instant_logs_job(
+        &self,
+        py: Python<'_>,
+        fields: Option<&Bound<'_, PyAny>>,
+        filter: Option<&Bound<'_, PyAny>>,
+        sample: Option<Int>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut builder = InstantLogsSpec::builder();
+        match fields.filter(|f| !f.is_none()) {
+            None => {}
+            Some(f) => match f.cast::<PyString>() {
+                Ok(text) => builder = builder.fields_text(&convert::utf8(text, "fields")?),
+                Err(_) => builder = builder.fields(f.extract::<Vec<Text>>()?.into_iter().map(|t| t.0)),
+            },
+        }
+        match filter.filter(|f| !f.is_none()) {
+            None => {}
+            Some(f) => match f.cast::<PyString>() {
+                Ok(text) => builder = builder.filter_source(&convert::utf8(text, "filter")?),
+                Err(_) => builder = builder.filter(filter_from_py(py, f)?),
+            },
+        }
+        match sample {
+            None => {}
+            Some(Int::Fits(n)) => builder = builder.sample(n),
+            // Beyond 64 bits: core names the range it is outside.
+            Some(Int::Huge { negative }) => builder = builder.sample(if negative { i128::MIN } else { i128::MAX }),
+        }
+        let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
+        let job = py
+            .detach(|| self.client.create_instant_logs_job(&self.scope, &spec))
+            .map_err(|e| errors::http_error(py, &e))?;
+        convert::from_json(py, &job)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Logpush({}={})", self.scope.kind(), repr(py, self.scope.id()))
     }
@@ -544,6 +625,15 @@ fn filter_field(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<serde_json::Va
     convert::filter_json(f, "filter")
         .map(Into::into)
         .map_err(|p| errors::filter_error(py, &escpush_core::FilterError::new(vec![p])))
+}
+
+/// `logpull_options` given as an argument: `LogpullOptions`, or its query string parsed.
+fn logpull_options_arg(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<LogpullOptions> {
+    if let Ok(opts) = o.cast::<PyLogpullOptions>() {
+        return Ok(opts.get().inner.clone());
+    }
+    let text = options_field(py, o)?;
+    LogpullOptions::parse(text.as_str().unwrap_or_default()).map_err(|e| errors::core_error(py, &e))
 }
 
 /// `logpull_options` given for a job field: `LogpullOptions` or its query string.

@@ -212,6 +212,13 @@ def api_options(target: bool = True) -> argparse.ArgumentParser:
     return api
 
 
+def scope_choices() -> tuple[str, ...]:
+    """The names of the scopes, zone first: the choices of every ``--scope`` (core's list)."""
+    from .._escpush import _SCOPES
+
+    return _SCOPES
+
+
 def filter_options(rules: bool) -> argparse.ArgumentParser:
     """FILTER, and with ``rules`` the dataset and limits to check it against (the defaults are
     core's)."""
@@ -226,7 +233,7 @@ def filter_options(rules: bool) -> argparse.ArgumentParser:
     if rules:
         checks = options.add_argument_group("checks")
         checks.add_argument("--dataset", metavar="NAME", help="also check fields, types and values against it")
-        checks.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
+        checks.add_argument("--scope", choices=scope_choices(), help="the dataset's scope, if both have it")
         for flag, default, what in (
             ("--max-operators", DEFAULT_MAX_OPERATORS, "operator limit"),
             ("--max-bytes", DEFAULT_MAX_BYTES, "size limit, in bytes"),

@@ -22,6 +22,7 @@ from ._common import (
     output_options,
     parse_filter,
     require_stdin,
+    scope_choices,
 )
 
 TYPE_CHECKING = False
@@ -82,7 +83,7 @@ def add(commands: Commands, summary: str) -> None:
         help="print an equivalent filter that is never larger (merged, factored, implied conditions dropped)",
     )
     fmt.add_argument("--dataset", metavar="NAME", help="with --compact: equivalent on records the dataset allows")
-    fmt.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope, if both have it")
+    fmt.add_argument("--scope", choices=scope_choices(), help="the dataset's scope, if both have it")
     layout = fmt.add_mutually_exclusive_group()
     layout.add_argument("--indent", type=integer(0, 16), metavar="N", help="indent by N spaces instead of compact")
     layout.add_argument("--as-string", action="store_true", help="print it as a JSON string (job payload form)")
@@ -106,7 +107,7 @@ def add(commands: Commands, summary: str) -> None:
     diff.add_argument("a", metavar="A", help="a filter: a file, JSON text, the text form, or - for stdin")
     diff.add_argument("b", metavar="B", help="the other filter, in any of those forms")
     diff.add_argument("--dataset", metavar="NAME", help="compare only on records the dataset's schema allows")
-    diff.add_argument("--scope", choices=("zone", "account"), help="the dataset's scope (default: zone, then account)")
+    diff.add_argument("--scope", choices=scope_choices(), help="the dataset's scope (default: zone, then account)")
     diff.set_defaults(run=run_diff)
 
     command(
@@ -470,7 +471,7 @@ def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.Argu
     )
     sql.add_argument("--dialect", required=True, choices=SQL_DIALECTS, metavar="D", help=", ".join(SQL_DIALECTS))
     sql.add_argument("--dataset", required=True, metavar="NAME", help="the dataset whose columns the table has")
-    sql.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
+    sql.add_argument("--scope", choices=scope_choices(), help="the dataset's scope, if both have it")
     sql.add_argument("--query", action="store_true", help="print SELECT * FROM TABLE WHERE ... instead")
     sql.add_argument("--table", metavar="T", default=None, help="the table of --query (dotted parts quoted)")
     sql.set_defaults(run=run_sql)

@@ -1,5 +1,7 @@
 """``escpush logpush create|list|get|update|enable|disable|delete|ensure|apply|fields``:
-log-push jobs of a zone or an account, for their whole life. The optional job fields
+log-push jobs of a zone or an account, for their whole life; ``validate-origin``,
+``validate-destination`` and ``destination-exists`` ask the API's checks, and
+``instant-logs list|create`` a zone's Instant Logs sessions. The optional job fields
 ``create``, ``update`` and ``ensure`` take come from core's list
 (``escpush._escpush._EXTRA_JOB_FIELDS``), so an option exists for each field core accepts;
 jobs are printed masked, their fields in the order of :mod:`escpush._format`. ``apply``
@@ -12,6 +14,7 @@ import argparse
 import sys
 
 from ._common import (
+    EXIT_CHECK_FAILED,
     EXIT_OK,
     MAX_COUNT,
     CliError,
@@ -128,6 +131,8 @@ def add(commands: Commands, summary: str) -> None:
     get.add_argument("job_id", metavar="JOB_ID", type=integer(1, 2**63 - 1), help="the job's id")
     get.set_defaults(run=run_get)
     _add_lifecycle(logpush, parents)
+    _add_checks(logpush, parents)
+    _add_instant_logs(logpush, parents)
 
 
 _JOB_ID = integer(1, 2**63 - 1)
@@ -255,6 +260,158 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     )
     fields.add_argument("dataset", metavar="DATASET", help="the dataset")
     fields.set_defaults(run=run_fields)
+
+
+def _add_checks(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
+    """The API's own checks: logpull options, a destination, a destination in use."""
+    origin = command(
+        logpush,
+        "validate-origin",
+        "ask the API whether logpull options are valid",
+        "Ask the API whether --logpull-options are valid (POST .../logpush/validate/origin). With "
+        "--dataset, the options are for that dataset, as the docs' example sends them, and fields it does "
+        "not have are refused before anything is sent. Exits 1 when the API answers that they are not "
+        "valid, with its message.",
+        [
+            "escpush logpush validate-origin --zone ZONE_ID --dataset http_requests \\\n"
+            "    --logpull-options 'fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339'",
+        ],
+        parents,
+    )
+    origin.add_argument("--logpull-options", required=True, metavar="QUERY", help="the options (required)")
+    origin.add_argument("--dataset", metavar="NAME", help="the dataset they are for")
+    origin.set_defaults(run=run_validate_origin)
+    for name, summary, description, run in (
+        (
+            "validate-destination",
+            "ask the API whether it can push to a destination",
+            "Ask the API whether it can push to --destination-conf (POST .../logpush/validate/destination). "
+            "Exits 1 when the API answers that it cannot, with its message. The destination's parameters "
+            "may hold credentials: they are never printed.",
+            run_validate_destination,
+        ),
+        (
+            "destination-exists",
+            "ask the API whether a job already pushes to a destination",
+            "Ask the API whether a job of the zone or account already pushes to --destination-conf (POST "
+            ".../logpush/validate/destination/exists). Several jobs may share a destination: the answer is "
+            "information, not a failure.",
+            run_destination_exists,
+        ),
+    ):
+        check = command(
+            logpush,
+            name,
+            summary,
+            description,
+            [f"escpush logpush {name} --zone ZONE_ID --destination-conf 's3://bucket/logs?region=us-east-1'"],
+            parents,
+        )
+        check.add_argument(
+            "--destination-conf", required=True, metavar="URL", help="the destination (required; - reads stdin)"
+        )
+        check.set_defaults(run=run, filter=None)
+
+
+def _add_instant_logs(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
+    """``instant-logs list|create``: a zone's live sessions."""
+    parser = command(
+        logpush,
+        "instant-logs",
+        "list or open a zone's Instant Logs sessions",
+        "A zone's Instant Logs sessions: a live stream of its HTTP requests to a WebSocket address. The "
+        "API has them on zones only, one active session per zone at a time.",
+        ["escpush logpush instant-logs list --zone ZONE_ID", "escpush logpush instant-logs ACTION --help"],
+    )
+    actions = parser.add_subparsers(dest="instant_logs_action", metavar="ACTION", required=True)
+    listing = command(
+        actions,
+        "list",
+        "list the zone's sessions",
+        "List the zone's Instant Logs sessions (GET /zones/{zone_id}/logpush/edge/jobs).",
+        ["escpush logpush instant-logs list --zone ZONE_ID"],
+        parents,
+    )
+    listing.set_defaults(run=run_instant_logs_list)
+    create = command(
+        actions,
+        "create",
+        "open a session and print the address to listen on",
+        "Open an Instant Logs session on the zone and print its wss:// address (the session's "
+        "destination_conf), to listen on with a WebSocket client. --fields must be fields of http_requests, "
+        "the one dataset of Instant Logs; --filter is checked as a job's filter on it; --sample N streams "
+        "one request in N. Everything is checked before anything is sent, and the request is sent once.",
+        [
+            "escpush logpush instant-logs create --zone ZONE_ID --fields ClientIP,EdgeResponseStatus,RayID \\\n"
+            "    --filter 'EdgeResponseStatus >= 500' --sample 10",
+        ],
+        parents,
+    )
+    create.add_argument("--fields", metavar="A,B", help="the fields to stream, comma-separated")
+    create.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, the text form, or - for stdin")
+    create.add_argument("--sample", type=int, metavar="N", help="stream one request in N (1: every one)")
+    create.set_defaults(run=run_instant_logs_create)
+
+
+def _check_failed(err: Exception) -> CliError | None:
+    """A check the API answered with `valid: false` (an ``ApiError`` of HTTP 200): a failed
+    check (exit status 1), with the API's message."""
+    from ..errors import ApiError
+
+    if isinstance(err, ApiError) and err.status == 200 and err.errors:
+        return CliError(str(err.errors[0]["message"]), EXIT_CHECK_FAILED)
+    return None
+
+
+def run_validate_origin(args: argparse.Namespace) -> int:
+    try:
+        message = scope(args).logpush.validate_origin(args.logpull_options, dataset=args.dataset)
+    except Exception as err:
+        raise _check_failed(err) or err from None
+    emit(args, {"valid": True, "message": message}, "valid" + (f": {message}" if message else ""))
+    return EXIT_OK
+
+
+def run_validate_destination(args: argparse.Namespace) -> int:
+    destination = _destination(args)
+    try:
+        message = scope(args).logpush.validate_destination(destination)
+    except Exception as err:
+        raise _check_failed(err) or err from None
+    emit(args, {"valid": True, "message": message}, "valid" + (f": {message}" if message else ""))
+    return EXIT_OK
+
+
+def run_destination_exists(args: argparse.Namespace) -> int:
+    exists = scope(args).logpush.destination_exists(_destination(args))
+    text = f"a job of {where(args)} pushes there" if exists else f"no job of {where(args)} pushes there"
+    emit(args, {"exists": exists}, text)
+    return EXIT_OK
+
+
+def _session_text(session: dict[str, Any]) -> str:
+    lines = [f"session {session.get('session_id', '')}".rstrip(), f"  listen on:  {session.get('destination_conf')}"]
+    for key in ("fields", "filter", "sample"):
+        if session.get(key) not in (None, ""):
+            lines.append(f"  {key + ':':<11} {session[key]}")
+    return "\n".join(lines)
+
+
+def run_instant_logs_list(args: argparse.Namespace) -> int:
+    sessions = scope(args).logpush.instant_logs_jobs()
+    text = "\n".join(_session_text(s) for s in sessions) if sessions else f"no Instant Logs sessions on {where(args)}"
+    emit(args, sessions, text)
+    return EXIT_OK
+
+
+def run_instant_logs_create(args: argparse.Namespace) -> int:
+    session = scope(args).logpush.create_instant_logs_job(
+        fields=args.fields,
+        filter=None if args.filter is None else filter_text(args.filter),
+        sample=args.sample,
+    )
+    emit(args, session, f"opened on {where(args)}: " + _session_text(session))
+    return EXIT_OK
 
 
 def job_text(job: dict[str, object]) -> str:

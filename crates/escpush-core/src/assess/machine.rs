@@ -10,7 +10,8 @@ use std::time::Duration;
 use super::compare::{check, differences, mask_text, Difference, Fetched};
 use super::plan::{AssessPlan, SiteUrl};
 use super::report::{AssessReport, NotRestored, Outcome, StageName, StageReport, TrackedScope, UrlResult};
-use crate::esc::{EscOp, EscSecret, EscStatus, Scope};
+use crate::esc::{EscOp, EscSecret, EscStatus};
+use crate::scope::Scope;
 
 /// What the transport does next.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::esc::Scope;
+use crate::scope::Scope;
 
 /// Response headers left out of the comparison unless the caller gives its own list: they
 /// change from one response to the next whatever ESC does.

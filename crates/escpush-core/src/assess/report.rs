@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::compare::{Difference, Fetched};
-use crate::esc::{EscOp, EscStatus, Scope};
+use crate::esc::{EscOp, EscStatus};
+use crate::scope::Scope;
 
 /// The three stages of the spec's test order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

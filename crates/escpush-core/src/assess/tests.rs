@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use super::*;
-use crate::esc::{EscOp, EscSecret, EscStatus, Scope};
+use crate::esc::{EscOp, EscSecret, EscStatus};
+use crate::scope::Scope;
 
 /// A zone in an account, and a site whose responses ESC alters unless it is off.
 #[derive(Default)]

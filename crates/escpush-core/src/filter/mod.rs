@@ -283,7 +283,7 @@ impl<'de> serde::Deserialize<'de> for Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::DatasetScope;
+    use crate::scope::DatasetScope;
     use crate::Dataset;
     use crate::ProblemCode;
 

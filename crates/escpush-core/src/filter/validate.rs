@@ -428,8 +428,8 @@ mod tests {
 
     #[test]
     fn a_field_without_a_documented_type_is_reported_not_let_through() {
-        use crate::dataset::DatasetScope;
         use crate::filter::field;
+        use crate::scope::DatasetScope;
         let zone = Dataset::get("firewall_events", Some(DatasetScope::Zone)).unwrap();
         let f = field("WAFRequestSignatureRefs").starts_with("x") & field("ClientIP").eq("1.2.3.4");
         let found = f.problems(Some(zone), Limits::default());

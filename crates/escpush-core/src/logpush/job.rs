@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::dataset::{Dataset, DatasetScope};
+use crate::dataset::Dataset;
 use crate::error::Error;
 use crate::filter::{Filter, Limits};
 use crate::problem::{Problem, ProblemCode};
+use crate::scope::DatasetScope;
 use crate::suggest;
 
 use super::destination::DestinationConf;

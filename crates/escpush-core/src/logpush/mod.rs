@@ -18,13 +18,17 @@
 //! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
 //! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
-//! `limits` (how many jobs a scope holds), `plan` (ensure and apply).
+//! `limits` (how many jobs a scope holds), `plan` (ensure and apply), `origin` (the
+//! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
+//! sessions).
 
 mod compare;
 mod destination;
+mod instant_logs;
 mod job;
 mod limits;
 mod options;
+mod origin;
 mod plan;
 mod requests;
 #[cfg(test)]
@@ -33,12 +37,16 @@ mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
+pub use instant_logs::{
+    read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
+};
 pub use job::{
     redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
 };
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
+pub use origin::OriginCheck;
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
-pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
+pub use requests::{read_job, read_job_list, JobOp};
 pub use update::{updatable_fields, JobUpdate};

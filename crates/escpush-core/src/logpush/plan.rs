@@ -19,16 +19,16 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::dataset::DatasetScope;
 use crate::error::Error;
-use crate::esc::Scope;
 use crate::problem::{Problem, ProblemCode};
+use crate::scope::DatasetScope;
+use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
 use super::destination::DestinationConf;
 use super::job::{JobSpec, SECRET_JOB_FIELDS};
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
-use super::requests::{dataset_scope, JobOp};
+use super::requests::JobOp;
 use super::update::JobUpdate;
 
 /// What a plan does with one job.
@@ -358,7 +358,7 @@ pub fn plan_jobs(
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
     for want in desired {
-        let entry = plan_entry(want, stored, dataset_scope(scope))?;
+        let entry = plan_entry(want, stored, scope.kind())?;
         if let Some(id) = entry.job_id {
             claimed.push(id);
         }
@@ -403,7 +403,7 @@ pub fn plan_jobs(
 /// way): `create`, `update` or `unchanged`; a creation the scope has no room for (its job
 /// limits, [`JOB_LIMITS`](super::JOB_LIMITS)) is refused.
 pub fn plan_job(want: &Map<String, Value>, stored: &[Map<String, Value>], scope: &Scope) -> Result<PlanEntry, Error> {
-    let entry = plan_entry(want, stored, dataset_scope(scope))?;
+    let entry = plan_entry(want, stored, scope.kind())?;
     check_limits(std::slice::from_ref(&entry), false, stored, scope)?;
     Ok(entry)
 }
@@ -416,7 +416,7 @@ fn check_limits(
     stored: &[Map<String, Value>],
     scope: &Scope,
 ) -> Result<(), Error> {
-    let kind = dataset_scope(scope);
+    let kind = scope.kind();
     for limit in JOB_LIMITS.iter().filter(|l| l.scope == kind) {
         let counted = |action: PlanAction| {
             entries

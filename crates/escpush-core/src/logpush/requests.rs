@@ -1,35 +1,26 @@
-//! The requests of the log-push job endpoints, described once as [`JobOp`], and the readers
-//! of their answers ([`read_job`], [`read_job_list`]).
+//! The requests of the log-push job endpoints, described once as [`JobOp`] on the rows of
+//! the endpoint table, and the readers of their answers ([`read_job`], [`read_job_list`],
+//! ...).
 
 use serde_json::{Map, Value};
 
-use crate::dataset::DatasetScope;
+use crate::endpoints::Endpoint;
 use crate::error::Error;
-use crate::esc::Scope;
 use crate::json::json_kind;
 use crate::operation::Operation;
-use crate::request::{Method, Request};
+use crate::request::Request;
+use crate::scope::{DatasetScope, Scope};
 
 use super::destination::DestinationConf;
+use super::instant_logs::InstantLogsSpec;
 use super::job::JobSpec;
+use super::origin::OriginCheck;
 use super::update::JobUpdate;
-
-/// The dataset scope a zone or an account holds.
-pub fn dataset_scope(scope: &Scope) -> DatasetScope {
-    match scope {
-        Scope::Zone(_) => DatasetScope::Zone,
-        Scope::Account(_) => DatasetScope::Account,
-    }
-}
-
-pub(super) fn jobs_path(scope: &Scope) -> String {
-    format!("{}/logpush/jobs", scope.path())
-}
 
 impl JobSpec {
     /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
     fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
-        if dataset_scope(scope) == self.dataset().scope() {
+        if scope.kind() == self.dataset().scope() {
             return Ok(());
         }
         Err(Error::InvalidInput {
@@ -48,30 +39,29 @@ impl JobSpec {
 /// endpoint; [`Operation::request`] describes the request, and the answer is read with
 /// [`read_job`] or [`read_job_list`].
 ///
-/// A new endpoint is a new variant here and one arm in `request` (and a reader below when
-/// its answer has a new shape).
+/// A new endpoint is its row in the endpoint table, a new variant here with its arms in
+/// `request` and `Debug` (and a reader below when its answer has a new shape).
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub enum JobOp<'a> {
-    /// `POST {scope}/logpush/jobs` with the payload: creates a job. Never retried: the job
-    /// may exist even when the answer is lost. The body holds the destination's
-    /// credentials, so the request's `Debug` hides it.
+    /// `POST {scope}/logpush/jobs` with the payload: creates a job. The body holds the
+    /// destination's credentials, so the request's `Debug` hides it.
     Create(&'a JobSpec),
     /// `GET {scope}/logpush/jobs`: every job of the zone or account.
     List,
     /// `GET {scope}/logpush/jobs/{job_id}`: one job.
     Get(u64),
-    /// `PUT {scope}/logpush/jobs/{job_id}` with the whole updatable job ([`JobUpdate`]):
-    /// safe to repeat (the same body gives the same job). Holds credentials.
+    /// `PUT {scope}/logpush/jobs/{job_id}` with the whole updatable job ([`JobUpdate`]).
+    /// Holds credentials.
     Update(&'a JobUpdate),
-    /// `DELETE {scope}/logpush/jobs/{job_id}`: safe to repeat; a job already gone answers 404.
+    /// `DELETE {scope}/logpush/jobs/{job_id}`: a job already gone answers 404.
     Delete(u64),
     /// `GET {scope}/logpush/datasets/{dataset}/jobs`: the jobs of one dataset.
     DatasetJobs(&'a str),
     /// `GET {scope}/logpush/datasets/{dataset}/fields`: the live field list of a dataset.
     Fields(&'a str),
     /// `POST {scope}/logpush/ownership {destination_conf}`: the API writes a challenge file
-    /// to the destination. Repeating it writes another one, harmlessly.
+    /// to the destination.
     OwnershipChallenge(&'a DestinationConf),
     /// `POST {scope}/logpush/ownership/validate {destination_conf, ownership_challenge}`.
     ValidateOwnership(&'a DestinationConf, &'a str),
@@ -79,6 +69,13 @@ pub enum JobOp<'a> {
     ValidateDestination(&'a DestinationConf),
     /// `POST {scope}/logpush/validate/destination/exists {destination_conf}`.
     DestinationExists(&'a DestinationConf),
+    /// `POST {scope}/logpush/validate/origin {logpull_options, dataset?}`.
+    ValidateOrigin(&'a OriginCheck),
+    /// `GET /zones/{zone_id}/logpush/edge/jobs`: the zone's Instant Logs jobs.
+    InstantLogsJobs,
+    /// `POST /zones/{zone_id}/logpush/edge/jobs {fields?, filter?, sample?}`: opens an
+    /// Instant Logs session.
+    CreateInstantLogsJob(&'a InstantLogsSpec),
 }
 
 /// Every part shown but the ownership challenge, a secret (destinations and updates hide
@@ -97,13 +94,16 @@ impl std::fmt::Debug for JobOp<'_> {
             JobOp::ValidateOwnership(conf, _) => f.debug_tuple("ValidateOwnership").field(conf).field(&"***").finish(),
             JobOp::ValidateDestination(conf) => f.debug_tuple("ValidateDestination").field(conf).finish(),
             JobOp::DestinationExists(conf) => f.debug_tuple("DestinationExists").field(conf).finish(),
+            JobOp::ValidateOrigin(check) => f.debug_tuple("ValidateOrigin").field(check).finish(),
+            JobOp::InstantLogsJobs => f.write_str("InstantLogsJobs"),
+            JobOp::CreateInstantLogsJob(spec) => f.debug_tuple("CreateInstantLogsJob").field(spec).finish(),
         }
     }
 }
 
 /// A dataset name the scope holds, or why not (an unknown name, a zone dataset on an account).
 fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::Dataset, Error> {
-    let err = match crate::dataset::Dataset::get(name, Some(dataset_scope(scope))) {
+    let err = match crate::dataset::Dataset::get(name, Some(scope.kind())) {
         Ok(d) => return Ok(d),
         Err(err) => err,
     };
@@ -124,28 +124,19 @@ fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::
     }
 }
 
-/// `GET {scope}/logpush/datasets/{dataset}/{what}`, for a dataset the scope holds: a read.
-fn dataset_get(scope: &Scope, name: &str, what: &str) -> Result<Request, Error> {
-    let d = scoped_dataset(name, scope)?;
-    Ok(Request::new(
-        Method::Get,
-        format!("{}/logpush/datasets/{}/{what}", scope.path(), d.name()),
-    )
-    .retry_safe(true))
-}
-
-/// `POST {scope}/logpush/{tail}` of a destination (and an ownership challenge): a check,
-/// safe to repeat (the ownership request writes a new challenge file, which is harmless);
-/// the body holds credentials.
-fn destination_post(scope: &Scope, tail: &str, conf: &DestinationConf, challenge: Option<&str>) -> Request {
+/// A destination check (`POST {scope}/logpush/{ownership,validate/...}`): the body holds
+/// the destination's credentials (and the ownership challenge).
+fn destination_check(
+    endpoint: Endpoint,
+    scope: &Scope,
+    conf: &DestinationConf,
+    challenge: Option<&str>,
+) -> Result<Request, Error> {
     let mut body = serde_json::json!({"destination_conf": conf.expose()});
     if let Some(challenge) = challenge {
         body["ownership_challenge"] = challenge.into();
     }
-    Request::new(Method::Post, format!("{}/logpush/{tail}", scope.path()))
-        .with_body(body)
-        .with_secret()
-        .retry_safe(true)
+    Ok(endpoint.request(scope, &[])?.with_body(body).with_secret())
 }
 
 impl Operation for JobOp<'_> {
@@ -153,31 +144,29 @@ impl Operation for JobOp<'_> {
         Ok(match self {
             JobOp::Create(spec) => {
                 spec.check_scope(scope)?;
-                Request::new(Method::Post, jobs_path(scope))
+                Endpoint::JobCreate
+                    .request(scope, &[])?
                     .with_body(spec.to_body())
                     .with_secret()
-                    .retry_safe(false)
             }
-            JobOp::List => read_request(scope, None),
-            JobOp::Get(job_id) => read_request(scope, Some(*job_id)),
+            JobOp::List => Endpoint::JobList.request(scope, &[])?,
+            JobOp::Get(job_id) => Endpoint::JobGet.request(scope, &[&job_id.to_string()])?,
             JobOp::Update(update) => {
-                if update.dataset().scope() != dataset_scope(scope) {
+                if update.dataset().scope() != scope.kind() {
                     return Err(Error::InvalidInput {
                         what: "scope",
                         message: format!("job {} is not a job of {scope}", update.job_id()),
                     });
                 }
-                Request::new(Method::Put, format!("{}/{}", jobs_path(scope), update.job_id()))
+                Endpoint::JobUpdate
+                    .request(scope, &[&update.job_id().to_string()])?
                     .with_body(update.to_body())
                     .with_secret()
-                    .retry_safe(true)
             }
-            JobOp::Delete(job_id) => {
-                Request::new(Method::Delete, format!("{}/{job_id}", jobs_path(scope))).retry_safe(true)
-            }
-            JobOp::DatasetJobs(name) => dataset_get(scope, name, "jobs")?,
-            JobOp::Fields(name) => dataset_get(scope, name, "fields")?,
-            JobOp::OwnershipChallenge(conf) => destination_post(scope, "ownership", conf, None),
+            JobOp::Delete(job_id) => Endpoint::JobDelete.request(scope, &[&job_id.to_string()])?,
+            JobOp::DatasetJobs(name) => Endpoint::DatasetJobs.request(scope, &[scoped_dataset(name, scope)?.name()])?,
+            JobOp::Fields(name) => Endpoint::DatasetFields.request(scope, &[scoped_dataset(name, scope)?.name()])?,
+            JobOp::OwnershipChallenge(conf) => destination_check(Endpoint::OwnershipChallenge, scope, conf, None)?,
             JobOp::ValidateOwnership(conf, challenge) => {
                 if challenge.trim().is_empty() {
                     return Err(Error::InvalidInput {
@@ -185,21 +174,25 @@ impl Operation for JobOp<'_> {
                         message: "the challenge is empty; give the token the API wrote to the destination".to_owned(),
                     });
                 }
-                destination_post(scope, "ownership/validate", conf, Some(challenge))
+                destination_check(Endpoint::OwnershipValidate, scope, conf, Some(challenge))?
             }
-            JobOp::ValidateDestination(conf) => destination_post(scope, "validate/destination", conf, None),
-            JobOp::DestinationExists(conf) => destination_post(scope, "validate/destination/exists", conf, None),
+            JobOp::ValidateDestination(conf) => destination_check(Endpoint::ValidateDestination, scope, conf, None)?,
+            JobOp::DestinationExists(conf) => destination_check(Endpoint::DestinationExists, scope, conf, None)?,
+            JobOp::ValidateOrigin(check) => {
+                if let Some(d) = check.dataset().filter(|d| d.scope() != scope.kind()) {
+                    return Err(Error::InvalidInput {
+                        what: "dataset",
+                        message: format!("`{}` is a {} dataset, not one of {scope}", d.name(), d.scope()),
+                    });
+                }
+                Endpoint::ValidateOrigin.request(scope, &[])?.with_body(check.to_body())
+            }
+            JobOp::InstantLogsJobs => Endpoint::InstantLogsList.request(scope, &[])?,
+            JobOp::CreateInstantLogsJob(spec) => Endpoint::InstantLogsCreate
+                .request(scope, &[])?
+                .with_body(spec.to_body()),
         })
     }
-}
-
-/// `GET` of the job list, or of one job: safe to repeat.
-fn read_request(scope: &Scope, job_id: Option<u64>) -> Request {
-    let path = match job_id {
-        Some(id) => format!("{}/{id}", jobs_path(scope)),
-        None => jobs_path(scope),
-    };
-    Request::new(Method::Get, path).retry_safe(true)
 }
 
 /// Reads the `result` of a job answer (create, get): a JSON object, the job record.

@@ -1,13 +1,13 @@
 //! Tests of log-push job payloads, options, destinations and requests.
 
 use super::*;
-use crate::dataset::DatasetScope;
 use crate::error::Error;
-use crate::esc::Scope;
 use crate::field;
 use crate::filter::Filter;
 use crate::operation::Operation;
 use crate::request::Method;
+use crate::scope::DatasetScope;
+use crate::scope::Scope;
 use serde_json::json;
 use serde_json::{Map, Value};
 
@@ -259,7 +259,7 @@ fn bodies_read_back_and_requests() {
     let zone = Scope::zone("z1").unwrap();
     let req = JobOp::Create(&job).request(&zone).unwrap();
     assert_eq!(
-        (req.method, req.path.as_str(), req.retry_safe),
+        (req.method, req.path.as_str(), req.retry.is_safe()),
         (Method::Post, "/zones/z1/logpush/jobs", false)
     );
     assert!(!format!("{req:?}").contains("topsecret"));
@@ -360,7 +360,7 @@ fn job_operations_describe_their_requests() {
     let scope = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
     let list = JobOp::List.request(&scope).unwrap();
     assert_eq!(
-        (list.method, list.path.as_str(), list.retry_safe),
+        (list.method, list.path.as_str(), list.retry.is_safe()),
         (
             Method::Get,
             "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs",
@@ -375,7 +375,7 @@ fn job_operations_describe_their_requests() {
         .unwrap();
     let create = JobOp::Create(&spec).request(&scope).unwrap();
     assert_eq!(
-        (create.method, create.retry_safe, create.carries_secret),
+        (create.method, create.retry.is_safe(), create.carries_secret),
         (Method::Post, false, true)
     );
     let account = Scope::account("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
@@ -444,7 +444,7 @@ fn an_update_keeps_what_it_does_not_name() {
         (req.method, req.path.as_str()),
         (Method::Put, "/zones/z1/logpush/jobs/7")
     );
-    assert!(req.retry_safe && req.carries_secret);
+    assert!(req.retry.is_safe() && req.carries_secret);
     assert!(!format!("{req:?} {update:?}").contains("SAK-SECRET"));
     let body = req.body.unwrap();
     assert_eq!(body["enabled"], false);
@@ -550,7 +550,10 @@ fn the_other_job_endpoints() {
     ];
     for (op, method, path, retry) in cases {
         let req = op.request(&zone).unwrap();
-        assert_eq!((req.method, req.path.as_str(), req.retry_safe), (method, path, retry));
+        assert_eq!(
+            (req.method, req.path.as_str(), req.retry.is_safe()),
+            (method, path, retry)
+        );
         assert!(!format!("{req:?}").contains("SAK-SECRET"));
     }
     let req = JobOp::ValidateOwnership(&conf, "tok").request(&zone).unwrap();

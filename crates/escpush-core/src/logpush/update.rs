@@ -7,9 +7,10 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::dataset::{Dataset, DatasetScope};
+use crate::dataset::Dataset;
 use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
+use crate::scope::DatasetScope;
 
 use super::compare::filter_value;
 use super::job::{JobSpec, EXTRA_FIELDS};
