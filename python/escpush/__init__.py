@@ -13,6 +13,9 @@ from __future__ import annotations
 from ._escpush import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_OPERATORS,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    MAX_RETRIES,
     Account,
     Client,
     Esc,
@@ -65,6 +68,9 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "MAX_RETRIES",
     "Account",
     "ApiError",
     "AuthenticationError",

@@ -15,6 +15,11 @@ __version__: str
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "MAX_RETRIES",
+    "_DEFAULT_MAX_RETRY_AFTER",
+    "_DEFAULT_RETRY_BACKOFF",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
@@ -34,10 +39,9 @@ __all__ = [
     "Zone",
     "_Terminating",
     "__version__",
-    "_error_kinds",
+    "_check_client_settings",
     "_job_filter",
     "_load_json",
-    "_raise_error",
     "_redact_job",
     "dataset_fields",
     "dataset_schema",
@@ -288,12 +292,6 @@ def _load_json(text: str) -> Any:
     a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
     line and column."""
 
-def _error_kinds() -> list[str]:
-    """Every Rust error variant, as ``core.X``, ``http.X``, ``scan.X`` (for the test suite)."""
-
-def _raise_error(kind: str) -> None:
-    """Raises a sample error of ``kind`` through the binding's one mapping (for the test suite)."""
-
 # The optional job fields create_job takes by keyword, with their JSON type ("bool", "int",
 # "string", "object"): core's EXTRA_FIELDS, from which the CLI builds its options.
 _EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
@@ -319,15 +317,30 @@ def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = 
 
 # ESC controls
 
+# The client's defaults and range (escpush-http's builder's): the defaults of Client(...) and
+# Client.from_env(...), and of the command line's --timeout and --retries.
+DEFAULT_TIMEOUT: float  # seconds
+DEFAULT_MAX_RETRIES: int
+MAX_RETRIES: int  # the most retries a client may be asked for
+_DEFAULT_RETRY_BACKOFF: float
+_DEFAULT_MAX_RETRY_AFTER: float
+
+def _check_client_settings(
+    *, timeout: float = ..., max_retries: int = ..., retry_backoff: float = ..., max_retry_after: float = ...
+) -> None:
+    """Raises ``InvalidInput`` for a setting ``Client(...)`` would refuse (for the command line)."""
+
 @final
 class Client:
     """A client of Cloudflare's v4 API.
 
-    ``timeout`` (seconds) is the deadline of each call, from its start to its result:
-    connecting, sending and receiving every attempt, and the waits between retries. When the
+    ``timeout`` (seconds, more than 0; ``DEFAULT_TIMEOUT``) is the deadline of each call, from
+    its start to its result: connecting, sending and receiving every attempt, and the waits
+    between retries. When the
     API asks (``Retry-After``) to wait past it, the call stops at once with a
-    ``RateLimitError`` (or ``ServerError``) that says when to retry. ``max_retries`` retries
-    of requests safe to repeat (never a job creation) after 429, 5xx or a lost connection;
+    ``RateLimitError`` (or ``ServerError``) that says when to retry. ``max_retries`` (0 to
+    ``MAX_RETRIES``; ``DEFAULT_MAX_RETRIES``) retries of requests safe to repeat (never a job
+    creation) after 429, 5xx or a lost connection;
     ``retry_backoff`` is the first wait, doubling; ``max_retry_after`` the longest
     ``Retry-After`` waited for (a longer one is cut to it). A negative or unreadable
     ``Retry-After`` is ignored, a past date means "now".

@@ -45,6 +45,20 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;
     m.add_class::<client::PyClient>()?;
+    // The client's defaults and range, escpush-http's builder's, for `help()`, the stub's
+    // test and the command line's options.
+    m.add("DEFAULT_TIMEOUT", escpush_http::DEFAULT_TIMEOUT.as_secs_f64())?;
+    m.add("DEFAULT_MAX_RETRIES", escpush_http::DEFAULT_MAX_RETRIES)?;
+    m.add("MAX_RETRIES", escpush_http::MAX_RETRIES)?;
+    m.add(
+        "_DEFAULT_RETRY_BACKOFF",
+        escpush_http::DEFAULT_RETRY_BACKOFF.as_secs_f64(),
+    )?;
+    m.add(
+        "_DEFAULT_MAX_RETRY_AFTER",
+        escpush_http::DEFAULT_MAX_RETRY_AFTER.as_secs_f64(),
+    )?;
+    m.add_function(wrap_pyfunction!(client::_check_client_settings, m)?)?;
     m.add_class::<client::PyScope>()?;
     m.add_class::<client::PyZone>()?;
     m.add_class::<client::PyAccount>()?;

@@ -373,6 +373,9 @@ impl PyLogpush {
         };
         // The signal that stops the plan between writes (Ctrl-C, or SIGTERM/SIGHUP above).
         let mut stopped: Option<PyErr> = None;
+        // The closure stays: `Python::check_signals` as a path is not general enough over the
+        // lifetime `attach` gives (clippy's suggestion does not compile).
+        #[allow(clippy::redundant_closure_for_method_calls)]
         let outcome = if dry_run {
             Ok(vec![None; plan.entries.len()])
         } else {
