@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import escpush
+from escpush import _escpush
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +44,23 @@ def test_default_limits_are_cores() -> None:
     assert "too_many_operators" not in {p["code"] for p in at.problems()}
     assert "too_many_operators" in {p["code"] for p in over.problems()}
     assert escpush.DEFAULT_MAX_BYTES > 0
+
+
+def test_the_test_hooks_are_built_for_the_tests_and_left_out_of_wheels() -> None:
+    """`_error_kinds` and `_raise_error` are the cargo feature `test-hooks`: `make develop`
+    (so `make test` and `make lint`) builds them, wheels do not."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    maturin = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["maturin"]
+    assert "test-hooks" not in maturin.get("features", []), "wheels must not ship the test hooks"
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^TEST_FEATURES := test-hooks$", makefile, re.M), "the Makefile names the feature"
+    develop = makefile.split("\ndevelop:", 1)[1].split("\n\n", 1)[0]
+    assert "maturin develop" in develop and "--features $(TEST_FEATURES)" in develop, develop
+    cargo = (ROOT / "crates" / "escpush-py" / "Cargo.toml").read_text()
+    assert re.search(r"^\[features\]\n(#.*\n)*test-hooks = \[\]$", cargo, re.M), "the crate declares it"
+    # Under `make test` (and CI) the tests that use them must run, not skip.
+    if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
+        assert hasattr(_escpush, "_raise_error") and hasattr(_escpush, "_error_kinds"), "build with `make develop`"

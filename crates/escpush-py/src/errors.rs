@@ -3,8 +3,9 @@
 //! The exception classes are defined in Python (`escpush/errors.py`), so that they can
 //! inherit from both `EscpushError` and `ValueError` and carry rich methods; they are
 //! imported here with `import_exception!`, and each Rust error variant (escpush-core,
-//! escpush-http, escpush-scan) maps to exactly one of them. The hidden `_raise_error(kind)`
-//! raises a sample of every variant, so that the test suite checks the mapping is complete.
+//! escpush-http, escpush-scan) maps to exactly one of them. The test hook `_raise_error(kind)`
+//! (built with the `test-hooks` feature, as `make develop` does; not in wheels) raises a
+//! sample of every variant, so that the test suite checks the mapping is complete.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -186,118 +187,137 @@ pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>)
 
 // -- the completeness check ------------------------------------------------------------
 
-/// Every error kind `_raise_error` takes: `core.<Variant>`, `http.<Variant>`, `scan.<Variant>`.
-/// The names come from each crate's own `VARIANT_NAMES`, which its tests keep complete (its
-/// `variant_name` matches without a wildcard).
-#[pyfunction]
-pub fn _error_kinds() -> Vec<String> {
-    let names = |crate_name: &str, variants: &[&str]| -> Vec<String> {
-        variants.iter().map(|v| format!("{crate_name}.{v}")).collect()
-    };
-    [
-        names("core", CoreError::VARIANT_NAMES),
-        names("http", HttpError::VARIANT_NAMES),
-        names("scan", ScanError::VARIANT_NAMES),
-    ]
-    .concat()
-}
+/// The test hooks, built with the `test-hooks` feature only (`make develop`; not in wheels).
+#[cfg(feature = "test-hooks")]
+pub(crate) mod hooks {
+    use pyo3::prelude::*;
 
-fn sample_core(variant: &str) -> Option<CoreError> {
-    let api = || CoreError::Api {
-        status: 429,
-        errors: vec![ApiMessage::new(10_429, "slow down")],
-    };
-    Some(match variant {
-        "Filter" => CoreError::Filter(escpush_core::Filter::parse("{}").err()?),
-        "UnknownDataset" => escpush_core::Dataset::get("no_such_dataset", None).err()?,
-        "Invalid" => escpush_core::LogpullOptions::parse("fields=&timestamps=bogus").err()?,
-        "InvalidInput" => escpush_core::Scope::zone("").err()?,
-        "Api" => api(),
-        "MalformedResponse" => CoreError::MalformedResponse {
-            status: Some(200),
-            message: "not JSON".into(),
-        },
-        _ => return None,
-    })
-}
+    use escpush_core::{ApiMessage, Error as CoreError};
+    use escpush_http::Error as HttpError;
+    use escpush_scan::ScanError;
 
-fn sample_http(variant: &str) -> Option<HttpError> {
-    use std::time::{Duration, SystemTime};
-    let transport = || HttpError::Transport {
-        message: "connection reset".into(),
-    };
-    Some(match variant {
-        "Core" => HttpError::Core(sample_core("InvalidInput")?),
-        "RetryLater" => HttpError::RetryLater {
-            error: sample_core("Api")?,
-            retry_after: Duration::from_secs(60),
-            at: SystemTime::now(),
-            reason: String::new(),
-        },
-        "OutcomeUnknown" => HttpError::OutcomeUnknown {
-            cause: Box::new(transport()),
-            check: "list the jobs".into(),
-        },
-        "ResponseTooLarge" => HttpError::ResponseTooLarge { limit: 1 },
-        "Timeout" => HttpError::Timeout { message: "late".into() },
-        "Transport" => transport(),
-        "PlanStopped" => HttpError::PlanStopped {
-            error: Box::new(HttpError::Core(sample_core("Api")?)),
-            failed: 1,
-            done: vec![true, false],
-            ids: vec![Some(7), None],
-            progress: "stopped at creating `b`; before it, apply created `a` (job 7)".into(),
-        },
-        _ => return None,
-    })
-}
+    use super::{core_error, http_error, scan_error};
 
-fn sample_scan(variant: &str) -> Option<ScanError> {
-    let io = || std::io::Error::other("sample");
-    let source_name = || "in.ndjson".to_owned();
-    Some(match variant {
-        "Open" => ScanError::Open {
-            source_name: source_name(),
-            error: io(),
-        },
-        "Read" => ScanError::Read {
-            source_name: source_name(),
-            error: io(),
-        },
-        "Gzip" => ScanError::Gzip {
-            source_name: source_name(),
-            error: io(),
-        },
-        "Malformed" => ScanError::Malformed {
-            source_name: source_name(),
-            line: 3,
-            reason: escpush_scan::MalformedReason::TooLong(16 << 20),
-        },
-        "OutputIsInput" => ScanError::OutputIsInput {
-            output: "out.ndjson".into(),
-            input: source_name(),
-        },
-        "Write" => ScanError::Write { error: io() },
-        "Select" => ScanError::Select {
-            what: "logs/2026*/".into(),
-            message: "no file matches".into(),
-        },
-        "Cancelled" => ScanError::Cancelled,
-        "Thread" => ScanError::Thread { error: io() },
-        _ => return None,
-    })
-}
+    /// Sets `_error_kinds` and `_raise_error` on the module, left out of its `__all__` (and
+    /// of the stub, which describes the module wheels ship).
+    pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.setattr("_error_kinds", wrap_pyfunction!(_error_kinds, m)?)?;
+        m.setattr("_raise_error", wrap_pyfunction!(_raise_error, m)?)
+    }
 
-/// Raises a sample error of `kind` (one of `_error_kinds()`) through the mapping above; a
-/// `ValueError` for a kind without a sample. For the test suite only.
-#[pyfunction]
-pub fn _raise_error(py: Python<'_>, kind: &str) -> PyResult<()> {
-    let missing = || pyo3::exceptions::PyValueError::new_err(format!("no sample error for `{kind}`"));
-    let err = match kind.split_once('.') {
-        Some(("core", v)) => core_error(py, &sample_core(v).ok_or_else(missing)?),
-        Some(("http", v)) => http_error(py, &sample_http(v).ok_or_else(missing)?),
-        Some(("scan", v)) => scan_error(py, &sample_scan(v).ok_or_else(missing)?, None),
-        _ => return Err(missing()),
-    };
-    Err(err)
+    /// Every error kind `_raise_error` takes: `core.<Variant>`, `http.<Variant>`, `scan.<Variant>`.
+    /// The names come from each crate's own `VARIANT_NAMES`, which its tests keep complete (its
+    /// `variant_name` matches without a wildcard).
+    #[pyfunction]
+    pub fn _error_kinds() -> Vec<String> {
+        let names = |crate_name: &str, variants: &[&str]| -> Vec<String> {
+            variants.iter().map(|v| format!("{crate_name}.{v}")).collect()
+        };
+        [
+            names("core", CoreError::VARIANT_NAMES),
+            names("http", HttpError::VARIANT_NAMES),
+            names("scan", ScanError::VARIANT_NAMES),
+        ]
+        .concat()
+    }
+
+    fn sample_core(variant: &str) -> Option<CoreError> {
+        let api = || CoreError::Api {
+            status: 429,
+            errors: vec![ApiMessage::new(10_429, "slow down")],
+        };
+        Some(match variant {
+            "Filter" => CoreError::Filter(escpush_core::Filter::parse("{}").err()?),
+            "UnknownDataset" => escpush_core::Dataset::get("no_such_dataset", None).err()?,
+            "Invalid" => escpush_core::LogpullOptions::parse("fields=&timestamps=bogus").err()?,
+            "InvalidInput" => escpush_core::Scope::zone("").err()?,
+            "Api" => api(),
+            "MalformedResponse" => CoreError::MalformedResponse {
+                status: Some(200),
+                message: "not JSON".into(),
+            },
+            _ => return None,
+        })
+    }
+
+    fn sample_http(variant: &str) -> Option<HttpError> {
+        use std::time::{Duration, SystemTime};
+        let transport = || HttpError::Transport {
+            message: "connection reset".into(),
+        };
+        Some(match variant {
+            "Core" => HttpError::Core(sample_core("InvalidInput")?),
+            "RetryLater" => HttpError::RetryLater {
+                error: sample_core("Api")?,
+                retry_after: Duration::from_secs(60),
+                at: SystemTime::now(),
+                reason: String::new(),
+            },
+            "OutcomeUnknown" => HttpError::OutcomeUnknown {
+                cause: Box::new(transport()),
+                check: "list the jobs".into(),
+            },
+            "ResponseTooLarge" => HttpError::ResponseTooLarge { limit: 1 },
+            "Timeout" => HttpError::Timeout { message: "late".into() },
+            "Transport" => transport(),
+            "PlanStopped" => HttpError::PlanStopped {
+                error: Box::new(HttpError::Core(sample_core("Api")?)),
+                failed: 1,
+                done: vec![true, false],
+                ids: vec![Some(7), None],
+                progress: "stopped at creating `b`; before it, apply created `a` (job 7)".into(),
+            },
+            _ => return None,
+        })
+    }
+
+    fn sample_scan(variant: &str) -> Option<ScanError> {
+        let io = || std::io::Error::other("sample");
+        let source_name = || "in.ndjson".to_owned();
+        Some(match variant {
+            "Open" => ScanError::Open {
+                source_name: source_name(),
+                error: io(),
+            },
+            "Read" => ScanError::Read {
+                source_name: source_name(),
+                error: io(),
+            },
+            "Gzip" => ScanError::Gzip {
+                source_name: source_name(),
+                error: io(),
+            },
+            "Malformed" => ScanError::Malformed {
+                source_name: source_name(),
+                line: 3,
+                reason: escpush_scan::MalformedReason::TooLong(16 << 20),
+            },
+            "OutputIsInput" => ScanError::OutputIsInput {
+                output: "out.ndjson".into(),
+                input: source_name(),
+            },
+            "Write" => ScanError::Write { error: io() },
+            "Select" => ScanError::Select {
+                what: "logs/2026*/".into(),
+                message: "no file matches".into(),
+            },
+            "Cancelled" => ScanError::Cancelled,
+            "Thread" => ScanError::Thread { error: io() },
+            _ => return None,
+        })
+    }
+
+    /// Raises a sample error of `kind` (one of `_error_kinds()`) through the mapping above; a
+    /// `ValueError` for a kind without a sample. For the test suite only.
+    #[pyfunction]
+    pub fn _raise_error(py: Python<'_>, kind: &str) -> PyResult<()> {
+        let missing = || pyo3::exceptions::PyValueError::new_err(format!("no sample error for `{kind}`"));
+        let err = match kind.split_once('.') {
+            Some(("core", v)) => core_error(py, &sample_core(v).ok_or_else(missing)?),
+            Some(("http", v)) => http_error(py, &sample_http(v).ok_or_else(missing)?),
+            Some(("scan", v)) => scan_error(py, &sample_scan(v).ok_or_else(missing)?, None),
+            _ => return Err(missing()),
+        };
+        Err(err)
+    }
 }

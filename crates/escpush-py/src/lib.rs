@@ -75,9 +75,10 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(assess::esc_replacements, m)?)?;
     // SIGTERM and SIGHUP as `escpush.Terminated`, for the command line's own states.
     m.add_class::<signals::PyTerminating>()?;
-    // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
-    m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
-    m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
+    // Test hooks (the `test-hooks` feature, off in wheels): every Rust error variant raised
+    // through the one mapping in errors.rs.
+    #[cfg(feature = "test-hooks")]
+    errors::hooks::register(m)?;
     m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
     // The strict reader of documents a person writes (apply files), for the CLI.
     m.add_function(wrap_pyfunction!(convert::_load_json, m)?)?;
