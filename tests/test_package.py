@@ -64,3 +64,34 @@ def test_the_test_hooks_are_built_for_the_tests_and_left_out_of_wheels() -> None
     # Under `make test` (and CI) the tests that use them must run, not skip.
     if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
         assert hasattr(_escpush, "_raise_error") and hasattr(_escpush, "_error_kinds"), "build with `make develop`"
+
+
+def test_no_rust_code_imports_the_python_package_by_name() -> None:
+    """Python lends the native module what it calls back (``_register`` in ``escpush/__init__.py``):
+    exception classes, ``Job``, renderers, schema builders. A call goes Python → native and
+    back through those objects, never through an import of ``escpush.*`` from Rust."""
+    by_name = re.compile(r"""import_exception!\s*\(\s*escpush|\.import\(\s*"escpush|intern!\([^)]*"escpush\.""")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in sorted((ROOT / "crates").glob("*/src/**/*.rs"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if by_name.search(line)
+    ]
+    assert found == []
+
+
+def test_the_registered_python_side_is_the_documented_one_and_import_stays_lean() -> None:
+    code = (
+        "import sys, escpush\n"
+        "lazy = [m for m in ('escpush._display', 'escpush._schemas', 'escpush.spark') if m in sys.modules]\n"
+        "print(lazy)\n"
+        "from escpush import errors, Filter\n"
+        "try:\n"
+        "    Filter.parse('{}')\n"
+        "except errors.FilterError as e:\n"
+        "    print(type(e) is errors.FilterError, type(e).__module__)\n"
+        "print(Filter.parse('{\"where\": {\"key\": \"a\", \"operator\": \"eq\", \"value\": 1}}')._repr_html_()[:19])\n"
+        "print('escpush._display' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["[]", "True escpush.errors", '<div class="escpush', "True"], done.stdout

@@ -40,6 +40,7 @@ __all__ = [
     "_Terminating",
     "__version__",
     "_check_client_settings",
+    "_register",
     "_job_filter",
     "_load_json",
     "_redact_job",
@@ -298,6 +299,19 @@ _EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+
+def _register(
+    *,
+    errors: Mapping[str, type[BaseException]],
+    job: type[Job],
+    render_html: Callable[[str, tuple[object, ...]], str],
+    schema: Callable[[str, list[tuple[str, str]]], object],
+    polars_expr: Callable[[str], object],
+    spark_column: Callable[[str], object],
+) -> None:
+    """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
+    the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
+    ``escpush._display`` and the schema builders."""
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones

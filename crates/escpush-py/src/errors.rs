@@ -1,8 +1,8 @@
 //! The one place where Rust errors become Python exceptions.
 //!
 //! The exception classes are defined in Python (`escpush/errors.py`), so that they can
-//! inherit from both `EscpushError` and `ValueError` and carry rich methods; they are
-//! imported here with `import_exception!`, and each Rust error variant (escpush-core,
+//! inherit from both `EscpushError` and `ValueError` and carry rich methods; the package
+//! registers them at import (`registry.rs`), and each Rust error variant (escpush-core,
 //! escpush-http, escpush-scan) maps to exactly one of them. The test hook `_raise_error(kind)`
 //! (built with the `test-hooks` feature, as `make develop` does; not in wheels) raises a
 //! sample of every variant, so that the test suite checks the mapping is complete.
@@ -15,19 +15,7 @@ use escpush_core::{ApiMessage, Error as CoreError, FilterError, Problem};
 use escpush_http::Error as HttpError;
 use escpush_scan::ScanError;
 
-/// The classes of `escpush/errors.py`, imported once each.
-mod exc {
-    pyo3::import_exception!(escpush.errors, EscpushError);
-    pyo3::import_exception!(escpush.errors, FilterError);
-    pyo3::import_exception!(escpush.errors, InvalidInput);
-    pyo3::import_exception!(escpush.errors, ApiError);
-    pyo3::import_exception!(escpush.errors, AuthenticationError);
-    pyo3::import_exception!(escpush.errors, NotFoundError);
-    pyo3::import_exception!(escpush.errors, RateLimitError);
-    pyo3::import_exception!(escpush.errors, ServerError);
-    pyo3::import_exception!(escpush.errors, TransportError);
-    pyo3::import_exception!(escpush.errors, ScanError);
-}
+use crate::registry::ErrorClass as Class;
 
 /// One problem as the dict `FilterError.errors()` returns.
 #[derive(IntoPyObject)]
@@ -72,36 +60,36 @@ pub(crate) fn problem_list<'py>(py: Python<'py>, problems: &[Problem]) -> PyResu
     PyList::new(py, dicts)
 }
 
-pub(crate) fn filter_error(_py: Python<'_>, err: &FilterError) -> PyErr {
-    exc::FilterError::new_err((err.to_string(), problem_args(err.problems())))
+pub(crate) fn filter_error(py: Python<'_>, err: &FilterError) -> PyErr {
+    Class::Filter.new_err(py, (err.to_string(), problem_args(err.problems())))
 }
 
-pub(crate) fn invalid_input(_py: Python<'_>, message: impl Into<String>) -> PyErr {
-    exc::InvalidInput::new_err((message.into(),))
+pub(crate) fn invalid_input(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    Class::InvalidInput.new_err(py, (message.into(),))
 }
 
 /// `InvalidInput` with every problem, each with its path (`logpull_options.fields[1]`).
-fn invalid_problems(message: String, problems: &[Problem]) -> PyErr {
-    exc::InvalidInput::new_err((message, problem_args(problems)))
+fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> PyErr {
+    Class::InvalidInput.new_err(py, (message, problem_args(problems)))
 }
 
 /// Every escpush-core error, mapped to its own Python class.
 pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
     match err {
         CoreError::Filter(e) => filter_error(py, e),
-        CoreError::Invalid { problems } => invalid_problems(err.to_string(), problems),
+        CoreError::Invalid { problems } => invalid_problems(py, err.to_string(), problems),
         CoreError::UnknownDataset { .. } | CoreError::InvalidInput { .. } => invalid_input(py, err.to_string()),
-        CoreError::Api { status, errors } => api_error(err.to_string(), *status, errors),
-        CoreError::MalformedResponse { .. } => exc::TransportError::new_err((err.to_string(),)),
+        CoreError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
+        CoreError::MalformedResponse { .. } => Class::Transport.new_err(py, (err.to_string(),)),
         // The enum is non-exhaustive: a variant added later is still an escpush error, and
         // `_raise_error`'s test fails until it gets its own class here.
-        _ => exc::EscpushError::new_err((err.to_string(),)),
+        _ => Class::Escpush.new_err(py, (err.to_string(),)),
     }
 }
 
 /// An API error answer, as the class of its status: `AuthenticationError` (401, 403),
 /// `NotFoundError` (404), `RateLimitError` (429), `ServerError` (5xx), else `ApiError`.
-fn api_error(message: String, status: u16, errors: &[ApiMessage]) -> PyErr {
+fn api_error(py: Python<'_>, message: String, status: u16, errors: &[ApiMessage]) -> PyErr {
     let errors: Vec<ApiMessageArg> = errors
         .iter()
         .map(|e| ApiMessageArg {
@@ -111,11 +99,11 @@ fn api_error(message: String, status: u16, errors: &[ApiMessage]) -> PyErr {
         .collect();
     let args = (message, status, errors);
     match status {
-        401 | 403 => exc::AuthenticationError::new_err(args),
-        404 => exc::NotFoundError::new_err(args),
-        429 => exc::RateLimitError::new_err(args),
-        500..=599 => exc::ServerError::new_err(args),
-        _ => exc::ApiError::new_err(args),
+        401 | 403 => Class::Authentication.new_err(py, args),
+        404 => Class::NotFound.new_err(py, args),
+        429 => Class::RateLimit.new_err(py, args),
+        500..=599 => Class::Server.new_err(py, args),
+        _ => Class::Api.new_err(py, args),
     }
 }
 
@@ -124,18 +112,18 @@ pub(crate) fn http_error(py: Python<'_>, err: &HttpError) -> PyErr {
     match err {
         HttpError::Core(e) => core_error(py, e),
         HttpError::RetryLater { error, .. } => match error {
-            CoreError::Api { status, errors } => api_error(err.to_string(), *status, errors),
+            CoreError::Api { status, errors } => api_error(py, err.to_string(), *status, errors),
             other => core_error(py, other),
         },
         HttpError::OutcomeUnknown { .. }
         | HttpError::ResponseTooLarge { .. }
         | HttpError::Timeout { .. }
-        | HttpError::Transport { .. } => exc::TransportError::new_err((err.to_string(),)),
+        | HttpError::Transport { .. } => Class::Transport.new_err(py, (err.to_string(),)),
         // The class of the write that failed, its message saying what was written before it.
         HttpError::PlanStopped { error, .. } => with_message(py, http_error(py, error), &err.to_string()),
         // The enum is non-exhaustive: a variant added later is still an escpush error, and
         // `_raise_error`'s test fails until it gets its own class here.
-        _ => exc::EscpushError::new_err((err.to_string(),)),
+        _ => Class::Escpush.new_err(py, (err.to_string(),)),
     }
 }
 
@@ -157,31 +145,31 @@ fn with_message(py: Python<'_>, err: PyErr, message: &str) -> PyErr {
 
 /// Every escpush-scan error, mapped to `ScanError` with the input (or output) it is about.
 /// `output` names the file `select` writes, for write errors.
-pub(crate) fn scan_error(_py: Python<'_>, err: &ScanError, output: Option<&str>) -> PyErr {
+pub(crate) fn scan_error(py: Python<'_>, err: &ScanError, output: Option<&str>) -> PyErr {
     let none = || None::<u64>;
     match err {
         ScanError::Open { source_name, .. }
         | ScanError::Read { source_name, .. }
         | ScanError::Gzip { source_name, .. } => {
-            exc::ScanError::new_err((err.to_string(), source_name.clone(), none()))
+            Class::Scan.new_err(py, (err.to_string(), source_name.clone(), none()))
         }
         ScanError::Malformed { source_name, line, .. } => {
-            exc::ScanError::new_err((err.to_string(), source_name.clone(), Some(*line)))
+            Class::Scan.new_err(py, (err.to_string(), source_name.clone(), Some(*line)))
         }
         ScanError::Write { error } => match output {
-            Some(path) => exc::ScanError::new_err((format!("cannot write `{path}`: {error}"), path.to_owned(), none())),
-            None => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
+            Some(path) => Class::Scan.new_err(py, (format!("cannot write `{path}`: {error}"), path.to_owned(), none())),
+            None => Class::Scan.new_err(py, (err.to_string(), None::<String>, none())),
         },
         // Which inputs to read could not be settled (a glob without match, a time range, a
         // store that cannot be listed): the scan's error, naming what it is about.
-        ScanError::Select { what, .. } => exc::ScanError::new_err((err.to_string(), what.clone(), none())),
+        ScanError::Select { what, .. } => Class::Scan.new_err(py, (err.to_string(), what.clone(), none())),
         // A mistake in the arguments (the output is one of the inputs), not a failure to read.
-        ScanError::OutputIsInput { .. } => exc::InvalidInput::new_err((err.to_string(),)),
+        ScanError::OutputIsInput { .. } => Class::InvalidInput.new_err(py, (err.to_string(),)),
         ScanError::Cancelled | ScanError::Thread { .. } => {
-            exc::ScanError::new_err((err.to_string(), None::<String>, none()))
+            Class::Scan.new_err(py, (err.to_string(), None::<String>, none()))
         }
         // The enum is non-exhaustive: a variant added later is still a scan error.
-        _ => exc::ScanError::new_err((err.to_string(), None::<String>, none())),
+        _ => Class::Scan.new_err(py, (err.to_string(), None::<String>, none())),
     }
 }
 

@@ -17,6 +17,7 @@ mod esc;
 mod field;
 mod filter;
 mod logpush;
+mod registry;
 mod scan;
 mod schema;
 mod signals;
@@ -24,6 +25,8 @@ mod signals;
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The Python side (exception classes, `Job`, renderers), lent by `escpush/__init__.py`.
+    m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
     m.add_class::<filter::PyFilter>()?;
     m.add_class::<field::PyField>()?;
     m.add_class::<logpush::PyLogpullOptions>()?;

@@ -10,8 +10,10 @@ use escpush_core::{create_table, dataset_columns, datasets as core_datasets, Dat
 use crate::convert::Text;
 use crate::errors;
 use crate::filter::{dataset_arg, scope_arg};
+use crate::registry::Registry;
 
-/// Formats built in Python (`escpush._schemas`) from the column list, each by its package.
+/// Formats built in Python (`escpush._schemas`, registered as `schema`) from the column list,
+/// each by its package.
 const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
 
 /// The columns of `dataset` as `format` gives them: `CREATE TABLE` text for a SQL dialect
@@ -48,7 +50,7 @@ pub fn dataset_schema(
             .into_iter()
             .map(|(name, col)| PyTuple::new(py, [name, col.as_str()]))
             .collect::<PyResult<Vec<_>>>()?;
-        return py.import("escpush._schemas")?.call_method1("build", (format, columns));
+        return Ok(Registry::get()?.schema.call1(py, (format, columns))?.into_bound(py));
     }
     let dialect: Dialect = format.parse().map_err(|_| {
         errors::invalid_input(
