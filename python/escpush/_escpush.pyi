@@ -23,6 +23,7 @@ __all__ = [
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
+    "_SQL_DIALECTS",
     "Account",
     "Client",
     "EmulatorServer",
@@ -41,6 +42,7 @@ __all__ = [
     "__version__",
     "_check_client_settings",
     "_register",
+    "_sql_dialect",
     "_job_filter",
     "_load_json",
     "_redact_job",
@@ -323,6 +325,13 @@ def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     """The dataset's fields, name → documented type (``"string"``, ``"array[string]"``, ...);
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
     as ``untyped_field``."""
+
+# Every SQL dialect as (name, aliases), core's Dialect::ALL: the command line's --dialect.
+_SQL_DIALECTS: tuple[tuple[str, tuple[str, ...]], ...]
+
+def _sql_dialect(name: str) -> str:
+    """The name of the dialect ``name`` names (a name or an alias, any case); ``InvalidInput``
+    otherwise (for the command line)."""
 
 def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
     """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a

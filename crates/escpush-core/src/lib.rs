@@ -32,7 +32,6 @@
 
 mod assess;
 mod dataset;
-mod dataset_schema;
 mod envelope;
 mod error;
 mod esc;
@@ -53,7 +52,7 @@ pub use assess::{
     MAX_URLS,
 };
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
-pub use dataset_schema::{columns as dataset_columns, create_table, ColumnType, Dialect};
+pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};

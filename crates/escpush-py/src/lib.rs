@@ -83,6 +83,9 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(feature = "test-hooks")]
     errors::hooks::register(m)?;
     m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
+    // The SQL dialects and their aliases (core's), for `escpush filter sql --dialect`.
+    m.add("_SQL_DIALECTS", schema::sql_dialects(m.py())?)?;
+    m.add_function(wrap_pyfunction!(schema::_sql_dialect, m)?)?;
     // The strict reader of documents a person writes (apply files), for the CLI.
     m.add_function(wrap_pyfunction!(convert::_load_json, m)?)?;
     Ok(())

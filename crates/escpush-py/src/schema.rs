@@ -65,6 +65,26 @@ pub fn dataset_schema(
     Ok(ddl.into_pyobject(py)?.into_any())
 }
 
+/// Every SQL dialect core knows, as `(name, (alias, ...))` in core's order: the command
+/// line's `--dialect` choices and help, written once (core's `Dialect`).
+pub fn sql_dialects(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    let each = Dialect::ALL
+        .into_iter()
+        .map(|d| (d.as_str(), PyTuple::new(py, d.aliases())?).into_pyobject(py))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, each)
+}
+
+/// The name of the SQL dialect `name` names (a name or an alias, in any case), else
+/// `InvalidInput` with core's message; for the command line, which checks `--dialect` as it
+/// reads it.
+#[pyfunction]
+pub fn _sql_dialect(py: Python<'_>, name: Text) -> PyResult<&'static str> {
+    name.parse::<Dialect>()
+        .map(Dialect::as_str)
+        .map_err(|e| errors::core_error(py, &e))
+}
+
 /// The names of every embedded Logpush dataset (of one scope, if given).
 #[pyfunction]
 #[pyo3(signature = (scope=None))]

@@ -449,8 +449,27 @@ def run_scan(args: argparse.Namespace) -> int:
 
 # -- sql ------------------------------------------------------------------------------------------
 
-SQL_DIALECTS = ["duckdb", "datafusion", "spark", "clickhouse", "bigquery", "snowflake", "trino", "postgres"]
-SQL_DIALECTS += ["transformer", "polars", "athena"]
+
+def _sql_dialect(text: str) -> str:
+    """An option type: a SQL dialect as core reads one (a name or an alias, any case), kept as
+    given; anything else is a usage error with core's message."""
+    import argparse
+
+    from .._escpush import _sql_dialect
+    from ..errors import InvalidInput
+
+    try:
+        _sql_dialect(text)
+    except InvalidInput as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def _dialects_help() -> str:
+    """Core's dialects, each with its aliases: ``duckdb, ..., trino (athena), ...``."""
+    from .._escpush import _SQL_DIALECTS
+
+    return ", ".join(f"{name} ({', '.join(aliases)})" if aliases else name for name, aliases in _SQL_DIALECTS)
 
 
 def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.ArgumentParser) -> None:
@@ -468,7 +487,7 @@ def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.Argu
         ],
         [plain, output],
     )
-    sql.add_argument("--dialect", required=True, choices=SQL_DIALECTS, metavar="D", help=", ".join(SQL_DIALECTS))
+    sql.add_argument("--dialect", required=True, type=_sql_dialect, metavar="D", help=_dialects_help())
     sql.add_argument("--dataset", required=True, metavar="NAME", help="the dataset whose columns the table has")
     sql.add_argument("--scope", choices=["zone", "account"], help="the dataset's scope, if both have it")
     sql.add_argument("--query", action="store_true", help="print SELECT * FROM TABLE WHERE ... instead")
