@@ -52,10 +52,10 @@ pub use assess::{
     MAX_URLS,
 };
 pub use dataset::{datasets, Dataset, DatasetScope, FieldSchema, FieldType};
-pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, Scope, ScopeId, ESC_COOKIE_NAME, MAX_SECRET_LEN};
+pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
     Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,

@@ -172,7 +172,11 @@ pub(crate) enum IntCast {
     /// `int`: the text as a 64-bit integer, NULL for other text (`{col}`); `back`: that
     /// integer as text again (`{int}`); `regex`: the whole text matches a regular expression.
     /// Beyond 64 bits, an integer's sign decides.
-    Try { int: &'static str, back: &'static str, regex: FullMatch },
+    Try {
+        int: &'static str,
+        back: &'static str,
+        regex: FullMatch,
+    },
     /// `canonical`: the text is an integer's canonical text (`{col}`); `int`: then that
     /// integer, of any size (`{col}`, `{canonical}`).
     Exact { canonical: &'static str, int: &'static str },
@@ -581,9 +585,12 @@ pub(crate) fn fill(template: &str, parts: &[(&str, &str)]) -> String {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        let part = after
-            .find('}')
-            .and_then(|close| parts.iter().find(|(name, _)| *name == &after[..close]).map(|p| (close, p.1)));
+        let part = after.find('}').and_then(|close| {
+            parts
+                .iter()
+                .find(|(name, _)| *name == &after[..close])
+                .map(|p| (close, p.1))
+        });
         if let Some((close, text)) = part {
             out.push_str(text);
             rest = &after[close + 1..];
@@ -644,7 +651,10 @@ mod tests {
     /// dialect, so none can fall back on another's SQL.
     #[test]
     fn no_code_outside_the_descriptions_names_a_dialect() {
-        for (file, text) in [("mod.rs", include_str!("mod.rs")), ("table.rs", include_str!("table.rs"))] {
+        for (file, text) in [
+            ("mod.rs", include_str!("mod.rs")),
+            ("table.rs", include_str!("table.rs")),
+        ] {
             let code = text.split("#[cfg(test)]").next().unwrap_or_default();
             for (n, line) in code.lines().enumerate() {
                 let named = line.match_indices("Dialect::").any(|(at, m)| {
@@ -658,7 +668,10 @@ mod tests {
 
     #[test]
     fn templates_are_filled_in_one_pass() {
-        assert_eq!(fill("f({col}, {lit})", &[("col", "\"{lit}\""), ("lit", "'x'")]), "f(\"{lit}\", 'x')");
+        assert_eq!(
+            fill("f({col}, {lit})", &[("col", "\"{lit}\""), ("lit", "'x'")]),
+            "f(\"{lit}\", 'x')"
+        );
         assert_eq!(fill("{a}{b}{", &[("a", "1"), ("b", "2")]), "12{");
         assert_eq!(fill("x{unknown}y", &[("a", "1")]), "x{unknown}y");
     }

@@ -33,10 +33,10 @@ pub use table::{columns, create_table, ColumnType};
 
 use crate::dataset::Dataset;
 use crate::error::Error;
-use dialect::{fill, ArrayTest, ControlEscape, IntCast, QueryFrom, StringLiteral, TextTest};
 use crate::filter::ast::{Condition, Expr, Operator, Scalar, Value};
 use crate::filter::{Filter, Limits};
 use crate::problem::{FilterError, ProblemCode};
+use dialect::{fill, ArrayTest, ControlEscape, IntCast, QueryFrom, StringLiteral, TextTest};
 
 /// The filter as a boolean SQL expression in `dialect`, for a table of `dataset`'s columns.
 ///
