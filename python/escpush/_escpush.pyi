@@ -45,6 +45,7 @@ __all__ = [
     "_sql_dialect",
     "_job_filter",
     "_load_json",
+    "_percent",
     "_redact_job",
     "dataset_fields",
     "dataset_schema",
@@ -288,6 +289,9 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
+
+def _percent(part: int, whole: int) -> str | None:
+    """``part`` of ``whole`` as core prints a share (``escpush._format.percent``)."""
 
 def _load_json(text: str) -> Any:
     """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as

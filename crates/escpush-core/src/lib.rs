@@ -11,7 +11,8 @@
 //! (the embedded schemas), `problem` (what input checks report), `esc`, `logpush`,
 //! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
-//! shown in messages: line breaks, escapes, terminal widths).
+//! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
+//! a percentage, for every place that prints one).
 //!
 //! ```
 //! use escpush_core::{field, Dataset, Filter, Limits};
@@ -42,6 +43,7 @@ mod operation;
 mod problem;
 mod request;
 mod scope;
+mod share;
 mod shown;
 mod suggest;
 
@@ -74,3 +76,4 @@ pub use logpush::{
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
 pub use request::{Method, Request};
+pub use share::{percent, share};

@@ -48,7 +48,9 @@
 //! let since = parse_time("2026-11-22T06:00:00Z")?;
 //! let inputs = Selection::new().since(Some(since)).expand(["logs/", "more/2026112*/*.log.gz"])?;
 //! let result = Scanner::new(&filter).scan(inputs)?;
-//! eprintln!("keeps {:.1}% of bytes", 100.0 * result.byte_share().unwrap_or(0.0));
+//! if let Some(kept) = escpush_core::percent(result.matched_bytes, result.bytes) {
+//!     eprintln!("keeps {kept} of bytes");
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]

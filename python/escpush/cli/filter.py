@@ -336,15 +336,15 @@ class _ProgressBar:
         self.total = None if None in sizes else sum(s for s in sizes if s is not None)
 
     def __call__(self, done: int, lines: int) -> None:
-        from .._format import size
+        from .._format import percent, size
 
         elapsed = self.clock() - self.start
         if elapsed < 1.0:
             return
         text = f"{size(done)}, {lines:,} lines, {size(done / elapsed)}/s"
         if self.total:
-            share = min(done / self.total, 1.0)
-            text = f"[{'#' * int(share * 30):<30}] {share:4.0%} {text}"
+            read = min(done, self.total)
+            text = f"[{'#' * (30 * read // self.total):<30}] {percent(read, self.total) or '':>8} {text}"
         sys.stderr.write(f"\r{text}\x1b[K")
         sys.stderr.flush()
         self.shown = True
@@ -356,10 +356,9 @@ class _ProgressBar:
 
 
 def _share(part: int, whole: int) -> str:
-    if not whole:
-        return "-"
-    p = 100 * part / whole
-    return f"{p:.3f}%" if 0 < p < 0.1 else f"{p:.1f}%"
+    from .._format import percent
+
+    return percent(part, whole) or "-"
 
 
 def _counts(r: ScanResult) -> dict[str, object]:
