@@ -90,7 +90,7 @@ def test_the_registered_python_side_is_the_documented_one_and_import_stays_lean(
         "    Filter.parse('{}')\n"
         "except errors.FilterError as e:\n"
         "    print(type(e) is errors.FilterError, type(e).__module__)\n"
-        "print(Filter.parse('{\"where\": {\"key\": \"a\", \"operator\": \"eq\", \"value\": 1}}')._repr_html_()[:19])\n"
+        'print(Filter.parse(\'{"where": {"key": "a", "operator": "eq", "value": 1}}\')._repr_html_()[:19])\n'
         "print('escpush._display' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

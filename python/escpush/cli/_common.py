@@ -168,7 +168,8 @@ def client_setting(name: str, read: Callable[[str], float], what: str) -> Callab
         except ValueError:
             raise argparse.ArgumentTypeError(f"`{text}` is not {what}") from None
         try:
-            _check_client_settings(**{name: value})
+            settings: dict[str, Any] = {name: value}
+            _check_client_settings(**settings)
         except InvalidInput as err:
             raise argparse.ArgumentTypeError(str(err)) from None
         return value
