@@ -23,9 +23,13 @@ $(VENV)/.installed: pyproject.toml
 .PHONY: venv
 venv: $(VENV)/.installed ## Create .venv with maturin
 
+# The test hooks of the native module (tests/test_errors.py) are a cargo feature: on here,
+# off in wheels (pyproject.toml's [tool.maturin] features).
+TEST_FEATURES := test-hooks
+
 .PHONY: develop
-develop: $(VENV)/.installed ## Build the extension (debug) and install escpush and its test deps into .venv
-	$(VENV)/bin/maturin develop --quiet --extras test
+develop: $(VENV)/.installed ## Build the extension (debug, with its test hooks) and install escpush and its test deps into .venv
+	$(VENV)/bin/maturin develop --quiet --extras test --features $(TEST_FEATURES)
 
 .PHONY: release
 release: $(VENV)/.installed ## Build the extension with optimisations into .venv (for benchmarks)
@@ -52,7 +56,8 @@ demo: develop ## Build and run the demo against the embedded emulator
 .PHONY: lint
 lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy --workspace --all-targets --features escpush-py/$(TEST_FEATURES) --quiet -- -D warnings
+	cargo clippy -p escpush-py --quiet -- -D warnings   # and as wheels build it
 	$(PYTHON) -m pip install --quiet "ruff>=0.5"
 	$(VENV)/bin/ruff check python tests scripts benches notebooks
 	$(VENV)/bin/ruff format --check python tests scripts benches notebooks

@@ -3,11 +3,14 @@ own exception class, through the binding's one mapping.
 
 The binding lists every variant (``_error_kinds()``: escpush-http's list is kept complete by
 a Rust test that matches without a wildcard) and raises a sample of each
-(``_raise_error(kind)``). A variant added without a class here fails this test.
+(``_raise_error(kind)``). A variant added without a class here fails this test. Both are test
+hooks of the native module (the cargo feature ``test-hooks``: on under ``make develop``, off in
+wheels).
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 
 import pytest
@@ -20,8 +23,19 @@ from escpush import (
     RateLimitError,
     ScanError,
     TransportError,
+    _escpush,
 )
-from escpush._escpush import _error_kinds, _raise_error
+
+# The hooks are a cargo feature of the native module (`test-hooks`), which `make develop`
+# turns on and wheels leave off. Under `make test` or CI their absence fails the run
+# (tests/test_package.py says so too); elsewhere (a wheel installed) this module is skipped.
+if not hasattr(_escpush, "_raise_error"):
+    if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
+        raise RuntimeError("the native module was built without its test hooks: `make develop` builds them")
+    pytest.skip("the native module was built without the test-hooks feature", allow_module_level=True)
+
+_error_kinds = _escpush._error_kinds
+_raise_error = _escpush._raise_error
 
 EXPECTED: dict[str, type[EscpushError]] = {
     "core.Filter": FilterError,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import escpush
+from escpush import _escpush
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +44,54 @@ def test_default_limits_are_cores() -> None:
     assert "too_many_operators" not in {p["code"] for p in at.problems()}
     assert "too_many_operators" in {p["code"] for p in over.problems()}
     assert escpush.DEFAULT_MAX_BYTES > 0
+
+
+def test_the_test_hooks_are_built_for_the_tests_and_left_out_of_wheels() -> None:
+    """`_error_kinds` and `_raise_error` are the cargo feature `test-hooks`: `make develop`
+    (so `make test` and `make lint`) builds them, wheels do not."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    maturin = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["maturin"]
+    assert "test-hooks" not in maturin.get("features", []), "wheels must not ship the test hooks"
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^TEST_FEATURES := test-hooks$", makefile, re.M), "the Makefile names the feature"
+    develop = makefile.split("\ndevelop:", 1)[1].split("\n\n", 1)[0]
+    assert "maturin develop" in develop and "--features $(TEST_FEATURES)" in develop, develop
+    cargo = (ROOT / "crates" / "escpush-py" / "Cargo.toml").read_text()
+    assert re.search(r"^\[features\]\n(#.*\n)*test-hooks = \[\]$", cargo, re.M), "the crate declares it"
+    # Under `make test` (and CI) the tests that use them must run, not skip.
+    if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
+        assert hasattr(_escpush, "_raise_error") and hasattr(_escpush, "_error_kinds"), "build with `make develop`"
+
+
+def test_no_rust_code_imports_the_python_package_by_name() -> None:
+    """Python lends the native module what it calls back (``_register`` in ``escpush/__init__.py``):
+    exception classes, ``Job``, renderers, schema builders. A call goes Python → native and
+    back through those objects, never through an import of ``escpush.*`` from Rust."""
+    by_name = re.compile(r"""import_exception!\s*\(\s*escpush|\.import\(\s*"escpush|intern!\([^)]*"escpush\.""")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in sorted((ROOT / "crates").glob("*/src/**/*.rs"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if by_name.search(line)
+    ]
+    assert found == []
+
+
+def test_the_registered_python_side_is_the_documented_one_and_import_stays_lean() -> None:
+    code = (
+        "import sys, escpush\n"
+        "lazy = [m for m in ('escpush._display', 'escpush._schemas', 'escpush.spark') if m in sys.modules]\n"
+        "print(lazy)\n"
+        "from escpush import errors, Filter\n"
+        "try:\n"
+        "    Filter.parse('{}')\n"
+        "except errors.FilterError as e:\n"
+        "    print(type(e) is errors.FilterError, type(e).__module__)\n"
+        'print(Filter.parse(\'{"where": {"key": "a", "operator": "eq", "value": 1}}\')._repr_html_()[:19])\n'
+        "print('escpush._display' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["[]", "True escpush.errors", '<div class="escpush', "True"], done.stdout

@@ -10,9 +10,13 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 
 from __future__ import annotations
 
+from . import _escpush
 from ._escpush import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_OPERATORS,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    MAX_RETRIES,
     Account,
     Client,
     Esc,
@@ -53,6 +57,61 @@ if TYPE_CHECKING:
     from ._problem import FilterProblem
 
 
+# What the native module calls back in Python, lent to it here so that no Rust code imports
+# the package by name. The renderers and schema builders import their module on first use:
+# `import escpush` does without them.
+
+
+def _render_html(name: str, args: tuple[object, ...]) -> str:
+    from . import _display
+
+    html: str = getattr(_display, name)(*args)
+    return html
+
+
+def _schema(fmt: str, columns: list[tuple[str, str]]) -> object:
+    from ._schemas import build
+
+    return build(fmt, columns)
+
+
+def _polars_expr(sql: str) -> object:
+    from ._schemas import polars_expr
+
+    return polars_expr(sql)
+
+
+def _spark_column(sql: str) -> object:
+    from .spark import _column
+
+    return _column(sql)
+
+
+_escpush._register(
+    errors={
+        cls.__name__: cls
+        for cls in (
+            EscpushError,
+            FilterError,
+            InvalidInput,
+            ApiError,
+            AuthenticationError,
+            NotFoundError,
+            RateLimitError,
+            ServerError,
+            TransportError,
+            ScanError,
+            Terminated,
+        )
+    },
+    job=Job,
+    render_html=_render_html,
+    schema=_schema,
+    polars_expr=_polars_expr,
+    spark_column=_spark_column,
+)
+
+
 def __getattr__(name: str) -> object:
     # FilterProblem needs `typing`, which start-up does without (see escpush.errors).
     if name == "FilterProblem":
@@ -65,6 +124,9 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "MAX_RETRIES",
     "Account",
     "ApiError",
     "AuthenticationError",

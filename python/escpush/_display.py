@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from ._format import condition_parts, group_of, job_items, plural, size, usage, walk
+from ._format import condition_parts, group_of, job_items, percent, plural, size, usage, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -159,10 +159,9 @@ def esc_status_html(status: EscStatus) -> str:
 
 
 def _share(part: int, whole: int) -> str:
-    if not whole:
-        return str(part)
-    share = part / whole
-    return f"{part} (< 0.1%)" if 0 < share < 0.001 else f"{part} ({share:.1%})"
+    """``part`` with its share of ``whole``, as HTML (a share may read ``< 0.001%``)."""
+    shown = percent(part, whole)
+    return str(part) if shown is None else _text(f"{part} ({shown})")
 
 
 def scan_result_html(result: ScanResult) -> str:
@@ -180,8 +179,8 @@ def scan_result_html(result: ScanResult) -> str:
         source, line, reason = result.first_malformed
         rows.append(("first malformed", f"{_code(source)} line {line}: {_text(reason)}"))
     rows.append(("read", size(result.bytes)))
-    share = "" if result.byte_share is None else f" ({result.byte_share:.1%})"
-    rows.append(("bytes kept", f"{size(result.matched_bytes)}{share}"))
+    kept = percent(result.matched_bytes, result.bytes)
+    rows.append(("bytes kept", _text(size(result.matched_bytes) + ("" if kept is None else f" ({kept})"))))
     if len(result.per_input) > 1:
         rows.append(("inputs", str(len(result.per_input))))
     rows.append(("seconds", f"{result.seconds:.3f}"))

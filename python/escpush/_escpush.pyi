@@ -15,10 +15,16 @@ __version__: str
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "MAX_RETRIES",
+    "_DEFAULT_MAX_RETRY_AFTER",
+    "_DEFAULT_RETRY_BACKOFF",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_EXTRA_JOB_FIELDS",
     "_SCOPES",
+    "_SQL_DIALECTS",
     "Account",
     "Client",
     "EmulatorServer",
@@ -35,11 +41,13 @@ __all__ = [
     "Zone",
     "_Terminating",
     "__version__",
-    "_error_kinds",
+    "_check_client_settings",
     "_job_filter",
     "_load_json",
-    "_raise_error",
+    "_percent",
     "_redact_job",
+    "_register",
+    "_sql_dialect",
     "dataset_fields",
     "dataset_schema",
     "datasets",
@@ -283,17 +291,14 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
 
+def _percent(part: int, whole: int) -> str | None:
+    """``part`` of ``whole`` as core prints a share (``escpush._format.percent``)."""
+
 def _load_json(text: str) -> Any:
     """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as
     ``json.loads`` gives it, read by core's strict reader: a member given twice, ``NaN``,
     a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
     line and column."""
-
-def _error_kinds() -> list[str]:
-    """Every Rust error variant, as ``core.X``, ``http.X``, ``scan.X`` (for the test suite)."""
-
-def _raise_error(kind: str) -> None:
-    """Raises a sample error of ``kind`` through the binding's one mapping (for the test suite)."""
 
 # The optional job fields create_job takes by keyword, with their JSON type ("bool", "int",
 # "string", "object"): core's EXTRA_FIELDS, from which the CLI builds its options.
@@ -302,6 +307,19 @@ DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
 _SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
+
+def _register(
+    *,
+    errors: Mapping[str, type[BaseException]],
+    job: type[Job],
+    render_html: Callable[[str, tuple[object, ...]], str],
+    schema: Callable[[str, list[tuple[str, str]]], object],
+    polars_expr: Callable[[str], object],
+    spark_column: Callable[[str], object],
+) -> None:
+    """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
+    the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
+    ``escpush._display`` and the schema builders."""
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
@@ -314,6 +332,13 @@ def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
     as ``untyped_field``."""
 
+# Every SQL dialect as (name, aliases), core's Dialect::ALL: the command line's --dialect.
+_SQL_DIALECTS: tuple[tuple[str, tuple[str, ...]], ...]
+
+def _sql_dialect(name: str) -> str:
+    """The name of the dialect ``name`` names (a name or an alias, any case); ``InvalidInput``
+    otherwise (for the command line)."""
+
 def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
     """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a
     SQL dialect, or a ``pyarrow.Schema`` / polars ``Schema`` / pyspark ``StructType`` for
@@ -321,15 +346,30 @@ def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = 
 
 # ESC controls
 
+# The client's defaults and range (escpush-http's builder's): the defaults of Client(...) and
+# Client.from_env(...), and of the command line's --timeout and --retries.
+DEFAULT_TIMEOUT: float  # seconds
+DEFAULT_MAX_RETRIES: int
+MAX_RETRIES: int  # the most retries a client may be asked for
+_DEFAULT_RETRY_BACKOFF: float
+_DEFAULT_MAX_RETRY_AFTER: float
+
+def _check_client_settings(
+    *, timeout: float = ..., max_retries: int = ..., retry_backoff: float = ..., max_retry_after: float = ...
+) -> None:
+    """Raises ``InvalidInput`` for a setting ``Client(...)`` would refuse (for the command line)."""
+
 @final
 class Client:
     """A client of Cloudflare's v4 API.
 
-    ``timeout`` (seconds) is the deadline of each call, from its start to its result:
-    connecting, sending and receiving every attempt, and the waits between retries. When the
+    ``timeout`` (seconds, more than 0; ``DEFAULT_TIMEOUT``) is the deadline of each call, from
+    its start to its result: connecting, sending and receiving every attempt, and the waits
+    between retries. When the
     API asks (``Retry-After``) to wait past it, the call stops at once with a
-    ``RateLimitError`` (or ``ServerError``) that says when to retry. ``max_retries`` retries
-    of requests safe to repeat (never a job creation) after 429, 5xx or a lost connection;
+    ``RateLimitError`` (or ``ServerError``) that says when to retry. ``max_retries`` (0 to
+    ``MAX_RETRIES``; ``DEFAULT_MAX_RETRIES``) retries of requests safe to repeat (never a job
+    creation) after 429, 5xx or a lost connection;
     ``retry_backoff`` is the first wait, doubling; ``max_retry_after`` the longest
     ``Retry-After`` waited for (a longer one is cut to it). A negative or unreadable
     ``Retry-After`` is ignored, a past date means "now".

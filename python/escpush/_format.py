@@ -1,8 +1,9 @@
 """Text formatting shared by the command line (:mod:`escpush.cli`) and the Jupyter display
 (:mod:`escpush._display`), so that both show the same thing the same way.
 
-- byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`) and a use
-  against its limit (:func:`usage`);
+- byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`), a use
+  against its limit (:func:`usage`) and a share of a count (:func:`percent`, core's one
+  formatter, which ``ScanResult.summary`` uses too);
 - a message made safe for a terminal (:func:`printable`);
 - the order in which a log-push job's fields are shown (:func:`job_items`);
 - a filter's ``where`` as a tree: its groups and conditions (:func:`group_of`,
@@ -25,6 +26,7 @@ __all__ = [
     "condition_parts",
     "group_of",
     "job_items",
+    "percent",
     "plural",
     "printable",
     "size",
@@ -43,6 +45,15 @@ def size(n: float) -> str:
             return f"{value:.0f} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def percent(part: int, whole: int) -> str | None:
+    """``part`` of ``whole`` as a percentage (``23.1%``, ``0.012%``, ``< 0.001%``; never ``0.0%``
+    for a part that is not nothing, nor ``100.0%`` for one that is not all), or None when
+    ``whole`` is 0: escpush-core's formatter, the one every share printed goes through."""
+    from ._escpush import _percent
+
+    return _percent(part, whole)
 
 
 def plural(n: int, word: str) -> str:

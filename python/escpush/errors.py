@@ -6,8 +6,9 @@ anything is sent is also a :class:`ValueError` (:class:`FilterError`, :class:`In
 No message, ``str`` or ``repr`` of these exceptions contains an API key, token, ESC secret or
 ownership challenge, not even when a server's error message quotes the request.
 
-The native module raises these classes (it imports them once, in ``errors.rs``), each Rust
-error variant as its own class; ``tests/test_errors.py`` checks every variant.
+The native module raises these classes (``escpush/__init__.py`` registers them with it at
+import; ``errors.rs`` maps each Rust error variant to its own class); ``tests/test_errors.py``
+checks every variant.
 """
 
 from __future__ import annotations

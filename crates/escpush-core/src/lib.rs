@@ -13,7 +13,8 @@
 //! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
 //! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
-//! shown in messages: line breaks, escapes, terminal widths).
+//! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
+//! a percentage, for every place that prints one).
 //!
 //! ```
 //! use escpush_core::{field, Dataset, Filter, Limits};
@@ -34,7 +35,6 @@
 
 mod assess;
 mod dataset;
-mod dataset_schema;
 mod endpoints;
 mod envelope;
 mod error;
@@ -46,6 +46,7 @@ mod operation;
 mod problem;
 mod request;
 mod scope;
+mod share;
 mod shown;
 mod suggest;
 
@@ -56,11 +57,11 @@ pub use assess::{
     MAX_URLS,
 };
 pub use dataset::{datasets, Dataset, FieldSchema, FieldType};
-pub use dataset_schema::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use endpoints::{Endpoint, Route, Routed};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, MAX_SECRET_LEN};
+pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
     Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
@@ -81,3 +82,4 @@ pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
+pub use share::{percent, share};

@@ -7,14 +7,29 @@ use pyo3::prelude::*;
 use pyo3::PyClassInitializer;
 
 use escpush_core::Scope;
-use escpush_http::{Auth, Client, ClientBuilder, EnvOverrides, RateLimit, MAX_RATE_LIMIT_REQUESTS};
+use escpush_http::{
+    Auth, Client, ClientBuilder, EnvOverrides, RateLimit, TimeSetting, DEFAULT_MAX_RETRIES, MAX_RATE_LIMIT_REQUESTS,
+    MAX_RETRIES,
+};
 
 use crate::convert::{int_in_range, repr, Int, Text};
 use crate::errors;
 use crate::esc::PyEsc;
 use crate::logpush::PyLogpush;
 
-fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
+/// `rate_limit=(requests, seconds)` as a [`RateLimit`]; `None` leaves it off.
+fn rate_limit(py: Python<'_>, value: Option<(i64, f64)>) -> PyResult<Option<RateLimit>> {
+    let Some((max, per)) = value else { return Ok(None) };
+    let max = int_in_range(py, "rate_limit requests", max, 1, i64::from(MAX_RATE_LIMIT_REQUESTS))?;
+    let per = positive_seconds(py, "rate_limit seconds", per)?;
+    RateLimit::new(u32::try_from(max).unwrap_or(1), per)
+        .map(Some)
+        .map_err(|e| errors::http_error(py, &e))
+}
+
+/// A positive number of seconds, for a setting escpush-http takes as a `Duration` whose
+/// range it does not own (the rate limit's window: `RateLimit::new` refuses zero).
+fn positive_seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
     if value.is_finite() && value > 0.0 {
         Duration::try_from_secs_f64(value).map_err(|e| errors::invalid_input(py, format!("invalid {what}: {e}")))
     } else {
@@ -25,37 +40,31 @@ fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
     }
 }
 
-fn seconds_or_zero(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
-    if value == 0.0 {
-        Ok(Duration::ZERO)
-    } else {
-        seconds(py, what, value)
-    }
+/// A client setting given in seconds, read by escpush-http's rule for it.
+fn time_setting(py: Python<'_>, setting: TimeSetting, secs: f64) -> PyResult<Duration> {
+    setting.from_secs(secs).map_err(|e| errors::http_error(py, &e))
 }
 
-/// `rate_limit=(requests, seconds)` as a [`RateLimit`]; `None` leaves it off.
-fn rate_limit(py: Python<'_>, value: Option<(i64, f64)>) -> PyResult<Option<RateLimit>> {
-    let Some((max, per)) = value else { return Ok(None) };
-    let max = int_in_range(py, "rate_limit requests", max, 1, i64::from(MAX_RATE_LIMIT_REQUESTS))?;
-    let per = seconds(py, "rate_limit seconds", per)?;
-    RateLimit::new(u32::try_from(max).unwrap_or(1), per)
-        .map(Some)
-        .map_err(|e| errors::http_error(py, &e))
+/// The defaults of `Client(...)` and `Client.from_env(...)`, as escpush-http's builder has them.
+fn default_secs(setting: TimeSetting) -> f64 {
+    setting.default().as_secs_f64()
 }
 
-/// The most retries a client may be asked for.
-const MAX_RETRIES: i64 = 100;
+fn default_max_retries() -> Int {
+    Int::Fits(i64::from(DEFAULT_MAX_RETRIES))
+}
 
 /// A client of Cloudflare's v4 API.
 ///
 /// `Client(api_key=..., email=...)` (the `X-Auth-Key`/`X-Auth-Email` scheme) or
 /// `Client(api_token=...)` (`Authorization: Bearer`), or `Client.from_env()`.
 ///
-/// `timeout` (seconds) is the deadline of each call, from its start to its result:
-/// connecting, sending and receiving every attempt, and the waits between retries. When the
-/// API asks (`Retry-After`) to wait past it, the call stops at once with a `RateLimitError`
-/// (or `ServerError`) that says when to retry. `max_retries` retries of requests safe to
-/// repeat (never a job creation) after 429, 5xx or a lost connection; `retry_backoff` is the
+/// `timeout` (seconds, more than 0; `DEFAULT_TIMEOUT`) is the deadline of each call, from
+/// its start to its result: connecting, sending and receiving every attempt, and the waits
+/// between retries. When the API asks (`Retry-After`) to wait past it, the call stops at once
+/// with a `RateLimitError` (or `ServerError`) that says when to retry. `max_retries` (0 to
+/// `MAX_RETRIES`; `DEFAULT_MAX_RETRIES`) retries of requests safe to repeat (never a job
+/// creation) after 429, 5xx or a lost connection; `retry_backoff` is the
 /// first wait, doubling; `max_retry_after` the longest `Retry-After` waited for (a longer
 /// one is cut to it). A negative or unreadable `Retry-After` is ignored, a past date means
 /// "now".
@@ -84,6 +93,27 @@ fn text(value: Option<Text>) -> Option<String> {
 }
 
 impl PyClient {
+    /// Builder `b` with the retry and time settings, each read and checked by escpush-http's
+    /// rule (`TimeSetting`, `ClientBuilder::check`).
+    fn settings(
+        py: Python<'_>,
+        b: ClientBuilder,
+        timeout: f64,
+        max_retries: Int,
+        retry_backoff: f64,
+        max_retry_after: f64,
+    ) -> PyResult<ClientBuilder> {
+        // Any Python int: beyond the range, the message is the builder's (its bound read here).
+        let max_retries = max_retries.within(py, "max_retries", 0, i64::from(MAX_RETRIES))?;
+        let b = b
+            .timeout(time_setting(py, TimeSetting::Timeout, timeout)?)
+            .max_retries(u32::try_from(max_retries).unwrap_or(u32::MAX))
+            .backoff(time_setting(py, TimeSetting::RetryBackoff, retry_backoff)?)
+            .max_retry_after(time_setting(py, TimeSetting::MaxRetryAfter, max_retry_after)?);
+        b.check().map_err(|e| errors::http_error(py, &e))?;
+        Ok(b)
+    }
+
     /// The client from builder `b` (credentials set) and the settings both constructors take.
     #[allow(clippy::too_many_arguments)]
     fn build(
@@ -100,12 +130,7 @@ impl PyClient {
         if let Some(url) = base_url {
             b = b.base_url(url.0);
         }
-        let max_retries = u32::try_from(max_retries.within(py, "max_retries", 0, MAX_RETRIES)?).unwrap_or(0);
-        let b = b
-            .timeout(seconds(py, "timeout", timeout)?)
-            .max_retries(max_retries)
-            .backoff(seconds_or_zero(py, "retry_backoff", retry_backoff)?)
-            .max_retry_after(seconds_or_zero(py, "max_retry_after", max_retry_after)?)
+        let b = Self::settings(py, b, timeout, max_retries, retry_backoff, max_retry_after)?
             .allow_insecure_http(allow_insecure_http)
             .rate_limit(rate_limit(py, limit)?);
         let inner = b.build().map_err(|e| errors::http_error(py, &e))?;
@@ -113,14 +138,42 @@ impl PyClient {
     }
 }
 
+/// Checks client settings as `Client(...)` would, without credentials: for the command line,
+/// which refuses a bad `--timeout` or `--retries` as a usage error naming the option.
+#[pyfunction]
+#[pyo3(signature = (
+    *, timeout=default_secs(TimeSetting::Timeout), max_retries=default_max_retries(),
+    retry_backoff=default_secs(TimeSetting::RetryBackoff), max_retry_after=default_secs(TimeSetting::MaxRetryAfter)
+))]
+pub fn _check_client_settings(
+    py: Python<'_>,
+    timeout: f64,
+    max_retries: Int,
+    retry_backoff: f64,
+    max_retry_after: f64,
+) -> PyResult<()> {
+    PyClient::settings(
+        py,
+        ClientBuilder::default(),
+        timeout,
+        max_retries,
+        retry_backoff,
+        max_retry_after,
+    )
+    .map(drop)
+}
+
 #[pymethods]
 impl PyClient {
     #[new]
     #[pyo3(signature = (
-        *, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=Int::Fits(2),
-        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
+        *, api_key=None, email=None, api_token=None, base_url=None, timeout=default_secs(TimeSetting::Timeout),
+        max_retries=default_max_retries(), retry_backoff=default_secs(TimeSetting::RetryBackoff),
+        max_retry_after=default_secs(TimeSetting::MaxRetryAfter), allow_insecure_http=false, rate_limit=None
     ))]
-    // Written out: `max_retries` defaults to an `Int`, which pyo3 would show as `...`.
+    // The defaults are escpush-http's (above); pyo3 shows an expression as `...`, so `help()`
+    // gets their values written out here, and tests/test_client_defaults.py checks that they
+    // are the builder's.
     #[pyo3(
         text_signature = "(*, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=2, \
         retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=False, rate_limit=None)"
@@ -165,8 +218,9 @@ impl PyClient {
     /// the environment holds.
     #[staticmethod]
     #[pyo3(signature = (
-        *, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=Int::Fits(2),
-        retry_backoff=0.5, max_retry_after=60.0, allow_insecure_http=false, rate_limit=None
+        *, api_token=None, api_key=None, email=None, base_url=None, timeout=default_secs(TimeSetting::Timeout),
+        max_retries=default_max_retries(), retry_backoff=default_secs(TimeSetting::RetryBackoff),
+        max_retry_after=default_secs(TimeSetting::MaxRetryAfter), allow_insecure_http=false, rate_limit=None
     ))]
     #[pyo3(
         text_signature = "(*, api_token=None, api_key=None, email=None, base_url=None, timeout=30.0, max_retries=2, \

@@ -13,6 +13,7 @@ use escpush_core::{Dataset, DatasetScope, FieldValue, Filter, FilterError, Limit
 use crate::convert;
 use crate::convert::{Int, Text};
 use crate::errors;
+use crate::registry::Registry;
 
 /// A log-push job filter, `{"where": ...}`. Python filters are immutable values that
 /// programs combine in loops (`f = f & g`), so the core filter is held as a
@@ -255,7 +256,7 @@ impl PyFilter {
     fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let sql = slf.get().to_sql(py, Text("spark".into()), dataset, scope)?;
-        py.import("escpush.spark")?.call_method1("_column", (sql,))
+        Ok(Registry::get()?.spark_column.call1(py, (sql,))?.into_bound(py))
     }
 
     /// The filter as a `polars.Expr` over a frame of `dataset`'s columns
@@ -264,7 +265,7 @@ impl PyFilter {
     fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let sql = slf.get().to_sql(py, Text("polars".into()), dataset, scope)?;
-        py.import("escpush._schemas")?.call_method1("polars_expr", (sql,))
+        Ok(Registry::get()?.polars_expr.call1(py, (sql,))?.into_bound(py))
     }
 
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.

@@ -17,6 +17,7 @@ mod esc;
 mod field;
 mod filter;
 mod logpush;
+mod registry;
 mod scan;
 mod schema;
 mod signals;
@@ -24,6 +25,8 @@ mod signals;
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The Python side (exception classes, `Job`, renderers), lent by `escpush/__init__.py`.
+    m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
     m.add_class::<filter::PyFilter>()?;
     m.add_class::<field::PyField>()?;
     m.add_class::<logpush::PyLogpullOptions>()?;
@@ -44,10 +47,25 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
     m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;
     m.add_class::<scan::PyScanResult>()?;
+    m.add_function(wrap_pyfunction!(scan::_percent, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;
     m.add_class::<client::PyClient>()?;
+    // The client's defaults and range, escpush-http's builder's, for `help()`, the stub's
+    // test and the command line's options.
+    m.add("DEFAULT_TIMEOUT", escpush_http::DEFAULT_TIMEOUT.as_secs_f64())?;
+    m.add("DEFAULT_MAX_RETRIES", escpush_http::DEFAULT_MAX_RETRIES)?;
+    m.add("MAX_RETRIES", escpush_http::MAX_RETRIES)?;
+    m.add(
+        "_DEFAULT_RETRY_BACKOFF",
+        escpush_http::DEFAULT_RETRY_BACKOFF.as_secs_f64(),
+    )?;
+    m.add(
+        "_DEFAULT_MAX_RETRY_AFTER",
+        escpush_http::DEFAULT_MAX_RETRY_AFTER.as_secs_f64(),
+    )?;
+    m.add_function(wrap_pyfunction!(client::_check_client_settings, m)?)?;
     m.add_class::<client::PyScope>()?;
     m.add_class::<client::PyZone>()?;
     m.add_class::<client::PyAccount>()?;
@@ -64,10 +82,14 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(assess::esc_replacements, m)?)?;
     // SIGTERM and SIGHUP as `escpush.Terminated`, for the command line's own states.
     m.add_class::<signals::PyTerminating>()?;
-    // Test hooks: every Rust error variant raised through the one mapping in errors.rs.
-    m.add_function(wrap_pyfunction!(errors::_error_kinds, m)?)?;
-    m.add_function(wrap_pyfunction!(errors::_raise_error, m)?)?;
+    // Test hooks (the `test-hooks` feature, off in wheels): every Rust error variant raised
+    // through the one mapping in errors.rs.
+    #[cfg(feature = "test-hooks")]
+    errors::hooks::register(m)?;
     m.add_function(wrap_pyfunction!(schema::dataset_schema, m)?)?;
+    // The SQL dialects and their aliases (core's), for `escpush filter sql --dialect`.
+    m.add("_SQL_DIALECTS", schema::sql_dialects(m.py())?)?;
+    m.add_function(wrap_pyfunction!(schema::_sql_dialect, m)?)?;
     // The strict reader of documents a person writes (apply files), for the CLI.
     m.add_function(wrap_pyfunction!(convert::_load_json, m)?)?;
     Ok(())

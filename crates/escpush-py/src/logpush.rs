@@ -127,7 +127,7 @@ fn limit(py: Python<'_>, what: &str, value: Int) -> PyResult<usize> {
 /// gives them).
 fn job_from_json(py: Python<'_>, job: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let dict = convert::from_json(py, job)?;
-    Ok(py.import("escpush._job")?.getattr("Job")?.call1((dict,))?.unbind())
+    crate::registry::job(py, dict)
 }
 
 /// The log-push jobs of one zone or account: `zone.logpush` / `account.logpush`.

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use escpush_core::Filter;
+use escpush_core::{percent, share, Filter};
 use escpush_scan::{parse_time, Input, InputResult, Malformed, ScanError, ScanResult, Scanner, Selection};
 
 use crate::errors;
@@ -87,19 +87,11 @@ impl PyScanResult {
     }
 }
 
-#[allow(clippy::cast_precision_loss)] // a share, not a count
-fn share(part: u64, whole: u64) -> Option<f64> {
-    (whole > 0).then(|| part as f64 / whole as f64)
-}
-
-/// `12.3%`, with more digits when the share is small but not zero.
-fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p > 0.0 && p < 0.1 {
-        format!("{p:.3}%")
-    } else {
-        format!("{p:.1}%")
-    }
+/// `part` of `whole` as core prints a share (`23.1%`, `0.012%`, `< 0.001%`), or None when
+/// `whole` is 0: for the command line and the notebook display (`escpush._format.percent`).
+#[pyfunction]
+pub fn _percent(part: u64, whole: u64) -> Option<String> {
+    percent(part, whole)
 }
 
 #[pymethods]
@@ -148,8 +140,11 @@ impl PyScanResult {
     /// The answer in one line: `keeps 23.1% of lines, 18.4% of bytes`.
     #[getter]
     fn summary(&self) -> String {
-        match (self.line_share(), self.byte_share()) {
-            (Some(lines), Some(bytes)) => format!("keeps {} of lines, {} of bytes", percent(lines), percent(bytes)),
+        match (
+            percent(self.matched, self.total),
+            percent(self.matched_bytes, self.bytes),
+        ) {
+            (Some(lines), Some(bytes)) => format!("keeps {lines} of lines, {bytes} of bytes"),
             _ => "read no lines".to_owned(),
         }
     }

@@ -10,8 +10,10 @@ use escpush_core::{create_table, dataset_columns, datasets as core_datasets, Dat
 use crate::convert::Text;
 use crate::errors;
 use crate::filter::{dataset_arg, scope_arg};
+use crate::registry::Registry;
 
-/// Formats built in Python (`escpush._schemas`) from the column list, each by its package.
+/// Formats built in Python (`escpush._schemas`, registered as `schema`) from the column list,
+/// each by its package.
 const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
 
 /// The columns of `dataset` as `format` gives them: `CREATE TABLE` text for a SQL dialect
@@ -48,7 +50,7 @@ pub fn dataset_schema(
             .into_iter()
             .map(|(name, col)| PyTuple::new(py, [name, col.as_str()]))
             .collect::<PyResult<Vec<_>>>()?;
-        return py.import("escpush._schemas")?.call_method1("build", (format, columns));
+        return Ok(Registry::get()?.schema.call1(py, (format, columns))?.into_bound(py));
     }
     let dialect: Dialect = format.parse().map_err(|_| {
         errors::invalid_input(
@@ -61,6 +63,26 @@ pub fn dataset_schema(
     })?;
     let ddl = create_table(ds, dialect, table).map_err(|e| errors::core_error(py, &e))?;
     Ok(ddl.into_pyobject(py)?.into_any())
+}
+
+/// Every SQL dialect core knows, as `(name, (alias, ...))` in core's order: the command
+/// line's `--dialect` choices and help, written once (core's `Dialect`).
+pub fn sql_dialects(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    let each = Dialect::ALL
+        .into_iter()
+        .map(|d| (d.as_str(), PyTuple::new(py, d.aliases())?).into_pyobject(py))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, each)
+}
+
+/// The name of the SQL dialect `name` names (a name or an alias, in any case), else
+/// `InvalidInput` with core's message; for the command line, which checks `--dialect` as it
+/// reads it.
+#[pyfunction]
+pub fn _sql_dialect(py: Python<'_>, name: Text) -> PyResult<&'static str> {
+    name.parse::<Dialect>()
+        .map(Dialect::as_str)
+        .map_err(|e| errors::core_error(py, &e))
 }
 
 /// The names of every embedded Logpush dataset (of one scope, if given).

@@ -24,21 +24,18 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-mod exc {
-    pyo3::import_exception!(escpush.errors, Terminated);
-}
+use crate::registry::ErrorClass;
 
 /// Whether `err` is an `escpush.Terminated`.
 pub(crate) fn is_terminated(py: Python<'_>, err: &PyErr) -> bool {
-    err.is_instance_of::<exc::Terminated>(py)
+    ErrorClass::Terminated.is_instance(py, err)
 }
 
 /// The handler: raises `escpush.Terminated(signum)` where Python runs it (the main thread,
 /// at its next check).
 #[pyfunction]
 fn on_termination(signum: i32, frame: &Bound<'_, PyAny>) -> PyResult<()> {
-    let _ = frame;
-    Err(exc::Terminated::new_err((signum,)))
+    Err(ErrorClass::Terminated.new_err(frame.py(), (signum,)))
 }
 
 /// The handlers installed for one call, and those they replaced.
@@ -203,7 +200,7 @@ impl PyTerminating {
         let late = guard.and_then(|g| g.release(py));
         match self.received.swap(0, Ordering::Relaxed) {
             0 => late.map_or(Ok(false), Err),
-            signum => Err(exc::Terminated::new_err((signum,))),
+            signum => Err(ErrorClass::Terminated.new_err(py, (signum,))),
         }
     }
 }

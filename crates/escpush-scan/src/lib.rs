@@ -21,7 +21,7 @@
 //!   the first malformed line and the lines [`Scanner::select`] writes do not depend on
 //!   the number of threads or the way the input is read.
 //!
-//! Inputs are what a command line names ([`Selection::expand`]): files, folders (read
+//! Inputs are what a command line names ([`Selection::expand`], in `inputs.rs`): files, folders (read
 //! recursively), globs expanded here, `-` for stdin, and with the `store` feature object
 //! storage (`s3://`, `r2://`, `gs://`, `az://`; see `Object`); log-push files can be picked
 //! by the time range in their names ([`Selection::since`], [`Selection::until`]). Several
@@ -48,7 +48,9 @@
 //! let since = parse_time("2026-11-22T06:00:00Z")?;
 //! let inputs = Selection::new().since(Some(since)).expand(["logs/", "more/2026112*/*.log.gz"])?;
 //! let result = Scanner::new(&filter).scan(inputs)?;
-//! eprintln!("keeps {:.1}% of bytes", 100.0 * result.byte_share().unwrap_or(0.0));
+//! if let Some(kept) = escpush_core::percent(result.matched_bytes, result.bytes) {
+//!     eprintln!("keeps {kept} of bytes");
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -56,10 +58,10 @@
 mod error;
 mod gzip;
 mod input;
+mod inputs;
 mod output;
 mod read;
 mod scan;
-mod select;
 #[cfg(feature = "store")]
 mod store;
 mod work;
@@ -68,7 +70,7 @@ pub use error::ScanError;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;
 pub use input::Input;
+pub use inputs::{format_time, logpush_range, parse_time, Selection};
 pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
-pub use select::{format_time, logpush_range, parse_time, Selection};
 #[cfg(feature = "store")]
 pub use store::Object;

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use escpush_core::{CompiledFilter, Filter, MalformedLine};
+use escpush_core::{share, CompiledFilter, Filter, MalformedLine};
 
 use crate::output::{self, Output};
 use crate::read::{Chunk, Inputs, Reader};
@@ -66,11 +66,6 @@ impl ScanResult {
             inputs,
         }
     }
-}
-
-#[allow(clippy::cast_precision_loss)] // a share, not a count
-fn share(part: u64, whole: u64) -> Option<f64> {
-    (whole > 0).then(|| part as f64 / whole as f64)
 }
 
 /// What a scan found in one input.

@@ -43,7 +43,7 @@ use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, Object
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
-use crate::select::{has_glob, is_log_file_name, parse_time};
+use crate::inputs::{has_glob, is_log_file_name, parse_time};
 use crate::ScanError;
 
 /// Pieces of an object queued ahead of the reader, per object.

@@ -154,15 +154,28 @@ def integer(low: int, high: int) -> Callable[[str], int]:
     return convert
 
 
-def seconds(text: str) -> float:
-    """An option type: a positive, finite number of seconds (at most a day)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"`{text}` is not a number of seconds") from None
-    if not 0 < value <= 86_400:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"`{text}` is out of range: give more than 0 and at most 86400 seconds")
-    return value
+def client_setting(name: str, read: Callable[[str], float], what: str) -> Callable[[str], Any]:
+    """An option type: a setting of the API client (``timeout``, ``max_retries``), read by
+    ``read`` and checked by the client's own rule (escpush-http's builder), so that a value
+    ``Client`` would refuse is a usage error naming the option."""
+
+    def convert(text: str) -> Any:
+        from .._escpush import _check_client_settings
+        from ..errors import InvalidInput
+
+        try:
+            value = read(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"`{text}` is not {what}") from None
+        try:
+            settings: dict[str, Any] = {name: value}
+            _check_client_settings(**settings)
+        except InvalidInput as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return value
+
+    convert.__name__ = name
+    return convert
 
 
 # Sizes and counts the Rust side holds in 64 bits (and JSON consumers as exact integers).
@@ -195,19 +208,23 @@ def api_options(target: bool = True) -> argparse.ArgumentParser:
     creds.add_argument("--api-key", metavar="KEY", help="global API key (CLOUDFLARE_API_KEY), with --email")
     creds.add_argument("--email", metavar="EMAIL", help="the account's email (CLOUDFLARE_EMAIL)")
     creds.add_argument("--base-url", metavar="URL", help="API root (CLOUDFLARE_BASE_URL; default Cloudflare's v4)")
+    # The defaults and ranges are the client's (escpush-http's builder), read, not restated.
+    from .. import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, MAX_RETRIES
+
     creds.add_argument(
         "--timeout",
-        type=seconds,
-        default=30.0,
+        type=client_setting("timeout", float, "a number of seconds"),
+        default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help="deadline of each API call, retries and their waits included (default 30)",
+        help=f"deadline of each API call, retries and their waits included (default {DEFAULT_TIMEOUT:g})",
     )
     creds.add_argument(
         "--retries",
-        type=integer(0, 10),
-        default=2,
+        type=client_setting("max_retries", int, "an integer"),
+        default=DEFAULT_MAX_RETRIES,
         metavar="N",
-        help="retries of a call that is safe to repeat, after a 429, a 5xx or a network error (default 2)",
+        help="retries of a call that is safe to repeat, after a 429, a 5xx or a network error "
+        f"(0 to {MAX_RETRIES}; default {DEFAULT_MAX_RETRIES})",
     )
     return api
 

@@ -337,15 +337,15 @@ class _ProgressBar:
         self.total = None if None in sizes else sum(s for s in sizes if s is not None)
 
     def __call__(self, done: int, lines: int) -> None:
-        from .._format import size
+        from .._format import percent, size
 
         elapsed = self.clock() - self.start
         if elapsed < 1.0:
             return
         text = f"{size(done)}, {lines:,} lines, {size(done / elapsed)}/s"
         if self.total:
-            share = min(done / self.total, 1.0)
-            text = f"[{'#' * int(share * 30):<30}] {share:4.0%} {text}"
+            read = min(done, self.total)
+            text = f"[{'#' * (30 * read // self.total):<30}] {percent(read, self.total) or '':>8} {text}"
         sys.stderr.write(f"\r{text}\x1b[K")
         sys.stderr.flush()
         self.shown = True
@@ -357,10 +357,9 @@ class _ProgressBar:
 
 
 def _share(part: int, whole: int) -> str:
-    if not whole:
-        return "-"
-    p = 100 * part / whole
-    return f"{p:.3f}%" if 0 < p < 0.1 else f"{p:.1f}%"
+    from .._format import percent
+
+    return percent(part, whole) or "-"
 
 
 def _counts(r: ScanResult) -> dict[str, object]:
@@ -450,8 +449,27 @@ def run_scan(args: argparse.Namespace) -> int:
 
 # -- sql ------------------------------------------------------------------------------------------
 
-SQL_DIALECTS = ["duckdb", "datafusion", "spark", "clickhouse", "bigquery", "snowflake", "trino", "postgres"]
-SQL_DIALECTS += ["transformer", "polars", "athena"]
+
+def _sql_dialect(text: str) -> str:
+    """An option type: a SQL dialect as core reads one (a name or an alias, any case), kept as
+    given; anything else is a usage error with core's message."""
+    import argparse
+
+    from .._escpush import _sql_dialect
+    from ..errors import InvalidInput
+
+    try:
+        _sql_dialect(text)
+    except InvalidInput as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def _dialects_help() -> str:
+    """Core's dialects, each with its aliases: ``duckdb, ..., trino (athena), ...``."""
+    from .._escpush import _SQL_DIALECTS
+
+    return ", ".join(f"{name} ({', '.join(aliases)})" if aliases else name for name, aliases in _SQL_DIALECTS)
 
 
 def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.ArgumentParser) -> None:
@@ -469,7 +487,7 @@ def add_sql(flt: Commands, plain: argparse.ArgumentParser, output: argparse.Argu
         ],
         [plain, output],
     )
-    sql.add_argument("--dialect", required=True, choices=SQL_DIALECTS, metavar="D", help=", ".join(SQL_DIALECTS))
+    sql.add_argument("--dialect", required=True, type=_sql_dialect, metavar="D", help=_dialects_help())
     sql.add_argument("--dataset", required=True, metavar="NAME", help="the dataset whose columns the table has")
     sql.add_argument("--scope", choices=scope_choices(), help="the dataset's scope, if both have it")
     sql.add_argument("--query", action="store_true", help="print SELECT * FROM TABLE WHERE ... instead")

@@ -1,5 +1,5 @@
 //! The filter as a SQL boolean expression (a `WHERE` clause), in each [`Dialect`], over a
-//! table whose columns have the types of [`crate::dataset_schema`]. On such a table the
+//! table whose columns have the types of [`create_table`] (`table.rs`). On such a table the
 //! expression gives the answers of [`Filter::matches`](crate::Filter::matches):
 //!
 //! - every condition is `COALESCE(test, FALSE)`, so a missing (NULL) field makes it false,
@@ -18,15 +18,25 @@
 //! String values are written so that no value can change the statement: quotes and
 //! backslashes escaped as the dialect reads them, control characters (NUL included) as
 //! escapes or `chr(n)`, and in Spark `$` as `\u0024` (its parser substitutes `${...}`).
+//!
+//! What differs between dialects is described once per dialect, in `dialect.rs` (a
+//! `DialectSpec` for each [`Dialect`]); this printer reads those descriptions and never
+//! matches on a dialect.
 
 use std::fmt::Write as _;
 
+mod dialect;
+mod table;
+
+pub use dialect::Dialect;
+pub use table::{columns, create_table, ColumnType};
+
 use crate::dataset::Dataset;
-use crate::dataset_schema::{ColumnType, Dialect};
 use crate::error::Error;
 use crate::filter::ast::{Condition, Expr, Operator, Scalar, Value};
 use crate::filter::{Filter, Limits};
 use crate::problem::{FilterError, ProblemCode};
+use dialect::{fill, ArrayTest, ControlEscape, IntCast, QueryFrom, StringLiteral, TextTest};
 
 /// The filter as a boolean SQL expression in `dialect`, for a table of `dataset`'s columns.
 ///
@@ -70,21 +80,21 @@ pub fn to_sql(filter: &Filter, dialect: Dialect, dataset: &Dataset) -> Result<St
 /// Those of [`to_sql`], and [`Error::InvalidInput`] for a table named in the transformer
 /// dialect.
 pub fn to_query(filter: &Filter, dialect: Dialect, dataset: &Dataset, table: Option<&str>) -> Result<String, Error> {
-    let table = match (dialect, table) {
-        (Dialect::Transformer, Some(_)) => {
+    let table = match (dialect.spec().query_from, table) {
+        (QueryFrom::Dataset(why), Some(_)) => {
             return Err(Error::InvalidInput {
                 what: "table",
-                message: "a Logpush transformer reads the job's dataset; leave the table out".into(),
+                message: why.into(),
             })
         }
-        (Dialect::Transformer, None) => dataset.name().to_owned(),
-        (_, Some("")) => {
+        (QueryFrom::Dataset(_), None) => dataset.name().to_owned(),
+        (QueryFrom::Table, Some("")) => {
             return Err(Error::InvalidInput {
                 what: "table",
                 message: "the table name is empty".into(),
             })
         }
-        (_, t) => dialect.quote_table(t.unwrap_or(dataset.name())),
+        (QueryFrom::Table, t) => dialect.quote_table(t.unwrap_or(dataset.name())),
     };
     Ok(format!(
         "SELECT * FROM {table} WHERE {}",
@@ -208,7 +218,8 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
             in_list(col, &bools)
         }
         (ColumnType::StringArray | ColumnType::IntArray, Operator::Contains | Operator::In) => {
-            if d == Dialect::Transformer {
+            // Before the values are written, which may fail for a reason of their own.
+            if matches!(d.spec().arrays, ArrayTest::Unsupported) {
                 return Err(unsupported(d, &format!("`{key}` is an array")));
             }
             let elems: Vec<String> = if ty == ColumnType::StringArray {
@@ -219,7 +230,7 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
             } else {
                 scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect()
             };
-            array_any(col, &elems, ty, d)
+            array_any(col, &elems, ty, d, key)?
         }
         _ => NEVER.into(),
     })
@@ -303,36 +314,26 @@ fn bool_lit(b: bool) -> &'static str {
 
 /// `startsWith` / `endsWith` / `contains` on a text column.
 fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String, Error> {
-    use Dialect as D;
+    let spec = d.spec();
+    // First, so that a value the dialect cannot write is named as given (not as a pattern).
     let lit = string_lit(d, text)?;
-    let like = |pattern: String| -> Result<String, Error> {
-        Ok(format!("{col} LIKE {} ESCAPE '\\'", string_lit(d, &pattern)?))
+    let spelling = match op {
+        Operator::StartsWith => spec.starts_with,
+        Operator::EndsWith => spec.ends_with,
+        _ => spec.contains,
     };
-    let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    Ok(match (op, d) {
-        (Operator::StartsWith, D::DuckDb | D::DataFusion | D::Trino | D::Postgres | D::Polars) => {
-            format!("starts_with({col}, {lit})")
+    Ok(match spelling {
+        TextTest::Call(call) => fill(call, &[("col", col), ("lit", &lit)]),
+        TextTest::LiteralRegex(call) => fill(call, &[("col", col), ("re", &string_lit(d, &regex_escape(text))?)]),
+        TextTest::Like => {
+            let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            let pattern = match op {
+                Operator::StartsWith => format!("{escaped}%"),
+                Operator::EndsWith => format!("%{escaped}"),
+                _ => format!("%{escaped}%"),
+            };
+            format!("{col} LIKE {} ESCAPE '\\'", string_lit(d, &pattern)?)
         }
-        (Operator::StartsWith, D::Spark) => format!("startswith({col}, {lit})"),
-        (Operator::StartsWith, D::ClickHouse) => format!("startsWith({col}, {lit})"),
-        (Operator::StartsWith, D::BigQuery) => format!("STARTS_WITH({col}, {lit})"),
-        (Operator::StartsWith, D::Snowflake) => format!("STARTSWITH({col}, {lit})"),
-        (Operator::StartsWith, _) => like(format!("{escaped}%"))?,
-        (Operator::EndsWith, D::DuckDb | D::DataFusion | D::Polars) => format!("ends_with({col}, {lit})"),
-        (Operator::EndsWith, D::Spark) => format!("endswith({col}, {lit})"),
-        (Operator::EndsWith, D::ClickHouse) => format!("endsWith({col}, {lit})"),
-        (Operator::EndsWith, D::BigQuery) => format!("ENDS_WITH({col}, {lit})"),
-        (Operator::EndsWith, D::Snowflake) => format!("ENDSWITH({col}, {lit})"),
-        (Operator::EndsWith, _) => like(format!("%{escaped}"))?,
-        (_, D::DuckDb | D::Spark) => format!("contains({col}, {lit})"),
-        (_, D::Snowflake) => format!("CONTAINS({col}, {lit})"),
-        (_, D::ClickHouse) => format!("position({col}, {lit}) > 0"),
-        (_, D::BigQuery) => format!("STRPOS({col}, {lit}) > 0"),
-        (_, D::DataFusion | D::Trino | D::Postgres) => format!("strpos({col}, {lit}) > 0"),
-        // polars reads the argument of `strpos` as a regular expression, and has no other
-        // substring test: the text as a regular expression that matches only itself.
-        (_, D::Polars) => format!("regexp_like({col}, {})", string_lit(d, &regex_escape(text))?),
-        (_, _) => like(format!("%{escaped}%"))?,
     })
 }
 
@@ -366,44 +367,42 @@ struct IntText {
 
 impl IntText {
     fn of(col: &str, d: Dialect, key: &str) -> Result<IntText, Error> {
-        use Dialect as D;
-        let (int, text) = match d {
-            D::ClickHouse => (format!("toInt64OrNull({col})"), "toString"),
-            D::BigQuery => (format!("SAFE_CAST({col} AS INT64)"), "STRING"),
-            D::Spark => (format!("try_cast({col} AS BIGINT)"), "STRING"),
-            D::Postgres => {
-                let canonical = format!("({col} ~ '^-?(0|[1-9][0-9]*)$' AND {col} <> '-0')");
+        let (int, back, regex) = match d.spec().int_text {
+            IntCast::Try { int, back, regex } => (int, back, regex),
+            IntCast::Exact { canonical, int } => {
+                let canonical = fill(canonical, &[("col", col)]);
                 return Ok(IntText {
-                    int: format!("CASE WHEN {canonical} THEN CAST({col} AS NUMERIC) END"),
+                    int: fill(int, &[("col", col), ("canonical", &canonical)]),
                     fits: canonical.clone(),
                     beyond: None,
                     is_int: canonical,
                 });
             }
-            D::Transformer => {
+            IntCast::Unsupported => {
                 return Err(unsupported(
                     d,
                     &format!("`{key}` (int or string) holds integers as text, and telling them apart needs a cast"),
                 ))
             }
-            _ => (format!("TRY_CAST({col} AS BIGINT)"), "VARCHAR"),
         };
-        let back = if d == D::ClickHouse {
-            format!("toString({int})")
-        } else {
-            format!("CAST({int} AS {text})")
+        let int = fill(int, &[("col", col)]);
+        let back = fill(back, &[("int", &int)]);
+        let full_match = |pattern: &str| -> Result<String, Error> {
+            let (start, end) = regex.anchors;
+            let re = string_lit(d, &format!("{start}{pattern}{end}"))?;
+            Ok(fill(regex.call, &[("col", col), ("re", &re)]))
         };
         // 19 digits or more: where the cast fails on such text, it is beyond 64 bits.
         let beyond = |sign: &str| -> Result<String, Error> {
             Ok(format!(
                 "({int} IS NULL AND {})",
-                full_match(col, &format!("{sign}[1-9][0-9]{{18,}}"), d)?
+                full_match(&format!("{sign}[1-9][0-9]{{18,}}"))?
             ))
         };
         Ok(IntText {
             fits: format!("{back} = {col}"),
             beyond: Some([beyond("-")?, beyond("")?]),
-            is_int: full_match(col, "(0|-?[1-9][0-9]*)", d)?,
+            is_int: full_match("(0|-?[1-9][0-9]*)")?,
             int,
         })
     }
@@ -426,98 +425,55 @@ impl IntText {
     }
 }
 
-/// The whole text of `col` matches the regular expression `pattern` (made of digits, `-`,
-/// `?`, `|`, `(...)` and `[...]{n,}`, read alike by every dialect's syntax). Each dialect's
-/// anchors: RE2 and Rust read `$` as the end of the text, Java (Spark, Trino) also before a
-/// final line break, so those use `\A` and `\z`; DuckDB and Snowflake match the whole text.
-fn full_match(col: &str, pattern: &str, d: Dialect) -> Result<String, Error> {
-    use Dialect as D;
-    let anchored = |start: &str, end: &str| string_lit(d, &format!("{start}{pattern}{end}"));
-    Ok(match d {
-        D::DuckDb => format!("regexp_full_match({col}, {})", string_lit(d, pattern)?),
-        D::Snowflake => format!("REGEXP_LIKE({col}, {})", string_lit(d, pattern)?),
-        D::Spark => format!("{col} RLIKE {}", anchored("\\A", "\\z")?),
-        D::Trino => format!("regexp_like({col}, {})", anchored("\\A", "\\z")?),
-        D::ClickHouse => format!("match({col}, {})", anchored("^", "$")?),
-        D::BigQuery => format!("REGEXP_CONTAINS({col}, {})", anchored("^", "$")?),
-        _ => format!("regexp_like({col}, {})", anchored("^", "$")?),
-    })
-}
-
 /// True when any element of the array column is one of `elems`.
-fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect) -> String {
-    use Dialect as D;
+fn array_any(col: &str, elems: &[String], ty: ColumnType, d: Dialect, key: &str) -> Result<String, Error> {
     if elems.is_empty() {
-        return "FALSE".into();
+        return Ok("FALSE".into());
     }
-    let list = elems.join(", ");
-    match (d, elems) {
-        (D::DuckDb, [one]) => format!("list_contains({col}, {one})"),
-        (D::DuckDb, _) => format!("list_has_any({col}, [{list}])"),
-        (D::DataFusion, [one]) => format!("array_has({col}, {one})"),
-        (D::DataFusion, _) => format!("array_has_any({col}, make_array({list}))"),
-        (D::Spark, [one]) => format!("array_contains({col}, {one})"),
-        (D::Spark, _) => format!("arrays_overlap({col}, array({list}))"),
-        // `hasAny` reads a NULL element as the type's default ('' or 0); `has` does not.
-        (D::ClickHouse, _) => {
-            let each: Vec<String> = elems.iter().map(|e| format!("has({col}, {e})")).collect();
+    Ok(match (d.spec().arrays, elems) {
+        (ArrayTest::OneOrAny { one, .. }, [x]) => fill(one, &[("col", col), ("x", x)]),
+        (ArrayTest::OneOrAny { any, .. }, _) => {
+            let list = elems.join(", ");
+            let sql_type = ty.sql_type(d).unwrap_or_default();
+            fill(any, &[("col", col), ("list", &list), ("type", sql_type)])
+        }
+        (ArrayTest::Each(each), _) => {
+            let each: Vec<String> = elems.iter().map(|x| fill(each, &[("col", col), ("x", x)])).collect();
             if each.len() == 1 {
                 each.join("")
             } else {
                 format!("({})", each.join(" OR "))
             }
         }
-        (D::BigQuery, [one]) => format!("{one} IN UNNEST({col})"),
-        (D::BigQuery, _) => format!("EXISTS(SELECT 1 FROM UNNEST({col}) AS e WHERE e IN ({list}))"),
-        (D::Snowflake, [one]) => format!("ARRAY_CONTAINS(TO_VARIANT({one}), {col})"),
-        (D::Snowflake, _) => format!("ARRAYS_OVERLAP({col}, ARRAY_CONSTRUCT({list}))"),
-        (D::Polars, _) => {
-            let each: Vec<String> = elems.iter().map(|e| format!("array_contains({col}, {e})")).collect();
-            if each.len() == 1 {
-                each.join("")
-            } else {
-                format!("({})", each.join(" OR "))
-            }
-        }
-        (D::Trino, [one]) => format!("contains({col}, {one})"),
-        (D::Trino, _) => format!("arrays_overlap({col}, ARRAY[{list}])"),
-        (_, [one]) => format!("{one} = ANY({col})"),
-        (_, _) => {
-            let cast = if ty == ColumnType::IntArray {
-                "BIGINT[]"
-            } else {
-                "TEXT[]"
-            };
-            format!("{col} && CAST(ARRAY[{list}] AS {cast})")
-        }
-    }
+        (ArrayTest::Unsupported, _) => return Err(unsupported(d, &format!("`{key}` is an array"))),
+    })
 }
 
 /// A string literal of `dialect` holding exactly `text`.
 fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
-    use Dialect as D;
-    match d {
-        D::Spark | D::ClickHouse | D::BigQuery | D::Snowflake => {
+    match d.spec().strings {
+        StringLiteral::Backslash { control, dollar } => {
             let mut out = String::with_capacity(text.len() + 2);
             out.push('\'');
             for ch in text.chars() {
                 match ch {
                     '\'' => out.push_str("\\'"),
                     '\\' => out.push_str("\\\\"),
-                    // Spark substitutes `${...}` in the text of every statement it parses.
-                    '$' if d == D::Spark => out.push_str("\\u0024"),
+                    '$' if dollar => out.push_str("\\u0024"),
                     c if c.is_control() => {
                         let n = u32::from(c);
-                        if d == D::ClickHouse {
-                            // ClickHouse strings are bytes: `\xHH` is one byte, so the
-                            // character's UTF-8 bytes are written one by one.
-                            for b in c.to_string().bytes() {
-                                let _ = write!(out, "\\x{b:02X}");
+                        match control {
+                            ControlEscape::Utf8Bytes => {
+                                for b in c.to_string().bytes() {
+                                    let _ = write!(out, "\\x{b:02X}");
+                                }
                             }
-                        } else if d == D::Snowflake && n < 0x80 {
-                            let _ = write!(out, "\\x{n:02X}");
-                        } else {
-                            let _ = write!(out, "\\u{n:04X}");
+                            ControlEscape::AsciiHex if n < 0x80 => {
+                                let _ = write!(out, "\\x{n:02X}");
+                            }
+                            ControlEscape::AsciiHex | ControlEscape::Unicode => {
+                                let _ = write!(out, "\\u{n:04X}");
+                            }
                         }
                     }
                     c => out.push(c),
@@ -527,10 +483,10 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
             Ok(out)
         }
         // Standard literals: quotes doubled, backslashes plain; control characters outside
-        // the quotes as chr(n), joined with `||` (polars and the transformer have no chr:
-        // there they stay inside the quotes, where they are plain characters).
-        _ => {
-            if (d == D::Postgres || d == D::Transformer) && text.contains('\0') {
+        // the quotes as chr(n), joined with `||` (without chr, they stay inside the quotes,
+        // where they are plain characters).
+        StringLiteral::Standard { chr, nul } => {
+            if !nul && text.contains('\0') {
                 return Err(unsupported(
                     d,
                     &format!("the value {} holds a NUL character", serde_json::Value::from(text)),
@@ -539,7 +495,7 @@ fn string_lit(d: Dialect, text: &str) -> Result<String, Error> {
             let mut parts: Vec<String> = Vec::new();
             let mut run = String::new();
             for ch in text.chars() {
-                if ch.is_control() && !matches!(d, D::Transformer | D::Polars) {
+                if ch.is_control() && chr {
                     if !run.is_empty() {
                         parts.push(format!("'{}'", run.replace('\'', "''")));
                         run.clear();

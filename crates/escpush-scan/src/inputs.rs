@@ -1,5 +1,6 @@
 //! Which inputs a scan reads: arguments as a command line gives them, expanded by
-//! [`Selection`].
+//! [`Selection`] (folders, globs, object storage prefixes, a time range). Not to be confused
+//! with [`Scanner::select`](crate::Scanner::select), which writes the lines that match.
 
 use std::path::{Component, Path, PathBuf};
 

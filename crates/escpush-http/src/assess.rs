@@ -1,6 +1,8 @@
-//! Fetching the user's own URLs for the ESC assessment, and the driver that runs core's
-//! [`Assessment`] machine: each step performed with this client, waits taken in short slices
-//! so that the caller can interrupt them, and the way back never interrupted.
+//! The ESC assessment's driver: it runs core's [`Assessment`] machine, each step performed
+//! with this client (the ESC switches, and fetches of the user's own URLs), waits taken in
+//! short slices so that the caller can interrupt them, and the way back never interrupted.
+//! (The transport's API calls are in `client.rs` and `send.rs`; this file is where an
+//! assessment happens.)
 //!
 //! A fetch is a plain GET as a visitor's browser would send it: no credentials, redirects
 //! not followed (a redirect is a response to compare), one deadline, the body reduced to its
