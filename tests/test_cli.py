@@ -736,12 +736,18 @@ def test_scan_output_refuses_a_hard_link_to_an_input(cli: Cli, tmp_path: Path) -
 
 
 def test_create_has_an_option_for_every_job_field_core_accepts() -> None:
-    from escpush._escpush import _EXTRA_JOB_FIELDS
+    from escpush._escpush import _JOB_FIELDS
 
-    create = dict(_leaf_parsers())["logpush create"]
-    flags = {flag for action in create._actions for flag in action.option_strings}
-    assert _EXTRA_JOB_FIELDS, "core's list reaches Python"
-    for name, kind in _EXTRA_JOB_FIELDS:
-        assert "--" + name.replace("_", "-") in flags, name
-        if kind == "bool":
-            assert "--no-" + name.replace("_", "-") in flags, name
+    parsers = dict(_leaf_parsers())
+    assert _JOB_FIELDS, "core's table reaches Python"
+    for command, settable in (("create", "create"), ("ensure", "create"), ("update", "update")):
+        leaf = parsers[f"logpush {command}"]
+        flags = {flag for action in leaf._actions for flag in action.option_strings}
+        helps = {flag: action.help for action in leaf._actions for flag in action.option_strings}
+        for field in _JOB_FIELDS:
+            flag = "--" + field["name"].replace("_", "-")
+            assert (flag in flags) == field[settable], (command, field["name"])
+            if field[settable] and not field["parsed"]:
+                assert field["about"] in str(helps[flag]), (command, field["name"])
+            if field[settable] and field["type"] == "bool":
+                assert "--no-" + field["name"].replace("_", "-") in flags, field["name"]

@@ -325,6 +325,26 @@ def test_secrets_of_a_job_echoed_by_the_server_are_scrubbed(escpush_emulator: Em
         assert leaked not in text
 
 
+def test_a_short_credential_does_not_garble_the_servers_message(escpush_emulator: Emulator) -> None:
+    # Issue 23: a one-letter parameter value was masked inside every word ("cre***ting *** new
+    # job"); a value that short is masked only where it is known to stand.
+    conf = "r2://bucket/logs?account-id=a&access-key-id=k&secret-access-key=SAK-long-secret"
+    message = "creating a new job is not allowed: exceeded max jobs allowed (account-id=a, key k)"
+    body = json.dumps({"success": False, "errors": [{"code": 1004, "message": message}], "result": None})
+    escpush_emulator.fail_next(status=400, body=body)
+    with pytest.raises(ApiError) as exc:
+        escpush_emulator.client().zone(ZONE).logpush.create_job(destination_conf=conf, dataset="http_requests")
+    assert exc.value.errors[0]["message"] == (
+        "creating a new job is not allowed: exceeded max jobs allowed (account-id=***, key k)"
+    )
+    escpush_emulator.fail_next(echo=True, status=400)
+    with pytest.raises(ApiError) as exc:
+        escpush_emulator.client().zone(ZONE).logpush.create_job(destination_conf=conf, dataset="http_requests")
+    text = str(exc.value)
+    assert "account-id=***&access-key-id=***&secret-access-key=***" in text, text
+    assert "SAK-long-secret" not in text and "cannot process POST" in text
+
+
 def test_redacted_is_cores_rule() -> None:
     from escpush import Job
 
@@ -344,6 +364,22 @@ def test_redacted_is_cores_rule() -> None:
     assert shown["name"] is opaque and shown["frequency"] is None and type(shown) is dict
     assert job["ownership_challenge"] == "***", "the job holds what it shows"
     assert job.reveal()["ownership_challenge"] is opaque and job.reveal()["name"] is opaque
+
+
+def test_python_reads_the_redaction_rules_from_core(escpush_emulator: Emulator) -> None:
+    from escpush._escpush import _JOB_FIELDS, _MASK, _SECRET_BODY_KEYS, _SECRET_HEADERS
+
+    secret_fields = {f["name"] for f in _JOB_FIELDS if f["secret"]}
+    assert secret_fields == {"ownership_challenge"} and set(_SECRET_BODY_KEYS) == {"with_secret", *secret_fields}
+    zone = escpush_emulator.client().zone(ZONE)
+    zone.esc.set_secret("abc")
+    zone.logpush.create_job(destination_conf=S3, dataset="http_requests", ownership_challenge="challenge-py-1")
+    for logged in escpush_emulator.requests():
+        for header in _SECRET_HEADERS:
+            assert logged["headers"].get(header, _MASK) == _MASK, header
+        for key in _SECRET_BODY_KEYS:
+            assert (logged["body"] or {}).get(key, _MASK) == _MASK, key
+    assert zone.esc.status()._repr_html_().count(f"<code>{_MASK}</code>") == 1
 
 
 def test_the_default_limits_are_cores() -> None:

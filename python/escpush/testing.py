@@ -16,8 +16,9 @@ What the emulator does where the spec says "not shown": DELETE clears ``always``
 configured secret; a GET shows ``always`` and ``with_secret`` each when it applies (both when
 both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; every id exists.
 The request log keeps the most recent requests (``log_capacity``, 10,000 by default) and
-redacts ``X-Auth-Key``, ``Authorization``, ``Cookie``, every ``with_secret`` and a job's
-credentials; the state shows only whether a secret is set and its length.
+shows ``***`` for the values of ``X-Auth-Key``, ``Authorization``, ``Cookie``, every
+``with_secret`` and a job's credentials (core's redaction: ``escpush._escpush._SECRET_HEADERS``,
+``_SECRET_BODY_KEYS``); the state shows only whether a secret is set and its length.
 
 Edge mode (``emu.serve_site(zone)``) serves a zone's site whose responses ESC alters unless
 ESC is off for the request, for ``zone.esc.assess(...)`` and other end-to-end tests.

@@ -9,7 +9,7 @@
 //!
 //! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
 //! (the embedded schemas), `problem` (what input checks report), `esc`, `logpush`,
-//! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
+//! `operation`, `request`, `redact` (what is secret and how it is masked), `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
 //! shown in messages: line breaks, escapes, terminal widths).
 //!
@@ -41,6 +41,7 @@ mod json;
 mod logpush;
 mod operation;
 mod problem;
+pub mod redact;
 mod request;
 mod scope;
 mod shown;
@@ -63,15 +64,16 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    dataset_scope, read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder,
-    LogpullOptions, Timestamps, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    dataset_scope, job_record, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, DestinationConf,
+    InRecord, JobField, JobFieldType, JobOp, JobSpec, JobSpecBuilder, LogpullOptions, RecordDefault, Timestamps,
+    JOB_FIELDS, KNOWN_SCHEMES,
 };
 pub use logpush::{
     desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
-    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, updatable_fields, FieldChange,
-    FieldDrift, JobLimit, JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS,
-    MAX_JOBS_MESSAGE,
+    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, FieldChange, FieldDrift, JobLimit,
+    JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
+pub use redact::{Secrets, MASK};
 pub use request::{Method, Request};

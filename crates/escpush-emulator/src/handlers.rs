@@ -413,20 +413,11 @@ fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<St
         return error_response(400, INVALID_JOB, escpush_core::MAX_JOBS_MESSAGE);
     }
     state.last_job_id += 1;
-    let mut record = Map::new();
-    record.insert("id".to_owned(), state.last_job_id.into());
-    record.insert("enabled".to_owned(), false.into());
-    record.insert("name".to_owned(), Value::Null);
-    record.insert("logpull_options".to_owned(), Value::Null);
-    record.insert("filter".to_owned(), Value::Null);
-    record.insert("frequency".to_owned(), "high".into());
-    record.insert("kind".to_owned(), "".into());
-    if let Value::Object(given) = spec.to_body() {
-        record.extend(given);
-    }
-    for key in ["last_complete", "last_error", "error_message"] {
-        record.insert(key.to_owned(), Value::Null);
-    }
+    // The record as core's job field table makes it from what the creation gave.
+    let Value::Object(given) = spec.to_body() else {
+        unreachable!("a job body is an object")
+    };
+    let mut record = escpush_core::job_record(state.last_job_id, &given);
     if state.quirks.reserialize_filters {
         reserialize_record(&mut record);
     }

@@ -119,9 +119,9 @@ pub(crate) struct Credentials {
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Credentials")
-            .field("api_key", &"<redacted>")
+            .field("api_key", &escpush_core::MASK)
             .field("email", &self.email)
-            .field("api_token", &"<redacted>")
+            .field("api_token", &escpush_core::MASK)
             .finish()
     }
 }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
+use crate::shown::MASK;
 use crate::suggest;
 /// Destination schemes the API documents.
 pub const KNOWN_SCHEMES: &[&str] = &["r2", "s3", "gs", "azure", "https", "datadog", "splunk", "sumo"];
@@ -125,7 +126,7 @@ impl DestinationConf {
     /// assert_eq!(DestinationConf::redact("not a destination"), "***");
     /// ```
     pub fn redact(text: &str) -> String {
-        DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
+        DestinationConf::parse(text).map_or_else(|_| MASK.to_owned(), |d| d.redacted())
     }
 
     /// The whole text, credentials included: the value to send.
@@ -140,17 +141,19 @@ impl DestinationConf {
         let (userinfo, host_and_path, code) = self.path_parts();
         let mut out = format!("{}://", self.scheme);
         if userinfo.is_some() {
-            out.push_str("***@");
+            out.push_str(MASK);
+            out.push('@');
         }
         out.push_str(host_and_path);
         if code.is_some() {
-            out.push_str("/***");
+            out.push('/');
+            out.push_str(MASK);
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
             out.push_str(k);
             out.push('=');
-            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { "***" });
+            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { MASK });
         }
         out
     }
@@ -159,13 +162,25 @@ impl DestinationConf {
     /// message may quote one alone): the `user:password`, a Sumo Logic collector code, and
     /// each parameter value that is not a harmless one.
     pub fn secret_values(&self) -> Vec<&str> {
+        self.secret_parts().into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// [`DestinationConf::secret_values`], each with the parameter name it stands under
+    /// (`None` for a `user:password` and a collector code, which stand in the path): where
+    /// a secret is known to be, even a short one is masked (the `redact` module's rule).
+    pub fn secret_parts(&self) -> Vec<(Option<&str>, &str)> {
         let (userinfo, _, code) = self.path_parts();
         let params = self
             .params
             .iter()
             .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
-            .map(|(_, v)| v.as_str());
-        userinfo.into_iter().chain(code).chain(params).collect()
+            .map(|(k, v)| (Some(k.as_str()), v.as_str()));
+        userinfo
+            .into_iter()
+            .chain(code)
+            .map(|v| (None, v))
+            .chain(params)
+            .collect()
     }
 
     /// The path as (`user:password` before an `@` of the host, what is shown, a Sumo Logic

@@ -15,13 +15,16 @@
 //!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
 //!   ([`JOB_LIMITS`]) and ordered so that a failure loses no job.
 //!
-//! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
-//! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
+//! Files: `fields` (the job field table, [`JOB_FIELDS`]: every field's type, values, secrecy,
+//! when it may be set, the record; a record's redaction), `options` (logpull_options),
+//! `destination` (destination_conf and its redaction), `job` (the payload, its builder and
+//! checks), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
 //! `limits` (how many jobs a scope holds), `plan` (ensure and apply).
 
 mod compare;
 mod destination;
+mod fields;
 mod job;
 mod limits;
 mod options;
@@ -33,12 +36,14 @@ mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use destination::{DestinationConf, KNOWN_SCHEMES};
-pub use job::{
-    redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
+pub(crate) use fields::job_secrets;
+pub use fields::{
+    job_record, redact_job, AllowedValues, AppliesTo, InRecord, JobField, JobFieldType, RecordDefault, JOB_FIELDS,
 };
+pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
-pub use update::{updatable_fields, JobUpdate};
+pub use update::JobUpdate;

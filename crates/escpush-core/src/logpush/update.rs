@@ -12,14 +12,8 @@ use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
 
 use super::compare::filter_value;
-use super::job::{JobSpec, EXTRA_FIELDS};
-
-/// The job fields a `PUT` carries: every field of a creation but `dataset`.
-pub fn updatable_fields() -> impl Iterator<Item = &'static str> {
-    ["name", "destination_conf", "logpull_options", "filter"]
-        .into_iter()
-        .chain(EXTRA_FIELDS.iter().map(|(name, _)| *name))
-}
+use super::fields::JOB_FIELDS;
+use super::job::JobSpec;
 
 /// A checked `PUT {scope}/logpush/jobs/{id}` body: the stored job with the caller's
 /// changes. Made by [`JobUpdate::new`]; its `Debug` hides the destination's credentials.
@@ -67,9 +61,9 @@ impl JobUpdate {
             .ok_or_else(|| Error::malformed(format!("job {job_id} has no `dataset`")))?;
         let dataset = Dataset::get(dataset_name, Some(scope))?;
         let mut body = Map::new();
-        for name in updatable_fields() {
-            if let Some(value) = stored.get(name).filter(|v| !v.is_null()) {
-                body.insert(name.to_owned(), value.clone());
+        for field in JOB_FIELDS.iter().filter(|f| f.update) {
+            if let Some(value) = stored.get(field.name).filter(|v| !v.is_null()) {
+                body.insert(field.name.to_owned(), value.clone());
             }
         }
         let mut named = Vec::new();
