@@ -471,18 +471,20 @@ def test_logpush_create_list_get(cli: Cli, api: Emulator, tmp_path: Path) -> Non
     conf = "s3://logs/http?region=us-east-1&access-key-id=AKIAEXAMPLE&secret-access-key=s3cr3t-value"
     flt = tmp_path / "f.json"
     flt.write_text(GOOD)
+    api.client().zone(ZONE).logpush.ownership_challenge(conf)
+    token = api.written_challenge(conf, zone=ZONE)
     run = cli(
         "logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", conf,
         "--name", "errors", "--filter", str(flt),
         "--logpull-options", "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339",
         "--enabled", "--frequency", "low", "--max-upload-records", "1000", "--output-options", '{"sample_rate": 0.5}',
-        "--no-filter-attack-traffic", "--ownership-challenge", "challenge-token-0123", "--json",
+        "--no-filter-attack-traffic", "--ownership-challenge", token, "--json",
     )  # fmt: skip
     assert run.code == EXIT_OK, run.err
     job = run.json()
     assert isinstance(job, dict)
-    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out and "challenge-token" not in run.out
-    assert job["ownership_challenge"] == "***"
+    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out and token not in run.out
+    assert "ownership_challenge" not in job, "a record never holds it"
     assert job["destination_conf"] == "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***"
     assert (job["name"], job["dataset"], job["enabled"], job["frequency"]) == ("errors", "http_requests", True, "low")
     assert job["filter"] == GOOD and job["max_upload_records"] == 1000

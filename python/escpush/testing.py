@@ -245,6 +245,20 @@ class Emulator:
             config["field_drift"] = field_drift
         self._server.set_logpush_quirks(json.dumps(config))
 
+    def written_challenge(self, destination_conf: str, zone: str | None = None, *, account: str | None = None) -> str:
+        """The ownership challenge the emulator wrote into ``destination_conf`` for ``zone``
+        (or ``account``) after ``logpush.ownership_challenge(destination_conf)``: what reading
+        the challenge file from your bucket gives, to pass as a job's ``ownership_challenge``.
+        Raises ``LookupError`` if none was asked for."""
+        if (zone is None) == (account is None):
+            raise ValueError("give exactly one of zone= or account=")
+        kind, scope_id = ("zone", zone) if zone is not None else ("account", account)
+        assert scope_id is not None
+        token = self._server.written_challenge(kind, scope_id, destination_conf)
+        if token is None:
+            raise LookupError(f"no ownership challenge was asked for this destination of {kind} {scope_id}")
+        return token
+
     def ownership_challenges(self) -> list[dict[str, str]]:
         """The ownership challenges the emulator issued, oldest first: ``scope``, ``id``,
         ``destination_conf`` (credentials masked) and ``challenge``, the token the API writes

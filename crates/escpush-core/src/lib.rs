@@ -64,14 +64,15 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    dataset_scope, job_record, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, DestinationConf,
-    InRecord, JobField, JobFieldType, JobOp, JobSpec, JobSpecBuilder, LogpullOptions, RecordDefault, Timestamps,
-    JOB_FIELDS, KNOWN_SCHEMES,
+    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
+    plan_jobs, read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, FieldChange, FieldDrift,
+    JobLimit, JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
-    desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
-    read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, FieldChange, FieldDrift, JobLimit,
-    JobUpdate, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, JOB_LIMITS, MAX_JOBS_MESSAGE,
+    dataset_scope, job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge,
+    Charset, Choice, Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec,
+    JobSpecBuilder, LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS,
+    JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};

@@ -358,6 +358,18 @@ impl Emulator {
             .disabled_for(cookie_header)
     }
 
+    /// The ownership challenge this emulator wrote to `destination` for `scope` after
+    /// `POST .../logpush/ownership` (what a test reads from its bucket, to pass as a job's
+    /// `ownership_challenge`), or `None` if none was asked for.
+    pub fn written_challenge(&self, scope: &Scope, destination: &str) -> Option<String> {
+        let key = (
+            dataset_scope(scope),
+            scope.id().to_owned(),
+            destination.trim().to_owned(),
+        );
+        lock(&self.inner.state).challenges.get(&key).cloned()
+    }
+
     /// Forgets the state, the log and the pending faults (the edge sites keep serving).
     pub fn reset(&self) {
         *lock(&self.inner.state) = State::default();

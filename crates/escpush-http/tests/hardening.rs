@@ -216,7 +216,7 @@ fn posts(log: &[LoggedRequest], path: &str) -> usize {
 fn spec(name: &str) -> JobSpec {
     JobSpec::builder("http_requests", DatasetScope::Zone)
         .name(name)
-        .destination_conf("s3://b?region=r")
+        .destination_conf("s3://b?region=r&access-key-id=AKID&secret-access-key=SAK")
         .build()
         .unwrap()
 }

@@ -98,13 +98,14 @@ def add(commands: Commands, summary: str) -> None:
         logpush,
         "create",
         "create a log-push job (checked before anything is sent)",
-        "Create a log-push job. Every field is checked first (dataset and scope, destination, logpull "
-        "options, the filter against the dataset and the limits) and every problem is reported; nothing is "
-        "sent unless all pass. The destination's parameters may hold credentials: they are never printed.",
+        "Create a log-push job. Every field is checked first (dataset and scope, destination and the "
+        "ownership challenge it needs, logpull options, the filter against the dataset and the limits, "
+        "every other field as docs/job-rules.md lists) and every problem is reported; nothing is sent "
+        "unless all pass. The destination's parameters may hold credentials: they are never printed.",
         [
             "escpush logpush create --zone ZONE_ID --dataset http_requests \\\n"
-            "    --destination-conf 's3://bucket/logs?region=us-east-1' --filter my-filter.json \\\n"
-            "    --logpull-options 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339'",
+            "    --destination-conf 's3://bucket/logs?region=us-east-1' --ownership-challenge TOKEN \\\n"
+            "    --filter my-filter.json --logpull-options 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339'",
             "escpush logpush create --account ACCOUNT_ID --dataset gateway_dns --destination-conf - < dest.txt",
         ],
         parents,
@@ -181,9 +182,11 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         logpush,
         "update",
         "change some fields of a job, keeping the rest",
-        "Update a job safely: the job is read, the fields given are changed (output_options merged onto the "
-        "stored one) and the whole job is sent, so nothing not named is reset. The changes are checked as a "
-        "creation is, against the job's dataset, before anything is written; dataset and kind cannot change.",
+        "Update a job: only the fields given are sent, as the API takes an update (output_options is merged "
+        "onto the stored one and sent whole), so nothing not named changes. The job is read first and the "
+        "changes are checked as a creation would check them, on the stored job with the changes, before "
+        "anything is written; dataset and kind cannot change, and a new destination that needs an ownership "
+        "challenge needs --ownership-challenge too.",
         [
             "escpush logpush update 7 --zone ZONE_ID --filter new-filter.json",
             "escpush logpush update 7 --zone ZONE_ID --frequency low --no-filter",
@@ -224,7 +227,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "nothing. Fields not given are left as they are.",
         [
             "escpush logpush ensure --zone ZONE_ID --name errors --dataset http_requests \\\n"
-            "    --destination-conf 's3://bucket/logs?region=us-east-1' --filter errors.json",
+            "    --destination-conf 'r2://bucket/logs?account-id=ID&access-key-id=KEY&secret-access-key=SECRET' \\\n"
+            "    --filter errors.json",
         ],
         parents,
     )

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::dataset::Dataset;
 use crate::problem::{Problem, ProblemCode};
 use crate::shown::MASK;
+use crate::suggest;
 
 use super::destination::DestinationConf;
 
@@ -108,10 +109,268 @@ impl JobFieldType {
 pub enum AllowedValues {
     /// Any value of the type (the type's own reader checks the rest).
     Any,
-    /// One of these texts.
-    OneOf(&'static [&'static str]),
+    /// One of these texts, each for the datasets it applies to.
+    OneOf(&'static [Choice]),
     /// An integer from `least` to `most`, or 0 (off).
     RangeOrOff { least: u64, most: u64 },
+    /// Text of at most `max_len` characters, each of `chars`.
+    Text { max_len: usize, chars: Charset },
+    /// An object of these keys ([`OUTPUT_OPTIONS`]).
+    Options(&'static [OutputOption]),
+}
+
+/// One value of [`AllowedValues::OneOf`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Choice {
+    pub value: &'static str,
+    pub datasets: AppliesTo,
+}
+
+impl Choice {
+    /// A value for every dataset.
+    pub const fn any(value: &'static str) -> Choice {
+        Choice {
+            value,
+            datasets: AppliesTo::All,
+        }
+    }
+}
+
+/// The characters a text of [`AllowedValues::Text`] may hold, as the schema's pattern says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Charset {
+    /// `^[a-zA-Z0-9\-\.]*$`: letters, digits, `-` and `.` (a job's name).
+    NameChars,
+    /// `^[a-zA-Z0-9/\+\.\-_]*$`: letters, digits, `/`, `+`, `.`, `-` and `_` (a token).
+    TokenChars,
+}
+
+impl Charset {
+    /// Whether `c` is one of the set.
+    pub fn contains(self, c: char) -> bool {
+        c.is_ascii_alphanumeric()
+            || match self {
+                Charset::NameChars => matches!(c, '-' | '.'),
+                Charset::TokenChars => matches!(c, '/' | '+' | '.' | '-' | '_'),
+            }
+    }
+
+    /// The schema's pattern.
+    pub fn pattern(self) -> &'static str {
+        match self {
+            Charset::NameChars => r"^[a-zA-Z0-9\-\.]*$",
+            Charset::TokenChars => r"^[a-zA-Z0-9/\+\.\-_]*$",
+        }
+    }
+
+    /// The set in words, for a message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Charset::NameChars => "letters, digits, `-` and `.`",
+            Charset::TokenChars => "letters, digits, `/`, `+`, `.`, `-` and `_`",
+        }
+    }
+}
+
+/// What a key of `output_options` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionValue {
+    /// Text.
+    Text,
+    /// `true` or `false`.
+    Bool,
+    /// One of these texts.
+    OneOf(&'static [&'static str]),
+    /// A number above 0 and at most 1.
+    Fraction,
+    /// A list of field names of the job's dataset.
+    FieldNames,
+}
+
+impl OptionValue {
+    /// The JSON type, for a message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OptionValue::Text | OptionValue::OneOf(_) => "a string",
+            OptionValue::Bool => "true or false",
+            OptionValue::Fraction => "a number above 0 and at most 1",
+            OptionValue::FieldNames => "a list of field names",
+        }
+    }
+}
+
+/// One key of a job's `output_options`: one row of [`OUTPUT_OPTIONS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OutputOption {
+    pub name: &'static str,
+    pub value: OptionValue,
+    pub nullable: bool,
+    pub datasets: AppliesTo,
+    pub source: &'static str,
+}
+
+const fn option(name: &'static str, value: OptionValue, nullable: bool, source: &'static str) -> OutputOption {
+    OutputOption {
+        name,
+        value,
+        nullable,
+        datasets: AppliesTo::All,
+        source,
+    }
+}
+
+/// Every key of `output_options` (schema `logpush_output_options`, SDK 5.9 `OutputOptions`,
+/// log-output-options.mdx). Where they differ: the key is `CVE-2021-44228` (SDK, docs; the
+/// schema misspells it `CVE-2021-4428`), `timestamp_format` also takes `rfc3339ms` and
+/// `rfc3339ns` (SDK; changelog 2026-03-25), `sample_rate` excludes 0 (api-configuration.mdx
+/// "from 0.0 (exclusive) to 1.0 (inclusive)"; the schema's minimum includes it), and
+/// `merge_subrequests` (SDK) and `stringify_object` (bigquery.mdx) are newer than the schema.
+pub const OUTPUT_OPTIONS: &[OutputOption] = &[
+    option(
+        "field_names",
+        OptionValue::FieldNames,
+        false,
+        "schema; api-configuration.mdx",
+    ),
+    option("output_type", OptionValue::OneOf(&["ndjson", "csv"]), false, "schema"),
+    option("batch_prefix", OptionValue::Text, true, "schema"),
+    option("batch_suffix", OptionValue::Text, true, "schema"),
+    option("record_prefix", OptionValue::Text, true, "schema"),
+    option("record_suffix", OptionValue::Text, true, "schema"),
+    option("record_template", OptionValue::Text, true, "schema"),
+    option("record_delimiter", OptionValue::Text, true, "schema"),
+    option("field_delimiter", OptionValue::Text, true, "schema"),
+    option(
+        "timestamp_format",
+        OptionValue::OneOf(&["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]),
+        false,
+        "schema; SDK 5.9; changelog 2026-03-25",
+    ),
+    option(
+        "sample_rate",
+        OptionValue::Fraction,
+        true,
+        "api-configuration.mdx (Sampling rate); SDK 5.9",
+    ),
+    option(
+        "CVE-2021-44228",
+        OptionValue::Bool,
+        true,
+        "SDK 5.9; log-output-options.mdx",
+    ),
+    OutputOption {
+        name: "merge_subrequests",
+        value: OptionValue::Bool,
+        nullable: true,
+        datasets: AppliesTo::Only(&["http_requests"]),
+        source: "SDK 5.9 OutputOptions",
+    },
+    option("stringify_object", OptionValue::Bool, true, "bigquery.mdx"),
+];
+
+impl OutputOption {
+    /// The row of `name`, if it is a key of `output_options`.
+    pub fn get(name: &str) -> Option<&'static OutputOption> {
+        OUTPUT_OPTIONS.iter().find(|o| o.name == name)
+    }
+
+    /// The problems of `value` given for this key in a job of `dataset`.
+    fn problems(&self, value: &Value, dataset: Option<&Dataset>) -> Vec<Problem> {
+        let path = format!("output_options.{}", self.name);
+        let problem = |message: String| Problem::new(path.clone(), ProblemCode::InvalidValue, message);
+        let key = self.name;
+        if value.is_null() {
+            return if self.nullable {
+                Vec::new()
+            } else {
+                vec![problem(format!("`{key}` cannot be null; leave it out instead"))]
+            };
+        }
+        let mut out = Vec::new();
+        match (self.value, value) {
+            (OptionValue::Text, Value::String(_)) | (OptionValue::Bool, Value::Bool(_)) => {}
+            (OptionValue::OneOf(allowed), Value::String(given)) => {
+                if !allowed.contains(&given.as_str()) {
+                    out.push(problem(one_of_message(key, given, allowed.iter().copied())));
+                }
+            }
+            (OptionValue::Fraction, Value::Number(n)) => {
+                if !n.as_f64().is_some_and(|x| x > 0.0 && x <= 1.0) {
+                    out.push(problem(format!(
+                        "`{key}` is {n}; it takes a number above 0 and at most 1 (1 keeps every record)"
+                    )));
+                }
+            }
+            (OptionValue::FieldNames, Value::Array(names)) => {
+                for (i, name) in names.iter().enumerate() {
+                    let at = format!("{path}[{i}]");
+                    let Some(name) = name.as_str() else {
+                        out.push(Problem::new(at, ProblemCode::InvalidValue, "a field name is a string"));
+                        continue;
+                    };
+                    if let Some(d) = dataset.filter(|d| d.field(name).is_none()) {
+                        let hint = suggest::did_you_mean(d.suggest_field(name));
+                        out.push(Problem::new(
+                            at,
+                            ProblemCode::UnknownField,
+                            format!("`{}` is not a field of {}{hint}", suggest::cut(name), d.name()),
+                        ));
+                    } else if names[..i].iter().any(|n| n.as_str() == Some(name)) {
+                        out.push(Problem::new(
+                            at,
+                            ProblemCode::InvalidValue,
+                            format!("`{}` is listed twice in `field_names`", suggest::cut(name)),
+                        ));
+                    }
+                }
+            }
+            _ => out.push(problem(format!("`{key}` takes {}", self.value.describe()))),
+        }
+        if let (AppliesTo::Only(names), Some(d)) = (self.datasets, dataset) {
+            if !names.contains(&d.name()) {
+                out.push(problem(format!(
+                    "`{key}` applies only to {}, not to {} ({})",
+                    names.join(", "),
+                    d.name(),
+                    self.source
+                )));
+            }
+        }
+        out
+    }
+}
+
+/// The problems of an `output_options` object: unknown keys (with a did-you-mean) and each
+/// key's value.
+fn output_options_problems(options: &Map<String, Value>, dataset: Option<&Dataset>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (key, value) in options {
+        if let Some(option) = OutputOption::get(key) {
+            out.extend(option.problems(value, dataset));
+            continue;
+        }
+        let hint = suggest::did_you_mean(suggest::closest(key, OUTPUT_OPTIONS.iter().map(|o| (o.name, o.name))));
+        out.push(Problem::new(
+            format!("output_options.{key}"),
+            ProblemCode::UnknownMember,
+            format!("`{}` is not a key of output_options{hint}", crate::shown::escape(key)),
+        ));
+    }
+    out
+}
+
+/// "`frequency` is "medium"; it takes one of "high", "low"".
+fn one_of_message<'a>(key: &str, given: &str, allowed: impl Iterator<Item = &'a str>) -> String {
+    let allowed: Vec<String> = allowed.map(|a| format!("{a:?}")).collect();
+    format!(
+        "`{key}` is {}; it takes one of {}",
+        crate::shown::json_string(given),
+        allowed.join(", ")
+    )
 }
 
 /// Whether and how the job record holds a field.
@@ -205,13 +464,17 @@ impl JobField {
     }
 
     /// The problems of `value` given for this field in a job of `dataset` (none when it
-    /// fits): its type, its allowed values, a mask where a secret goes, the datasets it
-    /// applies to. `null` is "not given" here; the caller decides what that means.
+    /// fits): null where the field takes none, its type, its allowed values, a mask where a
+    /// secret goes, the datasets it (or the value) applies to.
     pub fn problems(&self, value: &Value, dataset: Option<&Dataset>) -> Vec<Problem> {
         let key = self.name;
         let problem = |message: String| Problem::new(key, ProblemCode::InvalidValue, message);
         if value.is_null() {
-            return Vec::new();
+            return if self.nullable {
+                Vec::new()
+            } else {
+                vec![problem(format!("`{key}` cannot be null; leave it out instead"))]
+            };
         }
         if !self.ty.fits(value) {
             return vec![problem(format!("`{key}` takes {}", self.ty.describe()))];
@@ -230,22 +493,54 @@ impl JobField {
                     )));
                 }
             }
-            (AllowedValues::OneOf(allowed), Value::String(given)) if !allowed.contains(&given.as_str()) => {
-                let allowed: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
-                out.push(problem(format!(
-                    "`{key}` is {}; it takes one of {}",
-                    crate::shown::json_string(given),
-                    allowed.join(", ")
-                )));
+            (AllowedValues::OneOf(choices), Value::String(given)) => match choices.iter().find(|c| c.value == given) {
+                None => out.push(problem(one_of_message(key, given, choices.iter().map(|c| c.value)))),
+                Some(Choice {
+                    datasets: AppliesTo::Only(names),
+                    ..
+                }) => {
+                    if let Some(d) = dataset.filter(|d| !names.contains(&d.name())) {
+                        out.push(problem(format!(
+                            "`{key}` {} applies only to {}, not to {} ({})",
+                            crate::shown::json_string(given),
+                            names.join(", "),
+                            d.name(),
+                            self.source
+                        )));
+                    }
+                }
+                Some(_) => {}
+            },
+            (AllowedValues::Text { max_len, chars }, Value::String(text)) => {
+                let len = text.chars().count();
+                if len > max_len {
+                    out.push(problem(format!(
+                        "`{key}` has {len} characters; it takes at most {max_len}"
+                    )));
+                }
+                if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !chars.contains(*c)) {
+                    out.push(problem(format!(
+                        "`{key}` holds {} at character {}; it takes only {} ({}, {})",
+                        crate::shown::describe_char(c),
+                        at + 1,
+                        chars.describe(),
+                        chars.pattern(),
+                        self.source
+                    )));
+                }
+            }
+            (AllowedValues::Options(_), Value::Object(options)) => {
+                out.extend(output_options_problems(options, dataset));
             }
             _ => {}
         }
         if let (AppliesTo::Only(names), Some(d)) = (self.datasets, dataset) {
             if !names.contains(&d.name()) {
                 out.push(problem(format!(
-                    "`{key}` applies only to the datasets {}, not to `{}`",
+                    "`{key}` applies only to {}, not to {} ({})",
                     names.join(", "),
-                    d.name()
+                    d.name(),
+                    self.source
                 )));
             }
         }
@@ -260,10 +555,13 @@ pub(crate) const MASKED: &str = "holds `***` where a credential goes: that is th
 
 /// Every field of a log-push job, in the order a job is shown.
 ///
-/// The sources: SPEC 2.3 (the seed) names `name`, `logpull_options`, `dataset`, `filter` and
-/// `destination_conf`; the rest are Cloudflare's published schema
-/// (`#/components/schemas/logpush_logpush_job` and its fields), its docs (`api-configuration.mdx`)
-/// and the official Python SDK 5.9 (`LogpushJob`, `JobCreateParams`).
+/// The sources, in the project's order of authority: SPEC 2.3 (the seed) names `name`,
+/// `logpull_options`, `dataset`, `filter` and `destination_conf`; where it is silent,
+/// Cloudflare's published schema (`../shared/api/logpush-openapi-2024-08-07.json`, its
+/// `#/components/schemas/logpush_*`), its docs (`src/content/docs/logs/logpush/...` of
+/// cloudflare-docs) and the official Python SDK 5.9 (`LogpushJob`, `JobCreateParams`,
+/// `JobUpdateParams`). The record holds the SDK's 16 `LogpushJob` keys and `filter` (which
+/// Terraform reads back), never `ownership_challenge`.
 pub const JOB_FIELDS: &[JobField] = &[
     JobField {
         name: "id",
@@ -281,15 +579,18 @@ pub const JOB_FIELDS: &[JobField] = &[
     JobField {
         name: "name",
         ty: JobFieldType::Text,
-        allowed: AllowedValues::Any,
+        allowed: AllowedValues::Text {
+            max_len: 512,
+            chars: Charset::NameChars,
+        },
         nullable: true,
         secret: false,
         create: true,
         update: true,
         record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
-        about: "the job's name",
-        source: "SPEC 2.3; schema logpush_name",
+        about: "the job's name (letters, digits, - and .)",
+        source: "SPEC 2.3; schema logpush_name (pattern, maxLength 512); api-configuration.mdx (updatable)",
     },
     JobField {
         name: "dataset",
@@ -299,10 +600,10 @@ pub const JOB_FIELDS: &[JobField] = &[
         secret: false,
         create: true,
         update: false,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "the dataset the job pushes",
-        source: "SPEC 2.3; schema logpush_dataset",
+        source: "SPEC 2.3; SDK 5.9 (not in JobUpdateParams); example-logpush-curl.mdx (cannot be changed)",
     },
     JobField {
         name: "destination_conf",
@@ -312,10 +613,10 @@ pub const JOB_FIELDS: &[JobField] = &[
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "where the job pushes, <scheme>://<path>?<params>; its credentials are masked",
-        source: "SPEC 2.3; schema logpush_destination_conf",
+        source: "SPEC 2.3; schema logpush_destination_conf; enable-destinations/*.mdx",
     },
     JobField {
         name: "enabled",
@@ -328,7 +629,7 @@ pub const JOB_FIELDS: &[JobField] = &[
         record: InRecord::Always(RecordDefault::Bool(false)),
         datasets: AppliesTo::All,
         about: "whether the job pushes (a new job is disabled unless this says otherwise)",
-        source: "schema logpush_enabled; example-logpush-curl.mdx",
+        source: "schema logpush_enabled; example-logpush-curl.mdx (false by default)",
     },
     JobField {
         name: "logpull_options",
@@ -340,7 +641,7 @@ pub const JOB_FIELDS: &[JobField] = &[
         update: true,
         record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
-        about: "fields=A,B&timestamps=rfc3339&CVE-2021-44228=true",
+        about: "fields=A,B&timestamps=rfc3339&CVE-2021-44228=true (deprecated: output_options)",
         source: "SPEC 2.3; schema logpush_logpull_options",
     },
     JobField {
@@ -354,33 +655,40 @@ pub const JOB_FIELDS: &[JobField] = &[
         record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "which log lines the job pushes: a JSON document with `where`, as text",
-        source: "SPEC 2.3, 4 rule 3, App. B; filters.mdx",
+        source: "SPEC 2.3, 4 rule 3, 8, App. B; filters.mdx; SDK 5.9",
     },
     JobField {
         name: "kind",
         ty: JobFieldType::Text,
-        allowed: AllowedValues::OneOf(&["", "edge"]),
-        nullable: false,
+        allowed: AllowedValues::OneOf(&[
+            Choice::any(""),
+            Choice {
+                value: "edge",
+                datasets: AppliesTo::Only(&["http_requests"]),
+            },
+        ]),
+        nullable: true,
         secret: false,
         create: true,
-        update: true,
+        update: false,
         record: InRecord::Always(RecordDefault::Text("")),
         datasets: AppliesTo::All,
-        about: "\"edge\" for an Edge Log Delivery job; empty (or left out) for a Logpush job",
-        source: "api-configuration.mdx (Kind); SDK Literal[\"\", \"edge\"]",
+        about: "\"edge\" for an Edge Log Delivery job (http_requests only); empty (or left out) for a Logpush job",
+        source: "api-configuration.mdx (Kind: cannot be used to update a job); edge-log-delivery.mdx; schema \
+                 logpush_kind (nullable); SDK Literal[\"\", \"edge\"]",
     },
     JobField {
         name: "frequency",
         ty: JobFieldType::Text,
-        allowed: AllowedValues::OneOf(&["high", "low"]),
-        nullable: false,
+        allowed: AllowedValues::OneOf(&[Choice::any("high"), Choice::any("low")]),
+        nullable: true,
         secret: false,
         create: true,
         update: true,
         record: InRecord::Always(RecordDefault::Text("high")),
         datasets: AppliesTo::All,
         about: "\"high\" or \"low\" (deprecated: use the max_upload_* fields)",
-        source: "schema logpush_frequency",
+        source: "schema logpush_frequency (nullable, default high)",
     },
     JobField {
         name: "max_upload_bytes",
@@ -389,11 +697,11 @@ pub const JOB_FIELDS: &[JobField] = &[
             least: 5_000_000,
             most: 1_000_000_000,
         },
-        nullable: false,
+        nullable: true,
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "largest upload, in bytes (0: no limit)",
         source: "schema logpush_max_upload_bytes; SDK Literal[0]",
@@ -405,11 +713,11 @@ pub const JOB_FIELDS: &[JobField] = &[
             least: 1_000,
             most: 1_000_000,
         },
-        nullable: false,
+        nullable: true,
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "most records per upload (0: no limit)",
         source: "schema logpush_max_upload_records; SDK Literal[0]",
@@ -418,11 +726,11 @@ pub const JOB_FIELDS: &[JobField] = &[
         name: "max_upload_interval_seconds",
         ty: JobFieldType::Count,
         allowed: AllowedValues::RangeOrOff { least: 30, most: 300 },
-        nullable: false,
+        nullable: true,
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "longest wait between uploads, in seconds (0: no limit)",
         source: "schema logpush_max_upload_interval_seconds; SDK Literal[0]",
@@ -430,28 +738,31 @@ pub const JOB_FIELDS: &[JobField] = &[
     JobField {
         name: "output_options",
         ty: JobFieldType::Object,
-        allowed: AllowedValues::Any,
-        nullable: false,
+        allowed: AllowedValues::Options(OUTPUT_OPTIONS),
+        nullable: true,
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::All,
         about: "the output_options object, as JSON",
-        source: "schema logpush_output_options; log-output-options.mdx",
+        source: "schema logpush_output_options; log-output-options.mdx; SDK 5.9 OutputOptions",
     },
     JobField {
         name: "ownership_challenge",
         ty: JobFieldType::Text,
-        allowed: AllowedValues::Any,
+        allowed: AllowedValues::Text {
+            max_len: 4096,
+            chars: Charset::TokenChars,
+        },
         nullable: false,
         secret: true,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
+        record: InRecord::Never,
         datasets: AppliesTo::All,
         about: "the token the API wrote to the destination, proving it is yours",
-        source: "schema logpush_ownership_challenge; logpush-ownership-challenge.mdx",
+        source: "schema logpush_ownership_challenge (not in logpush_logpush_job); logpush-ownership-challenge.mdx",
     },
     JobField {
         name: "filter_attack_traffic",
@@ -461,10 +772,23 @@ pub const JOB_FIELDS: &[JobField] = &[
         secret: false,
         create: true,
         update: true,
-        record: InRecord::WhenGiven,
-        datasets: AppliesTo::All,
+        record: InRecord::Always(RecordDefault::Null),
+        datasets: AppliesTo::Only(&["http_requests", "firewall_events", "network_analytics_logs"]),
         about: "leave out DDoS attack traffic",
-        source: "SDK 5.9 JobCreateParams; changelog 2026-09-18",
+        source: "changelog 2026-09-18-filter-ddos-attack-traffic.mdx; SDK 5.9",
+    },
+    JobField {
+        name: "merge_subrequests",
+        ty: JobFieldType::Bool,
+        allowed: AllowedValues::Any,
+        nullable: false,
+        secret: false,
+        create: true,
+        update: true,
+        record: InRecord::WhenGiven,
+        datasets: AppliesTo::Only(&["http_requests"]),
+        about: "merge subrequests into their parent request",
+        source: "subrequests.mdx; changelog 2026-04-21-logpush-subrequests-merging.mdx",
     },
     JobField {
         name: "last_complete",
@@ -504,6 +828,68 @@ pub const JOB_FIELDS: &[JobField] = &[
         datasets: AppliesTo::All,
         about: "why the job is failing, if it is",
         source: "schema logpush_error_message",
+    },
+];
+
+/// A rule escpush enforces on a job beyond one field's own values (those are the rows of
+/// [`JOB_FIELDS`] and [`OUTPUT_OPTIONS`]): its words, and where it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JobRule {
+    pub rule: &'static str,
+    pub source: &'static str,
+}
+
+/// The rules of a job that tie fields together, or come from elsewhere than a field's row
+/// (each is tested where it is enforced). The destinations' rules are
+/// [`DESTINATIONS`](super::DESTINATIONS)' rows, the job limits
+/// [`JOB_LIMITS`](super::JOB_LIMITS)'.
+pub const JOB_RULES: &[JobRule] = &[
+    JobRule {
+        rule: "A creation names a dataset of its scope (a zone dataset on a zone, an account dataset on an account) \
+               and a destination_conf.",
+        source: "SPEC 2.3; schema (destination_conf required); dataset pages (zone, account)",
+    },
+    JobRule {
+        rule: "A filter, when given, is a JSON document with `where`; its conditions name fields of the dataset, \
+               with the operators table B.1 allows for their type (`in` and `!in` on arrays too, as the seed \
+               says, though the current filters.mdx marks them unsupported there).",
+        source: "SPEC 4 rule 3, App. B; filters.mdx",
+    },
+    JobRule {
+        rule: "A filter holds at most 30 comparison operators and 1000 bytes (its compact JSON).",
+        source: "SPEC 8; filters.mdx (\"approximately 30 operators and 1000 bytes\")",
+    },
+    JobRule {
+        rule: "logpull_options name at least one field, each a field of the dataset, once; timestamps is one of \
+               unixnano, unix, rfc3339.",
+        source: "SPEC 2.3; api-configuration.mdx (Options)",
+    },
+    JobRule {
+        rule: "output_options.field_names are fields of the dataset, each once, as logpull_options' fields are.",
+        source: "api-configuration.mdx (Options: \"Refer to Datasets for the currently available fields\")",
+    },
+    JobRule {
+        rule: "A destination that needs an ownership challenge (see Destinations) is created with \
+               ownership_challenge, and an update that changes destination_conf to one sends a new challenge \
+               with it.",
+        source: "logpush-ownership-challenge.mdx; example-logpush-curl.mdx (\"To modify destination_conf, you will \
+                 need to request an ownership challenge\")",
+    },
+    JobRule {
+        rule: "An update changes only the fields it sends; escpush sends only the fields the caller changed \
+               (output_options merged onto the stored one and sent whole, as the API replaces it whole), checked \
+               as a creation would check them on the stored job with the changes.",
+        source: "example-logpush-curl.mdx (PUT {\"enabled\": true}); SDK 5.9 jobs.update",
+    },
+    JobRule {
+        rule: "An update cannot change dataset or kind; escpush never sends kind in an update.",
+        source: "example-logpush-curl.mdx (dataset \"cannot be changed\"); api-configuration.mdx (Kind)",
+    },
+    JobRule {
+        rule: "A job record never holds ownership_challenge; a value escpush shows as `***` (a masked credential) \
+               is refused, not sent.",
+        source: "schema logpush_logpush_job; SDK 5.9 LogpushJob",
     },
 ];
 
@@ -621,7 +1007,9 @@ mod tests {
             json!({
                 "id": 3, "name": null, "dataset": "http_requests", "destination_conf": "s3://b?region=r",
                 "enabled": false, "logpull_options": null, "filter": null, "kind": "", "frequency": "high",
-                "max_upload_bytes": 0, "last_complete": null, "last_error": null, "error_message": null,
+                "max_upload_bytes": 0, "max_upload_records": null, "max_upload_interval_seconds": null,
+                "output_options": null, "filter_attack_traffic": null,
+                "last_complete": null, "last_error": null, "error_message": null,
             })
         );
     }

@@ -133,7 +133,8 @@ impl JobSpec {
             let ty = JobField::get(key).map(|f| f.ty);
             let own = ty.is_some_and(JobFieldType::has_own_reader);
             let text = match value {
-                Value::Null => continue,
+                // Not given (a type of its own reads none); a null elsewhere is the table's to judge.
+                Value::Null if own => continue,
                 Value::String(s) if own => s.clone(),
                 _ if own => {
                     problems.push(Problem::new(
@@ -292,6 +293,12 @@ impl JobSpecBuilder {
             None => None,
         };
         check_extra(&self.extra, dataset, &mut found);
+        if let Some(problem) = destination
+            .as_ref()
+            .and_then(|d| challenge_problem(d, self.extra.get("ownership_challenge")))
+        {
+            found.job(problem);
+        }
         match (found.into_error(), dataset, destination) {
             (None, Some(dataset), Some(destination)) => Ok(JobSpec {
                 dataset,
@@ -415,4 +422,30 @@ fn check_extra(extra: &Map<String, Value>, dataset: Option<&Dataset>, found: &mu
             found.job(problem);
         }
     }
+}
+
+/// The problem of a job to `destination` without the `ownership_challenge` its kind needs
+/// (logpush-ownership-challenge.mdx: AWS S3 unless it carries an access key and its secret,
+/// Google Cloud Storage, Azure, Sumo Logic), if there is one. Judged on a creation and on an
+/// update that changes the destination.
+pub(crate) fn challenge_problem(destination: &DestinationConf, challenge: Option<&Value>) -> Option<Problem> {
+    if !destination.needs_challenge() || challenge.is_some_and(|c| c.as_str().is_some_and(|c| !c.is_empty())) {
+        return None;
+    }
+    let kind = destination.destination();
+    let unless = if kind.scheme == "s3" {
+        "; or give the bucket's access-key-id and secret-access-key in the destination"
+    } else {
+        ""
+    };
+    Some(Problem::new(
+        "ownership_challenge",
+        ProblemCode::MissingMember,
+        format!(
+            "a job to {} needs an ownership challenge (logpush-ownership-challenge.mdx): ask the API for one \
+             (`logpush.ownership_challenge(destination_conf)` in Python) and give the token it writes to the \
+             destination{unless}",
+            kind.name
+        ),
+    ))
 }

@@ -35,10 +35,11 @@ mod tests;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use destination::{DestinationConf, KNOWN_SCHEMES};
+pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
 pub(crate) use fields::job_secrets;
 pub use fields::{
-    job_record, redact_job, AllowedValues, AppliesTo, InRecord, JobField, JobFieldType, RecordDefault, JOB_FIELDS,
+    job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
+    OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
@@ -46,4 +47,4 @@ pub use options::{LogpullOptions, Timestamps};
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{dataset_scope, read_job, read_job_list, JobOp};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
-pub use update::JobUpdate;
+pub use update::{check_update, JobUpdate};

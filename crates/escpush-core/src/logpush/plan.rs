@@ -549,6 +549,13 @@ fn plan_entry(
         });
         changes.insert(key.clone(), value.clone());
     }
+    // A new destination is sent with the challenge the desired job gives (the API never
+    // gives one back, so it is not compared).
+    if changes.contains_key("destination_conf") {
+        for (key, value) in want.iter().filter(|(k, _)| JobField::get(k).is_some_and(|f| f.secret)) {
+            changes.insert(key.clone(), value.clone());
+        }
+    }
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
