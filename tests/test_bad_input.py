@@ -26,7 +26,7 @@ from escpush import Client, Filter, FilterError, InvalidInput, LogpullOptions, f
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
-S3 = "s3://bucket/logs?region=us-east-1"
+S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
 DEEP = 100_000
 BIG = 10_000_000
 COND = '{"key":"A","operator":"eq","value":1}'
@@ -80,7 +80,7 @@ DEEP_SCRIPT = textwrap.dedent(
 
     emu = Emulator().__enter__()
     logpush = emu.client().zone("023e105f4ecef8ad9ca31a8372d0c353").logpush
-    S3 = "s3://bucket/logs?region=us-east-1"
+    S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
     f = field("A").eq(1)
     kept = logpush.create_job(
         destination_conf=S3, dataset="http_requests", name="kept", filter="EdgeResponseStatus == 500")

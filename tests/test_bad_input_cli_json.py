@@ -14,7 +14,7 @@ from cli_support import Cli
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
-S3 = "s3://bucket/logs?region=us-east-1"
+S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
 CLOSED = "http://127.0.0.1:9/client/v4"  # the discard port: nothing listens there
 
 # Each command, as it is run when all is well (FILE, LOGS: files made by the test).

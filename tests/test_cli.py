@@ -493,18 +493,20 @@ def test_logpush_create_list_get(cli: Cli, api: Emulator, tmp_path: Path) -> Non
     conf = "s3://logs/http?region=us-east-1&access-key-id=AKIAEXAMPLE&secret-access-key=s3cr3t-value"
     flt = tmp_path / "f.json"
     flt.write_text(GOOD)
+    api.client().zone(ZONE).logpush.ownership_challenge(conf)
+    token = api.written_challenge(conf, zone=ZONE)
     run = cli(
         "logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf", conf,
         "--name", "errors", "--filter", str(flt),
         "--logpull-options", "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339",
         "--enabled", "--frequency", "low", "--max-upload-records", "1000", "--output-options", '{"sample_rate": 0.5}',
-        "--no-filter-attack-traffic", "--ownership-challenge", "challenge-token-0123", "--json",
+        "--no-filter-attack-traffic", "--ownership-challenge", token, "--json",
     )  # fmt: skip
     assert run.code == EXIT_OK, run.err
     job = run.json()
     assert isinstance(job, dict)
-    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out and "challenge-token" not in run.out
-    assert job["ownership_challenge"] == "***"
+    assert "s3cr3t" not in run.out and "AKIAEXAMPLE" not in run.out and token not in run.out
+    assert "ownership_challenge" not in job, "a record never holds it"
     assert job["destination_conf"] == "s3://logs/http?region=us-east-1&access-key-id=***&secret-access-key=***"
     assert (job["name"], job["dataset"], job["enabled"], job["frequency"]) == ("errors", "http_requests", True, "low")
     assert job["filter"] == GOOD and job["max_upload_records"] == 1000
@@ -758,12 +760,18 @@ def test_scan_output_refuses_a_hard_link_to_an_input(cli: Cli, tmp_path: Path) -
 
 
 def test_create_has_an_option_for_every_job_field_core_accepts() -> None:
-    from escpush._escpush import _EXTRA_JOB_FIELDS
+    from escpush._escpush import _JOB_FIELDS
 
-    create = dict(_leaf_parsers())["logpush create"]
-    flags = {flag for action in create._actions for flag in action.option_strings}
-    assert _EXTRA_JOB_FIELDS, "core's list reaches Python"
-    for name, kind in _EXTRA_JOB_FIELDS:
-        assert "--" + name.replace("_", "-") in flags, name
-        if kind == "bool":
-            assert "--no-" + name.replace("_", "-") in flags, name
+    parsers = dict(_leaf_parsers())
+    assert _JOB_FIELDS, "core's table reaches Python"
+    for command, settable in (("create", "create"), ("ensure", "create"), ("update", "update")):
+        leaf = parsers[f"logpush {command}"]
+        flags = {flag for action in leaf._actions for flag in action.option_strings}
+        helps = {flag: action.help for action in leaf._actions for flag in action.option_strings}
+        for field in _JOB_FIELDS:
+            flag = "--" + field["name"].replace("_", "-")
+            assert (flag in flags) == field[settable], (command, field["name"])
+            if field[settable] and not field["parsed"]:
+                assert field["about"] in str(helps[flag]), (command, field["name"])
+            if field[settable] and field["type"] == "bool":
+                assert "--no-" + field["name"].replace("_", "-") in flags, field["name"]

@@ -17,7 +17,7 @@ from escpush import Client, InvalidInput, RateLimitError, TransportError
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
-S3 = "s3://bucket/logs?region=us-east-1"
+S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
 OK = b'{"success":true,"errors":[],"messages":[],"result":{}}'
 SLOW_DOWN = b'{"success":false,"errors":[{"code":10000,"message":"slow down"}],"messages":[],"result":null}'
 

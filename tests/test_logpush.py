@@ -15,7 +15,10 @@ from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
-S3 = "s3://bucket/logs?region=us-east-1"
+# An S3 bucket: a job to it needs an ownership challenge (logpush-ownership-challenge.mdx),
+# unless its destination carries an access key and its secret, as S3 does.
+BUCKET = "s3://bucket/logs?region=us-east-1"
+S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
 ERRORS = (field("ClientRequestHost").ends_with(".example.com") & (field("EdgeResponseStatus") >= 500)) | field(
     "ClientCountry"
 ).is_in(["cn", "ru"])
@@ -24,16 +27,25 @@ ERRORS = (field("ClientRequestHost").ends_with(".example.com") & (field("EdgeRes
 def test_create_read_back_and_list(escpush_emulator: Emulator) -> None:
     zone = escpush_emulator.client().zone(ZONE)
     options = LogpullOptions(["ClientIP", "EdgeResponseStatus"], timestamps="rfc3339")
+    # The documented flow for a bucket: the API writes a challenge into it, the job carries it.
+    zone.logpush.ownership_challenge(BUCKET)
+    token = escpush_emulator.written_challenge(BUCKET, zone=ZONE)
     job = zone.logpush.create_job(
-        destination_conf=S3, dataset="http_requests", name="errors", filter=ERRORS, logpull_options=options
+        destination_conf=BUCKET,
+        dataset="http_requests",
+        name="errors",
+        filter=ERRORS,
+        logpull_options=options,
+        ownership_challenge=token,
     )
+    assert "ownership_challenge" not in job, "a record never holds it"
     assert job["filter"] == ERRORS.to_json()
     assert Filter.parse(job["filter"]) == ERRORS
     assert job["logpull_options"] == "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339"
-    assert (job["name"], job["dataset"], job["destination_conf"]) == ("errors", "http_requests", S3)
+    assert (job["name"], job["dataset"], job["destination_conf"]) == ("errors", "http_requests", BUCKET)
     assert zone.logpush.job(job["id"]) == job
     assert zone.logpush.jobs() == [job]
-    [sent] = [r for r in escpush_emulator.requests() if r["method"] == "POST"]
+    [sent] = [r for r in escpush_emulator.requests() if r["path"].endswith("/logpush/jobs") and r["method"] == "POST"]
     assert isinstance(sent["body"]["filter"], str), "the filter travels as a string"
     assert json.loads(sent["body"]["filter"]) == ERRORS.to_dict()
     assert sent["body"]["filter"] == ERRORS.to_json(), "holding the canonical filter"
@@ -51,14 +63,13 @@ def test_filter_and_options_as_text_and_extra_fields(escpush_emulator: Emulator)
         enabled=True,
         frequency="low",
         max_upload_records=1000,
-        ownership_challenge="challenge-0123456789",
     )
-    assert job["ownership_challenge"] == "***" and job.reveal()["ownership_challenge"] == "challenge-0123456789"
+    assert "ownership_challenge" not in job
     assert job["filter"] == '{"where":{"key":"QueryName","operator":"endsWith","value":".example.com"}}'
     assert (job["enabled"], job["frequency"], job["max_upload_records"]) == (True, "low", 1000)
     assert account.logpush.jobs()[0]["id"] == job["id"]
     for log in (escpush_emulator.requests(), escpush_emulator.state()):
-        assert "s3cr3t-value" not in json.dumps(log) and "challenge-0123456789" not in json.dumps(log)
+        assert "s3cr3t-value" not in json.dumps(log)
     assert repr(account.logpush) == f"Logpush(account='{ACCOUNT}')"
 
 
@@ -214,7 +225,7 @@ def test_the_official_sdk_and_escpush_see_the_same_jobs(escpush_emulator: Emulat
     assert sorted(j.id for j in listed if j is not None) == sorted(j["id"] for j in zone.logpush.jobs())
 
 
-S3_SECRET = "s3://bucket/logs?region=us-east-1&secret-access-key=SAK-interop"
+S3_SECRET = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-interop&secret-access-key=SAK-interop"
 
 
 def test_the_official_sdk_and_escpush_update_and_delete_each_others_jobs(escpush_emulator: Emulator) -> None:
@@ -325,6 +336,26 @@ def test_secrets_of_a_job_echoed_by_the_server_are_scrubbed(escpush_emulator: Em
         assert leaked not in text
 
 
+def test_a_short_credential_does_not_garble_the_servers_message(escpush_emulator: Emulator) -> None:
+    # Issue 23: a one-letter parameter value was masked inside every word ("cre***ting *** new
+    # job"); a value that short is masked only where it is known to stand.
+    conf = "r2://bucket/logs?account-id=a&access-key-id=k&secret-access-key=SAK-long-secret"
+    message = "creating a new job is not allowed: exceeded max jobs allowed (account-id=a, key k)"
+    body = json.dumps({"success": False, "errors": [{"code": 1004, "message": message}], "result": None})
+    escpush_emulator.fail_next(status=400, body=body)
+    with pytest.raises(ApiError) as exc:
+        escpush_emulator.client().zone(ZONE).logpush.create_job(destination_conf=conf, dataset="http_requests")
+    assert exc.value.errors[0]["message"] == (
+        "creating a new job is not allowed: exceeded max jobs allowed (account-id=***, key k)"
+    )
+    escpush_emulator.fail_next(echo=True, status=400)
+    with pytest.raises(ApiError) as exc:
+        escpush_emulator.client().zone(ZONE).logpush.create_job(destination_conf=conf, dataset="http_requests")
+    text = str(exc.value)
+    assert "account-id=***&access-key-id=***&secret-access-key=***" in text, text
+    assert "SAK-long-secret" not in text and "cannot process POST" in text
+
+
 def test_redacted_is_cores_rule() -> None:
     from escpush import Job
 
@@ -344,6 +375,24 @@ def test_redacted_is_cores_rule() -> None:
     assert shown["name"] is opaque and shown["frequency"] is None and type(shown) is dict
     assert job["ownership_challenge"] == "***", "the job holds what it shows"
     assert job.reveal()["ownership_challenge"] is opaque and job.reveal()["name"] is opaque
+
+
+def test_python_reads_the_redaction_rules_from_core(escpush_emulator: Emulator) -> None:
+    from escpush._escpush import _JOB_FIELDS, _MASK, _SECRET_BODY_KEYS, _SECRET_HEADERS
+
+    secret_fields = {f["name"] for f in _JOB_FIELDS if f["secret"]}
+    assert secret_fields == {"ownership_challenge"} and set(_SECRET_BODY_KEYS) == {"with_secret", *secret_fields}
+    zone = escpush_emulator.client().zone(ZONE)
+    zone.esc.set_secret("abc")
+    zone.logpush.ownership_challenge(BUCKET)
+    token = escpush_emulator.written_challenge(BUCKET, zone=ZONE)
+    zone.logpush.create_job(destination_conf=BUCKET, dataset="http_requests", ownership_challenge=token)
+    for logged in escpush_emulator.requests():
+        for header in _SECRET_HEADERS:
+            assert logged["headers"].get(header, _MASK) == _MASK, header
+        for key in _SECRET_BODY_KEYS:
+            assert (logged["body"] or {}).get(key, _MASK) == _MASK, key
+    assert zone.esc.status()._repr_html_().count(f"<code>{_MASK}</code>") == 1
 
 
 def test_the_default_limits_are_cores() -> None:
@@ -369,7 +418,7 @@ def test_a_text_form_filter_problem_keeps_its_position_under_the_field(escpush_e
     logpush = escpush_emulator.client().zone("z1").logpush
     with pytest.raises(FilterError) as info:
         logpush.create_job(
-            destination_conf="s3://bucket/logs?region=us-east-1",
+            destination_conf=S3,
             dataset="http_requests",
             filter="EdgeResponseStatus >== 500",
         )

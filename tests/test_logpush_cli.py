@@ -16,7 +16,7 @@ from escpush.testing import Emulator
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
 SECRET = "SAK-cli-secret"
-CONF = f"s3://logs/http?region=us-east-1&secret-access-key={SECRET}"
+CONF = f"s3://logs/http?region=us-east-1&access-key-id=AKID-cli&secret-access-key={SECRET}"
 ERRORS = json.dumps(
     {
         "where": {

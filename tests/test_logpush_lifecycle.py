@@ -16,7 +16,7 @@ from escpush.testing import Emulator
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 ACCOUNT = "01a7362d577a6c3019a474fd6f485823"
 SECRET = "SAK-very-secret-value"
-S3 = f"s3://bucket/logs?region=us-east-1&secret-access-key={SECRET}"
+S3 = f"s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key={SECRET}"
 ERRORS = (field("EdgeResponseStatus") >= 500) & field("ClientCountry").is_in(["cn", "ru"])
 
 
@@ -30,12 +30,12 @@ def leaked(emu: Emulator, *secrets: str) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["zone", "account"])
-def test_update_keeps_what_it_does_not_name(escpush_emulator: Emulator, kind: str) -> None:
+def test_update_sends_only_the_changes_and_keeps_the_rest(escpush_emulator: Emulator, kind: str) -> None:
     client = escpush_emulator.client()
-    scope, dataset, key = (
-        (client.zone(ZONE), "http_requests", "EdgeResponseStatus")
+    scope, dataset, key, time = (
+        (client.zone(ZONE), "http_requests", "EdgeResponseStatus", "EdgeStartTimestamp")
         if kind == "zone"
-        else (client.account(ACCOUNT), "gateway_dns", "SrcPort")
+        else (client.account(ACCOUNT), "gateway_dns", "SrcPort", "Datetime")
     )
     job = scope.logpush.create_job(
         destination_conf=S3,
@@ -43,15 +43,18 @@ def test_update_keeps_what_it_does_not_name(escpush_emulator: Emulator, kind: st
         name="kept",
         filter=field(key) >= 500,
         frequency="low",
-        output_options={"field_names": ["Datetime"], "sample_rate": 0.5},
+        output_options={"field_names": [time], "sample_rate": 0.5},
     )
     updated = scope.logpush.update_job(job["id"], enabled=True, output_options={"sample_rate": 1.0})
     assert updated["enabled"] is True
     assert updated["frequency"] == "low" and updated["name"] == "kept"
-    assert updated["output_options"] == {"field_names": ["Datetime"], "sample_rate": 1.0}
+    assert updated["output_options"] == {"field_names": [time], "sample_rate": 1.0}
     assert updated.parsed_filter == (field(key) >= 500)
     [put] = [r for r in escpush_emulator.requests() if r["method"] == "PUT"]
-    assert "dataset" not in put["body"] and put["path"].endswith(f"/logpush/jobs/{job['id']}")
+    # Issue 24: a PUT changes only what it sends, as the API's (output_options whole: the API
+    # replaces it, so the stored keys go with the change).
+    assert put["body"] == {"enabled": True, "output_options": {"field_names": [time], "sample_rate": 1.0}}
+    assert put["path"].endswith(f"/logpush/jobs/{job['id']}")
     assert scope.logpush.disable_job(job["id"])["enabled"] is False
     assert scope.logpush.enable_job(job["id"])["enabled"] is True
     cleared = scope.logpush.update_job(job["id"], filter=None)
@@ -132,7 +135,6 @@ def test_ensure_job_against_a_reserializing_server_does_not_loop(escpush_emulato
         "destination_conf": S3,
         "filter": wanted,
         "logpull_options": LogpullOptions(["ClientIP"], timestamps="rfc3339"),
-        "ownership_challenge": "challenge-token-123",
     }
     first = logpush.ensure_job(**spec)
     assert first["action"] == "created" and first["changes"] == []
@@ -150,7 +152,7 @@ def test_ensure_job_against_a_reserializing_server_does_not_loop(escpush_emulato
     assert [c["field"] for c in rotated["changes"]] == ["destination_conf", "filter"]
     shown = json.dumps(rotated["changes"])
     assert "a credential changed" in shown and SECRET not in shown and "ROTATED-secret" not in shown
-    assert leaked(escpush_emulator, SECRET, "ROTATED-secret", "challenge-token-123") == []
+    assert leaked(escpush_emulator, SECRET, "ROTATED-secret") == []
 
 
 def test_apply_plans_then_changes_nothing_the_second_time(escpush_emulator: Emulator) -> None:
@@ -430,7 +432,8 @@ def test_a_serialised_job_holds_no_credential(escpush_emulator: Emulator) -> Non
     import pickle
 
     logpush = escpush_emulator.client().zone(ZONE).logpush
-    challenge = "challenge-token-secret-42"
+    logpush.ownership_challenge(S3)
+    challenge = escpush_emulator.written_challenge(S3, zone=ZONE)
     job = logpush.create_job(destination_conf=S3, dataset="http_requests", name="j", ownership_challenge=challenge)
     ensured = logpush.ensure_job(name="j", dataset="http_requests", destination_conf=S3, enabled=True)
     listed = logpush.jobs()
@@ -446,15 +449,17 @@ def test_a_serialised_job_holds_no_credential(escpush_emulator: Emulator) -> Non
         pickle.dumps(ensured).decode("latin-1"),
     ):
         assert SECRET not in shown and challenge not in shown, shown
-    masked = "s3://bucket/logs?region=us-east-1&secret-access-key=***"
-    assert job["destination_conf"] == masked and job["ownership_challenge"] == "***"
+    masked = "s3://bucket/logs?region=us-east-1&access-key-id=***&secret-access-key=***"
+    # The record never holds the challenge (issue 24: neither the schema nor the SDK has it).
+    assert job["destination_conf"] == masked and "ownership_challenge" not in job
     # The real values stay at hand, asked for by name.
-    assert job.reveal()["destination_conf"] == S3 and job.reveal()["ownership_challenge"] == challenge
+    assert job.reveal()["destination_conf"] == S3
     assert ensured["job"].reveal()["destination_conf"] == S3
     # A masked destination sent back is refused, not stored as a broken job.
     escpush_emulator.clear_requests()
     with pytest.raises(InvalidInput, match=r"destination_conf.*\*\*\*.*reveal\(\)"):
         logpush.create_job(destination_conf=job["destination_conf"], dataset="http_requests")
     with pytest.raises(InvalidInput, match=r"ownership_challenge.*\*\*\*"):
-        logpush.update_job(job["id"], ownership_challenge=job["ownership_challenge"])
+        shown = Job({"ownership_challenge": challenge})["ownership_challenge"]
+        logpush.update_job(job["id"], ownership_challenge=shown)
     assert writes(escpush_emulator) == []

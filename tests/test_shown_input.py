@@ -21,8 +21,16 @@ from escpush.testing import Emulator
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 BOM = "\ufeff"
 OSC = "\x1b]0;pwned\x07"
-JOBS = {"jobs": [{"name": "a", "dataset": "http_requests", "destination_conf": "s3://logs/http?region=us-east-1"}]}
-JOBS_TOML = '[[jobs]]\nname = "a"\ndataset = "http_requests"\ndestination_conf = "s3://logs/http?region=us-east-1"\n'
+JOBS = {
+    "jobs": [
+        {
+            "name": "a",
+            "dataset": "http_requests",
+            "destination_conf": "s3://logs/http?region=us-east-1&access-key-id=AKID&secret-access-key=SAK",
+        }
+    ]
+}
+JOBS_TOML = '[[jobs]]\nname = "a"\ndataset = "http_requests"\ndestination_conf = "s3://logs/http?region=us-east-1&access-key-id=AKID&secret-access-key=SAK"\n'
 FILTER = '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'
 
 # What a terminal acts on, or what changes how the rest of a line reads: C0 and C1 controls
@@ -53,7 +61,7 @@ def test_a_jobs_file_saved_with_a_byte_order_mark_is_read(
     # The same from stdin, as bytes a pipe gives (TOML there in a form that does not open
     # with `[`, which stdin takes for JSON).
     if suffix == ".toml":
-        body = 'jobs = [{name = "a", dataset = "http_requests", destination_conf = "s3://l/h?region=us-east-1"}]\n'
+        body = 'jobs = [{name = "a", dataset = "http_requests", destination_conf = "s3://l/h?region=us-east-1&access-key-id=AKID&secret-access-key=SAK"}]\n'
     run = cli("logpush", "apply", "-", "--zone", ZONE, "--dry-run", stdin=(BOM + body).encode())
     assert (run.code, run.err) == (EXIT_OK, "")
 

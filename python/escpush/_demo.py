@@ -102,8 +102,14 @@ def logpush_demo() -> None:
             zone.logpush.create_job(destination_conf="s3://bucket/logs", dataset="http_requests", filter=f)
         except InvalidInput as err:
             print(f"refused before sending: {err}")
+        # An S3 bucket needs an ownership challenge: the API writes a token into the bucket,
+        # the job carries it (the emulator's bucket is read through it).
+        bucket = "s3://bucket/logs?region=us-east-1"
+        written = zone.logpush.ownership_challenge(bucket)
+        print(f"ownership challenge written to {written['filename']}")
         job = zone.logpush.create_job(
-            destination_conf="s3://bucket/logs?region=us-east-1",
+            destination_conf=bucket,
+            ownership_challenge=emu.written_challenge(bucket, zone="023e105f4ecef8ad9ca31a8372d0c353"),
             dataset="http_requests",
             name="edge-errors",
             filter=f,

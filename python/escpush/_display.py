@@ -139,7 +139,7 @@ def problems_html(err: _WithProblems) -> str:
 
 def esc_status_html(status: EscStatus) -> str:
     """An ESC setting: its state explained; the secret only as set or not, never shown."""
-    from ._escpush import _ESC_COOKIE_NAME
+    from ._escpush import _ESC_COOKIE_NAME, _MASK
 
     states = {
         "enabled": "ESC runs on every request",
@@ -150,7 +150,7 @@ def esc_status_html(status: EscStatus) -> str:
     rows = [
         ("state", f"{_code(state)}: {states[state]}" if state in states else _code(state)),
         ("disabled for every request", "yes" if status.disabled else "no"),
-        ("secret", "<code>***</code> (set, not shown)" if status.secret is not None else "none"),
+        ("secret", f"{_code(_MASK)} (set, not shown)" if status.secret is not None else "none"),
     ]
     return _box("esc-status", "ESC status", _rows(rows))
 

@@ -22,8 +22,11 @@ __all__ = [
     "_DEFAULT_RETRY_BACKOFF",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
-    "_EXTRA_JOB_FIELDS",
+    "_JOB_FIELDS",
+    "_MASK",
     "_SCOPES",
+    "_SECRET_BODY_KEYS",
+    "_SECRET_HEADERS",
     "_SQL_DIALECTS",
     "Account",
     "Client",
@@ -300,9 +303,15 @@ def _load_json(text: str) -> Any:
     a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
     line and column."""
 
-# The optional job fields create_job takes by keyword, with their JSON type ("bool", "int",
-# "string", "object"): core's EXTRA_FIELDS, from which the CLI builds its options.
-_EXTRA_JOB_FIELDS: tuple[tuple[str, str], ...]
+# Core's job field table (JOB_FIELDS), one dict per field in the order a job is shown:
+# name, type ("int", "string", "bool", "object"), allowed (texts, a (least, most) range that
+# also takes 0, or None), nullable, secret, create, update, record ("always", "when_given",
+# "never"), datasets (None: every one), parsed (read by a type of its own), about, source.
+# The command line builds its job options from it, the displays their order.
+_JOB_FIELDS: tuple[dict[str, Any], ...]
+_MASK: str  # what stands for a secret wherever one is shown (core's redact::MASK)
+_SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
+_SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lower case (core's redact)
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
@@ -611,6 +620,7 @@ class EmulatorServer:
     def clear_requests(self) -> None: ...
     def reset(self) -> None: ...
     def esc_disabled_for(self, kind: str, id: str, cookie: str | None = None) -> bool: ...
+    def written_challenge(self, kind: str, id: str, destination_conf: str) -> str | None: ...
     def set_logpush_quirks(self, config: str) -> None: ...
     def logpush_control(self) -> dict[str, Any]: ...
     def serve_site(self, config: str) -> str: ...

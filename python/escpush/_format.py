@@ -11,7 +11,8 @@
   (:func:`tree_lines`). The walk is iterative, so a deep filter does not exhaust Python's
   recursion limit.
 
-Only the standard library's :mod:`json` is imported, and only when a value is printed.
+Only the standard library's :mod:`json` is imported, and only when a value is printed; the
+job field order is core's (the native module's ``_JOB_FIELDS``).
 """
 
 from __future__ import annotations
@@ -91,8 +92,15 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
-# A log-push job's fields, in the order they are shown; the others follow in the job's order.
-JOB_FIELD_ORDER = ("id", "name", "dataset", "destination_conf", "enabled", "logpull_options", "filter")
+def _job_field_order() -> tuple[str, ...]:
+    from ._escpush import _JOB_FIELDS
+
+    return tuple(f["name"] for f in _JOB_FIELDS)
+
+
+# A log-push job's fields, in the order they are shown: core's job field table's order.
+# Fields the table does not know follow, in the job's order.
+JOB_FIELD_ORDER = _job_field_order()
 
 
 def job_items(job: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -29,7 +29,8 @@ class Job(_Dict):
     It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``, pickling; equal to
     the plain dict of the same items) whose items never hold a credential: the parameters of
     ``destination_conf`` that may hold one (keys, tokens, signatures, a ``user:password@``)
-    and ``ownership_challenge`` read ``***``, as in every other result, so that printing,
+    and an ``ownership_challenge`` (which no record from the API holds; one set on the job)
+    read ``***`` (core's ``MASK``), as in every other result, so that printing,
     logging, ``json.dumps`` and pickling a job show none (core's ``redact_job``). A value set
     on it is masked the same way.
 

@@ -16,8 +16,9 @@ What the emulator does where the spec says "not shown": DELETE clears ``always``
 configured secret; a GET shows ``always`` and ``with_secret`` each when it applies (both when
 both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; every id exists.
 The request log keeps the most recent requests (``log_capacity``, 10,000 by default) and
-redacts ``X-Auth-Key``, ``Authorization``, ``Cookie``, every ``with_secret`` and a job's
-credentials; the state shows only whether a secret is set and its length.
+shows ``***`` for the values of ``X-Auth-Key``, ``Authorization``, ``Cookie``, every
+``with_secret`` and a job's credentials (core's redaction: ``escpush._escpush._SECRET_HEADERS``,
+``_SECRET_BODY_KEYS``); the state shows only whether a secret is set and its length.
 
 Edge mode (``emu.serve_site(zone)``) serves a zone's site whose responses ESC alters unless
 ESC is off for the request, for ``zone.esc.assess(...)`` and other end-to-end tests.
@@ -243,6 +244,20 @@ class Emulator:
         if field_drift is not None:
             config["field_drift"] = field_drift
         self._server.set_logpush_quirks(json.dumps(config))
+
+    def written_challenge(self, destination_conf: str, zone: str | None = None, *, account: str | None = None) -> str:
+        """The ownership challenge the emulator wrote into ``destination_conf`` for ``zone``
+        (or ``account``) after ``logpush.ownership_challenge(destination_conf)``: what reading
+        the challenge file from your bucket gives, to pass as a job's ``ownership_challenge``.
+        Raises ``LookupError`` if none was asked for."""
+        if (zone is None) == (account is None):
+            raise ValueError("give exactly one of zone= or account=")
+        kind, scope_id = ("zone", zone) if zone is not None else ("account", account)
+        assert scope_id is not None
+        token = self._server.written_challenge(kind, scope_id, destination_conf)
+        if token is None:
+            raise LookupError(f"no ownership challenge was asked for this destination of {kind} {scope_id}")
+        return token
 
     def ownership_challenges(self) -> list[dict[str, str]]:
         """The ownership challenges the emulator issued, oldest first: ``scope``, ``id``,

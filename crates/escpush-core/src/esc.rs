@@ -98,13 +98,13 @@ fn describe_char(c: char) -> &'static str {
 
 impl fmt::Debug for EscSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("EscSecret(***)")
+        write!(f, "EscSecret({})", crate::shown::MASK)
     }
 }
 
 impl fmt::Display for EscSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
+        f.write_str(crate::shown::MASK)
     }
 }
 

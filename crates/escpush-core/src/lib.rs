@@ -11,7 +11,8 @@
 //! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
 //! (the embedded schemas), `problem` (what input checks report), `scope` (zones and
 //! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
-//! `operation`, `request`, `envelope` (the v4 answer), `json` (an order-keeping JSON tree and
+//! `operation`, `request`, `redact` (what is secret and how it is masked), `envelope` (the
+//! v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
 //! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
 //! a percentage, for every place that prints one).
@@ -44,6 +45,7 @@ mod json;
 mod logpush;
 mod operation;
 mod problem;
+pub mod redact;
 mod request;
 mod scope;
 mod share;
@@ -68,18 +70,21 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job, plan_jobs,
-    read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge,
-    read_valid, updatable_fields, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
+    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
+    plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
+    read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
     JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
     JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
-    read_job, read_job_list, redact_job, DestinationConf, JobOp, JobSpec, JobSpecBuilder, LogpullOptions, Timestamps,
-    CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, KNOWN_SCHEMES, SECRET_JOB_FIELDS,
+    job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
+    Choice, Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
+    LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
+    OUTPUT_OPTIONS,
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
+pub use redact::{Secrets, MASK};
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};

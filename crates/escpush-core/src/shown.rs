@@ -25,6 +25,11 @@
 
 use std::borrow::Cow;
 
+/// What stands in for a secret wherever one would be shown: a credential of a destination,
+/// an ownership challenge, an ESC secret, an API key in a log. Defined here, below every
+/// module that prints a secret; which values are secrets is the `redact` module's to say.
+pub const MASK: &str = "***";
+
 /// Whether `c` starts a line break (see the module's list).
 pub(crate) fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')

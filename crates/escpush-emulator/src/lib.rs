@@ -127,9 +127,9 @@ pub(crate) struct Credentials {
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Credentials")
-            .field("api_key", &"<redacted>")
+            .field("api_key", &escpush_core::MASK)
             .field("email", &self.email)
-            .field("api_token", &"<redacted>")
+            .field("api_token", &escpush_core::MASK)
             .finish()
     }
 }
@@ -364,6 +364,18 @@ impl Emulator {
         lock(&self.inner.state)
             .esc(scope.kind(), scope.id())
             .disabled_for(cookie_header)
+    }
+
+    /// The ownership challenge this emulator wrote to `destination` for `scope` after
+    /// `POST .../logpush/ownership` (what a test reads from its bucket, to pass as a job's
+    /// `ownership_challenge`), or `None` if none was asked for.
+    pub fn written_challenge(&self, scope: &Scope, destination: &str) -> Option<String> {
+        let key = (
+            scope.kind(),
+            scope.id().to_owned(),
+            destination.trim().to_owned(),
+        );
+        lock(&self.inner.state).challenges.get(&key).cloned()
     }
 
     /// Forgets the state, the log and the pending faults (the edge sites keep serving).

@@ -4,15 +4,13 @@
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use escpush_core::redact::{is_secret_header, redact_body, MASK};
 use serde_json::{json, Value};
 
 use crate::wire::HttpRequest;
 
 /// How many requests the log keeps by default.
 pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
-
-/// Headers whose values the log never shows.
-const REDACTED_HEADERS: [&str; 3] = ["x-auth-key", "authorization", "cookie"];
 
 /// One request as the emulator received it, with credentials and secrets redacted.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,10 +19,11 @@ pub struct LoggedRequest {
     pub method: String,
     /// The path, with the `/client/v4` prefix, without the query.
     pub path: String,
-    /// Every header; `X-Auth-Key`, `Authorization` and `Cookie` values are `<redacted>`.
+    /// Every header; the values of core's secret headers (`X-Auth-Key`, `Authorization`,
+    /// `Cookie`) are `***`.
     pub headers: Vec<(String, String)>,
-    /// The JSON body with every `with_secret` replaced by `***` and a job's credentials
-    /// masked (a non-JSON body is described, not kept); `None` when there was no body.
+    /// The JSON body redacted by core (`redact_body`: every `with_secret`, a job's
+    /// credentials; a non-JSON body is described, not kept); `None` when there was no body.
     pub body: Option<Value>,
     /// The status answered; `None` when the connection was dropped.
     pub status: Option<u16>,
@@ -43,11 +42,17 @@ impl LoggedRequest {
                 .headers
                 .iter()
                 .map(|(k, v)| {
-                    let redacted = REDACTED_HEADERS.iter().any(|h| k.eq_ignore_ascii_case(h));
-                    (k.clone(), if redacted { "<redacted>".to_owned() } else { v.clone() })
+                    (
+                        k.clone(),
+                        if is_secret_header(k) {
+                            MASK.to_owned()
+                        } else {
+                            v.clone()
+                        },
+                    )
                 })
                 .collect(),
-            body: redact_body(&req.body),
+            body: body_shown(&req.body),
             status: None,
             fault,
             received: SystemTime::now(),
@@ -74,33 +79,16 @@ impl LoggedRequest {
     }
 }
 
-fn redact_body(body: &[u8]) -> Option<Value> {
+fn body_shown(body: &[u8]) -> Option<Value> {
     if body.is_empty() {
         return None;
     }
     match serde_json::from_slice::<Value>(body) {
         Ok(mut v) => {
-            redact_secrets(&mut v);
+            redact_body(&mut v);
             Some(v)
         }
         Err(_) => Some(Value::String(format!("<{} bytes, not JSON>", body.len()))),
-    }
-}
-
-fn redact_secrets(v: &mut Value) {
-    match v {
-        Value::Object(obj) => {
-            escpush_core::redact_job(obj); // a job payload's credentials
-            for (k, item) in obj.iter_mut() {
-                if k == "with_secret" {
-                    *item = Value::String("***".to_owned());
-                } else {
-                    redact_secrets(item);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(redact_secrets),
-        _ => {}
     }
 }
 
@@ -171,12 +159,12 @@ mod tests {
     #[test]
     fn secrets_are_redacted() {
         let body = br#"{"with_secret":"topsecret","nested":[{"with_secret":"x"}],"destination_conf":"s3://b?region=r&secret-access-key=k2","ownership_challenge":"c"}"#;
-        let shown = redact_body(body).unwrap().to_string();
+        let shown = body_shown(body).unwrap().to_string();
         for secret in ["topsecret", "\"x\"", "k2", "\"c\""] {
             assert!(!shown.contains(secret), "{shown}");
         }
         assert_eq!(
-            redact_body(b"not json"),
+            body_shown(b"not json"),
             Some(Value::String("<8 bytes, not JSON>".into()))
         );
     }

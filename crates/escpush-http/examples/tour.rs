@@ -52,9 +52,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     client.esc_enable(&zone)?;
     println!("zone: ESC {}", client.esc_status(&zone)?.state().as_str());
 
-    // A log-push job, checked before it is sent.
+    // A log-push job, checked before it is sent. An S3 bucket (without keys in the
+    // destination) needs an ownership challenge: the API writes it into the bucket.
+    let bucket = "s3://bucket/logs?region=us-east-1";
+    client.ownership_challenge(&zone, &bucket.parse()?)?;
+    let token = emu.written_challenge(&zone, bucket).expect("the emulator wrote one");
     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .destination_conf(bucket)
+        .extra("ownership_challenge", token.into())
         .name("edge-errors")
         .filter(f)
         .build()?;

@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use escpush_core::{
-    esc_cookie, AssessPlan, AssessReport, Assessment, EscSecret, Event, Fetched, SiteResponse, SiteUrl, Step,
+    esc_cookie, AssessPlan, AssessReport, Assessment, EscSecret, Event, Fetched, Secrets, SiteResponse, SiteUrl, Step,
+    ESC_COOKIE_NAME,
 };
 use ureq::http;
 
@@ -25,6 +26,13 @@ pub const MAX_SITE_BODY: u64 = 64 * 1024 * 1024;
 
 /// The longest a wait goes without asking the caller whether to stop.
 const SLICE: Duration = Duration::from_millis(50);
+
+/// The ESC secret as a fetch sends it, for core's redaction (`disable_esc=<secret>`).
+fn cookie_secrets(secret: &EscSecret) -> Secrets {
+    let mut s = Secrets::new();
+    s.add(Some(ESC_COOKIE_NAME), secret.expose());
+    s
+}
 
 /// A fresh ESC secret from the operating system's random source: 32 bytes as 64 hex digits.
 pub fn random_secret() -> Result<EscSecret, Error> {
@@ -61,7 +69,7 @@ impl Client {
             [cookie, mask]
                 .into_iter()
                 .flatten()
-                .fold(text, |text, secret| text.replace(secret.expose(), "***"))
+                .fold(text, |text, secret| cookie_secrets(secret).scrub(&text))
         };
         let mut builder = http::Request::builder()
             .method(http::Method::GET)
@@ -131,7 +139,7 @@ impl Client {
             }
             match self.perform(&step, check) {
                 Ok(event) => machine.feed(match event {
-                    Event::Failed(message) => Event::Failed(message.replace(secret.expose(), "***")),
+                    Event::Failed(message) => Event::Failed(cookie_secrets(&secret).scrub(&message)),
                     other => other,
                 }),
                 Err(reason) => {

@@ -84,10 +84,10 @@ impl fmt::Debug for Auth {
         match self {
             Auth::ApiKey { email, .. } => f
                 .debug_struct("ApiKey")
-                .field("key", &"<redacted>")
+                .field("key", &escpush_core::MASK)
                 .field("email", email)
                 .finish(),
-            Auth::Token(_) => f.debug_tuple("Token").field(&"<redacted>").finish(),
+            Auth::Token(_) => f.debug_tuple("Token").field(&escpush_core::MASK).finish(),
         }
     }
 }
@@ -106,7 +106,7 @@ pub struct EnvOverrides {
 
 impl fmt::Debug for EnvOverrides {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = |v: &Option<String>| v.as_ref().map(|_| "<redacted>");
+        let shown = |v: &Option<String>| v.as_ref().map(|_| escpush_core::MASK);
         f.debug_struct("EnvOverrides")
             .field("api_token", &shown(&self.api_token))
             .field("api_key", &shown(&self.api_key))

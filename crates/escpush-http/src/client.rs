@@ -164,9 +164,10 @@ impl Client {
         )?))
     }
 
-    /// `PUT {scope}/logpush/jobs/{job_id}`, safely: reads the job, applies `changes` (field
-    /// → value; `null` clears; `output_options` merged onto the stored one) and sends the
-    /// whole job, checked first as a creation is ([`JobUpdate::new`]). Gives the stored job.
+    /// `PUT {scope}/logpush/jobs/{job_id}`, as the API takes it: reads the job and sends only
+    /// `changes` (field → value; `null` clears; `output_options` merged onto the stored one
+    /// and sent whole), checked first as a creation would check them on the stored job with
+    /// the changes ([`JobUpdate::new`]). Gives the stored job.
     /// Retried on 429, 5xx and dropped connections: the same body gives the same job.
     pub fn update_job(&self, scope: &Scope, job_id: u64, changes: &Map<String, Value>) -> Result<Value, Error> {
         let stored = read_job(self.execute(&JobOp::Get(job_id).request(scope)?)?)?;

@@ -216,7 +216,7 @@ fn posts(log: &[LoggedRequest], path: &str) -> usize {
 fn spec(name: &str) -> JobSpec {
     JobSpec::builder("http_requests", DatasetScope::Zone)
         .name(name)
-        .destination_conf("s3://b?region=r")
+        .destination_conf("s3://b?region=r&access-key-id=AKID&secret-access-key=SAK")
         .build()
         .unwrap()
 }
@@ -320,7 +320,7 @@ fn idempotent_requests_are_retried_after_an_applied_write_was_dropped() {
     emu.fail_next(Fault::DropAfterApply, 1);
     c.esc_enable(&zone()).unwrap();
     assert_eq!(c.esc_status(&zone()).unwrap().state(), EscState::Enabled);
-    // A PUT sends the whole job: the same body twice gives the same job.
+    // A PUT sets the fields it sends: the same body twice gives the same job.
     let job = c.create_job(&zone(), &spec("j")).unwrap();
     let id = job["id"].as_u64().unwrap();
     emu.clear_requests();

@@ -8,10 +8,14 @@ use serde_json::json;
 mod common;
 use common::client;
 
+/// An S3 bucket with its keys: a job to it needs no ownership challenge
+/// (logpush-ownership-challenge.mdx: "Yes (or use access key/secret key)").
+const S3: &str = "s3://b?region=r&access-key-id=AKID&secret-access-key=SAK";
+
 /// The smallest zone job: http_requests to a bucket.
 fn plain_spec() -> JobSpec {
     JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://b?region=r")
+        .destination_conf(S3)
         .build()
         .unwrap()
 }
@@ -22,15 +26,22 @@ fn create_list_and_read_back_on_both_scopes() {
     let c = client(&emu);
     let filter = field("EdgeResponseStatus").ge(500) & field("ClientCountry").is_in(["cn", "ru"]);
     let zone = Scope::zone("z1").unwrap();
+    // An S3 bucket without keys: the documented ownership challenge first.
+    let bucket = "s3://bucket/logs?region=us-east-1";
+    c.ownership_challenge(&zone, &escpush_core::DestinationConf::parse(bucket).unwrap())
+        .unwrap();
+    let token = emu.written_challenge(&zone, bucket).unwrap();
     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
         .name("errors")
-        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .destination_conf(bucket)
+        .extra("ownership_challenge", json!(token))
         .logpull_options(LogpullOptions::new(["ClientIP", "EdgeResponseStatus"]).timestamps(Timestamps::Rfc3339))
         .filter(filter.clone())
         .build()
         .unwrap();
     let job = c.create_job(&zone, &spec).unwrap();
     assert_eq!(job["dataset"], "http_requests");
+    assert!(job.get("ownership_challenge").is_none(), "a record never holds it");
     assert_eq!(job["filter"], json!(filter.to_json()));
     assert_eq!(Filter::parse(job["filter"].as_str().unwrap()).unwrap(), filter);
     let id = job["id"].as_u64().unwrap();
@@ -65,7 +76,7 @@ fn refused_before_sending_and_by_the_emulator() {
     let emu = Emulator::start().unwrap();
     let c = client(&emu);
     let spec = JobSpec::builder("gateway_dns", DatasetScope::Account)
-        .destination_conf("s3://b?region=r")
+        .destination_conf(S3)
         .build()
         .unwrap();
     let err = c.create_job(&Scope::zone("z1").unwrap(), &spec).unwrap_err();
@@ -109,7 +120,7 @@ fn a_creation_cut_after_sending_says_the_job_may_exist() {
     let zone = Scope::zone("z1").unwrap();
     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
         .name("edge-errors")
-        .destination_conf("s3://b?region=r")
+        .destination_conf(S3)
         .build()
         .unwrap();
     emu.fail_next(Fault::Drop, 1);
@@ -219,13 +230,13 @@ fn methods(emu: &Emulator) -> Vec<String> {
 }
 
 #[test]
-fn update_keeps_what_it_does_not_name_and_delete_removes() {
+fn update_sends_only_the_changes_keeps_the_rest_and_delete_removes() {
     let emu = Emulator::start().unwrap();
     let c = client(&emu);
     let zone = Scope::zone("z1").unwrap();
     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
         .name("errors")
-        .destination_conf("s3://b/l?region=r&secret-access-key=UPDSECRET")
+        .destination_conf("s3://b/l?region=r&access-key-id=AKID&secret-access-key=UPDSECRET")
         .filter(field("EdgeResponseStatus").ge(500))
         .extra("frequency", json!("low"))
         .extra(
@@ -245,9 +256,10 @@ fn update_keeps_what_it_does_not_name_and_delete_removes() {
     );
     assert_eq!(job["filter"], json!(field("EdgeResponseStatus").ge(500).to_json()));
     let put = emu.requests().into_iter().find(|r| r.method == "PUT").unwrap();
-    assert!(
-        put.body.as_ref().unwrap().get("dataset").is_none(),
-        "a PUT carries no dataset"
+    assert_eq!(
+        put.body.unwrap(),
+        json!({"enabled": true, "output_options": {"field_names": ["ClientIP"], "sample_rate": 1.0}}),
+        "a PUT carries the changes only (output_options whole: the API replaces it)"
     );
     // Refused before sending: a filter that does not fit the job's dataset.
     emu.clear_requests();
@@ -366,8 +378,11 @@ fn datasets_fields_ownership_and_destinations() {
     c.validate_destination(&zone, &conf).unwrap();
     assert!(!c.destination_exists(&zone, &conf).unwrap());
     assert!(c
-        .destination_exists(&zone, &escpush_core::DestinationConf::parse("s3://b?region=r").unwrap())
+        .destination_exists(&zone, &escpush_core::DestinationConf::parse(S3).unwrap())
         .unwrap());
+    // The docs' own example asks about `s3://foo`, without a region.
+    let foo = escpush_core::DestinationConf::parse_address("s3://foo").unwrap();
+    assert!(!c.destination_exists(&zone, &foo).unwrap());
     emu.fail_next(
         Fault::Body {
             status: 200,
@@ -398,7 +413,7 @@ fn ensure_against_a_reserializing_server_sends_nothing_the_second_time() {
     let zone = Scope::zone("z1").unwrap();
     quirks(&c, json!({"reserialize_filters": true}));
     let desired = json!({
-        "name": "errors", "dataset": "http_requests", "destination_conf": "s3://b?region=r",
+        "name": "errors", "dataset": "http_requests", "destination_conf": S3,
         "filter": (field("EdgeResponseStatus").ge(500) & field("ClientCountry").is_in(["cn", "ru"]) & field("ClientRequestHost").ends_with(".x")).to_json(),
     });
     let (entry, job) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
@@ -435,7 +450,7 @@ fn apply_plan_creates_before_it_deletes_and_says_where_it_stopped() {
     let zone = Scope::zone("z1").unwrap();
     let old = c.create_job(&zone, &plain_spec()).unwrap();
     let old_id = old["id"].as_u64().unwrap();
-    let job = |name: &str| json!({"name": name, "dataset": "http_requests", "destination_conf": "s3://b?region=r"});
+    let job = |name: &str| json!({"name": name, "dataset": "http_requests", "destination_conf": S3});
     let doc = json!({"jobs": [job("new")]});
     let prune = escpush_core::PlanOptions::new().prune(true);
     // The creation fails: the job it replaces is still there, and the error says so.

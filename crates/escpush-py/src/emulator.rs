@@ -250,6 +250,24 @@ impl PyEmulatorServer {
         self.with(py, |emu| emu.esc_disabled_for(&scope, cookie))
     }
 
+    /// The ownership challenge written to `destination_conf` for the zone (`kind="zone"`) or
+    /// account, or None.
+    fn written_challenge(
+        &self,
+        py: Python<'_>,
+        kind: &str,
+        id: &str,
+        destination_conf: &str,
+    ) -> PyResult<Option<String>> {
+        let scope = match kind {
+            "zone" => Scope::zone(id),
+            "account" => Scope::account(id),
+            _ => return Err(errors::invalid_input(py, "invalid kind: use \"zone\" or \"account\"")),
+        }
+        .map_err(|e| errors::core_error(py, &e))?;
+        self.with(py, |emu| emu.written_challenge(&scope, destination_conf))
+    }
+
     /// Edge mode: serves the site the JSON `config` describes (escpush-emulator's
     /// `EdgeSite::from_json`) and gives its root URL.
     fn serve_site(&self, py: Python<'_>, config: &str) -> PyResult<String> {

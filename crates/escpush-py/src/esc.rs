@@ -56,7 +56,11 @@ impl PyEscStatus {
     }
 
     fn __repr__(&self) -> String {
-        let secret = if self.inner.secret.is_some() { "'***'" } else { "None" };
+        let secret = if self.inner.secret.is_some() {
+            format!("'{}'", escpush_core::MASK)
+        } else {
+            "None".to_owned()
+        };
         format!(
             "EscStatus(state='{}', disabled={}, secret={secret})",
             self.state(),

@@ -38,9 +38,16 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
     m.add("DEFAULT_MAX_BYTES", limits.max_bytes)?;
+    m.add("_JOB_FIELDS", logpush::job_field_table(m.py())?)?;
+    // What is secret and how it is shown (core's redact module), for the displays.
+    m.add("_MASK", escpush_core::MASK)?;
     m.add(
-        "_EXTRA_JOB_FIELDS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::EXTRA_FIELDS)?,
+        "_SECRET_BODY_KEYS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::redact::secret_body_keys())?,
+    )?;
+    m.add(
+        "_SECRET_HEADERS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::redact::SECRET_HEADERS)?,
     )?;
     m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
     // The scopes' names, zone first: the CLI's `--scope` choices.

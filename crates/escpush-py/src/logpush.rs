@@ -143,10 +143,12 @@ impl PyLogpush {
     /// Creates a log-push job and returns the stored job, an `escpush.Job` (a dict).
     ///
     /// Everything the API would refuse is checked first, and nothing is sent when
-    /// something is wrong: the dataset (and its scope), `destination_conf`, the fields
-    /// and options of `logpull_options`, the filter against the dataset and the limits
-    /// (`FilterError`), and the other job fields given as keywords (`enabled`,
-    /// `frequency`, `max_upload_bytes`, ...; `InvalidInput`). The filter is sent as a
+    /// something is wrong: the dataset (and its scope), `destination_conf` (and the
+    /// `ownership_challenge` it needs: S3 without keys, Google Cloud Storage, Azure, Sumo
+    /// Logic), the fields and options of `logpull_options`, the filter against the dataset
+    /// and the limits (`FilterError`), and the other job fields given as keywords
+    /// (`enabled`, `frequency`, `max_upload_bytes`, `output_options`, ...; `InvalidInput`),
+    /// each as core's job field table says (docs/job-rules.md). The filter is sent as a
     /// string holding its canonical JSON. A creation is never retried.
     #[pyo3(signature = (
         *, destination_conf, dataset, name=None, filter=None, logpull_options=None,
@@ -241,11 +243,13 @@ impl PyLogpush {
         job_from_json(py, &job)
     }
 
-    /// Updates a job safely and returns the stored job: reads it, applies the fields given
-    /// (`None` clears one; `output_options` is merged onto the stored one) and sends the
-    /// whole job, so nothing not named is reset. The fields are checked as `create_job`
-    /// checks them, against the job's dataset, before anything is written; `dataset` and
-    /// `kind` cannot change. Retried on 429, 5xx and dropped connections.
+    /// Updates a job and returns the stored job: reads it, and sends only the fields given
+    /// (`None` clears one; `output_options` is merged onto the stored one and sent whole),
+    /// as the API takes an update: a `PUT` changes only what it sends. The fields are checked
+    /// as `create_job` checks them, on the stored job with the changes, before anything is
+    /// written; `dataset` and `kind` cannot change, and a new `destination_conf` that needs
+    /// an ownership challenge needs `ownership_challenge` too. Retried on 429, 5xx and
+    /// dropped connections.
     #[pyo3(signature = (job_id, **fields))]
     fn update_job(&self, py: Python<'_>, job_id: Int, fields: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
@@ -288,7 +292,8 @@ impl PyLogpush {
     /// `Filter.equivalent` (what `escpush filter diff` decides), so a server that writes
     /// filters back differently (member order, spacing, `"500"` for `500`, nesting) causes
     /// no update, nor does a redundant condition. Fields not given are left as stored.
-    /// `ownership_challenge` is sent on creation only (the API does not give it back). A
+    /// `ownership_challenge` is sent on creation, and with a new `destination_conf` (the
+    /// API does not give it back, so it is not compared). A
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
@@ -502,10 +507,12 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))
     }
 
-    /// Whether a job of the scope already pushes to the destination.
+    /// Whether a job of the scope already pushes to the destination. The destination is
+    /// checked for its form only (the docs ask about `s3://foo`, without a region).
     fn destination_exists(&self, py: Python<'_>, destination_conf: Text) -> PyResult<bool> {
         let destination_conf = &*destination_conf;
-        let conf = destination(py, destination_conf)?;
+        let conf =
+            escpush_core::DestinationConf::parse_address(destination_conf).map_err(|e| errors::core_error(py, &e))?;
         py.detach(|| self.client.destination_exists(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
@@ -743,6 +750,52 @@ pub fn _redact_job<'py>(py: Python<'py>, job: &Bound<'py, PyDict>) -> PyResult<B
 pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
     // Never raises (it is called on the way to printing an error): text that is not
     // Unicode is not a destination.
-    text.to_cow()
-        .map_or_else(|_| "***".to_owned(), |t| escpush_core::DestinationConf::redact(&t))
+    text.to_cow().map_or_else(
+        |_| escpush_core::MASK.to_owned(),
+        |t| escpush_core::DestinationConf::redact(&t),
+    )
+}
+
+/// Core's job field table (`JOB_FIELDS`) for Python, one dict per field in the order a job is
+/// shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`), `allowed` (a tuple of
+/// texts, a `(least, most)` range that also takes 0, or None for any value core's checks
+/// accept), `nullable`, `secret`,
+/// `create`, `update`, `record` (`"always"`, `"when_given"`, `"never"`), `datasets` (a
+/// tuple, or None for every dataset), `parsed` (read by a type of its own: the dataset, the
+/// destination, the options, the filter), `about` and `source`.
+pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
+    use escpush_core::{AllowedValues, AppliesTo, InRecord};
+    let mut rows = Vec::new();
+    for f in escpush_core::JOB_FIELDS {
+        let row = PyDict::new(py);
+        row.set_item("name", f.name)?;
+        row.set_item("type", f.ty.json_type())?;
+        match f.allowed {
+            AllowedValues::OneOf(choices) => {
+                let values = choices.iter().map(|c| c.value);
+                row.set_item("allowed", pyo3::types::PyTuple::new(py, values)?)?;
+            }
+            AllowedValues::RangeOrOff { least, most } => row.set_item("allowed", (least, most))?,
+            _ => row.set_item("allowed", py.None())?,
+        }
+        row.set_item("nullable", f.nullable)?;
+        row.set_item("secret", f.secret)?;
+        row.set_item("create", f.create)?;
+        row.set_item("update", f.update)?;
+        let record = match f.record {
+            InRecord::Never => "never",
+            InRecord::WhenGiven => "when_given",
+            _ => "always",
+        };
+        row.set_item("record", record)?;
+        match f.datasets {
+            AppliesTo::Only(names) => row.set_item("datasets", pyo3::types::PyTuple::new(py, names)?)?,
+            _ => row.set_item("datasets", py.None())?,
+        }
+        row.set_item("parsed", f.ty.has_own_reader())?;
+        row.set_item("about", f.about)?;
+        row.set_item("source", f.source)?;
+        rows.push(row);
+    }
+    pyo3::types::PyTuple::new(py, rows)
 }

@@ -1,12 +1,14 @@
 """``escpush logpush create|list|get|update|enable|disable|delete|ensure|apply|fields``:
 log-push jobs of a zone or an account, for their whole life; ``validate-origin``,
 ``validate-destination`` and ``destination-exists`` ask the API's checks, and
-``instant-logs list|create`` a zone's Instant Logs sessions. The optional job fields
-``create``, ``update`` and ``ensure`` take come from core's list
-(``escpush._escpush._EXTRA_JOB_FIELDS``), so an option exists for each field core accepts;
-jobs are printed masked, their fields in the order of :mod:`escpush._format`. ``apply``
-reads a JSON or TOML file of the jobs the scope should have; plans and diffs come from core
-(the comparison by meaning, the safe update), with secrets masked."""
+``instant-logs list|create`` a zone's Instant Logs sessions. The job fields ``create``,
+``update`` and ``ensure`` take come from core's job field table
+(``escpush._escpush._JOB_FIELDS``): an option for each field a creation (or an update) may
+set, typed and explained as the table says; the fields read by a type of their own (the
+dataset, the destination, the filter, the options) have options that also read files and
+stdin. Jobs are printed masked, their fields in the table's order (:mod:`escpush._format`).
+``apply`` reads a JSON or TOML file of the jobs the scope should have; plans and diffs come
+from core (the comparison by meaning, the safe update), with secrets masked."""
 
 from __future__ import annotations
 
@@ -38,49 +40,50 @@ if TYPE_CHECKING:
 
     from ._common import Commands
 
-# What each optional job field's option says, and its metavar; a field core adds later
-# gets a plain help.
-_HELP = {
-    "enabled": ("start it enabled", None),
-    "kind": ('"edge" for Instant Logs jobs, else leave it out', "KIND"),
-    "frequency": ('"high" or "low"', "FREQ"),
-    "max_upload_bytes": ("largest upload, in bytes", "N"),
-    "max_upload_records": ("most records per upload", "N"),
-    "max_upload_interval_seconds": ("longest wait between uploads", "N"),
-    "output_options": ("the output_options object, as JSON", "JSON"),
-    "ownership_challenge": ("the destination's ownership challenge token", "TOKEN"),
-    "filter_attack_traffic": ("leave out attack traffic", None),
-}
-_METAVARS = {"string": "VALUE", "int": "N", "object": "JSON"}
+# The metavar of a plain field's option, by its JSON type (a string's is its name).
+_METAVARS = {"int": "N", "object": "JSON"}
 
 
-def _add_extra_fields(options: argparse._ArgumentGroup) -> None:
-    """One option per optional job field core knows, typed as core checks it."""
-    from .._escpush import _EXTRA_JOB_FIELDS
+def _plain_fields(mode: str) -> list[dict[str, Any]]:
+    """The rows of core's job field table a ``mode`` (create, update, ensure) takes as plain
+    options: those it may set that no type of their own reads."""
+    from .._escpush import _JOB_FIELDS
 
-    for name, kind in _EXTRA_JOB_FIELDS:
-        flag = "--" + name.replace("_", "-")
-        help, metavar = _HELP.get(name, (f"the job's {name} ({kind})", None))
-        metavar = metavar or _METAVARS.get(kind, "VALUE")
-        if kind == "bool":
-            options.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help)
-        elif kind == "int":
-            options.add_argument(flag, type=integer(0, MAX_COUNT), metavar=metavar, help=help)
-        else:
-            options.add_argument(flag, metavar=metavar, help=help)
+    settable = "update" if mode == "update" else "create"
+    return [f for f in _JOB_FIELDS if f[settable] and not f["parsed"]]
+
+
+def _add_plain_field(options: argparse._ArgumentGroup, field: dict[str, Any], mode: str) -> None:
+    """One option for a plain job field, typed as core checks it."""
+    name, kind = field["name"], field["type"]
+    flag = "--" + name.replace("_", "-")
+    help = field["about"]
+    if kind == "bool":
+        options.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help)
+        return
+    metavar = _METAVARS.get(kind, name.upper())
+    # ensure finds the job by its name.
+    required = mode == "ensure" and name == "name"
+    if required:
+        help += " (required): how it is found"
+    if kind == "int":
+        options.add_argument(flag, type=integer(0, MAX_COUNT), metavar=metavar, help=help, required=required)
+    else:
+        options.add_argument(flag, metavar=metavar, help=help, required=required)
 
 
 def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The optional job fields given, as create_job takes them."""
-    from .._escpush import _EXTRA_JOB_FIELDS, _load_json
+    """The plain job fields given, as create_job takes them."""
+    from .._escpush import _JOB_FIELDS, _load_json
     from ..errors import InvalidInput
 
     fields: dict[str, Any] = {}
-    for name, kind in _EXTRA_JOB_FIELDS:
-        value = getattr(args, name)
+    for field in _JOB_FIELDS:
+        name = field["name"]
+        value = getattr(args, name, None) if not field["parsed"] else None
         if value is None:
             continue
-        if kind == "object":
+        if field["type"] == "object":
             try:
                 value = _load_json(value)
             except InvalidInput as err:
@@ -98,13 +101,14 @@ def add(commands: Commands, summary: str) -> None:
         logpush,
         "create",
         "create a log-push job (checked before anything is sent)",
-        "Create a log-push job. Every field is checked first (dataset and scope, destination, logpull "
-        "options, the filter against the dataset and the limits) and every problem is reported; nothing is "
-        "sent unless all pass. The destination's parameters may hold credentials: they are never printed.",
+        "Create a log-push job. Every field is checked first (dataset and scope, destination and the "
+        "ownership challenge it needs, logpull options, the filter against the dataset and the limits, "
+        "every other field as docs/job-rules.md lists) and every problem is reported; nothing is sent "
+        "unless all pass. The destination's parameters may hold credentials: they are never printed.",
         [
             "escpush logpush create --zone ZONE_ID --dataset http_requests \\\n"
-            "    --destination-conf 's3://bucket/logs?region=us-east-1' --filter my-filter.json \\\n"
-            "    --logpull-options 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339'",
+            "    --destination-conf 's3://bucket/logs?region=us-east-1' --ownership-challenge TOKEN \\\n"
+            "    --filter my-filter.json --logpull-options 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339'",
             "escpush logpush create --account ACCOUNT_ID --dataset gateway_dns --destination-conf - < dest.txt",
         ],
         parents,
@@ -140,30 +144,42 @@ _JOB_ID = integer(1, 2**63 - 1)
 
 def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
     """The job fields of ``create`` (dataset and destination required), ``update`` (all
-    optional, and ``--no-filter``) and ``ensure`` (name, dataset and destination required)."""
+    optional, and ``--no-filter``) and ``ensure`` (name, dataset and destination required),
+    in the order of core's table: the plain ones as the table says, the ones a type of their
+    own reads (file and stdin forms) written here."""
+    from .._escpush import _JOB_FIELDS
+
     job = parser.add_argument_group("job fields")
     required = mode != "update"
-    if mode != "update":
-        job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
-    job.add_argument(
-        "--destination-conf",
-        required=required,
-        metavar="URL",
-        help="where to push, e.g. s3://bucket/path?region=us-east-1 ("
-        + ("required; " if required else "")
-        + "- reads it from stdin)",
-    )
-    if mode == "ensure":
-        job.add_argument("--name", required=True, metavar="NAME", help="the job's name: how it is found (required)")
-    else:
-        job.add_argument("--name", metavar="NAME", help="the job's name")
-    job.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, the text form, or - for stdin")
-    if mode == "update":
-        job.add_argument("--no-filter", dest="clear_filter", action="store_true", help="remove the job's filter")
-    job.add_argument(
-        "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
-    )
-    _add_extra_fields(job)
+    plain = {f["name"] for f in _plain_fields(mode)}
+    for field in _JOB_FIELDS:
+        name = field["name"]
+        if name in plain:
+            _add_plain_field(job, field, mode)
+        elif not field[("update" if mode == "update" else "create")]:
+            continue
+        elif name == "dataset":
+            job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
+        elif name == "destination_conf":
+            job.add_argument(
+                "--destination-conf",
+                required=required,
+                metavar="URL",
+                help="where to push, e.g. s3://bucket/path?region=us-east-1 ("
+                + ("required; " if required else "")
+                + "- reads it from stdin)",
+            )
+        elif name == "filter":
+            job.add_argument(
+                "--filter", metavar="FILTER", help="a filter: a file, JSON text, the text form, or - for stdin"
+            )
+            if mode == "update":
+                clear = "remove the job's filter"
+                job.add_argument("--no-filter", dest="clear_filter", action="store_true", help=clear)
+        elif name == "logpull_options":
+            job.add_argument(
+                "--logpull-options", metavar="QUERY", help="e.g. fields=ClientIP,EdgeStartTimestamp&timestamps=rfc3339"
+            )
 
 
 def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
@@ -171,9 +187,11 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         logpush,
         "update",
         "change some fields of a job, keeping the rest",
-        "Update a job safely: the job is read, the fields given are changed (output_options merged onto the "
-        "stored one) and the whole job is sent, so nothing not named is reset. The changes are checked as a "
-        "creation is, against the job's dataset, before anything is written; dataset and kind cannot change.",
+        "Update a job: only the fields given are sent, as the API takes an update (output_options is merged "
+        "onto the stored one and sent whole), so nothing not named changes. The job is read first and the "
+        "changes are checked as a creation would check them, on the stored job with the changes, before "
+        "anything is written; dataset and kind cannot change, and a new destination that needs an ownership "
+        "challenge needs --ownership-challenge too.",
         [
             "escpush logpush update 7 --zone ZONE_ID --filter new-filter.json",
             "escpush logpush update 7 --zone ZONE_ID --frequency low --no-filter",
@@ -214,7 +232,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "nothing. Fields not given are left as they are.",
         [
             "escpush logpush ensure --zone ZONE_ID --name errors --dataset http_requests \\\n"
-            "    --destination-conf 's3://bucket/logs?region=us-east-1' --filter errors.json",
+            "    --destination-conf 'r2://bucket/logs?account-id=ID&access-key-id=KEY&secret-access-key=SECRET' \\\n"
+            "    --filter errors.json",
         ],
         parents,
     )
@@ -434,7 +453,6 @@ def run_create(args: argparse.Namespace) -> int:
     created = target.logpush.create_job(
         destination_conf=destination,
         dataset=args.dataset,
-        name=args.name,
         filter=None if args.filter is None else filter_text(args.filter),
         logpull_options=args.logpull_options,
         **fields,
@@ -472,8 +490,6 @@ def _given_fields(args: argparse.Namespace) -> dict[str, Any]:
     fields = _extra_fields(args)
     if args.destination_conf is not None:
         fields["destination_conf"] = _destination(args)
-    if args.name is not None:
-        fields["name"] = args.name
     if args.filter is not None:
         fields["filter"] = filter_text(args.filter)
     elif getattr(args, "clear_filter", False):

@@ -6,9 +6,121 @@ use std::str::FromStr;
 
 use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
+use crate::shown::MASK;
 use crate::suggest;
-/// Destination schemes the API documents.
-pub const KNOWN_SCHEMES: &[&str] = &["r2", "s3", "gs", "azure", "https", "datadog", "splunk", "sumo"];
+/// Whether a job to a destination needs an `ownership_challenge` (on creation, and when an
+/// update changes its `destination_conf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Challenge {
+    /// Always.
+    Required,
+    /// Unless every parameter of one of these sets is given (AWS S3 with an access key and
+    /// its secret, or an S3-compatible `endpoint`).
+    Unless(&'static [&'static [&'static str]]),
+    /// Never: the destination authenticates otherwise (keys, tokens in its parameters).
+    No,
+}
+
+/// A kind of destination the API documents: its scheme, what it is, whether a job to it
+/// needs an ownership challenge, and where that is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Destination {
+    /// `s3`, `bq`, ... (`<scheme>://...`).
+    pub scheme: &'static str,
+    pub name: &'static str,
+    pub challenge: Challenge,
+    /// The docs page of its `destination_conf` form (and of its challenge rule).
+    pub source: &'static str,
+}
+
+/// Every destination scheme the API documents (enable-destinations/*.mdx), with the
+/// ownership challenge rule of logpush-ownership-challenge.mdx ("Which destinations require
+/// an ownership challenge?": AWS S3 "Yes (or use access key/secret key)", Google Cloud
+/// Storage, Azure and Sumo Logic "Yes"; S3-compatible, HTTP endpoints, Datadog, Splunk and
+/// New Relic "No"). R2 (r2.mdx), BigQuery (bigquery.mdx), SentinelOne (sentinelone.mdx),
+/// Amazon Kinesis (kinesis.mdx) and IBM Cloud Logs (ibm-cloud-logs.mdx) are created without
+/// one in their docs. New Relic, Elastic and IBM QRadar are `https` endpoints.
+pub const DESTINATIONS: &[Destination] = &[
+    Destination {
+        scheme: "s3",
+        name: "Amazon S3",
+        challenge: Challenge::Unless(&[&["access-key-id", "secret-access-key"], &["endpoint"]]),
+        source: "aws-s3.mdx, s3-compatible-endpoints.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "gs",
+        name: "Google Cloud Storage",
+        challenge: Challenge::Required,
+        source: "google-cloud-storage.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "azure",
+        name: "Microsoft Azure Blob Storage",
+        challenge: Challenge::Required,
+        source: "azure.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "sumo",
+        name: "Sumo Logic",
+        challenge: Challenge::Required,
+        source: "sumo-logic.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "r2",
+        name: "Cloudflare R2",
+        challenge: Challenge::No,
+        source: "r2.mdx",
+    },
+    Destination {
+        scheme: "https",
+        name: "an HTTP endpoint (also New Relic, Elastic, IBM QRadar)",
+        challenge: Challenge::No,
+        source: "http.mdx, new-relic.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "datadog",
+        name: "Datadog",
+        challenge: Challenge::No,
+        source: "datadog.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "splunk",
+        name: "Splunk",
+        challenge: Challenge::No,
+        source: "splunk.mdx; logpush-ownership-challenge.mdx",
+    },
+    Destination {
+        scheme: "bq",
+        name: "Google BigQuery",
+        challenge: Challenge::No,
+        source: "bigquery.mdx",
+    },
+    Destination {
+        scheme: "kinesis",
+        name: "Amazon Kinesis",
+        challenge: Challenge::No,
+        source: "kinesis.mdx",
+    },
+    Destination {
+        scheme: "ibmcl",
+        name: "IBM Cloud Logs",
+        challenge: Challenge::No,
+        source: "ibm-cloud-logs.mdx",
+    },
+    Destination {
+        scheme: "sentinelone",
+        name: "SentinelOne",
+        challenge: Challenge::No,
+        source: "sentinelone.mdx",
+    },
+];
+
+/// The schemes of [`DESTINATIONS`], in its order.
+pub fn known_schemes() -> impl Iterator<Item = &'static str> {
+    DESTINATIONS.iter().map(|d| d.scheme)
+}
 
 /// Query parameters whose values are shown; every other value may be a credential
 /// (`secret-access-key`, `sig`, `header_DD-API-KEY`, a Splunk token, ...) and is masked.
@@ -30,6 +142,7 @@ const SHOWN_PARAMS: &[&str] = &[
 #[derive(Clone, PartialEq, Eq)]
 pub struct DestinationConf {
     text: String,
+    kind: &'static Destination,
     scheme: String,
     path: String,
     params: Vec<(String, String)>,
@@ -38,13 +151,21 @@ pub struct DestinationConf {
 impl DestinationConf {
     /// Parses and checks: a known scheme, a non-empty path, and for `s3` a `region`.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let problem = |message: String| Error::Invalid {
-            problems: vec![Problem::new(
-                "destination_conf",
-                ProblemCode::InvalidDestination,
-                message,
-            )],
-        };
+        let conf = DestinationConf::parse_address(text)?;
+        if conf.scheme == "s3" && conf.param("region").is_none_or(str::is_empty) {
+            return Err(destination_problem(
+                "an s3 destination names its region: append ?region=<region>, like \"s3://bucket/logs?region=us-east-1\""
+                    .to_owned(),
+            ));
+        }
+        Ok(conf)
+    }
+
+    /// Parses the form only: a known scheme and a non-empty path, without the parameters a
+    /// job needs (an `s3` region). What the destination-exists check takes: the docs ask it
+    /// about `s3://foo` (api-configuration.mdx, "To check if a destination is already in use").
+    pub fn parse_address(text: &str) -> Result<Self, Error> {
+        let problem = destination_problem;
         let text = text.trim();
         if text.is_empty() {
             return Err(problem(
@@ -66,14 +187,14 @@ impl DestinationConf {
                     .to_owned(),
             ));
         };
-        if !KNOWN_SCHEMES.contains(&scheme) {
-            let hint = suggest::did_you_mean(suggest::closest(scheme, KNOWN_SCHEMES.iter().map(|s| (*s, *s))));
+        let Some(kind) = DESTINATIONS.iter().find(|d| d.scheme == scheme) else {
+            let hint = suggest::did_you_mean(suggest::closest(scheme, known_schemes().map(|s| (s, s))));
             return Err(problem(format!(
                 "`{}` is not a destination scheme; use one of {}{hint}",
                 suggest::cut(scheme),
-                KNOWN_SCHEMES.join(", ")
+                known_schemes().collect::<Vec<_>>().join(", ")
             )));
-        }
+        };
         let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
         if path.is_empty() || path == "/" {
             return Err(problem(format!("the {scheme} destination names no bucket or path")));
@@ -83,19 +204,29 @@ impl DestinationConf {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
             params.push((k.to_owned(), v.to_owned()));
         }
-        let conf = DestinationConf {
+        Ok(DestinationConf {
             text: text.to_owned(),
+            kind,
             scheme: scheme.to_owned(),
             path: path.to_owned(),
             params,
-        };
-        if scheme == "s3" && conf.param("region").is_none_or(str::is_empty) {
-            return Err(problem(
-                "an s3 destination names its region: append ?region=<region>, like \"s3://bucket/logs?region=us-east-1\""
-                    .to_owned(),
-            ));
+        })
+    }
+
+    /// The kind of destination its scheme names (one of [`DESTINATIONS`]).
+    pub fn destination(&self) -> &'static Destination {
+        self.kind
+    }
+
+    /// Whether a job to it needs an `ownership_challenge` ([`Destination::challenge`]).
+    pub fn needs_challenge(&self) -> bool {
+        match self.destination().challenge {
+            Challenge::Required => true,
+            Challenge::Unless(sets) => !sets
+                .iter()
+                .any(|set| set.iter().all(|p| self.param(p).is_some_and(|v| !v.is_empty()))),
+            Challenge::No => false,
         }
-        Ok(conf)
     }
 
     /// `"s3"`, `"r2"`, ...
@@ -125,7 +256,7 @@ impl DestinationConf {
     /// assert_eq!(DestinationConf::redact("not a destination"), "***");
     /// ```
     pub fn redact(text: &str) -> String {
-        DestinationConf::parse(text).map_or_else(|_| "***".to_owned(), |d| d.redacted())
+        DestinationConf::parse(text).map_or_else(|_| MASK.to_owned(), |d| d.redacted())
     }
 
     /// The whole text, credentials included: the value to send.
@@ -140,17 +271,19 @@ impl DestinationConf {
         let (userinfo, host_and_path, code) = self.path_parts();
         let mut out = format!("{}://", self.scheme);
         if userinfo.is_some() {
-            out.push_str("***@");
+            out.push_str(MASK);
+            out.push('@');
         }
         out.push_str(host_and_path);
         if code.is_some() {
-            out.push_str("/***");
+            out.push('/');
+            out.push_str(MASK);
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
             out.push_str(k);
             out.push('=');
-            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { "***" });
+            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { MASK });
         }
         out
     }
@@ -159,13 +292,25 @@ impl DestinationConf {
     /// message may quote one alone): the `user:password`, a Sumo Logic collector code, and
     /// each parameter value that is not a harmless one.
     pub fn secret_values(&self) -> Vec<&str> {
+        self.secret_parts().into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// [`DestinationConf::secret_values`], each with the parameter name it stands under
+    /// (`None` for a `user:password` and a collector code, which stand in the path): where
+    /// a secret is known to be, even a short one is masked (the `redact` module's rule).
+    pub fn secret_parts(&self) -> Vec<(Option<&str>, &str)> {
         let (userinfo, _, code) = self.path_parts();
         let params = self
             .params
             .iter()
             .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
-            .map(|(_, v)| v.as_str());
-        userinfo.into_iter().chain(code).chain(params).collect()
+            .map(|(k, v)| (Some(k.as_str()), v.as_str()));
+        userinfo
+            .into_iter()
+            .chain(code)
+            .map(|v| (None, v))
+            .chain(params)
+            .collect()
     }
 
     /// The path as (`user:password` before an `@` of the host, what is shown, a Sumo Logic
@@ -182,6 +327,17 @@ impl DestinationConf {
             ("sumo", Some(slash)) => (userinfo, &path[..slash], Some(&path[slash + 1..])),
             _ => (userinfo, path, None),
         }
+    }
+}
+
+/// A refused `destination_conf`.
+fn destination_problem(message: String) -> Error {
+    Error::Invalid {
+        problems: vec![Problem::new(
+            "destination_conf",
+            ProblemCode::InvalidDestination,
+            message,
+        )],
     }
 }
 

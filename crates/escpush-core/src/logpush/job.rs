@@ -1,6 +1,5 @@
-//! A job's creation payload ([`JobSpec`] and its builder), the checks of every field
-//! ([`EXTRA_FIELDS`] and their allowed values), and the masking of a job record for printing
-//! ([`redact_job`], [`SECRET_JOB_FIELDS`]).
+//! A job's creation payload ([`JobSpec`] and its builder), checked field by field as the
+//! job field table ([`JOB_FIELDS`](super::JOB_FIELDS)) says.
 
 use serde_json::{Map, Value};
 
@@ -12,77 +11,18 @@ use crate::scope::DatasetScope;
 use crate::suggest;
 
 use super::destination::DestinationConf;
+use super::fields::{redact_job, JobField, JobFieldType, JOB_FIELDS, MASKED};
 use super::options::LogpullOptions;
 
-/// Job fields whose whole value is a secret (a token that proves control of the destination).
-pub const SECRET_JOB_FIELDS: &[&str] = &["ownership_challenge"];
-
-/// What [`redact_job`] shows in place of a credential.
-const MASK: &str = "***";
-
-/// Why a value that is the mask is refused: sent, it would store a job that cannot push.
-const MASKED: &str = "holds `***` where a credential goes: that is the mask escpush prints (and every \
-    escpush.Job holds) in its place, so the value was copied from a printed or serialised job and has lost \
-    its credential";
-
-/// Makes a job record fit to print, in place: `destination_conf` through
-/// [`DestinationConf::redact`] (`***` if it is not text) and every [`SECRET_JOB_FIELDS`]
-/// value that is set as `***`. The one rule for every printed job: the emulator's log and
-/// state, and Python's `Job.redacted()`.
-///
-/// ```
-/// use escpush_core::redact_job;
-/// use serde_json::json;
-///
-/// let mut job = json!({"id": 1, "destination_conf": "s3://b/p?region=r&secret-access-key=k", "ownership_challenge": "c"});
-/// redact_job(job.as_object_mut().unwrap());
-/// assert_eq!(job, json!({"id": 1, "destination_conf": "s3://b/p?region=r&secret-access-key=***", "ownership_challenge": "***"}));
-/// ```
-pub fn redact_job(job: &mut Map<String, Value>) {
-    if let Some(conf) = job.get_mut("destination_conf") {
-        *conf = Value::String(conf.as_str().map_or_else(|| MASK.to_owned(), DestinationConf::redact));
-    }
-    for name in SECRET_JOB_FIELDS {
-        if let Some(value) = job.get_mut(*name).filter(|v| !v.is_null()) {
-            *value = Value::String(MASK.to_owned());
-        }
-    }
-}
-
-/// The job fields the API documents beyond those of SPEC 2.3, passed through as given
-/// (each checked for its JSON type).
-pub const EXTRA_FIELDS: &[(&str, &str)] = &[
-    ("enabled", "bool"),
-    ("kind", "string"),
-    ("frequency", "string"),
-    ("max_upload_bytes", "int"),
-    ("max_upload_records", "int"),
-    ("max_upload_interval_seconds", "int"),
-    ("output_options", "object"),
-    ("ownership_challenge", "string"),
-    ("filter_attack_traffic", "bool"),
-];
-
-/// The job fields of [`EXTRA_FIELDS`] whose value is one of a closed set, as Cloudflare
-/// documents them: `frequency` (`high` or `low`) and `kind` (empty, or `edge` for Edge Log
-/// Delivery).
-pub const CLOSED_JOB_FIELDS: &[(&str, &[&str])] = &[("frequency", &["high", "low"]), ("kind", &["", "edge"])];
-
-/// The integer job fields of [`EXTRA_FIELDS`] with a documented range, `(field, least,
-/// most)`; `0` (off) is allowed besides the range.
-pub const JOB_FIELD_RANGES: &[(&str, u64, u64)] = &[
-    ("max_upload_bytes", 5_000_000, 1_000_000_000),
-    ("max_upload_records", 1_000, 1_000_000),
-    ("max_upload_interval_seconds", 30, 300),
-];
-
 /// A log-push job's creation payload, checked against its dataset. Its `Debug` masks the
-/// destination's credentials and the secret fields ([`SECRET_JOB_FIELDS`]).
+/// destination's credentials and the secret fields (the table's).
+///
+/// The fields read by a type of their own (the dataset, the destination, the options, the
+/// filter) are held as that type; every other field of the table as the JSON given.
 #[derive(Clone, PartialEq)]
 pub struct JobSpec {
     dataset: &'static Dataset,
     destination: DestinationConf,
-    name: Option<String>,
     logpull_options: Option<LogpullOptions>,
     filter: Option<Filter>,
     extra: Map<String, Value>,
@@ -95,7 +35,6 @@ impl std::fmt::Debug for JobSpec {
         f.debug_struct("JobSpec")
             .field("dataset", &self.dataset.name())
             .field("destination", &self.destination)
-            .field("name", &self.name)
             .field("logpull_options", &self.logpull_options)
             .field("filter", &self.filter)
             .field("extra", &extra)
@@ -110,7 +49,6 @@ pub struct JobSpecBuilder {
     dataset: Option<String>,
     scope: Option<DatasetScope>,
     destination: Option<String>,
-    name: Option<String>,
     logpull_options: Option<Result<LogpullOptions, Error>>,
     filter: Option<Result<Filter, Error>>,
     extra: Map<String, Value>,
@@ -149,16 +87,13 @@ impl JobSpec {
 
     /// The job's name, if any.
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.extra.get("name").and_then(Value::as_str)
     }
 
     /// The JSON body of `POST .../logpush/jobs`: `filter` is a string holding the canonical
     /// filter JSON, `logpull_options` the query string. Holds credentials of the destination.
     pub fn to_body(&self) -> Value {
         let mut body = Map::new();
-        if let Some(name) = &self.name {
-            body.insert("name".into(), name.clone().into());
-        }
         body.insert("dataset".into(), self.dataset.name().into());
         body.insert("destination_conf".into(), self.destination.expose().into());
         if let Some(options) = &self.logpull_options {
@@ -189,44 +124,41 @@ impl JobSpec {
             });
         };
         let mut problems = Vec::new();
-        let mut text = |key: &str| -> Option<String> {
-            match obj.get(key) {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => {
+        let mut dataset = None;
+        let mut builder = JobSpecBuilder {
+            scope: Some(scope),
+            ..JobSpecBuilder::default()
+        };
+        for (key, value) in obj {
+            // The fields read by a type of their own take a string (null: not given).
+            let ty = JobField::get(key).map(|f| f.ty);
+            let own = ty.is_some_and(JobFieldType::has_own_reader);
+            let text = match value {
+                // Not given (a type of its own reads none); a null elsewhere is the table's to judge.
+                Value::Null if own => continue,
+                Value::String(s) if own => s.clone(),
+                _ if own => {
                     problems.push(Problem::new(
-                        key,
+                        key.clone(),
                         ProblemCode::InvalidType,
                         format!("`{key}` takes a string"),
                     ));
-                    None
+                    continue;
                 }
-            }
-        };
-        let dataset = text("dataset");
-        let destination = text("destination_conf");
-        let name = text("name");
-        let options = text("logpull_options");
-        let filter = text("filter").filter(|f| !f.is_empty());
-        let mut builder = JobSpec::builder(dataset.unwrap_or_default(), scope);
-        if let Some(d) = destination {
-            builder = builder.destination_conf(d);
-        }
-        if let Some(n) = name {
-            builder = builder.name(n);
-        }
-        if let Some(o) = options.filter(|o| !o.is_empty()) {
-            builder = builder.logpull_options_text(&o);
-        }
-        if let Some(f) = filter {
-            builder = builder.filter_text(&f);
-        }
-        for (key, value) in obj {
-            let core = ["dataset", "destination_conf", "name", "logpull_options", "filter"];
-            if !core.contains(&key.as_str()) && !value.is_null() {
-                builder = builder.extra(key.clone(), value.clone());
+                _ => {
+                    builder = builder.extra(key.clone(), value.clone());
+                    continue;
+                }
+            };
+            match ty {
+                Some(JobFieldType::Dataset) => dataset = Some(text),
+                Some(JobFieldType::Destination) => builder = builder.destination_conf(text),
+                Some(JobFieldType::LogpullOptions) if !text.is_empty() => builder = builder.logpull_options_text(&text),
+                Some(JobFieldType::Filter) if !text.is_empty() => builder = builder.filter_text(&text),
+                _ => {}
             }
         }
+        builder.dataset = Some(dataset.unwrap_or_default());
         match builder.build() {
             Ok(spec) if problems.is_empty() => Ok(spec),
             Ok(_) => Err(Error::Invalid { problems }),
@@ -252,7 +184,7 @@ impl JobSpecBuilder {
 
     /// The job's name.
     pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
+        self.extra.insert("name".to_owned(), Value::String(name.into()));
         self
     }
 
@@ -294,7 +226,8 @@ impl JobSpecBuilder {
         self
     }
 
-    /// One of [`EXTRA_FIELDS`] (`enabled`, `frequency`, ...), checked for its type at `build`.
+    /// Any other field of the table (`enabled`, `frequency`, ...), checked as the table says
+    /// at `build`.
     pub fn extra(mut self, name: impl Into<String>, value: Value) -> Self {
         self.extra.insert(name.into(), value);
         self
@@ -310,7 +243,7 @@ impl JobSpecBuilder {
         let mut found = Found::default();
         let dataset = check_dataset(self.dataset.as_deref().unwrap_or_default(), self.scope, &mut found);
         let destination = match self.destination.as_deref().map(DestinationConf::parse) {
-            Some(Ok(d)) if d.secret_values().contains(&MASK) => {
+            Some(Ok(d)) if d.secret_values().contains(&crate::shown::MASK) => {
                 found.job(Problem::new(
                     "destination_conf",
                     ProblemCode::InvalidDestination,
@@ -360,12 +293,17 @@ impl JobSpecBuilder {
             }
             None => None,
         };
-        check_extra(&self.extra, &mut found);
+        check_extra(&self.extra, dataset, &mut found);
+        if let Some(problem) = destination
+            .as_ref()
+            .and_then(|d| challenge_problem(d, self.extra.get("ownership_challenge")))
+        {
+            found.job(problem);
+        }
         match (found.into_error(), dataset, destination) {
             (None, Some(dataset), Some(destination)) => Ok(JobSpec {
                 dataset,
                 destination,
-                name: self.name,
                 logpull_options: options,
                 filter,
                 extra: self.extra,
@@ -446,13 +384,14 @@ fn check_dataset(name: &str, scope: Option<DatasetScope>, found: &mut Found) -> 
     None
 }
 
-fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
+/// The fields a creation sets beyond those read by a type of their own, each as the table
+/// says: unknown fields (with a did-you-mean), fields the API sets, and each value's problems.
+fn check_extra(extra: &Map<String, Value>, dataset: Option<&Dataset>, found: &mut Found) {
     for (key, value) in extra {
-        let Some((_, ty)) = EXTRA_FIELDS.iter().find(|(k, _)| k == key) else {
-            let known = ["name", "dataset", "destination_conf", "logpull_options", "filter"];
+        let Some(field) = JobField::get(key) else {
             let hint = suggest::did_you_mean(suggest::closest(
                 key,
-                EXTRA_FIELDS.iter().map(|(k, _)| *k).chain(known).map(|k| (k, k)),
+                JOB_FIELDS.iter().filter(|f| f.create).map(|f| (f.name, f.name)),
             ));
             found.job(Problem::new(
                 key.clone(),
@@ -461,52 +400,53 @@ fn check_extra(extra: &Map<String, Value>, found: &mut Found) {
             ));
             continue;
         };
-        let (fits, want) = match *ty {
-            "bool" => (value.is_boolean(), "true or false"),
-            "int" => (value.as_u64().is_some(), "a non-negative integer"),
-            "string" => (value.is_string(), "a string"),
-            _ => (value.is_object(), "an object"),
-        };
-        if !fits {
+        if field.ty.has_own_reader() {
             found.job(Problem::new(
                 key.clone(),
                 ProblemCode::InvalidValue,
-                format!("`{key}` takes {want}"),
+                format!("`{key}` is given through its own setter of the builder, not as another field"),
             ));
             continue;
         }
-        if SECRET_JOB_FIELDS.contains(&key.as_str()) && value.as_str() == Some(MASK) {
+        if !field.create {
             found.job(Problem::new(
                 key.clone(),
-                ProblemCode::InvalidValue,
-                format!("{MASKED}; give the real value (in Python, `job.reveal()[\"{key}\"]`)"),
+                ProblemCode::UnknownMember,
+                format!(
+                    "`{key}` is set by the API ({}); a job cannot be created with it",
+                    field.about
+                ),
             ));
             continue;
         }
-        let range = JOB_FIELD_RANGES.iter().find(|(k, _, _)| k == key);
-        if let (Some((_, least, most)), Some(n)) = (range, value.as_u64()) {
-            if n != 0 && !(*least..=*most).contains(&n) {
-                found.job(Problem::new(
-                    key.clone(),
-                    ProblemCode::InvalidValue,
-                    format!("`{key}` is {n}; it takes {least} to {most}, or 0 to turn it off"),
-                ));
-            }
-        }
-        let closed = CLOSED_JOB_FIELDS.iter().find(|(k, _)| k == key);
-        if let (Some((_, allowed)), Some(given)) = (closed, value.as_str()) {
-            if !allowed.contains(&given) {
-                let allowed: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
-                found.job(Problem::new(
-                    key.clone(),
-                    ProblemCode::InvalidValue,
-                    format!(
-                        "`{key}` is {}; it takes one of {}",
-                        crate::shown::json_string(given),
-                        allowed.join(", ")
-                    ),
-                ));
-            }
+        for problem in field.problems(value, dataset) {
+            found.job(problem);
         }
     }
+}
+
+/// The problem of a job to `destination` without the `ownership_challenge` its kind needs
+/// (logpush-ownership-challenge.mdx: AWS S3 unless it carries an access key and its secret,
+/// Google Cloud Storage, Azure, Sumo Logic), if there is one. Judged on a creation and on an
+/// update that changes the destination.
+pub(crate) fn challenge_problem(destination: &DestinationConf, challenge: Option<&Value>) -> Option<Problem> {
+    if !destination.needs_challenge() || challenge.is_some_and(|c| c.as_str().is_some_and(|c| !c.is_empty())) {
+        return None;
+    }
+    let kind = destination.destination();
+    let unless = if kind.scheme == "s3" {
+        "; or give the bucket's access-key-id and secret-access-key in the destination"
+    } else {
+        ""
+    };
+    Some(Problem::new(
+        "ownership_challenge",
+        ProblemCode::MissingMember,
+        format!(
+            "a job to {} needs an ownership challenge (logpush-ownership-challenge.mdx): ask the API for one \
+             (`logpush.ownership_challenge(destination_conf)` in Python) and give the token it writes to the \
+             destination{unless}",
+            kind.name
+        ),
+    ))
 }

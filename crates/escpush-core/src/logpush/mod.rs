@@ -15,8 +15,10 @@
 //!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
 //!   ([`JOB_LIMITS`]) and ordered so that a failure loses no job.
 //!
-//! Files: `options` (logpull_options), `destination` (destination_conf and its redaction),
-//! `job` (the payload, its builder and checks, job redaction), `requests` (JobOp and the
+//! Files: `fields` (the job field table, [`JOB_FIELDS`]: every field's type, values, secrecy,
+//! when it may be set, the record; a record's redaction), `options` (logpull_options),
+//! `destination` (destination_conf and its redaction), `job` (the payload, its builder and
+//! checks), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
 //! `limits` (how many jobs a scope holds), `plan` (ensure and apply), `origin` (the
 //! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
@@ -24,6 +26,7 @@
 
 mod compare;
 mod destination;
+mod fields;
 mod instant_logs;
 mod job;
 mod limits;
@@ -36,17 +39,20 @@ mod tests;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use destination::{DestinationConf, KNOWN_SCHEMES};
+pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
+pub(crate) use fields::job_secrets;
+pub use fields::{
+    job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
+    OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
+};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
 };
-pub use job::{
-    redact_job, JobSpec, JobSpecBuilder, CLOSED_JOB_FIELDS, EXTRA_FIELDS, JOB_FIELD_RANGES, SECRET_JOB_FIELDS,
-};
+pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use update::{updatable_fields, JobUpdate};
+pub use update::{check_update, JobUpdate};

@@ -25,8 +25,8 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
-use super::destination::DestinationConf;
-use super::job::{JobSpec, SECRET_JOB_FIELDS};
+use super::fields::{shown_value, JobField};
+use super::job::JobSpec;
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 use super::requests::JobOp;
 use super::update::JobUpdate;
@@ -534,7 +534,7 @@ fn plan_entry(
     let mut changes = Map::new();
     let mut shown = Vec::new();
     for (key, value) in &want {
-        if matches!(key.as_str(), "name" | "dataset") || SECRET_JOB_FIELDS.contains(&key.as_str()) {
+        if matches!(key.as_str(), "name" | "dataset") || JobField::get(key).is_some_and(|f| f.secret) {
             // A secret the API does not give back cannot be compared; it is sent on creation.
             continue;
         }
@@ -548,6 +548,13 @@ fn plan_entry(
             after: printable_after(key, before, value),
         });
         changes.insert(key.clone(), value.clone());
+    }
+    // A new destination is sent with the challenge the desired job gives (the API never
+    // gives one back, so it is not compared).
+    if changes.contains_key("destination_conf") {
+        for (key, value) in want.iter().filter(|(k, _)| JobField::get(k).is_some_and(|f| f.secret)) {
+            changes.insert(key.clone(), value.clone());
+        }
     }
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
@@ -597,19 +604,16 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
     }
 }
 
-/// A value of a change fit to print: destinations redacted, filters canonical.
+/// A value of a change fit to print: filters canonical, the rest as a record shows it
+/// (destinations redacted, secrets masked).
 fn printable(key: &str, value: &Value, _other: &Value) -> Value {
     match (key, value) {
-        ("destination_conf", Value::String(s)) => Value::String(DestinationConf::redact(s)),
-        ("destination_conf", Value::Null) => Value::Null,
-        ("destination_conf", _) => Value::String("***".to_owned()),
         ("filter", v) => match filter_value(Some(v)) {
             Ok(Some(f)) => Value::String(f.to_json()),
             Ok(None) => Value::Null,
             Err(_) => v.clone(),
         },
-        (k, v) if SECRET_JOB_FIELDS.contains(&k) && !v.is_null() => Value::String("***".to_owned()),
-        (_, v) => v.clone(),
+        (k, v) => shown_value(k, v),
     }
 }
 
@@ -618,7 +622,10 @@ fn printable(key: &str, value: &Value, _other: &Value) -> Value {
 fn printable_after(key: &str, before: &Value, after: &Value) -> Value {
     let shown = printable(key, after, before);
     if key == "destination_conf" && shown == printable(key, before, after) {
-        return Value::String(format!("{} (a credential changed)", shown.as_str().unwrap_or("***")));
+        return Value::String(format!(
+            "{} (a credential changed)",
+            shown.as_str().unwrap_or(crate::shown::MASK)
+        ));
     }
     shown
 }

@@ -91,7 +91,11 @@ impl std::fmt::Debug for JobOp<'_> {
             JobOp::DatasetJobs(d) => f.debug_tuple("DatasetJobs").field(d).finish(),
             JobOp::Fields(d) => f.debug_tuple("Fields").field(d).finish(),
             JobOp::OwnershipChallenge(conf) => f.debug_tuple("OwnershipChallenge").field(conf).finish(),
-            JobOp::ValidateOwnership(conf, _) => f.debug_tuple("ValidateOwnership").field(conf).field(&"***").finish(),
+            JobOp::ValidateOwnership(conf, _) => f
+                .debug_tuple("ValidateOwnership")
+                .field(conf)
+                .field(&crate::shown::MASK)
+                .finish(),
             JobOp::ValidateDestination(conf) => f.debug_tuple("ValidateDestination").field(conf).finish(),
             JobOp::DestinationExists(conf) => f.debug_tuple("DestinationExists").field(conf).finish(),
             JobOp::ValidateOrigin(check) => f.debug_tuple("ValidateOrigin").field(check).finish(),

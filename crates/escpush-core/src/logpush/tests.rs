@@ -11,6 +11,9 @@ use crate::scope::Scope;
 use serde_json::json;
 use serde_json::{Map, Value};
 
+/// An S3 destination with its keys: it needs no ownership challenge.
+const S3_KEYS: &str = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=SAK-KEYS";
+
 fn codes(err: &Error) -> Vec<(String, &'static str)> {
     let problems = match err {
         Error::Invalid { problems } => problems.clone(),
@@ -193,7 +196,7 @@ fn a_good_job_and_its_body() {
     let f = field("EdgeResponseStatus").ge(500);
     let job = JobSpec::builder("http_requests", DatasetScope::Zone)
         .name("errors")
-        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .destination_conf(S3_KEYS)
         .logpull_options(LogpullOptions::new(["ClientIP", "EdgeResponseStatus"]).timestamps(Timestamps::Rfc3339))
         .filter(f.clone())
         .extra("enabled", json!(true))
@@ -205,7 +208,7 @@ fn a_good_job_and_its_body() {
         json!({
             "name": "errors",
             "dataset": "http_requests",
-            "destination_conf": "s3://bucket/logs?region=us-east-1",
+            "destination_conf": S3_KEYS,
             "logpull_options": "fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339",
             "filter": f.to_json(),
             "enabled": true,
@@ -238,7 +241,7 @@ fn every_mistake_is_caught_before_sending() {
         .to_string()
         .contains("`gateway_dns` is an account dataset; create the job on an account, not on a zone"));
     let err = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://b?region=r")
+        .destination_conf(S3_KEYS)
         .logpull_options(LogpullOptions::new(["ClientIP", "ClientIPP"]))
         .build()
         .unwrap_err();
@@ -267,7 +270,7 @@ fn bodies_read_back_and_requests() {
     assert_eq!(JobOp::List.request(&zone).unwrap().path, "/zones/z1/logpush/jobs");
     assert_eq!(JobOp::Get(7).request(&zone).unwrap().path, "/zones/z1/logpush/jobs/7");
     let err = JobSpec::from_body(
-        &json!({"dataset": 5, "destination_conf": "s3://b?region=r", "filter": "{}", "enabled": null}),
+        &json!({"dataset": 5, "destination_conf": S3_KEYS, "filter": "{}", "enabled": null}),
         DatasetScope::Zone,
     )
     .unwrap_err();
@@ -276,7 +279,9 @@ fn bodies_read_back_and_requests() {
         [
             ("dataset".into(), "invalid_type"),
             ("dataset".into(), "unknown_dataset"),
-            ("filter".into(), "missing_where")
+            ("filter".into(), "missing_where"),
+            // not nullable (schema logpush_enabled): the API would refuse it
+            ("enabled".into(), "invalid_value"),
         ]
     );
     assert!(JobSpec::from_body(&json!([]), DatasetScope::Zone).is_err());
@@ -289,7 +294,7 @@ fn filter_only_problems_are_a_filter_error() {
         .reduce(|a, b| a | b)
         .unwrap();
     let err = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://b?region=r")
+        .destination_conf(S3_KEYS)
         .filter(over & field("EdgeResponseStatus").starts_with("5"))
         .build()
         .unwrap_err();
@@ -308,7 +313,7 @@ fn filter_only_problems_are_a_filter_error() {
 fn closed_job_fields_take_only_their_documented_values() {
     let build = |key: &str, value: Value| {
         JobSpec::builder("http_requests", DatasetScope::Zone)
-            .destination_conf("s3://bucket/logs?region=us-east-1")
+            .destination_conf(S3_KEYS)
             .extra(key, value)
             .build()
     };
@@ -348,7 +353,7 @@ fn closed_job_fields_take_only_their_documented_values() {
         );
     }
     // The same check reads what the emulator receives.
-    let body = json!({"dataset": "http_requests", "destination_conf": "s3://b/l?region=r", "kind": "bogus"});
+    let body = json!({"dataset": "http_requests", "destination_conf": S3_KEYS, "kind": "bogus"});
     assert_eq!(
         codes(&JobSpec::from_body(&body, DatasetScope::Zone).unwrap_err()),
         [("kind".to_owned(), "invalid_value")]
@@ -370,7 +375,7 @@ fn job_operations_describe_their_requests() {
     let get = JobOp::Get(7).request(&scope).unwrap();
     assert_eq!(get.path, "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs/7");
     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
-        .destination_conf("s3://bucket/logs?region=us-east-1")
+        .destination_conf(S3_KEYS)
         .build()
         .unwrap();
     let create = JobOp::Create(&spec).request(&scope).unwrap();
@@ -421,7 +426,7 @@ fn obj(v: Value) -> Map<String, Value> {
     v.as_object().unwrap().clone()
 }
 
-const SECRET_CONF: &str = "s3://b/logs?region=us-east-1&secret-access-key=SAK-SECRET";
+const SECRET_CONF: &str = "s3://b/logs?region=us-east-1&access-key-id=AKID-SECRET&secret-access-key=SAK-SECRET";
 
 fn stored_job() -> Map<String, Value> {
     obj(json!({
@@ -435,7 +440,10 @@ fn stored_job() -> Map<String, Value> {
 }
 
 #[test]
-fn an_update_keeps_what_it_does_not_name() {
+fn an_update_sends_only_what_changes() {
+    // Issue 24: a PUT changes only the fields it sends (example-logpush-curl.mdx's
+    // `PUT {"enabled": true}`; the SDK's `jobs.update(id, enabled=True)` sends that alone),
+    // and `kind` is never sent (api-configuration.mdx).
     let zone = Scope::zone("z1").unwrap();
     let changes = obj(json!({"enabled": false, "output_options": {"sample_rate": 1.0}}));
     let update = JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).unwrap();
@@ -446,30 +454,68 @@ fn an_update_keeps_what_it_does_not_name() {
     );
     assert!(req.retry.is_safe() && req.carries_secret);
     assert!(!format!("{req:?} {update:?}").contains("SAK-SECRET"));
-    let body = req.body.unwrap();
-    assert_eq!(body["enabled"], false);
-    assert_eq!(body["frequency"], "low");
-    assert_eq!(body["destination_conf"], SECRET_CONF);
+    // output_options is replaced whole by the API: the stored keys go with the change.
     assert_eq!(
-        body["filter"],
-        stored_job()["filter"],
-        "an untouched filter is sent as stored"
+        req.body.unwrap(),
+        json!({"enabled": false, "output_options": {"field_names": ["ClientIP"], "sample_rate": 1.0}})
     );
-    assert_eq!(
-        body["output_options"],
-        json!({"field_names": ["ClientIP"], "sample_rate": 1.0})
-    );
-    assert!(body.get("dataset").is_none() && body.get("id").is_none() && body.get("last_complete").is_none());
     assert_eq!(update.changed(), ["enabled", "output_options"]);
+    let enable = JobUpdate::new(&stored_job(), &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
+    assert_eq!(enable.to_body(), json!({"enabled": true}));
+    // What cannot change and equals the stored value is not sent; nor is the same destination.
+    let same = obj(json!({"kind": "", "dataset": "http_requests", "destination_conf": SECRET_CONF, "name": "x"}));
+    assert_eq!(
+        JobUpdate::new(&stored_job(), &same, DatasetScope::Zone)
+            .unwrap()
+            .to_body(),
+        json!({"name": "x"})
+    );
     // A filter given in any form is sent canonical; null clears it.
     let f = obj(json!({"filter": {"where": {"key": "ClientCountry", "operator": "eq", "value": "cn"}}}));
     let body = JobUpdate::new(&stored_job(), &f, DatasetScope::Zone).unwrap().to_body();
     assert_eq!(
-        body["filter"],
-        r#"{"where":{"key":"ClientCountry","operator":"eq","value":"cn"}}"#
+        body,
+        json!({"filter": r#"{"where":{"key":"ClientCountry","operator":"eq","value":"cn"}}"#})
     );
     let cleared = JobUpdate::new(&stored_job(), &obj(json!({"filter": null})), DatasetScope::Zone).unwrap();
-    assert_eq!(cleared.to_body()["filter"], Value::Null);
+    assert_eq!(cleared.to_body(), json!({"filter": null}));
+}
+
+#[test]
+fn an_update_is_judged_on_the_stored_job_with_the_change() {
+    // The emulator judges what it receives with the same function.
+    let stored = stored_job();
+    assert!(check_update(&stored, &obj(json!({"enabled": true})), DatasetScope::Zone).is_ok());
+    for (body, says) in [
+        (json!({"kind": "edge"}), "kind cannot change"),
+        (json!({"dataset": "firewall_events"}), "dataset cannot change"),
+        (
+            json!({"last_error": "2024-01-01T00:00:00Z"}),
+            "last_error cannot change",
+        ),
+    ] {
+        let err = check_update(&stored, &obj(body.clone()), DatasetScope::Zone).unwrap_err();
+        assert!(err.to_string().contains(says), "{body}: {err}");
+    }
+    // A new destination that needs a challenge needs it in the same body.
+    let to_gcs = obj(json!({"destination_conf": "gs://bucket/logs"}));
+    let err = check_update(&stored, &to_gcs, DatasetScope::Zone).unwrap_err();
+    assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "missing_member")]);
+    assert!(err.to_string().contains("Google Cloud Storage"), "{err}");
+    assert!(JobUpdate::new(&stored, &to_gcs, DatasetScope::Zone).is_err());
+    let mut with = to_gcs.clone();
+    with.insert("ownership_challenge".into(), json!("challenge-1"));
+    assert!(check_update(&stored, &with, DatasetScope::Zone).is_ok());
+    // filter_attack_traffic is judged against the stored dataset.
+    let mut dns = stored_job();
+    dns.insert("dataset".into(), json!("dns_logs"));
+    let err = check_update(&dns, &obj(json!({"filter_attack_traffic": true})), DatasetScope::Zone).unwrap_err();
+    assert_eq!(codes(&err), [("filter_attack_traffic".to_owned(), "invalid_value")]);
+    // A stored name the schema would refuse does not block a change elsewhere.
+    let mut spaced = stored_job();
+    spaced.insert("name".into(), json!("my job"));
+    assert!(check_update(&spaced, &obj(json!({"enabled": false})), DatasetScope::Zone).is_ok());
+    assert!(check_update(&spaced, &obj(json!({"name": "my job 2"})), DatasetScope::Zone).is_err());
 }
 
 #[test]
@@ -646,7 +692,7 @@ fn a_plan_compares_by_meaning_and_only_what_is_named() {
 fn a_plan_updates_only_what_differs_and_hides_secrets() {
     let want = desired(json!({"jobs": [
         {"name": "errors", "dataset": "http_requests",
-         "destination_conf": "s3://b/logs?region=us-east-1&secret-access-key=NEW-SECRET",
+         "destination_conf": "s3://b/logs?region=us-east-1&access-key-id=AKID-SECRET&secret-access-key=NEW-SECRET",
          "filter": "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":501}}",
          "ownership_challenge": "challenge-secret"}
     ]}));
@@ -662,8 +708,9 @@ fn a_plan_updates_only_what_differs_and_hides_secrets() {
     let Some(JobOp::Update(update)) = entry.operation() else {
         panic!("an update")
     };
-    assert_eq!(update.changed(), ["destination_conf", "filter"]);
-    assert_eq!(update.to_body()["frequency"], "low", "the rest is kept");
+    // A new destination goes with the challenge the file gives (the API never gives one back).
+    assert_eq!(update.changed(), ["destination_conf", "filter", "ownership_challenge"]);
+    assert!(update.to_body().get("frequency").is_none(), "only what changes is sent");
 }
 
 #[test]
@@ -717,7 +764,7 @@ fn a_spec_debug_hides_its_secrets() {
 #[test]
 fn a_file_may_write_its_filters_in_the_text_form() {
     let doc = json!({"jobs": [
-        {"name": "errors", "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1",
+        {"name": "errors", "dataset": "http_requests", "destination_conf": S3_KEYS,
          "filter": "EdgeResponseStatus >= 500 and ClientRequestHost endsWith \".example.com\""},
     ]});
     let desired = desired_jobs(&doc, DatasetScope::Zone).unwrap();
@@ -728,7 +775,7 @@ fn a_file_may_write_its_filters_in_the_text_form() {
         )
     );
     let doc = json!({"jobs": [
-        {"name": "errors", "dataset": "http_requests", "destination_conf": "s3://b/p?region=us-east-1",
+        {"name": "errors", "dataset": "http_requests", "destination_conf": S3_KEYS,
          "filter": "EdgeResponseStatus >== 500"},
     ]});
     let Err(Error::Invalid { problems }) = desired_jobs(&doc, DatasetScope::Zone) else {
@@ -948,6 +995,252 @@ fn a_masked_credential_is_refused_not_sent() {
     // A destination whose shown parameters merely look masked is not refused.
     assert!(JobSpec::builder("http_requests", DatasetScope::Zone)
         .destination_conf("s3://b/p?region=us-east-1")
+        .extra("ownership_challenge", json!("challenge-1"))
         .build()
         .is_ok());
+}
+
+/// A creation of `dataset` (a zone one unless it is account-only) with the fields of `extra`.
+#[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
+fn create(dataset: &str, destination: &str, extra: Value) -> Result<JobSpec, Error> {
+    let scope = crate::Dataset::get(dataset, None).map_or(DatasetScope::Zone, crate::Dataset::scope);
+    let mut builder = JobSpec::builder(dataset, scope).destination_conf(destination);
+    for (k, v) in extra.as_object().unwrap() {
+        builder = builder.extra(k.clone(), v.clone());
+    }
+    builder.build()
+}
+
+#[test]
+fn names_follow_the_schemas_pattern_and_length() {
+    // Schema logpush_name: pattern ^[a-zA-Z0-9\-\.]*$, maxLength 512.
+    for good in ["", "example.com", "edge-errors.v2", &"a".repeat(512)] {
+        assert!(
+            create("http_requests", S3_KEYS, json!({"name": good})).is_ok(),
+            "{good}"
+        );
+    }
+    for (bad, says) in [
+        ("my job", "holds ` ` at character 3"),
+        ("my_job", "holds `_` at character 3"),
+        (&"a".repeat(513) as &str, "has 513 characters; it takes at most 512"),
+    ] {
+        let err = create("http_requests", S3_KEYS, json!({"name": bad})).unwrap_err();
+        assert_eq!(codes(&err), [("name".to_owned(), "invalid_value")], "{bad}");
+        assert!(err.to_string().contains(says), "{err}");
+    }
+    // The emulator reads a body with the same rule.
+    let body = json!({"dataset": "http_requests", "destination_conf": S3_KEYS, "name": "a b"});
+    assert!(JobSpec::from_body(&body, DatasetScope::Zone).is_err());
+}
+
+#[test]
+fn edge_jobs_and_attack_traffic_apply_to_their_datasets() {
+    // edge-log-delivery.mdx: "only available for HTTP request logs".
+    assert!(create("http_requests", S3_KEYS, json!({"kind": "edge"})).is_ok());
+    let err = create("firewall_events", S3_KEYS, json!({"kind": "edge"})).unwrap_err();
+    assert_eq!(codes(&err), [("kind".to_owned(), "invalid_value")]);
+    assert!(
+        err.to_string()
+            .contains(r#"`kind` "edge" applies only to http_requests, not to firewall_events"#),
+        "{err}"
+    );
+    assert!(create("firewall_events", S3_KEYS, json!({"kind": ""})).is_ok());
+    // changelog 2026-09-18: http_requests, firewall_events, network_analytics_logs.
+    for ok in ["http_requests", "firewall_events", "network_analytics_logs"] {
+        assert!(
+            create(ok, S3_KEYS, json!({"filter_attack_traffic": true})).is_ok(),
+            "{ok}"
+        );
+    }
+    let err = create("dns_logs", S3_KEYS, json!({"filter_attack_traffic": true})).unwrap_err();
+    assert_eq!(codes(&err), [("filter_attack_traffic".to_owned(), "invalid_value")]);
+    assert!(err.to_string().contains("applies only to http_requests"), "{err}");
+}
+
+#[test]
+fn nullable_fields_take_null_on_creation() {
+    // Schema: frequency and kind are nullable; the SDK sends null for None.
+    let spec = create("http_requests", S3_KEYS, json!({"frequency": null, "kind": null})).unwrap();
+    assert_eq!(spec.to_body()["frequency"], Value::Null);
+    let body = json!({"dataset": "http_requests", "destination_conf": S3_KEYS, "frequency": null, "kind": null,
+                      "name": null, "max_upload_bytes": null, "output_options": null});
+    assert_eq!(JobSpec::from_body(&body, DatasetScope::Zone).unwrap().to_body(), body);
+    for not_nullable in ["enabled", "ownership_challenge", "filter_attack_traffic"] {
+        let err = create("http_requests", S3_KEYS, json!({ not_nullable: null })).unwrap_err();
+        assert!(err.to_string().contains("cannot be null"), "{not_nullable}: {err}");
+    }
+}
+
+#[test]
+fn destinations_that_need_an_ownership_challenge_get_one() {
+    // logpush-ownership-challenge.mdx, "Which destinations require an ownership challenge?"
+    for needs in [
+        "s3://bucket/logs?region=us-east-1",
+        "s3://bucket/logs?region=us-east-1&secret-access-key=only-the-secret",
+        "gs://bucket/logs",
+        "azure://container/logs?sv=2020&sig=abc",
+        "sumo://endpoint.collection.sumologic.com/receiver/v1/http/code",
+    ] {
+        let err = create("http_requests", needs, json!({})).unwrap_err();
+        assert_eq!(
+            codes(&err),
+            [("ownership_challenge".to_owned(), "missing_member")],
+            "{needs}"
+        );
+        assert!(create("http_requests", needs, json!({"ownership_challenge": "challenge-1"})).is_ok());
+    }
+    for free in [
+        S3_KEYS,
+        "s3://bucket/logs?region=auto&access-key-id=k&secret-access-key=s&endpoint=sfo2.digitaloceanspaces.com",
+        "r2://bucket/logs?account-id=a&access-key-id=k&secret-access-key=s",
+        "https://logs.example.com/in?header_Authorization=Basic%20x",
+        "https://log-api.newrelic.com/log/v1?Api-Key=key&format=cloudflare",
+        "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=k&ddsource=cloudflare",
+        "splunk://splunk.example.com:8088/services/collector/raw?channel=c&insecure-skip-verify=false&sourcetype=cloudflare:json&header_Authorization=Splunk%20t",
+        "bq://projects/p/datasets/d/tables/t?credentials=base64:eyJ0",
+        "kinesis://stream?region=us-east-1&sts-assume-role-arn=arn:aws:iam::1:role/r",
+        "ibmcl://i.ingress.us-south.logs.cloud.ibm.com/logs/v1/singles?ibm_api_key=key",
+        "sentinelone://ingest.us1.sentinelone.net/services/collector/raw?sourcetype=s&header_Authorization=Bearer%20t",
+    ] {
+        assert!(create("http_requests", free, json!({})).is_ok(), "{free}");
+    }
+    // The challenge's characters are the schema's.
+    let err = create("http_requests", "gs://b/l", json!({"ownership_challenge": "a b"})).unwrap_err();
+    assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "invalid_value")]);
+}
+
+#[test]
+fn the_documented_destinations_parse_and_hide_their_credentials() {
+    // enable-destinations/*.mdx: BigQuery, Kinesis, IBM Cloud Logs, SentinelOne.
+    for (text, shown, secret) in [
+        (
+            "bq://projects/p/datasets/d/tables/t?credentials=base64:SECRET-JSON",
+            "bq://projects/p/datasets/d/tables/t?credentials=***",
+            "SECRET-JSON",
+        ),
+        (
+            "kinesis://stream?region=us-east-1&access-key-id=AKID-K&secret-access-key=SAK-K",
+            "kinesis://stream?region=us-east-1&access-key-id=***&secret-access-key=***",
+            "SAK-K",
+        ),
+        (
+            "ibmcl://i.ingress.us-south.logs.cloud.ibm.com/logs/v1/singles?ibm_api_key=IBM-KEY",
+            "ibmcl://i.ingress.us-south.logs.cloud.ibm.com/logs/v1/singles?ibm_api_key=***",
+            "IBM-KEY",
+        ),
+        (
+            "sentinelone://ingest.us1.sentinelone.net/services/collector/raw?sourcetype=s&header_Authorization=Bearer%20TOK",
+            "sentinelone://ingest.us1.sentinelone.net/services/collector/raw?sourcetype=***&header_Authorization=***",
+            "TOK",
+        ),
+    ] {
+        let d = DestinationConf::parse(text).unwrap();
+        assert_eq!(d.redacted(), shown);
+        assert!(!format!("{d:?} {d}").contains(secret));
+        assert!(!d.needs_challenge());
+    }
+    // The exists check takes the docs' `s3://foo` (no region); a job does not.
+    assert!(DestinationConf::parse("s3://foo").is_err());
+    assert_eq!(DestinationConf::parse_address("s3://foo").unwrap().scheme(), "s3");
+    assert!(DestinationConf::parse_address("ftp://foo").is_err());
+    assert_eq!(
+        known_schemes().collect::<Vec<_>>(),
+        [
+            "s3",
+            "gs",
+            "azure",
+            "sumo",
+            "r2",
+            "https",
+            "datadog",
+            "splunk",
+            "bq",
+            "kinesis",
+            "ibmcl",
+            "sentinelone"
+        ]
+    );
+}
+
+#[test]
+fn output_options_take_their_documented_keys_and_values() {
+    let good = json!({"output_options": {
+        "field_names": ["ClientIP", "EdgeResponseStatus"], "output_type": "csv", "timestamp_format": "rfc3339ms",
+        "sample_rate": 0.1, "CVE-2021-44228": true, "batch_prefix": "[", "batch_suffix": null,
+        "record_template": "{{.ClientIP}}", "merge_subrequests": true,
+    }});
+    assert!(create("http_requests", S3_KEYS, good).is_ok());
+    let err = create(
+        "http_requests",
+        S3_KEYS,
+        json!({"output_options": {
+            "field_names": ["ClientIP", "ClientIPP", "ClientIP"], "output_type": "xml", "timestamp_format": "iso",
+            "sample_rate": 0, "CVE-2021-4428": true, "batch_prefix": 5,
+        }}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [
+            ("output_options.CVE-2021-4428".to_owned(), "unknown_member"),
+            ("output_options.batch_prefix".to_owned(), "invalid_value"),
+            ("output_options.field_names[1]".to_owned(), "unknown_field"),
+            ("output_options.field_names[2]".to_owned(), "invalid_value"),
+            ("output_options.output_type".to_owned(), "invalid_value"),
+            ("output_options.sample_rate".to_owned(), "invalid_value"),
+            ("output_options.timestamp_format".to_owned(), "invalid_value"),
+        ]
+    );
+    let text = err.to_string();
+    for says in [
+        "did you mean `CVE-2021-44228`",
+        "`ClientIPP` is not a field of http_requests; did you mean `ClientIP`",
+        "it takes a number above 0 and at most 1",
+        r#""rfc3339ms", "rfc3339ns""#,
+    ] {
+        assert!(text.contains(says), "{says}: {text}");
+    }
+    let err = create(
+        "dns_logs",
+        S3_KEYS,
+        json!({"output_options": {"merge_subrequests": true}}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [("output_options.merge_subrequests".to_owned(), "invalid_value")]
+    );
+}
+
+#[test]
+fn a_record_never_holds_the_challenge() {
+    // Neither the schema's logpush_logpush_job nor the SDK's LogpushJob has it.
+    let body = json!({"dataset": "http_requests", "destination_conf": "gs://b/l", "ownership_challenge": "c"});
+    let record = job_record(1, body.as_object().unwrap());
+    assert!(!record.contains_key("ownership_challenge"));
+    let keys: Vec<&str> = record.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "dataset",
+            "destination_conf",
+            "enabled",
+            "error_message",
+            "filter",
+            "filter_attack_traffic",
+            "frequency",
+            "id",
+            "kind",
+            "last_complete",
+            "last_error",
+            "logpull_options",
+            "max_upload_bytes",
+            "max_upload_interval_seconds",
+            "max_upload_records",
+            "name",
+            "output_options",
+        ],
+        "the SDK's 16 LogpushJob keys and filter"
+    );
 }

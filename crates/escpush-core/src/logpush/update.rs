@@ -1,7 +1,10 @@
-//! The safe update of a stored job ([`JobUpdate`]): the stored record, the fields the caller
-//! names applied on top, `output_options` merged key by key, and the whole checked as a
-//! creation would be, against the job's dataset. Nothing the caller did not mention is
-//! reset, because a `PUT` replaces what it is given.
+//! The update of a stored job ([`JobUpdate`]), as the API does it: a `PUT` changes only
+//! the fields it sends (the docs' `PUT {"enabled": true}`, example-logpush-curl.mdx; the
+//! SDK's `jobs.update(id, zone_id=..., enabled=True)` sends that alone), so the body holds
+//! the caller's changes and nothing else. `dataset` and `kind` cannot change (and are never
+//! sent: api-configuration.mdx, "The kind parameter cannot be used to update existing
+//! Logpush jobs"). The changes are checked as a creation would check them, on the stored
+//! job with the changes applied ([`check_update`], which the emulator calls too).
 
 use std::fmt;
 
@@ -13,14 +16,9 @@ use crate::problem::{Problem, ProblemCode};
 use crate::scope::DatasetScope;
 
 use super::compare::filter_value;
-use super::job::{JobSpec, EXTRA_FIELDS};
-
-/// The job fields a `PUT` carries: every field of a creation but `dataset`.
-pub fn updatable_fields() -> impl Iterator<Item = &'static str> {
-    ["name", "destination_conf", "logpull_options", "filter"]
-        .into_iter()
-        .chain(EXTRA_FIELDS.iter().map(|(name, _)| *name))
-}
+use super::destination::DestinationConf;
+use super::fields::{JobField, JOB_FIELDS};
+use super::job::{challenge_problem, JobSpec};
 
 /// A checked `PUT {scope}/logpush/jobs/{id}` body: the stored job with the caller's
 /// changes. Made by [`JobUpdate::new`]; its `Debug` hides the destination's credentials.
@@ -42,21 +40,19 @@ impl fmt::Debug for JobUpdate {
     }
 }
 
-fn invalid(what: &'static str, message: String) -> Error {
-    Error::InvalidInput { what, message }
-}
-
 impl JobUpdate {
     /// The update of `stored` (the job as the API gave it, read in `scope`) by `changes`
     /// (field → new value; `null` clears a field). `filter` may be its JSON text, the quoted
     /// form or the object form, and is sent as canonical JSON; `output_options` given as an
-    /// object is merged onto the stored one (the `PUT` replaces it whole, so the stored keys
-    /// the caller did not name are sent unchanged).
+    /// object is merged onto the stored one and sent whole (the API replaces it whole, so the
+    /// stored keys the caller did not name are sent unchanged).
     ///
-    /// Refused before anything is sent: a change of `dataset` or `kind` (neither can
-    /// change), of `id`, and every problem a creation would have in the changed fields
-    /// (problems of stored fields the caller did not touch are not the caller's to fix, and
-    /// do not block, say, disabling a job).
+    /// The body holds only what changes: a `dataset` or `kind` equal to the stored one, and a
+    /// `destination_conf` equal to the stored one, are not sent. Refused before anything is
+    /// sent: a change of `id`, `dataset` or `kind`, a new destination without the
+    /// `ownership_challenge` its kind needs, and every problem a creation would have in the
+    /// changed fields (problems of stored fields the caller did not touch are not the caller's
+    /// to fix, and do not block, say, disabling a job).
     pub fn new(stored: &Map<String, Value>, changes: &Map<String, Value>, scope: DatasetScope) -> Result<Self, Error> {
         let job_id = stored
             .get("id")
@@ -67,44 +63,21 @@ impl JobUpdate {
             .and_then(Value::as_str)
             .ok_or_else(|| Error::malformed(format!("job {job_id} has no `dataset`")))?;
         let dataset = Dataset::get(dataset_name, Some(scope))?;
+        check_unchangeable(stored, changes)?;
         let mut body = Map::new();
-        for name in updatable_fields() {
-            if let Some(value) = stored.get(name).filter(|v| !v.is_null()) {
-                body.insert(name.to_owned(), value.clone());
-            }
-        }
         let mut named = Vec::new();
+        let mut option_keys = Vec::new();
         for (key, value) in changes {
-            match key.as_str() {
-                "id" => return Err(invalid("id", format!("a job's id cannot change (job {job_id})"))),
-                "dataset" => {
-                    if value.as_str() != Some(dataset_name) {
-                        return Err(invalid(
-                            "dataset",
-                            format!(
-                                "a job's dataset cannot change: job {job_id} pushes `{dataset_name}`; create a new \
-                                 job for {value}"
-                            ),
-                        ));
-                    }
-                    continue;
-                }
-                "kind" => {
-                    let kind = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
-                    if kind(Some(value)) != kind(stored.get("kind")) {
-                        return Err(invalid(
-                            "kind",
-                            format!(
-                                "a job's kind cannot change: job {job_id} is of kind {:?}; create a new job instead",
-                                kind(stored.get("kind"))
-                            ),
-                        ));
-                    }
-                }
-                _ => {}
+            let field = JobField::get(key);
+            if field.is_some_and(|f| f.create && !f.update) {
+                continue; // the same as stored (else refused above): not sent
             }
-            let value = match (key.as_str(), value, body.get(key)) {
+            if key == "destination_conf" && same_destination(stored.get(key), value) {
+                continue;
+            }
+            let value = match (key.as_str(), value, stored.get(key)) {
                 ("output_options", Value::Object(given), Some(Value::Object(old))) => {
+                    option_keys.extend(given.keys().cloned());
                     let mut merged = old.clone();
                     merged.extend(given.clone());
                     Value::Object(merged)
@@ -121,12 +94,16 @@ impl JobUpdate {
                     // Reported by the check below, with every other problem.
                     Err(_) => v.clone(),
                 },
+                ("output_options", Value::Object(given), _) => {
+                    option_keys.extend(given.keys().cloned());
+                    value.clone()
+                }
                 _ => value.clone(),
             };
             body.insert(key.clone(), value);
             named.push(key.clone());
         }
-        check_changed(&body, &named, dataset)?;
+        check_body(stored, &body, dataset, Some(&option_keys))?;
         Ok(JobUpdate {
             job_id,
             dataset,
@@ -150,45 +127,131 @@ impl JobUpdate {
         &self.changed
     }
 
-    /// The body of the `PUT`: every updatable field of the stored job, with the changes.
-    /// Holds credentials of the destination.
+    /// The body of the `PUT`: the changed fields only. Holds credentials of the destination.
     pub fn to_body(&self) -> Value {
         Value::Object(self.body.clone())
     }
 }
 
-/// Every problem a creation would have, in the fields that changed.
-fn check_changed(body: &Map<String, Value>, changed: &[String], dataset: &'static Dataset) -> Result<(), Error> {
-    let mut whole = body.clone();
+/// Whether a `destination_conf` given is the stored one (then it is not a change).
+fn same_destination(stored: Option<&Value>, given: &Value) -> bool {
+    matches!((stored.and_then(Value::as_str), given.as_str()), (Some(a), Some(b)) if a.trim() == b.trim())
+}
+
+/// Refuses a change of what cannot change: `id`, and the fields a creation sets that an
+/// update may not (`dataset`, `kind`: the table's `update: false`). The same value is no
+/// change (`kind` null or empty alike).
+fn check_unchangeable(stored: &Map<String, Value>, body: &Map<String, Value>) -> Result<(), Error> {
+    let job_id = stored.get("id").map_or_else(|| "?".to_owned(), ToString::to_string);
+    for (key, value) in body {
+        let Some(field) = JobField::get(key) else { continue };
+        if field.update {
+            continue;
+        }
+        let as_text = |v: Option<&Value>| match v {
+            None | Some(Value::Null) => Some(String::new()),
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        if as_text(Some(value)) == as_text(stored.get(key)) {
+            continue;
+        }
+        let was = stored.get(key).cloned().unwrap_or(Value::Null);
+        return Err(Error::InvalidInput {
+            what: field.name,
+            message: if field.create {
+                format!(
+                    "a job's {key} cannot change: job {job_id} has {key} {was}; create a new job instead ({})",
+                    field.source
+                )
+            } else {
+                format!("a job's {key} cannot change (job {job_id}): the API sets it")
+            },
+        });
+    }
+    Ok(())
+}
+
+/// Checks a `PUT` body against the stored job, as the API would judge it: nothing that
+/// cannot change changes (`id`, `dataset`, `kind`), the fields sent have no problem a
+/// creation would find in them (judged on the stored job with the body applied, so that a
+/// rule of two fields, like `kind: edge` only on http_requests, reads the stored side too),
+/// and a new destination comes with the `ownership_challenge` its kind needs. The client
+/// checks its body with it before sending ([`JobUpdate::new`]); the emulator checks what it
+/// receives with it, so both refuse the same updates.
+pub fn check_update(stored: &Map<String, Value>, body: &Map<String, Value>, scope: DatasetScope) -> Result<(), Error> {
+    let name = stored
+        .get("dataset")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::malformed("the stored job has no `dataset`"))?;
+    check_unchangeable(stored, body)?;
+    check_body(stored, body, Dataset::get(name, Some(scope))?, None)
+}
+
+/// [`check_update`] after the unchangeable fields; `option_keys`: the `output_options` keys
+/// the caller named (the others were merged from the stored job, and their problems are
+/// not the caller's), or every key when `None`.
+fn check_body(
+    stored: &Map<String, Value>,
+    body: &Map<String, Value>,
+    dataset: &'static Dataset,
+    option_keys: Option<&[String]>,
+) -> Result<(), Error> {
+    let mut whole = Map::new();
+    for field in JOB_FIELDS.iter().filter(|f| f.create) {
+        if let Some(value) = stored.get(field.name).filter(|v| !v.is_null()) {
+            whole.insert(field.name.to_owned(), value.clone());
+        }
+    }
+    for (key, value) in body {
+        if JobField::get(key).is_none_or(|f| f.update) {
+            whole.insert(key.clone(), value.clone());
+        }
+    }
     whole.insert("dataset".to_owned(), dataset.name().into());
     if let Some(Value::Object(_)) = whole.get("filter") {
-        // from_body takes the API's string form; the object form was normalized above
-        // unless it is malformed, and then its problems are the filter's.
+        // from_body takes the API's string form; the object form was normalized by the
+        // client unless it is malformed, and then its problems are the filter's.
         let text = whole["filter"].to_string();
         whole.insert("filter".to_owned(), Value::String(text));
     }
-    let Err(err) = JobSpec::from_body(&Value::Object(whole), dataset.scope()) else {
-        return Ok(());
+    let (problems, only_filter) = match JobSpec::from_body(&Value::Object(whole), dataset.scope()) {
+        Ok(_) => (Vec::new(), false),
+        Err(Error::Invalid { problems }) => (problems, false),
+        Err(Error::Filter(f)) => (f.into_problems(), true),
+        Err(other) => return Err(other),
     };
-    let (problems, only_filter) = match err {
-        Error::Invalid { problems } => (problems, false),
-        Error::Filter(f) => (f.into_problems(), true),
-        other => return Err(other),
+    let root = |path: &str| -> String {
+        let end = path.find(['.', '[']).unwrap_or(path.len());
+        path[..end].to_owned()
     };
-    let root = |p: &Problem| -> String {
-        let end = p.path.find(['.', '[']).unwrap_or(p.path.len());
-        p.path[..end].to_owned()
-    };
-    let mine: Vec<Problem> = problems
+    let mut mine: Vec<Problem> = problems
         .into_iter()
-        .filter(|p| changed.iter().any(|c| *c == root(p)))
+        .filter(|p| body.contains_key(&root(&p.path)))
+        .filter(|p| match (option_keys, p.path.strip_prefix("output_options.")) {
+            (Some(keys), Some(rest)) => keys.iter().any(|k| root(rest) == *k),
+            _ => true,
+        })
         .collect();
+    // A new destination needs its challenge in the same body (a record never holds one).
+    if let Some(Value::String(conf)) = body.get("destination_conf") {
+        if !same_destination(stored.get("destination_conf"), &Value::String(conf.clone())) {
+            if let Some(problem) = DestinationConf::parse(conf)
+                .ok()
+                .and_then(|d| challenge_problem(&d, body.get("ownership_challenge")))
+            {
+                if !mine.iter().any(|p| p.path == problem.path) {
+                    mine.push(problem);
+                }
+            }
+        }
+    }
     if mine.is_empty() {
         Ok(())
     } else if only_filter
         || mine
             .iter()
-            .all(|p| root(p) == "filter" && p.code != ProblemCode::InvalidJson)
+            .all(|p| root(&p.path) == "filter" && p.code != ProblemCode::InvalidJson)
     {
         Err(Error::Filter(crate::filter::FilterError::new(mine)))
     } else {

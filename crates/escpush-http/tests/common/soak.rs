@@ -97,7 +97,7 @@ pub fn run(emu: &Emulator, tag: &str, workers: u64, rounds: u64) -> Report {
                     let name = format!("w{w}-r{round}");
                     let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
                         .name(name.clone())
-                        .destination_conf("s3://soak?region=r")
+                        .destination_conf("s3://soak?region=r&access-key-id=AKID&secret-access-key=SAK")
                         .build()
                         .unwrap();
                     let id = c.create_job(&zone, &spec).ok().and_then(|j| j["id"].as_u64());

@@ -1,0 +1,275 @@
+//! Redaction: which parts of what escpush sends, receives and prints are secrets, and how
+//! they are hidden. The transport (its errors), the emulator (its request log and state
+//! snapshots), the binding and Python (through the native module) all read it here.
+//!
+//! - **The mask**, [`MASK`] (`***`), stands for every secret shown anywhere.
+//! - **Secret headers**, [`SECRET_HEADERS`]: the credentials a request carries.
+//! - **Secret body keys**, [`secret_body_keys`]: the ESC secret (`with_secret`) and the job
+//!   fields the job field table marks secret (`ownership_challenge`). A destination's
+//!   credentials are [`DestinationConf`](crate::DestinationConf)'s to know (which of its
+//!   parameters are harmless); they are reached through [`redact_body`], [`redact_job`] and
+//!   [`Secrets::of_body`].
+//! - **Text**: [`Secrets`] removes a call's secrets from a message (a server may echo the
+//!   request). A secret of [`MIN_SCRUBBED_LEN`] characters or more is masked wherever it
+//!   occurs. A shorter one is masked only where it is known to stand: right after its own
+//!   name (`account-id=a`, `"with_secret":"abc"`, `X-Auth-Key: k`, `Bearer t`) and inside
+//!   the whole text it came in (a destination echoed whole becomes its redacted form).
+//!   Anywhere else a value that short is as likely to be part of an ordinary word (the `a`
+//!   of "creating a new job") as to be the secret: replacing it there would garble the
+//!   message and, by the pattern of masks, point at the secret.
+
+use serde_json::{Map, Value};
+
+use crate::logpush::{job_secrets, JOB_FIELDS};
+
+pub use crate::logpush::redact_job;
+pub use crate::shown::MASK;
+
+/// The key of the ESC secret in a `POST .../disable_esc` body (SPEC 2.1).
+pub const ESC_SECRET_KEY: &str = "with_secret";
+
+/// The request headers that carry credentials (lower case): `X-Auth-Key` (SPEC 5),
+/// `Authorization: Bearer <token>`, and `Cookie` (which may carry `disable_esc=<secret>`).
+pub const SECRET_HEADERS: &[&str] = &["x-auth-key", "authorization", "cookie"];
+
+/// The shortest secret masked wherever it occurs in a text; a shorter one only where it is
+/// known to stand (see the module's rule).
+pub const MIN_SCRUBBED_LEN: usize = 8;
+
+/// Whether a header's value is a secret (the name in any case).
+pub fn is_secret_header(name: &str) -> bool {
+    SECRET_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h))
+}
+
+/// Every key of a request body whose value is a secret: [`ESC_SECRET_KEY`] and the secret
+/// job fields of [`JOB_FIELDS`].
+pub fn secret_body_keys() -> Vec<&'static str> {
+    std::iter::once(ESC_SECRET_KEY)
+        .chain(JOB_FIELDS.iter().filter(|f| f.secret).map(|f| f.name))
+        .collect()
+}
+
+/// Makes any JSON body fit to print, in place: every object in it redacted as a job record
+/// ([`redact_job`]: a destination's credentials, the secret job fields) and every
+/// [`ESC_SECRET_KEY`] value set masked.
+///
+/// ```
+/// use escpush_core::redact::redact_body;
+/// use serde_json::json;
+///
+/// let mut body = json!({"with_secret": "s3cret", "jobs": [{"destination_conf": "s3://b?region=r&secret-access-key=k"}]});
+/// redact_body(&mut body);
+/// assert_eq!(body, json!({"with_secret": "***", "jobs": [{"destination_conf": "s3://b?region=r&secret-access-key=***"}]}));
+/// ```
+pub fn redact_body(value: &mut Value) {
+    match value {
+        Value::Object(obj) => {
+            redact_job(obj);
+            for (key, item) in obj.iter_mut() {
+                if key == ESC_SECRET_KEY && !item.is_null() {
+                    *item = Value::String(MASK.to_owned());
+                } else {
+                    redact_body(item);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_body),
+        _ => {}
+    }
+}
+
+/// The secrets of one call (its credentials, the secrets of its body), and their removal
+/// from any text the call shows: see the module's rule. Its `Debug` shows how many it holds,
+/// never one of them.
+#[derive(Clone, Default)]
+pub struct Secrets {
+    /// (name it stands under, value), longest value first.
+    values: Vec<(Option<String>, String)>,
+    /// (a whole text that holds secrets, what it is shown as).
+    wholes: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secrets({} values, {} texts)", self.values.len(), self.wholes.len())
+    }
+}
+
+/// What may join a secret's name to the secret in a text: `name=value` (a query, a
+/// cookie), `name: value` (a header), `name value` (`Bearer t`), a JSON member (plain and
+/// once escaped).
+const JOINS: &[&str] = &["=", ": ", ":", " ", "\":\"", "\": \"", "\\\":\\\"", "\\\": \\\""];
+
+impl Secrets {
+    /// No secrets.
+    pub fn new() -> Self {
+        Secrets::default()
+    }
+
+    /// The secrets of a request body: the [`secret_body_keys`] values and the credentials
+    /// of a `destination_conf` (whose whole text is shown redacted; a text that is no
+    /// destination is masked whole).
+    pub fn of_body(body: &Value) -> Self {
+        let mut s = Secrets::new();
+        if let Value::Object(obj) = body {
+            if let Some(Value::String(secret)) = obj.get(ESC_SECRET_KEY) {
+                s.add(Some(ESC_SECRET_KEY), secret);
+            }
+            s.add_job(obj);
+        }
+        s
+    }
+
+    fn add_job(&mut self, obj: &Map<String, Value>) {
+        let (values, wholes) = job_secrets(obj);
+        for (name, value) in values {
+            self.add(name.as_deref(), &value);
+        }
+        for (whole, shown) in wholes {
+            self.add_whole(&whole, &shown);
+        }
+    }
+
+    /// Adds a secret, with the name it stands under when it has one (a parameter, a body
+    /// key, a header, `Bearer`).
+    pub fn add(&mut self, name: Option<&str>, value: &str) {
+        if value.is_empty() || value == MASK {
+            return;
+        }
+        let at = self.values.partition_point(|(_, v)| v.len() >= value.len());
+        self.values.insert(at, (name.map(str::to_owned), value.to_owned()));
+    }
+
+    /// Adds a whole text that holds secrets, replaced by `shown` wherever it occurs.
+    pub fn add_whole(&mut self, text: &str, shown: &str) {
+        if !text.is_empty() && text != shown {
+            self.wholes.push((text.to_owned(), shown.to_owned()));
+            self.wholes.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        }
+    }
+
+    /// Whether there is nothing to remove.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.wholes.is_empty()
+    }
+
+    /// `text` with every secret replaced by [`MASK`] (see the module's rule).
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for (whole, shown) in &self.wholes {
+            if out.contains(whole.as_str()) {
+                out = out.replace(whole.as_str(), shown);
+            }
+        }
+        for (name, value) in &self.values {
+            if !out.contains(value.as_str()) {
+                continue;
+            }
+            if value.chars().count() >= MIN_SCRUBBED_LEN {
+                out = out.replace(value.as_str(), MASK);
+            } else if let Some(name) = name {
+                out = mask_after_name(&out, name, value);
+            }
+        }
+        out
+    }
+}
+
+/// `text` with each occurrence of `value` that stands right after `name` (joined by one of
+/// [`JOINS`]) and ends where a value ends masked.
+fn mask_after_name(text: &str, name: &str, value: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    for (at, _) in text.match_indices(value) {
+        if at < rest {
+            continue;
+        }
+        let before = &text[..at];
+        let named = JOINS.iter().any(|join| {
+            before
+                .strip_suffix(join)
+                .is_some_and(|b| b.len() >= name.len() && ends_with_ignore_case(b, name))
+        });
+        let end = at + value.len();
+        let ends = text[end..].chars().next().is_none_or(|c| !continues_value(c));
+        if named && ends {
+            out.push_str(&text[rest..at]);
+            out.push_str(MASK);
+            rest = end;
+        }
+    }
+    out.push_str(&text[rest..]);
+    out
+}
+
+fn ends_with_ignore_case(text: &str, suffix: &str) -> bool {
+    text.len() >= suffix.len()
+        && text.is_char_boundary(text.len() - suffix.len())
+        && text[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+/// Whether `c` may continue a value (so the value before it is only its start).
+fn continues_value(c: char) -> bool {
+    c.is_alphanumeric() || "-_.~%+/=".contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_secrets_go_everywhere_short_ones_where_they_stand() {
+        // Issue 23: `account-id=a` turned "creating a new job" into "cre***ting *** new job".
+        let body = json!({
+            "destination_conf": "r2://b/p?account-id=a&access-key-id=AK&secret-access-key=SAK-long-secret",
+            "ownership_challenge": "challenge-abcdef",
+        });
+        let s = Secrets::of_body(&body);
+        let echoed = "creating a new job: bad destination r2://b/p?account-id=a&access-key-id=AK&secret-access-key=\
+                      SAK-long-secret; account-id=a, access-key-id: AK, key SAK-long-secret, \
+                      {\"ownership_challenge\":\"challenge-abcdef\"} AKA";
+        assert_eq!(
+            s.scrub(echoed),
+            "creating a new job: bad destination r2://b/p?account-id=***&access-key-id=***&secret-access-key=***; \
+             account-id=***, access-key-id: ***, key ***, {\"ownership_challenge\":\"***\"} AKA"
+        );
+        // A short ESC secret is masked in its JSON member, in the cookie, after Bearer; a
+        // value that only begins with it is left alone.
+        let mut s = Secrets::of_body(&json!({"with_secret": "abc"}));
+        s.add(Some("disable_esc"), "abc");
+        s.add(Some("Bearer"), "tok");
+        assert_eq!(
+            s.scrub(
+                r#"abcd {"with_secret": "abc"} Cookie: disable_esc=abc; Authorization: Bearer tok, disable_esc=abcd"#
+            ),
+            r#"abcd {"with_secret": "***"} Cookie: disable_esc=***; Authorization: Bearer ***, disable_esc=abcd"#
+        );
+        // A long secret is found anywhere; a text that is no destination is masked whole.
+        let mut s = Secrets::of_body(&json!({"destination_conf": "nonsense-conf-42"}));
+        s.add(Some("X-Auth-Key"), "k-0123456789");
+        assert_eq!(s.scrub("got nonsense-conf-42 with k-0123456789"), "got *** with ***");
+        assert!(Secrets::new().is_empty() && !s.is_empty());
+        assert!(!format!("{s:?}").contains("k-0123456789"));
+    }
+
+    #[test]
+    fn bodies_are_redacted_at_every_depth() {
+        let mut body = json!({
+            "with_secret": "topsecret", "nested": [{"with_secret": "x"}],
+            "destination_conf": "s3://b?region=r&secret-access-key=k2", "ownership_challenge": "c",
+            "always": true, "with_secret_too": "shown",
+        });
+        redact_body(&mut body);
+        assert_eq!(
+            body,
+            json!({
+                "with_secret": "***", "nested": [{"with_secret": "***"}],
+                "destination_conf": "s3://b?region=r&secret-access-key=***", "ownership_challenge": "***",
+                "always": true, "with_secret_too": "shown",
+            })
+        );
+        assert_eq!(secret_body_keys(), ["with_secret", "ownership_challenge"]);
+        assert!(is_secret_header("X-Auth-Key") && is_secret_header("COOKIE") && !is_secret_header("x-auth-email"));
+    }
+}
