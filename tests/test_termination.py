@@ -351,7 +351,8 @@ def test_esc_secret_save_ended_by_sigterm_leaves_no_temporary_file(emu: Emulator
 def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_done(
     emu: Emulator, tmp_path: Path
 ) -> None:
-    conf = "s3://logs/http?region=us-east-1"
+    # The bucket's keys in the destination: no ownership challenge needed.
+    conf = "s3://logs/http?region=us-east-1&access-key-id=AKIDEXAMPLE&secret-access-key=wJalrXUtnFEMIEXAMPLE"
     jobs = tmp_path / "jobs.json"
     names = ["a", "b", "c"]
     jobs.write_text(

@@ -370,11 +370,7 @@ impl Emulator {
     /// `POST .../logpush/ownership` (what a test reads from its bucket, to pass as a job's
     /// `ownership_challenge`), or `None` if none was asked for.
     pub fn written_challenge(&self, scope: &Scope, destination: &str) -> Option<String> {
-        let key = (
-            scope.kind(),
-            scope.id().to_owned(),
-            destination.trim().to_owned(),
-        );
+        let key = (scope.kind(), scope.id().to_owned(), destination.trim().to_owned());
         lock(&self.inner.state).challenges.get(&key).cloned()
     }
 
