@@ -1,11 +1,13 @@
 """Where Cloudflare's published schema (2024-08-07) is out of date or wrong, and what holds
 instead: one entry each, with its source, applied as a patch to the loaded schema.
 
-Only what escpush's traffic needs is here; `/work`-independent sources only (the official
-Python SDK `cloudflare` 5.9, which Stainless generates from a later schema, and the pages of
-the `cloudflare/cloudflare-docs` repository). Each entry has a witness, an exchange that the
-schema judges one way without the entry and the other way with it (`tests/test_conformance.py`
-checks both), so an entry that stops mattering is noticed.
+Only what escpush's traffic needs is here. Sources: the official Python SDK `cloudflare` 5.9
+(Stainless generates it from a later schema; paths under its package), the repository
+`cloudflare/cloudflare-docs` ("docs P" is `src/content/docs/P`, "changelog P" is
+`src/content/changelog/P`), and the Terraform provider `cloudflare/terraform-provider-cloudflare`.
+Each entry has a witness, an exchange that the schema judges one way without the entry and
+the other way with it (tests/test_conformance.py checks both), so an entry that stops
+mattering is noticed.
 
 `loosens`: the schema refuses what the API does (the witness fails without the entry);
 `tightens`: the schema accepts what the API does not (the witness passes without it).
@@ -178,8 +180,8 @@ DEVIATIONS: list[Deviation] = [
         "filter_attack_traffic",
         "neither the job bodies nor the job record have `filter_attack_traffic`",
         "a boolean of create, update and the record",
-        "SDK 5.9 types/logpush/job_create_params.py, job_update_params.py, logpush_job.py; docs "
-        "changelog/logs/2026-09-18-filter-ddos-attack-traffic.mdx",
+        "SDK 5.9 types/logpush/job_create_params.py, job_update_params.py, logpush_job.py; "
+        "changelog logs/2026-09-18-filter-ddos-attack-traffic.mdx",
         _filter_attack_traffic,
         _create(dataset="http_requests", filter_attack_traffic=True),
         "request",
@@ -211,7 +213,7 @@ DEVIATIONS: list[Deviation] = [
         "rfc3339ms and rfc3339ns",
         "`output_options.timestamp_format` is one of unixnano, unix, rfc3339",
         "also rfc3339ms and rfc3339ns",
-        "SDK 5.9 types/logpush/output_options.py; docs changelog/logs/2026-03-25-logpush-granular-timestamps.mdx",
+        "SDK 5.9 types/logpush/output_options.py; changelog logs/2026-03-25-logpush-granular-timestamps.mdx",
         _timestamps,
         _create(output_options={"timestamp_format": "rfc3339ms"}),
         "request",
