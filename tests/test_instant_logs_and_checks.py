@@ -150,6 +150,7 @@ def test_instant_logs_refused_before_sending(escpush_emulator: Emulator) -> None
     assert escpush_emulator.requests() == []
 
 
+@pytest.mark.forges_requests  # the schema's old Instant Logs path, on purpose
 def test_the_sdk_opens_and_lists_instant_logs_jobs_on_the_emulator(escpush_emulator: Emulator) -> None:
     cf = sdk(escpush_emulator)
     # The docs' request, through the SDK (which sends no `kind`).

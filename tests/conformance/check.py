@@ -13,10 +13,10 @@ The validation itself is `openapi-schema-validator`'s (OpenAPI 3.0 schemas: `nul
   its objects open (OpenAPI's default), which would let a misspelt key, or a record that
   echoes a secret, pass. Closing them is the one way this check is stricter than the file.
 
-The log masks secrets (`***`), so what they were is not checked: a masked
-`ownership_challenge` stands in as a placeholder that the schema's pattern accepts, a masked
-`with_secret` (ESC) is checked as the string `***`, and a destination's credentials as `***`
-within its URI.
+The log masks secrets (`***`), so what they were is not checked: an `ownership_challenge`,
+or a `destination_conf` the log masks whole (one core cannot parse, like Instant Logs'
+`wss://` session address), stands in as a value its schema accepts; a masked `with_secret`
+(ESC) is checked as the string `***`, and a destination's credentials as `***` within its URI.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ BASE = "/client/v4"
 # and `disable_esc` (the seed's shapes, conformance/esc.py).
 CHECKED_PATH = re.compile(r"^/(zones|accounts)/[^/]+/(logpush(/|$)|disable_esc/?$)")
 MASK = "***"
-MASK_STANDIN = "masked-in-the-log"
+# What a value the log masked whole is checked as: one its schema accepts.
+MASK_STANDINS = {"ownership_challenge": "masked-in-the-log", "destination_conf": "masked://in-the-log"}
 # What the failure answer of any log-push path is (a path or method the API does not have).
 FAILURE = "#/components/schemas/logpush_api-response-common-failure"
 
@@ -233,9 +234,9 @@ def _errors(validator: Any, instance: Any) -> list[tuple[str, str]]:
 
 
 def _unmask(body: Any) -> Any:
-    """The logged body with a masked challenge replaced by a stand-in its pattern accepts."""
+    """The logged body with each value masked whole replaced by a stand-in its schema accepts."""
     if isinstance(body, dict):
-        return {k: MASK_STANDIN if k == "ownership_challenge" and v == MASK else _unmask(v) for k, v in body.items()}
+        return {k: MASK_STANDINS[k] if k in MASK_STANDINS and v == MASK else _unmask(v) for k, v in body.items()}
     if isinstance(body, list):
         return [_unmask(v) for v in body]
     return body
@@ -335,6 +336,6 @@ class Checker:
                     add("answer", "", "the operation answers a JSON body; none was kept (empty?)")
                 else:
                     validator = OAS30ReadValidator(schema, format_checker=FORMATS)
-                    for where, message in _errors(validator, body):
+                    for where, message in _errors(validator, _unmask(body)):
                         add("answer", where, message)
         return found

@@ -108,6 +108,20 @@ def _instant_logs_path(doc: Document) -> None:
     doc["paths"]["/zones/{zone_id}/logpush/edge/jobs"] = doc["paths"].pop("/zones/{zone_id}/logpush/edge")
 
 
+def _origin_dataset(doc: Document) -> None:
+    for scope in SCOPES:
+        body = doc["paths"][f"{scope}/logpush/validate/origin"]["post"]["requestBody"]["content"]["application/json"]
+        body["schema"]["properties"]["dataset"] = {"$ref": "#/components/schemas/logpush_dataset"}
+
+
+def _instant_logs_failures(doc: Document) -> None:
+    for path, item in doc["paths"].items():
+        if path.startswith("/zones/{zone_id}/logpush/edge"):
+            for op in item.values():
+                schema = {"$ref": "#/components/schemas/logpush_api-response-common-failure"}
+                op["responses"]["4XX"]["content"]["application/json"]["schema"] = schema
+
+
 def _fields_result(doc: Document) -> None:
     result = _schemas(doc)["logpush_logpush_field_response_collection"]["allOf"][1]["properties"]["result"]
     result.pop("items")
@@ -253,6 +267,38 @@ DEVIATIONS: list[Deviation] = [
         _instant_logs_path,
         {"method": "GET", "path": "/client/v4/zones/z1/logpush/edge/jobs"},
         "request",
+        "loosens",
+    ),
+    Deviation(
+        "validate/origin may name the dataset",
+        "the validate/origin body is `{logpull_options}`",
+        "it may also carry `dataset`, whose fields the options are checked against",
+        "docs logs/logpush/logpush-job/api-configuration.mdx (Options: the validate/origin example sends "
+        '`"dataset": "http_requests"`)',
+        _origin_dataset,
+        {
+            "method": "POST",
+            "path": "/client/v4/zones/z1/logpush/validate/origin",
+            "headers": JSON,
+            "body": {"logpull_options": "fields=RayID&timestamps=rfc3339", "dataset": "http_requests"},
+        },
+        "request",
+        "loosens",
+    ),
+    Deviation(
+        "Instant Logs failures are the v4 failure",
+        "a failure of the Instant Logs operations is `allOf` the success answer and the failure, which no answer "
+        "satisfies (`success` both true and false)",
+        "it is the v4 failure envelope, as for every other operation",
+        "the schema itself: every other log-push operation's 4XX is `logpush_api-response-common-failure` alone",
+        _instant_logs_failures,
+        {
+            "method": "POST",
+            "path": "/client/v4/zones/z1/logpush/edge/jobs",
+            "status": 400,
+            "answer": {"success": False, "errors": [{"code": 1004, "message": "no"}], "messages": [], "result": None},
+        },
+        "answer",
         "loosens",
     ),
     Deviation(

@@ -117,17 +117,6 @@ PENDING: list[Pending] = [
     ),
 ]
 
-# The operations of the schema that the dedicated scenario (tests/test_conformance.py) cannot
-# drive yet, because escpush's client has no call for them: each with the words a method
-# for it would have in its name (the test fails once `escpush.Logpush` has one, so that the
-# scenario drives it and the entry goes), and the work item that adds it.
-UNEXERCISED: dict[str, tuple[str, tuple[str, ...]]] = {
-    "POST /zones/{zone_id}/logpush/validate/origin": ("ops (issue 24: validate/origin)", ("origin",)),
-    "POST /accounts/{account_id}/logpush/validate/origin": ("ops (issue 24: validate/origin)", ("origin",)),
-    "GET /zones/{zone_id}/logpush/edge/jobs": ("ops (issue 24: Instant Logs)", ("instant", "edge")),
-    "POST /zones/{zone_id}/logpush/edge/jobs": ("ops (issue 24: Instant Logs)", ("instant", "edge")),
-}
-
 
 def from_client(entry: Mapping[str, Any]) -> bool:
     """Whether escpush's client sent the logged request (its User-Agent)."""
