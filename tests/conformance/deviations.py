@@ -87,6 +87,12 @@ def _timestamps(doc: Document) -> None:
     options["timestamp_format"]["enum"] = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]
 
 
+def _newer_output_options(doc: Document) -> None:
+    options = _schemas(doc)["logpush_output_options"]["properties"]
+    for name in ("merge_subrequests", "stringify_object"):
+        options[name] = {"type": "boolean", "nullable": True}
+
+
 def _max_upload_zero(doc: Document) -> None:
     for name in ("logpush_max_upload_bytes", "logpush_max_upload_records", "logpush_max_upload_interval_seconds"):
         schema = _schemas(doc)[name]
@@ -230,6 +236,17 @@ DEVIATIONS: list[Deviation] = [
         "SDK 5.9 types/logpush/output_options.py; changelog logs/2026-03-25-logpush-granular-timestamps.mdx",
         _timestamps,
         _create(output_options={"timestamp_format": "rfc3339ms"}),
+        "request",
+        "loosens",
+    ),
+    Deviation(
+        "merge_subrequests and stringify_object",
+        "`output_options` has neither `merge_subrequests` nor `stringify_object`",
+        "both are booleans of `output_options` (BigQuery: `stringify_object` true serializes object fields)",
+        "SDK 5.9 types/logpush/output_options_param.py (`merge_subrequests: Optional[bool]`); docs logs/logpush/"
+        "logpush-job/enable-destinations/bigquery.mdx (`stringify_object`)",
+        _newer_output_options,
+        _create(output_options={"merge_subrequests": True, "stringify_object": True}),
         "request",
         "loosens",
     ),
