@@ -58,6 +58,11 @@ def _kind(doc: Document) -> None:
     _schemas(doc)["logpush_kind"]["enum"] = ["", "edge"]
 
 
+def _nullable_enums(doc: Document) -> None:
+    for name in ("logpush_frequency", "logpush_kind"):
+        _schemas(doc)[name]["enum"].append(None)
+
+
 def _filter_in_bodies(doc: Document) -> None:
     for body in _job_bodies(doc):
         body["properties"]["filter"] = {"type": "string", "nullable": True}
@@ -69,8 +74,9 @@ def _name_in_update(doc: Document) -> None:
 
 
 def _filter_attack_traffic(doc: Document) -> None:
-    for body in [*_job_bodies(doc), _schemas(doc)["logpush_logpush_job"]]:
+    for body in _job_bodies(doc):
         body["properties"]["filter_attack_traffic"] = {"type": "boolean"}
+    _schemas(doc)["logpush_logpush_job"]["properties"]["filter_attack_traffic"] = {"type": "boolean", "nullable": True}
 
 
 def _filter_in_record(doc: Document) -> None:
@@ -170,6 +176,18 @@ DEVIATIONS: list[Deviation] = [
         "loosens",
     ),
     Deviation(
+        "frequency and kind take null",
+        "`logpush_frequency` and `logpush_kind` are `nullable`, but their enums omit null (which OpenAPI 3.0.3 "
+        "then refuses)",
+        "both take null, as their `nullable: true` means",
+        'SDK 5.9 types/logpush/job_create_params.py (`frequency: Optional[Literal["high", "low"]]`) and '
+        "logpush_job.py (`kind: Optional[...]`); the schema's own `nullable: true`",
+        _nullable_enums,
+        _create(frequency=None),
+        "request",
+        "loosens",
+    ),
+    Deviation(
         "filter in the create and update bodies",
         "the job create and update request bodies have no `filter`",
         "both take `filter`, the filter's JSON text (null: none)",
@@ -199,7 +217,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation(
         "filter_attack_traffic",
         "neither the job bodies nor the job record have `filter_attack_traffic`",
-        "a boolean of create, update and the record",
+        "a boolean of create and update (`bool`), and of the record (`Optional[bool]`: null when unset)",
         "SDK 5.9 types/logpush/job_create_params.py, job_update_params.py, logpush_job.py; "
         "changelog logs/2026-09-18-filter-ddos-attack-traffic.mdx",
         _filter_attack_traffic,

@@ -370,11 +370,7 @@ impl Emulator {
     /// `POST .../logpush/ownership` (what a test reads from its bucket, to pass as a job's
     /// `ownership_challenge`), or `None` if none was asked for.
     pub fn written_challenge(&self, scope: &Scope, destination: &str) -> Option<String> {
-        let key = (
-            scope.kind(),
-            scope.id().to_owned(),
-            destination.trim().to_owned(),
-        );
+        let key = (scope.kind(), scope.id().to_owned(), destination.trim().to_owned());
         lock(&self.inner.state).challenges.get(&key).cloned()
     }
 
@@ -517,8 +513,9 @@ mod tests {
                 ),
             )
         };
-        let job = r#"{"dataset":"http_requests","destination_conf":"s3://b/l?region=us&access-key-id=AKIDTOPSECRET&secret-access-key=topsecretkey","ownership_challenge":"topsecretchallenge"}"#;
-        assert!(post(job).starts_with("HTTP/1.1 200"));
+        let job = r#"{"dataset":"http_requests","destination_conf":"s3://b/l?region=us&access-key-id=AKIDTOPSECRET&secret-access-key=topsecretkey"}"#;
+        let created = post(job);
+        assert!(created.starts_with("HTTP/1.1 200"), "{created}");
         emu.fail_next(Fault::Echo { status: 400 }, 1);
         assert!(post(job).starts_with("HTTP/1.1 400"));
         raw(
@@ -530,6 +527,8 @@ mod tests {
         assert_eq!(answer["success"], true);
         assert_eq!(answer["result"]["dataset"], "http_requests");
         assert_eq!(answer["result"]["id"], 1);
+        let conf = answer["result"]["destination_conf"].as_str().unwrap();
+        assert!(conf.contains("secret-access-key=***"), "{conf}");
         assert_eq!(log[1].answer, None, "an echo quotes the credentials: not kept");
         assert_eq!(log[2].answer, None, "the control route lists the challenges: not kept");
         let text = format!("{:?}", log.iter().map(LoggedRequest::to_json).collect::<Vec<_>>());
