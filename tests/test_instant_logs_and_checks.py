@@ -92,7 +92,9 @@ def test_the_sdk_and_escpush_check_destinations_alike(escpush_emulator: Emulator
     exists = cf.logpush.validate.destination_exists(zone_id=ZONE, destination_conf=S3)
     assert exists is not None and exists.exists is False
     assert zone.logpush.destination_exists(S3) is False
-    zone.logpush.create_job(destination_conf=S3, dataset="http_requests")
+    zone.logpush.ownership_challenge(S3)  # an S3 job needs one (logpush-ownership-challenge.mdx)
+    challenge = escpush_emulator.ownership_challenges()[-1]["challenge"]
+    zone.logpush.create_job(destination_conf=S3, dataset="http_requests", ownership_challenge=challenge)
     exists = cf.logpush.validate.destination_exists(zone_id=ZONE, destination_conf=S3)
     assert exists is not None and exists.exists is True
     assert zone.logpush.destination_exists(S3) is True
