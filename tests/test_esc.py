@@ -221,6 +221,7 @@ def test_bad_ids_are_refused_before_sending(escpush_emulator: Emulator, zone_id:
     assert escpush_emulator.requests() == []
 
 
+@pytest.mark.forges_requests  # bodies and methods escpush's client never sends
 def test_always_false_cannot_be_sent_and_the_emulator_refuses_it(escpush_emulator: Emulator) -> None:
     esc = escpush_emulator.client().zone(ZONE).esc
     with pytest.raises(TypeError):
@@ -288,6 +289,7 @@ def test_wrong_credentials_raise_authentication_error(escpush_emulator: Emulator
     assert status == 401 and answer["errors"][0]["code"] == 10000
 
 
+@pytest.mark.forges_requests  # bodies and methods escpush's client never sends
 def test_unknown_routes_and_methods(escpush_emulator: Emulator) -> None:
     client = Client(api_token=escpush_emulator.api_token, base_url=escpush_emulator.base_url.replace("v4", "v3"))
     with pytest.raises(NotFoundError) as exc:

@@ -153,6 +153,7 @@ def test_a_new_destination_needs_its_challenge_on_update(escpush_emulator: Emula
         logpush.update_job(job["id"], destination_conf="azure://c/logs?sig=x", ownership_challenge=token)
 
 
+@pytest.mark.forges_requests  # a PUT of `dataset` (raw), which escpush never sends
 def test_the_emulator_refuses_a_change_of_dataset_or_kind(escpush_emulator: Emulator) -> None:
     cf = sdk(escpush_emulator)
     made = cf.logpush.jobs.create(zone_id=ZONE, destination_conf=S3_KEYS, dataset="http_requests")
@@ -264,6 +265,7 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
 ]
 
 
+@pytest.mark.forges_requests  # the refused bodies, raw, to the emulator
 @pytest.mark.parametrize(("dataset", "fields", "path", "says"), REFUSED, ids=[r[2] for r in REFUSED])
 def test_what_the_api_refuses_is_refused_before_sending(
     escpush_emulator: Emulator, dataset: str, fields: dict[str, Any], path: str, says: str
@@ -283,6 +285,7 @@ def test_what_the_api_refuses_is_refused_before_sending(
     assert status == 400 and messages(envelope).startswith(f"{path}: ") and says in messages(envelope), envelope
 
 
+@pytest.mark.forges_requests  # the refused bodies, through the SDK
 def test_the_sdk_gets_the_same_refusals(escpush_emulator: Emulator) -> None:
     cf = sdk(escpush_emulator)
     with pytest.raises(cloudflare.BadRequestError, match="name: `name` holds ` `"):

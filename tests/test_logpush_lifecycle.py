@@ -276,6 +276,7 @@ def test_every_endpoint_refuses_bad_input_before_sending(escpush_emulator: Emula
     assert escpush_emulator.requests() == [], "nothing was sent"
 
 
+@pytest.mark.forges_requests  # bodies and methods escpush's client never sends
 def test_the_emulator_checks_what_a_put_carries(escpush_emulator: Emulator) -> None:
     logpush = escpush_emulator.client().zone(ZONE).logpush
     job = logpush.create_job(destination_conf=S3, dataset="http_requests")

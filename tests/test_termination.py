@@ -351,8 +351,8 @@ def test_esc_secret_save_ended_by_sigterm_leaves_no_temporary_file(emu: Emulator
 def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_done(
     emu: Emulator, tmp_path: Path
 ) -> None:
-    # The bucket's keys in the destination: no ownership challenge needed.
-    conf = "s3://logs/http?region=us-east-1&access-key-id=AKIDEXAMPLE&secret-access-key=wJalrXUtnFEMIEXAMPLE"
+    # With the bucket's keys: an S3 job needs them or an ownership challenge (logpush-ownership-challenge.mdx).
+    conf = "s3://logs/http?region=us-east-1&access-key-id=AKID-TERM&secret-access-key=SAK-TERM"
     jobs = tmp_path / "jobs.json"
     names = ["a", "b", "c"]
     jobs.write_text(

@@ -15,10 +15,11 @@ With pytest, the fixture ``escpush_emulator`` gives a fresh, running ``Emulator`
 What the emulator does where the spec says "not shown": DELETE clears ``always`` and keeps a
 configured secret; a GET shows ``always`` and ``with_secret`` each when it applies (both when
 both do, ``{}`` when neither); setting a secret leaves ``always`` as it was; every id exists.
-The request log keeps the most recent requests (``log_capacity``, 10,000 by default) and
-shows ``***`` for the values of ``X-Auth-Key``, ``Authorization``, ``Cookie``, every
-``with_secret`` and a job's credentials (core's redaction: ``escpush._escpush._SECRET_HEADERS``,
-``_SECRET_BODY_KEYS``); the state shows only whether a secret is set and its length.
+The request log keeps the most recent requests (``log_capacity``, 10,000 by default), each
+with the answer it got, and shows ``***`` for the values of ``X-Auth-Key``, ``Authorization``,
+``Cookie``, every ``with_secret`` and a job's credentials, in requests and answers alike
+(core's redaction: ``escpush._escpush._SECRET_HEADERS``, ``_SECRET_BODY_KEYS``); the state
+shows only whether a secret is set and its length.
 
 Edge mode (``emu.serve_site(zone)``) serves a zone's site whose responses ESC alters unless
 ESC is off for the request, for ``zone.esc.assess(...)`` and other end-to-end tests.
@@ -133,8 +134,10 @@ class Emulator:
     def requests(self) -> list[dict[str, Any]]:
         """The most recent requests received (at most ``log_capacity``), oldest first:
         ``method``, ``path``, ``headers`` (lower-case names, credentials redacted), ``body``
-        (secrets redacted), ``status`` (None when the connection was dropped), ``fault``,
-        ``received`` (when the whole request had arrived, seconds since the epoch)."""
+        (secrets redacted), ``status`` (None when the connection was dropped), ``answer`` (the
+        JSON body answered, secrets redacted; None when a fault made the answer, for the
+        ``/__emulator`` routes, or when nothing was answered), ``fault``, ``received`` (when
+        the whole request had arrived, seconds since the epoch)."""
         return self._server.requests()
 
     def stats(self) -> dict[str, int]:

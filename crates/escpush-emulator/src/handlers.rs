@@ -35,6 +35,11 @@ fn api_path(path: &str) -> Option<&str> {
     path.strip_prefix(BASE_PATH).map(|p| p.trim_end_matches('/'))
 }
 
+/// Whether `path` is the emulator's control route (whose answers list the challenges issued).
+pub(crate) fn is_control(path: &str) -> bool {
+    api_path(path) == Some(CONTROL_PATH)
+}
+
 /// The answer to a request no fault took over: route, method, credentials, then the handler.
 pub(crate) fn respond(req: &HttpRequest, creds: &Credentials, state: &Mutex<State>) -> HttpResponse {
     let no_route = || error_response(404, 7003, format!("No route for the URI {}", req.path));

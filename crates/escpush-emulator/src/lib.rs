@@ -56,9 +56,9 @@
 //!   64 KiB and bodies at 1 MiB. Hundreds of idle or half-sent connections do not stop it
 //!   answering.
 //! - The request log keeps the most recent requests (10,000 by default,
-//!   [`EmulatorBuilder::log_capacity`]). It redacts `X-Auth-Key`, `Authorization` and
-//!   `Cookie`, every `with_secret` and a job's credentials; the state snapshot shows only
-//!   whether a secret is set and its length.
+//!   [`EmulatorBuilder::log_capacity`]), each with the answer it got (not a fault's). It
+//!   redacts `X-Auth-Key`, `Authorization` and `Cookie`, every `with_secret` and a job's
+//!   credentials; the state snapshot shows only whether a secret is set and its length.
 //!
 //! - Edge mode ([`Emulator::serve_site`], [`EdgeSite`]): a site per zone on its own port, whose
 //!   responses ESC alters unless ESC is off for the request (the zone or its account disabled,
@@ -498,6 +498,42 @@ mod tests {
         let text = format!("{:?}", log.iter().map(LoggedRequest::to_json).collect::<Vec<_>>());
         assert!(!text.contains("topsecret") && !text.contains("\"k\""), "{text}");
         assert_eq!(emu.state()["zones"]["z1"]["esc"]["secret_length"], 9);
+    }
+
+    #[test]
+    fn the_log_keeps_each_answer_masked_but_not_a_faults() {
+        let emu = Emulator::builder().api_key("k").email("e@x.io").start().unwrap();
+        let auth = "X-Auth-Key: k\r\nX-Auth-Email: e@x.io\r\nConnection: close\r\n";
+        let post = |body: &str| {
+            raw(
+                &emu,
+                &format!(
+                    "POST /client/v4/zones/z1/logpush/jobs HTTP/1.1\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                ),
+            )
+        };
+        let job = r#"{"dataset":"http_requests","destination_conf":"s3://b/l?region=us&access-key-id=AKIDTOPSECRET&secret-access-key=topsecretkey"}"#;
+        let created = post(job);
+        assert!(created.starts_with("HTTP/1.1 200"), "{created}");
+        emu.fail_next(Fault::Echo { status: 400 }, 1);
+        assert!(post(job).starts_with("HTTP/1.1 400"));
+        raw(
+            &emu,
+            &format!("GET /client/v4/__emulator/logpush HTTP/1.1\r\n{auth}\r\n"),
+        );
+        let log = emu.requests();
+        let answer = log[0].answer.as_ref().expect("the API's answer is kept");
+        assert_eq!(answer["success"], true);
+        assert_eq!(answer["result"]["dataset"], "http_requests");
+        assert_eq!(answer["result"]["id"], 1);
+        let conf = answer["result"]["destination_conf"].as_str().unwrap();
+        assert!(conf.contains("secret-access-key=***"), "{conf}");
+        assert_eq!(log[1].answer, None, "an echo quotes the credentials: not kept");
+        assert_eq!(log[2].answer, None, "the control route lists the challenges: not kept");
+        let text = format!("{:?}", log.iter().map(LoggedRequest::to_json).collect::<Vec<_>>());
+        assert!(!text.contains("TOPSECRET") && !text.contains("topsecret"), "{text}");
+        assert!(text.contains("\"answer\""), "{text}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The request log: the most recent requests (a ring with a cap), each with its
-//! credentials and secrets redacted.
+//! The request log: the most recent requests (a ring with a cap), each with its answer and
+//! with its credentials and secrets redacted.
 
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -27,6 +27,12 @@ pub struct LoggedRequest {
     pub body: Option<Value>,
     /// The status answered; `None` when the connection was dropped.
     pub status: Option<u16>,
+    /// The JSON body answered, its secrets masked as in `body` (a non-JSON body is
+    /// described, not kept); `None` when nothing was answered, when the body was empty, when
+    /// a fault made the answer (an echo quotes the request's credentials) and on the
+    /// emulator's own control route (it lists the ownership challenges issued). For a check
+    /// of the answers against the API's published schema.
+    pub answer: Option<Value>,
     /// The injected fault, if any.
     pub fault: Option<String>,
     /// When the whole request had arrived.
@@ -54,13 +60,19 @@ impl LoggedRequest {
                 .collect(),
             body: body_shown(&req.body),
             status: None,
+            answer: None,
             fault,
             received: SystemTime::now(),
         }
     }
 
-    /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `fault`,
-    /// `received`: seconds since the Unix epoch, a float).
+    /// Keeps the body answered, redacted as a request's body is (see [`LoggedRequest::answer`]).
+    pub(crate) fn set_answer(&mut self, body: &[u8]) {
+        self.answer = body_shown(body);
+    }
+
+    /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `answer`,
+    /// `fault`, `received`: seconds since the Unix epoch, a float).
     pub fn to_json(&self) -> Value {
         let headers: serde_json::Map<String, Value> = self
             .headers
@@ -73,6 +85,7 @@ impl LoggedRequest {
             "headers": headers,
             "body": self.body,
             "status": self.status,
+            "answer": self.answer,
             "fault": self.fault,
             "received": self.received.duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()),
         })
@@ -138,6 +151,7 @@ mod tests {
             headers: vec![],
             body: None,
             status: Some(200),
+            answer: None,
             fault: None,
             received: SystemTime::now(),
         }

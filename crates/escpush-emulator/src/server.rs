@@ -283,9 +283,17 @@ fn serve_connection(conn: Conn, inner: &Inner) {
         inner.requests.fetch_add(1, Ordering::Relaxed);
         let fault = lock(&inner.faults).next();
         let mut entry = LoggedRequest::new(req, fault.as_ref().map(Fault::name));
+        // The API's own answers only: a fault's may quote credentials, the control route's
+        // lists the challenges issued.
+        let keep_answer = fault.is_none() && !crate::handlers::is_control(&req.path);
         let answered = answer(req, fault, inner);
         crate::edge::observe(inner);
-        entry.status = answered.as_ref().map(|(resp, _)| resp.status);
+        if let Some((resp, _)) = &answered {
+            entry.status = Some(resp.status);
+            if keep_answer {
+                entry.set_answer(&resp.body);
+            }
+        }
         lock(&inner.log).push(entry);
         answered
     });
