@@ -10,7 +10,7 @@ import pytest
 
 import cli_support
 import conformance
-import conformance.pending
+import conformance.traffic
 import conformance.tracker
 
 # Tests send Ctrl-C (SIGINT) to `escpush` subprocesses. A shell starts a background job with
@@ -45,13 +45,13 @@ def _schema_conformance(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     forged = request.node.get_closest_marker("forges_requests") is not None
     entries = conformance.tracker.TRACKER.take()
-    failures = conformance.pending.unexpected(conformance.checker(), entries, forged=forged)
+    failures = conformance.traffic.unexpected(conformance.checker(), entries, forged=forged)
     if failures:
         listing = "\n".join(f"- {v}" for v in failures[:20])
         more = f"\n(and {len(failures) - 20} more)" if len(failures) > 20 else ""
         pytest.fail(
             f"{len(failures)} exchange(s) with the emulator depart from the API's published schema "
-            f"(tests/conformance/: deviations.py lists the known corrections, pending.py what awaits a fix):\n"
+            f"(tests/conformance/: deviations.py lists the schema's known corrections):\n"
             f"{listing}{more}",
             pytrace=False,
         )

@@ -5,7 +5,7 @@ deviations of tests/conformance/deviations.py.
 Every test's traffic is checked at its teardown (tests/conftest.py); this module holds the
 dedicated scenario that drives every operation of the schema through the client, so that
 conformance does not depend on what other tests happen to do, and the tests of the check
-itself: the deviations each matter, the check catches what it must, PENDING stays true.
+itself: the deviations each matter, and the check catches what it must.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import conformance
 import escpush
 from conformance import DEVIATIONS, Checker
 from conformance.check import SCHEMA_FILE, load_document
-from conformance.pending import PENDING, from_client, violations
+from conformance.traffic import from_client, violations
 from conformance.tracker import TRACKER
 from escpush.testing import Emulator
 
@@ -230,20 +230,7 @@ def test_every_operation_conforms(escpush_emulator: Emulator) -> None:
     every = {op.key for op in checker.operations}
     assert every - exercised == set(), "an operation of the schema went undriven"
     assert all(e["status"] == 200 or e["status"] == 404 for e in entries)
-    found = violations(checker, entries, forged=False)
-    unexpected = [str(v) for v in found if not any(p.matches(v) for p in PENDING)]
-    assert unexpected == []
-
-
-@pytest.mark.parametrize("pending", PENDING, ids=[p.name for p in PENDING])
-def test_each_pending_entry_still_fails(pending: Any) -> None:
-    with Emulator() as emu:
-        pending.probe(emu)
-        found = violations(conformance.checker(), emu.requests(), forged=False)
-    assert any(pending.matches(v) for v in found), (
-        f"PENDING entry {pending.name!r} no longer fails (its fix landed?): remove it from "
-        f"tests/conformance/pending.py. Violations now: {[str(v) for v in found]}"
-    )
+    assert [str(v) for v in violations(checker, entries, forged=False)] == []
 
 
 def test_the_demo_conforms(cli: Any) -> None:

@@ -1,9 +1,9 @@
 """Schema conformance of escpush's traffic: every request the client sends and every answer
 the emulator gives, checked against Cloudflare's published log-push schema
 (`tests/data/cloudflare-logpush-openapi-2024-08-07.json`) corrected by `deviations.py`, and
-the ESC endpoints against the seed's shapes (`esc.py`). `pending.py` lists what is known not
-to conform yet, pending fixes elsewhere. tests/conftest.py applies the check to every
-emulator a test starts; tests/test_conformance.py drives every operation."""
+the ESC endpoints against the seed's shapes (`esc.py`). `traffic.py` picks what a test's
+traffic check judges. tests/conftest.py applies the check to every emulator a test starts;
+tests/test_conformance.py drives every operation."""
 
 from __future__ import annotations
 

@@ -371,7 +371,7 @@ fn datasets_fields_ownership_and_destinations() {
     assert_eq!(err.status(), Some(200));
     assert!(
         err.to_string()
-            .contains("the ownership challenge is not valid: the ownership challenge does not match"),
+            .contains("the ownership challenge is not valid: no reason given"),
         "{err}"
     );
     assert!(!err.to_string().contains("wrong-token"));
