@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 .PHONY: venv
 venv: $(VENV)/.installed ## Create .venv with maturin
 
-# The test hooks of the native module (tests/test_errors.py) are a cargo feature: on here,
+# The test hooks of the native module (tests/client/test_errors.py) are a cargo feature: on here,
 # off in wheels (pyproject.toml's [tool.maturin] features).
 TEST_FEATURES := test-hooks
 

@@ -4,7 +4,7 @@ on top of the interpreter, each run as a fresh process (the installed `escpush` 
 median of many runs, with bytecode caches written first so every run reads them.
 
 Also lists the modules each command imports beyond the interpreter's own, to show that
-neither pays for the HTTP client, the emulator, the demo or `typing`. (`tests/test_cli.py`
+neither pays for the HTTP client, the emulator, the demo or `typing`. (`tests/cli/test_cli.py`
 checks the module list without timing it.)
 """
 

@@ -10,7 +10,7 @@ the emulator's state and request count must be exactly what the workers did (thi
 otherwise); the process's RSS is sampled at the start, 10 %, 50 % and the end. Prints
 requests, wall time, requests per second, errors and the RSS samples.
 
-``tests/test_emulator_load.py`` runs a short soak through ``run``; the Rust side has the
+``tests/emulator/test_emulator_load.py`` runs a short soak through ``run``; the Rust side has the
 same soak as ``cargo run --release -p escpush-http --example soak``.
 """
 

@@ -10,8 +10,8 @@ import pytest
 
 import cli_support
 import conformance
-import conformance.traffic
 import conformance.tracker
+import conformance.traffic
 
 # Tests send Ctrl-C (SIGINT) to `escpush` subprocesses. A shell starts a background job with
 # SIGINT ignored, and a child inherits that; Python then never raises KeyboardInterrupt and

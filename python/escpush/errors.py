@@ -7,7 +7,7 @@ No message, ``str`` or ``repr`` of these exceptions contains an API key, token, 
 ownership challenge, not even when a server's error message quotes the request.
 
 The native module raises these classes (``escpush/__init__.py`` registers them with it at
-import; ``errors.rs`` maps each Rust error variant to its own class); ``tests/test_errors.py``
+import; ``errors.rs`` maps each Rust error variant to its own class); ``tests/client/test_errors.py``
 checks every variant.
 """
 

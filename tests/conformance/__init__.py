@@ -3,7 +3,7 @@ the emulator gives, checked against Cloudflare's published log-push schema
 (`tests/data/cloudflare-logpush-openapi-2024-08-07.json`) corrected by `deviations.py`, and
 the ESC endpoints against the seed's shapes (`esc.py`). `traffic.py` picks what a test's
 traffic check judges. tests/conftest.py applies the check to every emulator a test starts;
-tests/test_conformance.py drives every operation."""
+tests/emulator/test_conformance.py drives every operation."""
 
 from __future__ import annotations
 

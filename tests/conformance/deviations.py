@@ -6,7 +6,7 @@ Only what escpush's traffic needs is here. Sources: the official Python SDK `clo
 `cloudflare/cloudflare-docs` ("docs P" is `src/content/docs/P`, "changelog P" is
 `src/content/changelog/P`), and the Terraform provider `cloudflare/terraform-provider-cloudflare`.
 Each entry has a witness, an exchange that the schema judges one way without the entry and
-the other way with it (tests/test_conformance.py checks both), so an entry that stops
+the other way with it (tests/emulator/test_conformance.py checks both), so an entry that stops
 mattering is noticed.
 
 `loosens`: the schema refuses what the API does (the witness fails without the entry);

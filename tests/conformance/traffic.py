@@ -15,8 +15,6 @@ from .check import Checker, Violation
 CLIENT_AGENT = "escpush/"
 
 
-
-
 def from_client(entry: Mapping[str, Any]) -> bool:
     """Whether escpush's client sent the logged request (its User-Agent)."""
     headers = entry.get("headers") or {}

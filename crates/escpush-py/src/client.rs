@@ -172,7 +172,7 @@ impl PyClient {
         max_retry_after=default_secs(TimeSetting::MaxRetryAfter), allow_insecure_http=false, rate_limit=None
     ))]
     // The defaults are escpush-http's (above); pyo3 shows an expression as `...`, so `help()`
-    // gets their values written out here, and tests/test_client_defaults.py checks that they
+    // gets their values written out here, and tests/client/test_client_defaults.py checks that they
     // are the builder's.
     #[pyo3(
         text_signature = "(*, api_key=None, email=None, api_token=None, base_url=None, timeout=30.0, max_retries=2, \

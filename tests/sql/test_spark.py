@@ -106,7 +106,7 @@ def test_the_backtest_example_counts_what_scan_counts(spark: Any, tmp_path: Path
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "spark_backtest", Path(__file__).parent.parent / "examples" / "spark_backtest.py"
+        "spark_backtest", Path(__file__).parents[2] / "examples" / "spark_backtest.py"
     )
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)

@@ -11,7 +11,7 @@ from pathlib import Path
 import escpush
 from escpush import _escpush
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_version_comes_from_cargo_toml() -> None:

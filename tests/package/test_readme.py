@@ -14,7 +14,7 @@ import pytest
 
 from escpush.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 PYTHON = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 CONSOLE = re.findall(r"```console\n(.*?)```", README, flags=re.S)

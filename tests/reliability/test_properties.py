@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import escpush
 from escpush import Client, EscpushError, Filter, LogpullOptions, field
 from escpush.testing import Emulator
-from test_filter_properties import FILTERS, RECORDS
+from strategies import FILTERS, RECORDS
 
 _SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 settings.register_profile(

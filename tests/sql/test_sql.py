@@ -533,7 +533,7 @@ GOLDEN_FILTERS = [
 
 # Read and checked by hand against each engine's documentation (the engines here also run
 # theirs). Regenerate after a deliberate change of the printer, and read the difference.
-GOLDEN = json.loads((Path(__file__).parent / "data" / "sql_golden.json").read_text(encoding="utf-8"))
+GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "sql_golden.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("dialect", sorted(GOLDEN))

@@ -28,7 +28,7 @@ from escpush import (
 
 # The hooks are a cargo feature of the native module (`test-hooks`), which `make develop`
 # turns on and wheels leave off. Under `make test` or CI their absence fails the run
-# (tests/test_package.py says so too); elsewhere (a wheel installed) this module is skipped.
+# (tests/package/test_package.py says so too); elsewhere (a wheel installed) this module is skipped.
 if not hasattr(_escpush, "_raise_error"):
     if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
         raise RuntimeError("the native module was built without its test hooks: `make develop` builds them")

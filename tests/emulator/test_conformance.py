@@ -21,8 +21,8 @@ import conformance
 import escpush
 from conformance import DEVIATIONS, Checker
 from conformance.check import SCHEMA_FILE, load_document
-from conformance.traffic import from_client, violations
 from conformance.tracker import TRACKER
+from conformance.traffic import from_client, violations
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 import escpush
 from escpush import Filter, InvalidInput, ScanError, ScanResult
 from reference_eval import evaluate
-from test_filter_properties import FILTERS
+from strategies import FILTERS
 
 KEYS = ["A", "B", "C", 'Héllo "k"']
 

@@ -11,7 +11,7 @@ import pytest
 import escpush
 from escpush import EscpushError, Filter, FilterError, InvalidInput, field
 
-SAMPLES = sorted((Path(__file__).parent / "data" / "filters").glob("*.json"))
+SAMPLES = sorted((Path(__file__).parents[1] / "data" / "filters").glob("*.json"))
 
 
 def problems_of(exc: pytest.ExceptionInfo[FilterError]) -> list[tuple[str, str]]:
@@ -474,7 +474,7 @@ def test_datasets_are_embedded_for_both_scopes() -> None:
     assert fields["EdgeResponseStatus"] == "int"
     assert fields["SecuritySources"] == "array[string]"
     assert fields["EdgeStartTimestamp"] == "int or string"
-    # The account page lists the zone page's fields (issue 24; tests/test_datasets.py).
+    # The account page lists the zone page's fields (issue 24; tests/filter/test_datasets.py).
     assert escpush.dataset_fields("websocket_analytics", scope="account") == escpush.dataset_fields(
         "websocket_analytics"
     )
@@ -511,7 +511,7 @@ def test_six_samples_are_there() -> None:
 
 
 def test_matches_follows_the_evaluation_rules() -> None:
-    f = Filter.parse((Path(__file__).parent / "data" / "filters" / "d_or_nested.json").read_text())
+    f = Filter.parse((Path(__file__).parents[1] / "data" / "filters" / "d_or_nested.json").read_text())
     hit = {"ClientRequestMethod": "POST", "BotScore": 12}
     assert f.matches(hit)
     assert f.matches(json.dumps(hit)) and f.matches(json.dumps(hit).encode())

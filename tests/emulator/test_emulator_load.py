@@ -17,7 +17,7 @@ import pytest
 from escpush import InvalidInput
 from escpush.testing import Emulator
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benches"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 import soak
 
 
