@@ -24,6 +24,7 @@ __all__ = [
     "_ESC_IGNORED_HEADERS",
     "_JOB_FIELDS",
     "_MASK",
+    "_ENDPOINTS",
     "_SCOPES",
     "_SECRET_BODY_KEYS",
     "_SECRET_HEADERS",
@@ -316,6 +317,8 @@ DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
 _SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
+# Every endpoint of core's table by name (`ValidateOrigin`), as `METHOD /{scope}/template`.
+_ENDPOINTS: dict[str, str]
 
 def _register(
     *,

@@ -53,6 +53,12 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The scopes' names, zone first: the CLI's `--scope` choices.
     let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
     m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;
+    // Every endpoint, its name to `METHOD /{scope}/template`: what the CLI's help names.
+    let endpoints = pyo3::types::PyDict::new(m.py());
+    for e in escpush_core::Endpoint::ALL {
+        endpoints.set_item(format!("{e:?}"), format!("{} {}", e.method(), e.template()))?;
+    }
+    m.add("_ENDPOINTS", endpoints)?;
     m.add_class::<scan::PyScanResult>()?;
     m.add_function(wrap_pyfunction!(scan::_percent, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;

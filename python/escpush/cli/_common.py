@@ -229,6 +229,13 @@ def api_options(target: bool = True) -> argparse.ArgumentParser:
     return api
 
 
+def endpoint(name: str) -> str:
+    """``METHOD /{scope}/path`` of core's endpoint ``name`` (``ValidateOrigin``), for help texts."""
+    from .._escpush import _ENDPOINTS
+
+    return _ENDPOINTS[name]
+
+
 def scope_choices() -> tuple[str, ...]:
     """The names of the scopes, zone first: the choices of every ``--scope`` (core's list)."""
     from .._escpush import _SCOPES

@@ -24,6 +24,7 @@ from ._common import (
     bom_note,
     command,
     emit,
+    endpoint,
     filter_text,
     group,
     integer,
@@ -287,7 +288,7 @@ def _add_checks(logpush: Commands, parents: list[argparse.ArgumentParser]) -> No
         logpush,
         "validate-origin",
         "ask the API whether logpull options are valid",
-        "Ask the API whether --logpull-options are valid (POST .../logpush/validate/origin). With "
+        f"Ask the API whether --logpull-options are valid ({endpoint('ValidateOrigin')}). With "
         "--dataset, the options are for that dataset, as the docs' example sends them, and fields it does "
         "not have are refused before anything is sent. Exits 1 when the API answers that they are not "
         "valid, with its message.",
@@ -304,7 +305,7 @@ def _add_checks(logpush: Commands, parents: list[argparse.ArgumentParser]) -> No
         (
             "validate-destination",
             "ask the API whether it can push to a destination",
-            "Ask the API whether it can push to --destination-conf (POST .../logpush/validate/destination). "
+            f"Ask the API whether it can push to --destination-conf ({endpoint('ValidateDestination')}). "
             "Exits 1 when the API answers that it cannot, with its message. The destination's parameters "
             "may hold credentials: they are never printed.",
             run_validate_destination,
@@ -312,8 +313,8 @@ def _add_checks(logpush: Commands, parents: list[argparse.ArgumentParser]) -> No
         (
             "destination-exists",
             "ask the API whether a job already pushes to a destination",
-            "Ask the API whether a job of the zone or account already pushes to --destination-conf (POST "
-            ".../logpush/validate/destination/exists). Several jobs may share a destination: the answer is "
+            f"Ask the API whether a job of the zone or account already pushes to --destination-conf "
+            f"({endpoint('DestinationExists')}). Several jobs may share a destination: the answer is "
             "information, not a failure.",
             run_destination_exists,
         ),
@@ -347,7 +348,7 @@ def _add_instant_logs(logpush: Commands, parents: list[argparse.ArgumentParser])
         actions,
         "list",
         "list the zone's sessions",
-        "List the zone's Instant Logs sessions (GET /zones/{zone_id}/logpush/edge/jobs).",
+        f"List the zone's Instant Logs sessions ({endpoint('InstantLogsList')}).",
         ["escpush logpush instant-logs list --zone ZONE_ID"],
         parents,
     )

@@ -11,9 +11,7 @@ use sha2::{Digest, Sha256};
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
 use crate::esc::EscSecret;
-
-/// What stands for the assessment's secret wherever a response carried it.
-const MASK: &str = "***";
+use crate::shown::MASK;
 
 /// `text` with every occurrence of `secret` masked.
 pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
