@@ -271,19 +271,7 @@ fn with_destination(
     req: &HttpRequest,
     f: impl FnOnce(&DestinationConf, &Map<String, Value>) -> HttpResponse,
 ) -> HttpResponse {
-    let body = match json_object(req) {
-        Ok(b) => b,
-        Err(resp) => return resp,
-    };
-    match body
-        .get("destination_conf")
-        .and_then(Value::as_str)
-        .map(DestinationConf::parse)
-    {
-        Some(Ok(conf)) => f(&conf, &body),
-        Some(Err(err)) => error_response(400, INVALID_JOB, err.to_string()),
-        None => error_response(400, INVALID_JOB, "destination_conf: a string is required"),
-    }
+    with_destination_read(req, DestinationConf::parse, f)
 }
 
 /// Answers with the body's `destination_conf` read by its form only (core's
@@ -292,15 +280,20 @@ fn with_address(
     req: &HttpRequest,
     f: impl FnOnce(&DestinationConf, &Map<String, Value>) -> HttpResponse,
 ) -> HttpResponse {
+    with_destination_read(req, DestinationConf::parse_address, f)
+}
+
+/// Answers with the body's `destination_conf` as `read` reads it.
+fn with_destination_read(
+    req: &HttpRequest,
+    read: impl FnOnce(&str) -> Result<DestinationConf, CoreError>,
+    f: impl FnOnce(&DestinationConf, &Map<String, Value>) -> HttpResponse,
+) -> HttpResponse {
     let body = match json_object(req) {
         Ok(b) => b,
         Err(resp) => return resp,
     };
-    match body
-        .get("destination_conf")
-        .and_then(Value::as_str)
-        .map(DestinationConf::parse_address)
-    {
+    match body.get("destination_conf").and_then(Value::as_str).map(read) {
         Some(Ok(conf)) => f(&conf, &body),
         Some(Err(err)) => error_response(400, INVALID_JOB, err.to_string()),
         None => error_response(400, INVALID_JOB, "destination_conf: a string is required"),
