@@ -10,6 +10,7 @@
 //! only when it cannot have been processed.
 
 use std::collections::hash_map::RandomState;
+use std::fmt::Write as _;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -97,8 +98,24 @@ impl Client {
             .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
         let safe = req.retry.is_safe();
         let mut attempt = 0;
+        // The status of the last answer that asked for a retry: a deadline that then cuts
+        // the retry says what the server had been answering.
+        let mut asked_by: Option<u16> = None;
         loop {
-            let outcome = self.send_once(req, deadline, attempt);
+            let mut outcome = self.send_once(req, deadline, attempt);
+            if let (
+                Some(status),
+                Err(Failed {
+                    error: Error::Timeout { message },
+                    ..
+                }),
+            ) = (asked_by, &mut outcome)
+            {
+                let _ = write!(
+                    message,
+                    "; before it, the server answered HTTP {status} and asked for a retry"
+                );
+            }
             let retries_left = attempt < self.retry.max_retries;
             let wait = match &outcome {
                 // A 429 refused the request before it was processed: safe to repeat for any
@@ -129,6 +146,9 @@ impl Client {
                     },
                     failed => finish(req, failed, read),
                 };
+            }
+            if let Ok(answer) = &outcome {
+                asked_by = Some(answer.status);
             }
             std::thread::sleep(wait);
             attempt += 1;
