@@ -18,8 +18,10 @@ __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT",
     "MAX_RETRIES",
+    "_DEFAULT_FETCH_TIMEOUT",
     "_DEFAULT_MAX_RETRY_AFTER",
     "_DEFAULT_RETRY_BACKOFF",
+    "_DEFAULT_SETTLE",
     "_ENDPOINTS",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
@@ -304,11 +306,10 @@ def _load_json(text: str) -> Any:
     a lone surrogate or nesting deeper than a filter can raise ``InvalidInput`` with the
     line and column."""
 
-# Core's job field table (JOB_FIELDS), one dict per field in the order a job is shown:
-# name, type ("int", "string", "bool", "object"), allowed (texts, a (least, most) range that
-# also takes 0, or None), nullable, secret, create, update, record ("always", "when_given",
-# "never"), datasets (None: every one), parsed (read by a type of its own), about, source.
-# The command line builds its job options from it, the displays their order.
+# What the command line and the displays read of core's job field table (JOB_FIELDS), one
+# dict per field in the order a job is shown: name, type ("int", "string", "bool",
+# "object"), secret, create, update (whether a creation, an update may set it), parsed (read
+# by a type of its own) and about. The rules themselves stay in core (docs/job-rules.md).
 _JOB_FIELDS: tuple[dict[str, Any], ...]
 _MASK: str  # what stands for a secret wherever one is shown (core's redact::MASK)
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
@@ -365,6 +366,9 @@ DEFAULT_MAX_RETRIES: int
 MAX_RETRIES: int  # the most retries a client may be asked for
 _DEFAULT_RETRY_BACKOFF: float
 _DEFAULT_MAX_RETRY_AFTER: float
+# The ESC assessment's defaults (core's): the wait after a change and each fetch's deadline, seconds.
+_DEFAULT_SETTLE: float
+_DEFAULT_FETCH_TIMEOUT: float
 
 def _check_client_settings(
     *, timeout: float = ..., max_retries: int = ..., retry_backoff: float = ..., max_retry_after: float = ...

@@ -27,7 +27,8 @@ class Job(_Dict):
     ``update_job``, ``enable_job``, ``disable_job`` and (as ``["job"]``) ``ensure_job``.
 
     It is a ``dict`` (``job["id"]``, ``job["filter"]``, ``json.dumps(job)``, pickling; equal to
-    the plain dict of the same items) whose items never hold a credential: the parameters of
+    the plain dict of the same items; two ``Job`` s that both hold a field's credential compare
+    it too, so a rotated key is a difference) whose items never hold a credential: the parameters of
     ``destination_conf`` that may hold one (keys, tokens, signatures, a ``user:password@``)
     and an ``ownership_challenge`` (which no record from the API holds; one set on the job)
     read ``***`` (core's ``MASK``), as in every other result, so that printing,
@@ -103,6 +104,25 @@ class Job(_Dict):
         None when the job has no filter. Raises ``FilterError`` for a filter that does not
         parse."""
         return _job_filter(dict(self))
+
+    def __eq__(self, other: object) -> bool:
+        # A job and a plain dict: by the items the dict can see. Two jobs: by their items,
+        # and where both hold the real credential of a field, by it too (their masked items
+        # agree while their keys differ); a pickled copy holds none, and equals its original.
+        if not isinstance(other, Job) or not dict.__eq__(self, other):
+            return dict.__eq__(self, other)
+        mine, theirs = self._known(), other._known()
+        return all(mine[k] == theirs[k] for k in mine.keys() & theirs.keys())
+
+    def _known(self) -> dict[str, Any]:
+        """The real values of the masked items this job still holds."""
+        return {k: real for k, (masked, real) in self._held().items() if k in self and self[k] == masked}
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # a dict: mutable, unhashable
 
     def __copy__(self) -> Job:
         new = Job(self)

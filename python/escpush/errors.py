@@ -155,7 +155,8 @@ class ScanError(EscpushError):
 class Terminated(SystemExit):
     """SIGTERM or SIGHUP (what ``timeout``, Kubernetes and CI cancellation send) ended a call
     that had something to put back: ``zone.esc.assess(...)`` (raised with the result as its
-    ``assessment`` attribute, as for Ctrl-C), ``esc.disabled()``, ``Filter.select(...)``.
+    ``assessment`` attribute, as for Ctrl-C), ``esc.disabled()``, ``Filter.select(...)``, and
+    ``logpush.apply(...)`` (which stops between writes, the plan so far as its ``plan`` attribute).
 
     For the length of such a call, in the main thread, a signal whose handler is the default
     raises this instead of ending the process at once; the call puts back what it changed

@@ -36,13 +36,20 @@ def escpush(*argv: str, redirect: str, emu: Emulator | None = None, **kwargs: An
 
 @pytest.mark.parametrize(
     "argv",
-    [("filter", "fmt", FILTER), ("filter", "validate", FILTER, "--json"), ("filter", "scan", FILTER, "-")],
-    ids=["fmt", "validate --json", "scan"],
+    [("filter", "fmt", FILTER), ("filter", "scan", FILTER, "-")],
+    ids=["fmt", "scan"],
 )
 def test_a_closed_stdout_is_one_line_and_exit_2(argv: tuple[str, ...]) -> None:
     done = escpush(*argv, redirect=">&-", input='{"A":1}\n')
     assert done.returncode == 2, done
     assert done.stderr == "escpush: standard output is closed: nothing could be written\n"
+
+
+def test_a_closed_stdout_with_json_is_one_json_error() -> None:
+    done = escpush("filter", "validate", FILTER, "--json", redirect=">&-")
+    assert done.returncode == 2, done
+    error = json.loads(done.stderr)["error"]
+    assert (error["message"], error["exit_code"]) == ("standard output is closed: nothing could be written", 2)
 
 
 def test_a_closed_stdout_does_not_matter_to_a_command_that_prints_nothing() -> None:

@@ -348,8 +348,9 @@ def test_esc_secret_save_ended_by_sigterm_leaves_no_temporary_file(emu: Emulator
 # -- logpush apply: stops between writes, says what was done -------------------------------------
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_done(
-    emu: Emulator, tmp_path: Path
+    emu: Emulator, tmp_path: Path, as_json: bool
 ) -> None:
     # With the bucket's keys: an S3 job needs them or an ownership challenge (logpush-ownership-challenge.mdx).
     conf = "s3://logs/http?region=us-east-1&access-key-id=AKID-TERM&secret-access-key=SAK-TERM"
@@ -358,26 +359,34 @@ def test_logpush_apply_ended_by_sigterm_stops_between_writes_and_says_what_was_d
     jobs.write_text(
         json.dumps({"jobs": [{"name": n, "dataset": "http_requests", "destination_conf": conf} for n in names]})
     )
-    emu.fail_next(delay=1.0, count=1000)  # every request takes a second
+    emu.fail_next(delay=1.0, count=1000)  # every request is held a second before it is answered
 
     def stored() -> list[str]:
         zone = emu.state()["zones"].get("z1", {})
         return [job["name"] for job in zone.get("logpush_jobs", [])]
 
-    proc = start([sys.executable, "-m", "escpush", "logpush", "apply", str(jobs), "--zone", "z1"], emu)
+    received = emu.stats()["requests"]
+    argv = [sys.executable, "-m", "escpush", "logpush", "apply", str(jobs), "--zone", "z1"]
+    proc = start(argv + (["--json"] if as_json else []), emu)
     try:
+        # The list, a's creation, then b's: the signal comes while b's is held.
         for _ in range(600):
-            if stored():
+            if emu.stats()["requests"] - received >= 3:
                 break
             threading.Event().wait(0.02)
-        assert stored() == ["a"]
-        proc.send_signal(signal.SIGTERM)  # while "b" is being created
+        proc.send_signal(signal.SIGTERM)
     finally:
         _, err = finish(proc)
     emu.clear_faults()
     assert proc.returncode == 128 + signal.SIGTERM, err
     # The write under way ends; none is started after the signal.
     assert stored() == ["a", "b"]
+    if as_json:
+        error = json.loads(err)["error"]
+        assert (error["message"], error["exit_code"]) == ("terminated by SIGTERM", 128 + signal.SIGTERM)
+        assert [(j["name"], j["done"]) for j in error["plan"]["jobs"]] == [("a", True), ("b", True), ("c", False)]
+        assert "SAK-TERM" not in err
+        return
     assert "+ 'a' job 1 (http_requests): created" in err
     assert "+ 'b' job 2 (http_requests): created" in err
     assert "+ 'c' (http_requests): create" in err

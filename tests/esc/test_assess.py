@@ -336,3 +336,19 @@ def test_a_reflected_cookie_is_not_taken_for_esc_still_running(escpush_emulator:
     assert result.ok, str(result)
     assert outcomes(result) == ["passed", "passed", "skipped"]
     assert result.differences == []
+
+
+def test_the_assessments_defaults_are_cores() -> None:
+    # The binding's signature and `esc assess`'s options read core's defaults; `help()` shows
+    # the values written out in the text signature, which must be the same.
+    import inspect
+
+    from escpush._escpush import _DEFAULT_FETCH_TIMEOUT, _DEFAULT_SETTLE, Esc
+    from escpush.cli import build_parser
+
+    assert (_DEFAULT_SETTLE, _DEFAULT_FETCH_TIMEOUT) == (3.0, 10.0)
+    params = inspect.signature(Esc.assess).parameters
+    assert (params["settle"].default, params["timeout"].default) == (_DEFAULT_SETTLE, _DEFAULT_FETCH_TIMEOUT)
+    argv = ["esc", "assess", "--zone", "z", "--url", "https://example.com/"]
+    args = build_parser(argv).parse_args(argv)
+    assert (args.settle, args.fetch_timeout) == (_DEFAULT_SETTLE, _DEFAULT_FETCH_TIMEOUT)

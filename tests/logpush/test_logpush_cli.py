@@ -268,3 +268,18 @@ def test_job_filters_may_be_written_in_the_text_form(cli: Cli, api: Emulator) ->
     )
     run = cli("logpush", "update", "--zone", ZONE, str(job["id"]), "--filter", "EdgeResponseStatus >== 500", "--json")
     assert run.code == EXIT_USAGE and "did you mean `>=`" in run.err
+
+
+def test_the_ownership_challenge_is_read_from_stdin(cli: Cli, api: Emulator) -> None:
+    # A secret field's option takes - for stdin, so the token stays out of the shell's history.
+    gcs = "gs://bucket-stdin/logs"
+    api.client().zone(ZONE).logpush.ownership_challenge(gcs)
+    token = api.written_challenge(gcs, zone=ZONE)
+    create = ("logpush", "create", "--zone", ZONE, "--dataset", "http_requests", "--destination-conf")
+    made = cli(*create, gcs, "--ownership-challenge", "-", "--json", stdin=token + "\n")
+    assert made.code == EXIT_OK, made.err
+    assert token not in made.out + made.err
+    [sent] = [r for r in api.requests() if r["method"] == "POST" and r["path"].endswith("/logpush/jobs")][-1:]
+    assert sent["body"]["ownership_challenge"] == "***"  # the log masks it; the job was accepted with it
+    both = cli(*create, "-", "--ownership-challenge", "-", stdin=gcs + "\n")
+    assert both.code == EXIT_USAGE and "cannot both be - (stdin)" in both.err

@@ -365,6 +365,10 @@ def test_a_job_holds_no_credential_in_any_view_and_reveals_them_when_asked() -> 
     for shown in views:
         assert "KEY-1" not in shown and "TOKEN-1" not in shown, shown
     assert copy.copy(job).reveal() == real and copy.deepcopy(job).reveal() == real
+    # Two jobs whose masked items agree differ when the credentials they hold do (a rotated key).
+    rotated = Job({**real, "destination_conf": conf.replace("KEY-1", "KEY-9")})
+    assert rotated != job and not rotated == job and dict(rotated) == dict(job)
+    assert Job(real) == job
     # Values set on a job are masked too, however they are set.
     job["destination_conf"] = conf.replace("KEY-1", "KEY-2")
     job.update(ownership_challenge="TOKEN-2")

@@ -52,7 +52,9 @@ def test_the_dialects_and_their_aliases_are_cores() -> None:
     for name, given in [*names, ("duckdb", "DuckDB"), ("trino", " Athena ")]:
         run = cli("filter", "sql", F.to_json(), "--dialect", given, "--dataset", "http_requests", "--json")
         assert run.returncode == 0, (given, run.stderr)
-        assert json.loads(run.stdout)["sql"] == F.to_sql(name, dataset="http_requests"), given
+        out = json.loads(run.stdout)
+        assert out["sql"] == F.to_sql(name, dataset="http_requests"), given
+        assert out["dialect"] == name, "--json names the dialect as core does, not as typed"
     run = cli("filter", "sql", "--help")
     text = " ".join(run.stdout.split())
     assert "spark (databricks, sparksql)" in text and "trino (athena)" in text, text

@@ -243,10 +243,7 @@ impl PyEmulatorServer {
     /// would be served with ESC disabled.
     #[pyo3(signature = (kind, id, cookie=None))]
     fn esc_disabled_for(&self, py: Python<'_>, kind: &str, id: &str, cookie: Option<&str>) -> PyResult<bool> {
-        let scope = kind
-            .parse::<DatasetScope>()
-            .and_then(|kind| Scope::new(kind, id))
-            .map_err(|e| errors::core_error(py, &e))?;
+        let scope = scope_of(py, kind, id)?;
         self.with(py, |emu| emu.esc_disabled_for(&scope, cookie))
     }
 
@@ -259,12 +256,7 @@ impl PyEmulatorServer {
         id: &str,
         destination_conf: &str,
     ) -> PyResult<Option<String>> {
-        let scope = match kind {
-            "zone" => Scope::zone(id),
-            "account" => Scope::account(id),
-            _ => return Err(errors::invalid_input(py, "invalid kind: use \"zone\" or \"account\"")),
-        }
-        .map_err(|e| errors::core_error(py, &e))?;
+        let scope = scope_of(py, kind, id)?;
         self.with(py, |emu| emu.written_challenge(&scope, destination_conf))
     }
 
@@ -352,4 +344,11 @@ fn float_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// The zone or account `id`, `kind` read as core reads a scope's name.
+fn scope_of(py: Python<'_>, kind: &str, id: &str) -> PyResult<Scope> {
+    kind.parse::<DatasetScope>()
+        .and_then(|kind| Scope::new(kind, id))
+        .map_err(|e| errors::core_error(py, &e))
 }

@@ -153,9 +153,15 @@ impl PyEsc {
     /// exception is raised afterwards with the result as its `assessment` attribute). See
     /// `EscAssessment`.
     #[pyo3(signature = (
-        urls, *, account=None, keep_disabled=false, settle=3.0, timeout=10.0, expect_status=None,
-        ignore_headers=None, progress=None
+        urls, *, account=None, keep_disabled=false, settle=escpush_core::DEFAULT_SETTLE_SECS,
+        timeout=escpush_core::DEFAULT_FETCH_TIMEOUT_SECS, expect_status=None, ignore_headers=None, progress=None
     ))]
+    // The defaults are core's (above); pyo3 shows an expression as `...`, so `help()` gets
+    // their values written out here, and tests/esc/test_assess.py checks that they are core's.
+    #[pyo3(
+        text_signature = "($self, urls, *, account=None, keep_disabled=False, settle=3.0, timeout=10.0, \
+        expect_status=None, ignore_headers=None, progress=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn assess(
         &self,

@@ -69,6 +69,9 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // test and the command line's options.
     m.add("DEFAULT_TIMEOUT", escpush_http::DEFAULT_TIMEOUT.as_secs_f64())?;
     m.add("DEFAULT_MAX_RETRIES", escpush_http::DEFAULT_MAX_RETRIES)?;
+    // The assessment's waits (core's), for `esc assess`'s options.
+    m.add("_DEFAULT_SETTLE", escpush_core::DEFAULT_SETTLE_SECS)?;
+    m.add("_DEFAULT_FETCH_TIMEOUT", escpush_core::DEFAULT_FETCH_TIMEOUT_SECS)?;
     m.add("MAX_RETRIES", escpush_http::MAX_RETRIES)?;
     m.add(
         "_DEFAULT_RETRY_BACKOFF",

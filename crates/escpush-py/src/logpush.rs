@@ -756,45 +756,21 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
     )
 }
 
-/// Core's job field table (`JOB_FIELDS`) for Python, one dict per field in the order a job is
-/// shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`), `allowed` (a tuple of
-/// texts, a `(least, most)` range that also takes 0, or None for any value core's checks
-/// accept), `nullable`, `secret`,
-/// `create`, `update`, `record` (`"always"`, `"when_given"`, `"never"`), `datasets` (a
-/// tuple, or None for every dataset), `parsed` (read by a type of its own: the dataset, the
-/// destination, the options, the filter), `about` and `source`.
+/// What Python reads of core's job field table (`JOB_FIELDS`), one dict per field in the
+/// order a job is shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`),
+/// `secret`, `create`, `update`, `parsed` (read by a type of its own: the dataset, the
+/// destination, the options, the filter) and `about`. The rules stay in core.
 pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
-    use escpush_core::{AllowedValues, AppliesTo, InRecord};
     let mut rows = Vec::new();
     for f in escpush_core::JOB_FIELDS {
         let row = PyDict::new(py);
         row.set_item("name", f.name)?;
         row.set_item("type", f.ty.json_type())?;
-        match f.allowed {
-            AllowedValues::OneOf(choices) => {
-                let values = choices.iter().map(|c| c.value);
-                row.set_item("allowed", pyo3::types::PyTuple::new(py, values)?)?;
-            }
-            AllowedValues::RangeOrOff { least, most } => row.set_item("allowed", (least, most))?,
-            _ => row.set_item("allowed", py.None())?,
-        }
-        row.set_item("nullable", f.nullable)?;
         row.set_item("secret", f.secret)?;
         row.set_item("create", f.create)?;
         row.set_item("update", f.update)?;
-        let record = match f.record {
-            InRecord::Never => "never",
-            InRecord::WhenGiven => "when_given",
-            _ => "always",
-        };
-        row.set_item("record", record)?;
-        match f.datasets {
-            AppliesTo::Only(names) => row.set_item("datasets", pyo3::types::PyTuple::new(py, names)?)?,
-            _ => row.set_item("datasets", py.None())?,
-        }
         row.set_item("parsed", f.ty.has_own_reader())?;
         row.set_item("about", f.about)?;
-        row.set_item("source", f.source)?;
         rows.push(row);
     }
     pyo3::types::PyTuple::new(py, rows)

@@ -1,6 +1,7 @@
 //! SIGTERM and SIGHUP (what `timeout`, Kubernetes and CI cancellation send) while a call
 //! holds a state it must put back: `esc.assess(...)`, `esc.disabled()`, `Filter.select(...)`
-//! (its temporary file), and the command line's own (`escpush esc secret --save`).
+//! (its temporary file), `logpush.apply(...)` (between writes), and the command line's own
+//! (`escpush esc secret --save`).
 //!
 //! Their default action ends the process at once, with nothing put back. For the length of
 //! such a call, [`Termination::catch`] makes each one raise `escpush.Terminated` (a

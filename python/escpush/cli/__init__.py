@@ -13,7 +13,8 @@ A stdout closed early (``escpush ... | head``) or from the start (``>&-``) is ba
 not a crash: one line on stderr says so, and the status is 2. A closed stdin is bad input
 for ``-``. Diagnostics that cannot be written (stderr closed, or its reader gone) are
 dropped: they never change what a command does. SIGTERM or SIGHUP during a command that puts
-something back (``esc assess``, ``esc secret --save``, ``filter scan --output``) ends it
+something back (``esc assess``, ``esc secret --save``, ``filter scan --output``, ``logpush
+apply`` between writes) ends it
 once that is done, with the status 128 + the signal's number, as Ctrl-C does with 130.
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
@@ -135,17 +136,26 @@ def _run(argv: list[str], as_json: bool) -> int:
         sys.stdout.flush()  # a closed stdout shows here, not at exit
         return code
     except Terminated as stop:  # SIGTERM or SIGHUP, once what the command changed is back
-        print(f"escpush: terminated by {stop}", file=sys.stderr)
-        return stop.code
-    except KeyboardInterrupt:
-        print("escpush: interrupted", file=sys.stderr)
-        return 130
+        return _stopped(as_json, f"terminated by {stop}", stop.code, stop)
+    except KeyboardInterrupt as stop:
+        return _stopped(as_json, "interrupted", 130, stop)
     except BrokenPipeError:
         raise
     except Exception as err:  # each is mapped to its exit status, or re-raised
         reported = failure(err)
         report(getattr(args, "json", False), reported)
         return reported.code
+
+
+def _stopped(as_json: bool, message: str, code: int, stop: BaseException) -> int:
+    """Reports a command stopped by Ctrl-C or a signal (with ``--json``, one error object that
+    carries what it had done: ``logpush apply``'s ``plan``); gives the exit status."""
+    stopped = CliError(message, code)
+    plan = getattr(stop, "plan", None)
+    if plan is not None:
+        stopped.data = {"plan": plan}
+    report(as_json, stopped)
+    return code
 
 
 def _silence_stdout() -> None:
@@ -167,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv, as_json="--json" in argv)
     except ClosedOutputError:
-        print("escpush: standard output is closed: nothing could be written", file=sys.stderr)
+        report("--json" in argv, CliError("standard output is closed: nothing could be written", EXIT_USAGE))
         return EXIT_USAGE
     except BrokenPipeError:
         _silence_stdout()

@@ -60,7 +60,10 @@ def add(commands: Commands, summary: str) -> None:
         "Set the test secret of the zone or account: requests carrying the cookie disable_esc=SECRET are then "
         "processed without ESC. The secret is read from --secret-file, or generated from the OS random source "
         "and written to --save: a new file readable by you only, which replaces FILE (a symbolic link is "
-        "refused). It is never printed.",
+        "refused). It is never printed. SIGTERM or SIGHUP while the secret is being set waits for the API's "
+        "answer (at most --timeout) and saves what was set before the command ends: a secret set on the zone "
+        "and lost would leave a way around ESC no one knows; keep --timeout under your runner's grace period "
+        "(Kubernetes: 30 s).",
         [
             f"escpush esc secret --zone {ZONE_EXAMPLE} --save esc-secret.txt",
             "escpush esc secret --account ACCOUNT_ID --secret-file my-secret.txt",
@@ -75,7 +78,7 @@ def add(commands: Commands, summary: str) -> None:
 
 
 def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
-    from .._escpush import _ESC_IGNORED_HEADERS
+    from .._escpush import _DEFAULT_FETCH_TIMEOUT, _DEFAULT_SETTLE, _ESC_IGNORED_HEADERS
 
     assess = command(
         esc,
@@ -113,10 +116,18 @@ def _add_assess(esc: Commands, parents: list[argparse.ArgumentParser]) -> None:
     checks.add_argument("--url", dest="urls", action="append", metavar="URL", help="a URL of the zone's site (repeat)")
     checks.add_argument("--keep-disabled", action="store_true", help="leave ESC disabled when every stage passed")
     checks.add_argument(
-        "--settle", type=float, default=3.0, metavar="SECONDS", help="wait after the API shows a change (default 3)"
+        "--settle",
+        type=float,
+        default=_DEFAULT_SETTLE,
+        metavar="SECONDS",
+        help=f"wait after the API shows a change (default {_DEFAULT_SETTLE:g})",
     )
     checks.add_argument(
-        "--fetch-timeout", type=float, default=10.0, metavar="SECONDS", help="deadline of each fetch (default 10)"
+        "--fetch-timeout",
+        type=float,
+        default=_DEFAULT_FETCH_TIMEOUT,
+        metavar="SECONDS",
+        help=f"deadline of each fetch (default {_DEFAULT_FETCH_TIMEOUT:g})",
     )
     checks.add_argument(
         "--expect-status",

@@ -451,18 +451,18 @@ def run_scan(args: argparse.Namespace) -> int:
 
 
 def _sql_dialect(text: str) -> str:
-    """An option type: a SQL dialect as core reads one (a name or an alias, any case), kept as
-    given; anything else is a usage error with core's message."""
+    """An option type: a SQL dialect as core reads one (a name or an alias, any case), given
+    as core names it (``ATHENA`` is ``trino``); anything else is a usage error with core's
+    message."""
     import argparse
 
     from .._escpush import _sql_dialect
     from ..errors import InvalidInput
 
     try:
-        _sql_dialect(text)
+        return _sql_dialect(text)
     except InvalidInput as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-    return text
 
 
 def _dialects_help() -> str:

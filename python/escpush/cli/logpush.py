@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import Terminated
 from ._common import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
@@ -25,6 +26,7 @@ from ._common import (
     command,
     emit,
     endpoint,
+    failure,
     filter_text,
     group,
     integer,
@@ -67,6 +69,8 @@ def _add_plain_field(options: argparse._ArgumentGroup, field: dict[str, Any], mo
     required = mode == "ensure" and name == "name"
     if required:
         help += " (required): how it is found"
+    if field["secret"]:
+        help += " (- reads it from stdin, keeping it out of the shell's history and the process list)"
     if kind == "int":
         options.add_argument(flag, type=integer(0, MAX_COUNT), metavar=metavar, help=help, required=required)
     else:
@@ -84,6 +88,10 @@ def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, name, None) if not field["parsed"] else None
         if value is None:
             continue
+        if field["secret"] and value == "-":
+            if "-" in (getattr(args, "destination_conf", None), getattr(args, "filter", None)):
+                raise CliError(f"--{name.replace('_', '-')} and another option cannot both be - (stdin)")
+            value = read_stdin(name.replace("_", " ")).strip()
         if field["type"] == "object":
             try:
                 value = _load_json(value)
@@ -587,19 +595,12 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from ._common import failure
-
     jobs = read_jobs_file(args.file)
     try:
         plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first)
-    except BaseException as err:  # an error, Ctrl-C, SIGTERM or SIGHUP (escpush.Terminated)
+    except Exception as err:
         partial = getattr(err, "plan", None)
         if partial is None:
-            raise
-        if not isinstance(err, Exception):
-            # Ctrl-C or a signal stopped it between writes: what was done, then the exit the
-            # signal asks for (main's).
-            print(_plan_text(args, partial), file=sys.stderr)
             raise
         # What was done before the failure, then the failure: with --json, one error object
         # that carries the plan; else the plan's text, then the error's.
@@ -609,6 +610,13 @@ def run_apply(args: argparse.Namespace) -> int:
         else:
             print(_plan_text(args, partial), file=sys.stderr)
         raise stopped from None
+    except (KeyboardInterrupt, Terminated) as stop:
+        # Stopped between writes: what was done (with --json, main's error object carries
+        # it), then the exit the signal asks for.
+        partial = getattr(stop, "plan", None)
+        if partial is not None and not args.json:
+            print(_plan_text(args, partial), file=sys.stderr)
+        raise
     emit(args, plan, _plan_text(args, plan))
     return EXIT_OK
 

@@ -367,7 +367,8 @@ impl AssessReport {
                 let _ = writeln!(out, "no difference: ESC changes nothing in these responses");
             }
         } else {
-            let _ = writeln!(out, "what ESC does ({} differences):", self.differences.len());
+            let n = self.differences.len();
+            let _ = writeln!(out, "what ESC does ({n} difference{}):", if n == 1 { "" } else { "s" });
             for d in &self.differences {
                 let name = d.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
                 let shown = |v: &Value| {

@@ -177,6 +177,14 @@ fn a_full_assessment_restores_every_scope() {
     let text = format!("{} {json}", r.to_text());
     assert!(!text.contains("assess-secret"), "{text}");
     assert!(text.contains("stays"), "{text}");
+    assert!(text.contains("what ESC does (4 differences):"), "{text}");
+    let mut one = r.clone();
+    one.differences.truncate(1);
+    assert!(
+        one.to_text().contains("what ESC does (1 difference):"),
+        "{}",
+        one.to_text()
+    );
 }
 
 #[test]
