@@ -51,8 +51,8 @@ pub enum JobOp<'a> {
     List,
     /// `GET {scope}/logpush/jobs/{job_id}`: one job.
     Get(u64),
-    /// `PUT {scope}/logpush/jobs/{job_id}` with the whole updatable job ([`JobUpdate`]).
-    /// Holds credentials.
+    /// `PUT {scope}/logpush/jobs/{job_id}` with the fields that change ([`JobUpdate`]; the
+    /// API keeps the others). May hold credentials.
     Update(&'a JobUpdate),
     /// `DELETE {scope}/logpush/jobs/{job_id}`: a job already gone answers 404.
     Delete(u64),

@@ -460,8 +460,13 @@ fn an_update_sends_only_what_changes() {
         json!({"enabled": false, "output_options": {"field_names": ["ClientIP"], "sample_rate": 1.0}})
     );
     assert_eq!(update.changed(), ["enabled", "output_options"]);
-    let enable = JobUpdate::new(&stored_job(), &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
+    let mut disabled = stored_job();
+    disabled.insert("enabled".into(), json!(false));
+    let enable = JobUpdate::new(&disabled, &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
     assert_eq!(enable.to_body(), json!({"enabled": true}));
+    // A value the job already has is no change: not sent.
+    let again = JobUpdate::new(&stored_job(), &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
+    assert_eq!(again.to_body(), json!({}));
     // What cannot change and equals the stored value is not sent; nor is the same destination.
     let same = obj(json!({"kind": "", "dataset": "http_requests", "destination_conf": SECRET_CONF, "name": "x"}));
     assert_eq!(
@@ -1243,4 +1248,36 @@ fn a_record_never_holds_the_challenge() {
         ],
         "the SDK's 16 LogpushJob keys and filter"
     );
+}
+
+// Findings of the review of issues 23 and 24 (each test failed before its fix).
+
+#[test]
+fn an_update_of_a_whole_record_sends_only_what_differs() {
+    // `changes` = the stored record with one field changed: the body holds that field alone
+    // (the rest equals the stored job; what the API sets is never sent).
+    let stored = obj(json!({"id": 1, "name": "a", "dataset": "http_requests",
+        "destination_conf": "r2://b/p?account-id=a", "enabled": false, "kind": "",
+        "frequency": "high", "last_complete": "2026-01-01T00:00:00Z", "error_message": null,
+        "output_options": {"sample_rate": 0.5}, "filter": "{\"where\": {\"key\": \"ClientIP\", \"operator\": \"eq\", \"value\": \"1.1.1.1\"}}"}));
+    let mut changes = stored.clone();
+    changes.insert("enabled".into(), json!(true));
+    let update = JobUpdate::new(&stored, &changes, DatasetScope::Zone).unwrap();
+    assert_eq!(update.to_body(), json!({"enabled": true}));
+    assert_eq!(update.changed(), ["enabled"]);
+    // Nothing differs: nothing to send.
+    let same = JobUpdate::new(&stored, &stored, DatasetScope::Zone).unwrap();
+    assert_eq!((same.to_body(), same.changed().len()), (json!({}), 0));
+    // A real change of what cannot change is still refused.
+    for (key, value, says) in [
+        ("id", json!(2), "id cannot change"),
+        ("dataset", json!("dns_logs"), "dataset cannot change"),
+        ("kind", json!("edge"), "kind cannot change"),
+        ("last_complete", json!("2026-02-01T00:00:00Z"), "last_complete cannot change"),
+    ] {
+        let mut changed = stored.clone();
+        changed.insert(key.into(), value);
+        let err = JobUpdate::new(&stored, &changed, DatasetScope::Zone).unwrap_err();
+        assert!(err.to_string().contains(says), "{key}: {err}");
+    }
 }
