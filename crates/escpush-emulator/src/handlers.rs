@@ -536,7 +536,7 @@ fn handle_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
             jobs.remove(at);
             ok_response(serde_json::json!({ "id": job_id }))
         }
-        ("PUT", Some(body)) => {
+        ("PUT", Some(mut body)) => {
             let Value::Object(mut record) = jobs[at].clone() else {
                 return not_found();
             };
@@ -545,6 +545,15 @@ fn handle_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
             // a new destination comes with its challenge.
             if let Err(err) = escpush_core::check_update(&record, &body, kind) {
                 return problems_response(err);
+            }
+            // The destination as core reads it (trimmed), as a creation stores it and as the
+            // challenges are kept.
+            if let Some(Ok(conf)) = body
+                .get("destination_conf")
+                .and_then(Value::as_str)
+                .map(DestinationConf::parse)
+            {
+                body.insert("destination_conf".to_owned(), conf.expose().into());
             }
             let destination = body
                 .get("destination_conf")

@@ -500,3 +500,43 @@ fn apply_plan_creates_before_it_deletes_and_says_where_it_stopped() {
         "{err}"
     );
 }
+
+// Findings of the review of issues 23 and 24 (each test failed before its fix).
+
+/// An S3 destination without keys: a job to it needs an ownership challenge.
+const S3_IAM: &str = "s3://bucket/logs?region=us-east-1";
+
+/// A job to `dest` created with the challenge the emulator wrote there; its id.
+fn create_with_challenge(c: &escpush_http::Client, emu: &Emulator, zone: &Scope, dest: &str, name: &str) -> u64 {
+    c.ownership_challenge(zone, &escpush_core::DestinationConf::parse(dest).unwrap())
+        .unwrap();
+    let token = emu.written_challenge(zone, dest).unwrap();
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf(dest)
+        .name(name)
+        .extra("ownership_challenge", json!(token))
+        .build()
+        .unwrap();
+    c.create_job(zone, &spec).unwrap()["id"].as_u64().unwrap()
+}
+
+#[test]
+fn an_update_to_a_destination_with_spaces_around_it_is_taken_by_both_sides() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let id = create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    let gs = "gs://b2/logs";
+    c.ownership_challenge(&zone, &escpush_core::DestinationConf::parse(gs).unwrap())
+        .unwrap();
+    let token = emu.written_challenge(&zone, gs).unwrap();
+    let changes = json!({"destination_conf": format!(" {gs} \n"), "ownership_challenge": token});
+    let job = c.update_job(&zone, id, changes.as_object().unwrap()).unwrap();
+    assert_eq!(job["destination_conf"], gs);
+    // Another client may send the untrimmed text: the emulator reads it as the client does.
+    let raw = escpush_core::Request::new(escpush_core::Method::Put, format!("/zones/z1/logpush/jobs/{id}"))
+        .with_body(json!({"destination_conf": format!("{S3_IAM} "), "ownership_challenge":
+            emu.written_challenge(&zone, S3_IAM).unwrap()}));
+    let job = c.execute(&raw).unwrap();
+    assert_eq!(job["destination_conf"], S3_IAM);
+}

@@ -1281,3 +1281,11 @@ fn an_update_of_a_whole_record_sends_only_what_differs() {
         assert!(err.to_string().contains(says), "{key}: {err}");
     }
 }
+
+#[test]
+fn an_update_sends_the_destination_it_checked() {
+    // The client checks the destination trimmed: it sends that text, not the raw one.
+    let changes = obj(json!({"destination_conf": " gs://b2/logs ", "ownership_challenge": "challenge-1"}));
+    let update = JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).unwrap();
+    assert_eq!(update.to_body()["destination_conf"], "gs://b2/logs");
+}

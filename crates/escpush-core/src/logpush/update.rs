@@ -95,6 +95,10 @@ impl JobUpdate {
                     option_keys.extend(given.keys().cloned());
                     value.clone()
                 }
+                // The text checked is the text sent: trimmed, as `DestinationConf` reads it
+                // (one that does not read is reported by the check below).
+                ("destination_conf", Value::String(text), _) => DestinationConf::parse(text)
+                    .map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned())),
                 _ => value.clone(),
             };
             if is_stored(key, &value, stored.get(key)) {
