@@ -160,7 +160,8 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         Endpoint::ValidateDestination => with_destination(req, |_, _| {
             ok_response(serde_json::json!({"valid": true, "message": ""}))
         }),
-        // The docs ask it about `s3://foo`, a bucket without a region: the form only.
+        // The docs ask it about `s3://foo`, a bucket without a region: the form only, and
+        // whether a job pushes to that place (core's `DestinationConf::same_place`).
         Endpoint::DestinationExists => with_address(req, |conf, _| {
             let state = lock(state);
             let exists = state
@@ -168,7 +169,9 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
                 .get(&(kind, id.to_owned()))
                 .into_iter()
                 .flatten()
-                .any(|j| j["destination_conf"].as_str() == Some(conf.expose()));
+                .filter_map(|j| j["destination_conf"].as_str())
+                .filter_map(|text| DestinationConf::parse_address(text).ok())
+                .any(|job| job.same_place(conf));
             ok_response(serde_json::json!({ "exists": exists }))
         }),
         Endpoint::ValidateOrigin => validate_origin(kind, req),

@@ -240,7 +240,8 @@ impl Client {
         Ok(read_valid(result, "the destination")?)
     }
 
-    /// `POST {scope}/logpush/validate/destination/exists`: whether a job already pushes there.
+    /// `POST {scope}/logpush/validate/destination/exists`: whether a job already pushes to
+    /// that place (see [`DestinationConf::same_place`], how the emulator answers it).
     pub fn destination_exists(&self, scope: &Scope, conf: &DestinationConf) -> Result<bool, Error> {
         Ok(read_exists(
             self.execute(&JobOp::DestinationExists(conf).request(scope)?)?,

@@ -540,3 +540,26 @@ fn an_update_to_a_destination_with_spaces_around_it_is_taken_by_both_sides() {
     let job = c.execute(&raw).unwrap();
     assert_eq!(job["destination_conf"], S3_IAM);
 }
+
+#[test]
+fn a_destination_exists_where_a_job_pushes_whatever_its_parameters() {
+    // api-configuration.mdx asks the check about `s3://foo`, a bucket without its region:
+    // "exists" compares where a job pushes (scheme, bucket and path), not the whole text.
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    let exists = |text: &str| {
+        c.destination_exists(&zone, &escpush_core::DestinationConf::parse_address(text).unwrap())
+            .unwrap()
+    };
+    assert!(exists("s3://bucket/logs"));
+    assert!(exists("s3://bucket/logs/?region=eu-west-1"));
+    assert!(exists(S3_IAM));
+    assert!(!exists("s3://bucket"), "another path of the bucket is another destination");
+    assert!(!exists("s3://bucket/logs/http"));
+    assert!(!exists("gs://bucket/logs"));
+    assert!(!c
+        .destination_exists(&Scope::zone("z2").unwrap(), &escpush_core::DestinationConf::parse(S3_IAM).unwrap())
+        .unwrap());
+}

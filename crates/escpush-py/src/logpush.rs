@@ -507,8 +507,10 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))
     }
 
-    /// Whether a job of the scope already pushes to the destination. The destination is
-    /// checked for its form only (the docs ask about `s3://foo`, without a region).
+    /// Whether a job of the scope already pushes to the destination: to the same place (the
+    /// scheme, bucket or host and path, whatever the region, credentials or options; the
+    /// emulator answers so). The destination is checked for its form only (the docs ask
+    /// about `s3://foo`, without a region).
     fn destination_exists(&self, py: Python<'_>, destination_conf: Text) -> PyResult<bool> {
         let destination_conf = &*destination_conf;
         let conf =

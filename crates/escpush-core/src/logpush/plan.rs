@@ -25,6 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
+use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
@@ -594,7 +595,7 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(a), Some(b)) => logpull_options_equal(a, b),
             _ => blank(before) && blank(after),
         },
-        "destination_conf" => before.as_str().map(str::trim) == after.as_str().map(str::trim),
+        "destination_conf" => same_conf(Some(before), Some(after)),
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,

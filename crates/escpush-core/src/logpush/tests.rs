@@ -1289,3 +1289,23 @@ fn an_update_sends_the_destination_it_checked() {
     let update = JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).unwrap();
     assert_eq!(update.to_body()["destination_conf"], "gs://b2/logs");
 }
+
+#[test]
+fn one_destination_is_the_same_place_as_another_by_scheme_path_and_store() {
+    let place = |a: &str, b: &str| {
+        DestinationConf::parse_address(a)
+            .unwrap()
+            .same_place(&DestinationConf::parse_address(b).unwrap())
+    };
+    assert!(place("s3://b/logs", "s3://b/logs/?region=us-east-1&access-key-id=K&secret-access-key=S"));
+    assert!(place("https://me:pw@logs.example.com/in", "https://logs.example.com/in?header_X=1"));
+    assert!(!place("s3://b/logs", "s3://b/logs?region=r&endpoint=sfo2.digitaloceanspaces.com"));
+    assert!(!place("r2://b/logs?account-id=one", "r2://b/logs?account-id=two"));
+    assert!(!place("s3://b", "s3://b/logs") && !place("s3://b/logs", "gs://b/logs"));
+    let sumo = "sumo://e.sumologic.com/receiver/v1/http/";
+    assert!(!place(&format!("{sumo}ONE"), &format!("{sumo}TWO")), "one collector each");
+    // A change of the text is a change of the field, a credential included (a rotated key).
+    let (a, b) = (json!(SECRET_CONF), json!(format!(" {SECRET_CONF}")));
+    assert!(super::destination::same_conf(Some(&a), Some(&b)));
+    assert!(!super::destination::same_conf(Some(&a), Some(&json!(S3_KEYS))));
+}

@@ -16,7 +16,7 @@ use crate::problem::{Problem, ProblemCode};
 use crate::scope::DatasetScope;
 
 use super::compare::filter_value;
-use super::destination::DestinationConf;
+use super::destination::{same_conf, DestinationConf};
 use super::fields::{JobField, JOB_FIELDS};
 use super::job::{challenge_problem, JobSpec};
 
@@ -136,11 +136,6 @@ impl JobUpdate {
     }
 }
 
-/// Whether a `destination_conf` given is the stored one (then it is not a change).
-fn same_destination(stored: Option<&Value>, given: &Value) -> bool {
-    matches!((stored.and_then(Value::as_str), given.as_str()), (Some(a), Some(b)) if a.trim() == b.trim())
-}
-
 /// Whether `value` (as the body would send it) is what the job stores under `key`, so that
 /// sending it would change nothing: the same JSON, the same destination, or the same
 /// filter once both are canonical (a server may store it reprinted). A key the record lacks
@@ -148,7 +143,7 @@ fn same_destination(stored: Option<&Value>, given: &Value) -> bool {
 fn is_stored(key: &str, value: &Value, stored: Option<&Value>) -> bool {
     let stored = stored.unwrap_or(&Value::Null);
     match key {
-        "destination_conf" => same_destination(Some(stored), value),
+        "destination_conf" => same_conf(Some(stored), Some(value)),
         "filter" => match (filter_value(Some(stored)), filter_value(Some(value))) {
             (Ok(a), Ok(b)) => a.map(|f| f.to_json()) == b.map(|f| f.to_json()),
             _ => stored == value,
@@ -254,7 +249,7 @@ fn check_body(
         .collect();
     // A new destination needs its challenge in the same body (a record never holds one).
     if let Some(Value::String(conf)) = body.get("destination_conf") {
-        if !same_destination(stored.get("destination_conf"), &Value::String(conf.clone())) {
+        if !same_conf(stored.get("destination_conf"), body.get("destination_conf")) {
             if let Some(problem) = DestinationConf::parse(conf)
                 .ok()
                 .and_then(|d| challenge_problem(&d, body.get("ownership_challenge")))
