@@ -768,14 +768,16 @@ pub const JOB_FIELDS: &[JobField] = &[
         name: "filter_attack_traffic",
         ty: JobFieldType::Bool,
         allowed: AllowedValues::Any,
-        nullable: false,
+        // The record holds it on every job (SDK 5.9 `LogpushJob.filter_attack_traffic:
+        // Optional[bool]`), `null` where it was never set, so `null` is a value of the field.
+        nullable: true,
         secret: false,
         create: true,
         update: true,
         record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::Only(&["http_requests", "firewall_events", "network_analytics_logs"]),
         about: "leave out DDoS attack traffic",
-        source: "changelog 2026-09-18-filter-ddos-attack-traffic.mdx; SDK 5.9",
+        source: "changelog 2026-09-18-filter-ddos-attack-traffic.mdx; SDK 5.9 (LogpushJob: Optional[bool])",
     },
     JobField {
         name: "merge_subrequests",

@@ -1071,7 +1071,9 @@ fn nullable_fields_take_null_on_creation() {
     let body = json!({"dataset": "http_requests", "destination_conf": S3_KEYS, "frequency": null, "kind": null,
                       "name": null, "max_upload_bytes": null, "output_options": null});
     assert_eq!(JobSpec::from_body(&body, DatasetScope::Zone).unwrap().to_body(), body);
-    for not_nullable in ["enabled", "ownership_challenge", "filter_attack_traffic"] {
+    // The record holds `filter_attack_traffic: null` where it was never set: a value of it.
+    assert!(create("dns_logs", S3_KEYS, json!({"filter_attack_traffic": null})).is_ok());
+    for not_nullable in ["enabled", "ownership_challenge"] {
         let err = create("http_requests", S3_KEYS, json!({ not_nullable: null })).unwrap_err();
         assert!(err.to_string().contains("cannot be null"), "{not_nullable}: {err}");
     }
@@ -1308,4 +1310,47 @@ fn one_destination_is_the_same_place_as_another_by_scheme_path_and_store() {
     let (a, b) = (json!(SECRET_CONF), json!(format!(" {SECRET_CONF}")));
     assert!(super::destination::same_conf(Some(&a), Some(&b)));
     assert!(!super::destination::same_conf(Some(&a), Some(&json!(S3_KEYS))));
+}
+
+#[test]
+fn a_record_passes_the_checks_of_its_own_rows() {
+    // The record a creation makes holds only values its own rows take, so that the record
+    // (or the record with a change) is a body the checks of an update take.
+    for (dataset, scope) in [
+        ("http_requests", DatasetScope::Zone),
+        ("dns_logs", DatasetScope::Zone),
+        ("gateway_dns", DatasetScope::Account),
+    ] {
+        let spec = JobSpec::builder(dataset, scope).destination_conf(S3_KEYS).build().unwrap();
+        let Value::Object(body) = spec.to_body() else { panic!("a body is an object") };
+        let record = job_record(1, &body);
+        let ds = crate::Dataset::get(dataset, Some(scope)).unwrap();
+        for (key, value) in &record {
+            let problems = JobField::get(key).unwrap().problems(value, Some(ds));
+            assert!(problems.is_empty(), "{dataset}: `{key}` {value}: {problems:?}");
+        }
+        check_update(&record, &record, scope).unwrap();
+        let mut enable = record.clone();
+        enable.insert("enabled".into(), json!(true));
+        assert_eq!(
+            JobUpdate::new(&record, &enable, scope).unwrap().to_body(),
+            json!({"enabled": true})
+        );
+    }
+    // Every default the table gives a record is a value of its row, unless a creation
+    // without the field is refused (then the default never shows).
+    for field in JOB_FIELDS {
+        let InRecord::Always(default) = field.record else { continue };
+        if default == RecordDefault::Assigned || field.problems(&default.to_value(), None).is_empty() {
+            continue;
+        }
+        let mut without = obj(json!({"dataset": "http_requests", "destination_conf": S3_KEYS}));
+        without.remove(field.name);
+        assert!(
+            JobSpec::from_body(&Value::Object(without), DatasetScope::Zone).is_err(),
+            "`{}`: a record may hold {}, which its row refuses",
+            field.name,
+            default.to_value()
+        );
+    }
 }
