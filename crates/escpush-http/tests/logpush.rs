@@ -563,3 +563,23 @@ fn a_destination_exists_where_a_job_pushes_whatever_its_parameters() {
         .destination_exists(&Scope::zone("z2").unwrap(), &escpush_core::DestinationConf::parse(S3_IAM).unwrap())
         .unwrap());
 }
+
+#[test]
+fn ensure_of_an_existing_job_needs_no_new_challenge() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let id = create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    emu.clear_requests();
+    let desired = json!({"name": "a", "dataset": "http_requests", "destination_conf": S3_IAM});
+    let (entry, job) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
+    assert_eq!(entry.action, escpush_core::PlanAction::Unchanged);
+    assert_eq!(job["id"], id);
+    assert_eq!(methods(&emu), ["GET /client/v4/zones/z1/logpush/jobs"], "nothing but the list was sent");
+    // A job that does not exist yet still needs one, refused before anything is sent.
+    emu.clear_requests();
+    let other = json!({"name": "b", "dataset": "http_requests", "destination_conf": "gs://other/logs"});
+    let err = c.ensure_job(&zone, other.as_object().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("needs an ownership challenge"), "{err}");
+    assert_eq!(methods(&emu), ["GET /client/v4/zones/z1/logpush/jobs"]);
+}

@@ -53,6 +53,8 @@ pub struct JobSpecBuilder {
     filter: Option<Result<Filter, Error>>,
     extra: Map<String, Value>,
     limits: Limits,
+    /// Whether the destination's `ownership_challenge` goes unchecked ([`JobSpec::read_body`]).
+    skip_challenge: bool,
 }
 
 impl JobSpec {
@@ -114,6 +116,15 @@ impl JobSpec {
     /// strings; `null` for "not given"), with every check of [`JobSpecBuilder::build`].
     /// The emulator validates what it receives with this, so both sides agree.
     pub fn from_body(body: &Value, scope: DatasetScope) -> Result<JobSpec, Error> {
+        JobSpec::read_body(body, scope, true)
+    }
+
+    /// [`JobSpec::from_body`], with the `ownership_challenge` a destination needs checked only
+    /// when `challenge` is true. A job kept in a file is read without it: the challenge is a
+    /// one-time token needed when the job is created or moved to the destination, which the
+    /// plan checks then (a creation through `from_body`, a move through [`JobUpdate`](super::JobUpdate)),
+    /// not for a job that already exists there.
+    pub(super) fn read_body(body: &Value, scope: DatasetScope, challenge: bool) -> Result<JobSpec, Error> {
         let Some(obj) = body.as_object() else {
             return Err(Error::Invalid {
                 problems: vec![Problem::new(
@@ -127,6 +138,7 @@ impl JobSpec {
         let mut dataset = None;
         let mut builder = JobSpecBuilder {
             scope: Some(scope),
+            skip_challenge: !challenge,
             ..JobSpecBuilder::default()
         };
         for (key, value) in obj {
@@ -296,6 +308,7 @@ impl JobSpecBuilder {
         check_extra(&self.extra, dataset, &mut found);
         if let Some(problem) = destination
             .as_ref()
+            .filter(|_| !self.skip_challenge)
             .and_then(|d| challenge_problem(d, self.extra.get("ownership_challenge")))
         {
             found.job(problem);

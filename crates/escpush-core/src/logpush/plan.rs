@@ -262,6 +262,11 @@ fn and_list(items: &[String]) -> String {
 /// named (unique names), each checked as a creation is; every problem reported with its path
 /// (`jobs[1].filter.where.value`; `jobs[1].filter, line 1, column 20` in the text form). A
 /// `filter` may be the JSON text, the quoted form, the text form or the object form.
+///
+/// The `ownership_challenge` a destination needs is not asked here: it is a one-time token,
+/// needed when a job is created or moved to the destination, and [`plan_jobs`] refuses such
+/// an entry without one before anything is written; a job that already exists there needs
+/// none.
 pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, Value>>, Error> {
     let problem = |path: String, message: String| Problem::new(path, ProblemCode::InvalidValue, message);
     let Some(items) = doc.get("jobs").and_then(Value::as_array) else {
@@ -306,7 +311,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 continue;
             }
         };
-        if let Err(err) = JobSpec::from_body(&Value::Object(desired.clone()), scope) {
+        if let Err(err) = JobSpec::read_body(&Value::Object(desired.clone()), scope, false) {
             let found = match err {
                 Error::Invalid { problems } => problems,
                 Error::Filter(f) => f.into_problems(),
@@ -358,8 +363,13 @@ pub fn plan_jobs(
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
-    for want in desired {
-        let entry = plan_entry(want, stored, scope.kind())?;
+    for (i, want) in desired.iter().enumerate() {
+        let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
+            Error::Invalid { problems } => Error::Invalid {
+                problems: problems.into_iter().map(|p| p.within(&format!("jobs[{i}]"))).collect(),
+            },
+            other => other,
+        })?;
         if let Some(id) = entry.job_id {
             claimed.push(id);
         }

@@ -1354,3 +1354,28 @@ fn a_record_passes_the_checks_of_its_own_rows() {
         );
     }
 }
+
+#[test]
+fn a_file_need_not_carry_the_challenge_of_a_job_that_exists_unchanged() {
+    // An S3 job without keys needs an ownership challenge when it is created or moved there,
+    // a one-time token: a file that keeps the job need not carry one once the job exists.
+    let dest = "s3://bucket/logs?region=us-east-1";
+    let file = json!({"jobs": [{"name": "a", "dataset": "http_requests", "destination_conf": dest}]});
+    let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
+    let zone = Scope::zone("z1").unwrap();
+    let stored = obj(json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": dest,
+                            "enabled": false, "kind": "", "filter": null}));
+    let entry = plan_job(&want[0], std::slice::from_ref(&stored), &zone).unwrap();
+    assert_eq!(entry.action, PlanAction::Unchanged);
+    assert!(plan_jobs(&want, std::slice::from_ref(&stored), &zone, PlanOptions::new())
+        .unwrap()
+        .is_noop());
+    // Still refused before anything is written: the job's creation, and a move to it.
+    let err = plan_jobs(&want, &[], &zone, PlanOptions::new()).unwrap_err();
+    assert_eq!(codes(&err), [("jobs[0].ownership_challenge".to_owned(), "missing_member")]);
+    assert!(plan_job(&want[0], &[], &zone).is_err());
+    let mut elsewhere = stored.clone();
+    elsewhere.insert("destination_conf".into(), json!(S3_KEYS));
+    let err = plan_job(&want[0], &[elsewhere], &zone).unwrap_err();
+    assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "missing_member")]);
+}
