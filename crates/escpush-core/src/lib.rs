@@ -84,7 +84,7 @@ pub use logpush::{
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
-pub use redact::{Secrets, MASK};
+pub use redact::{mask_secret, mask_secret_bytes, Secrets, MASK};
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};

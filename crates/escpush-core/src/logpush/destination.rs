@@ -343,26 +343,20 @@ impl DestinationConf {
     }
 
     /// Every part [`DestinationConf::redacted`] masks, each a secret on its own (a server
-    /// message may quote one alone): the `user:password`, a Sumo Logic collector code, and
-    /// each parameter value that is not a harmless one.
+    /// message may quote one alone): the `user:password`, a Sumo Logic collector's path and
+    /// its code (the last segment), and each parameter value that is not a harmless one.
     pub fn secret_values(&self) -> Vec<&str> {
-        self.secret_parts().into_iter().map(|(_, v)| v).collect()
-    }
-
-    /// [`DestinationConf::secret_values`], each with the parameter name it stands under
-    /// (`None` for a `user:password` and a collector code, which stand in the path): where
-    /// a secret is known to be, even a short one is masked (the `redact` module's rule).
-    pub fn secret_parts(&self) -> Vec<(Option<&str>, &str)> {
         let (userinfo, _, code) = self.path_parts();
+        let code_alone = code.and_then(|c| c.rsplit_once('/')).map(|(_, last)| last);
         let params = self
             .params
             .iter()
             .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
-            .map(|(k, v)| (Some(k.as_str()), v.as_str()));
+            .map(|(_, v)| v.as_str());
         userinfo
             .into_iter()
             .chain(code)
-            .map(|v| (None, v))
+            .chain(code_alone.filter(|c| !c.is_empty()))
             .chain(params)
             .collect()
     }

@@ -927,10 +927,9 @@ pub(crate) fn shown_value(key: &str, value: &Value) -> Value {
     }
 }
 
-/// The secrets of a job body, for the `redact` module: each secret value with the name it
-/// stands under (`None` where it stands in a destination's path), so that a short one is
-/// found where it is known to be; and each whole destination text with its redacted form.
-pub(crate) type JobSecrets = (Vec<(Option<String>, String)>, Vec<(String, String)>);
+/// The secrets of a job body, for the `redact` module: each secret value, and each whole
+/// destination text with its redacted form.
+pub(crate) type JobSecrets = (Vec<String>, Vec<(String, String)>);
 
 /// [`JobSecrets`] of `body`: the secret fields' values and the credentials inside a
 /// `destination_conf` (a text that is no destination is a secret whole).
@@ -942,12 +941,11 @@ pub(crate) fn job_secrets(body: &Map<String, Value>) -> JobSecrets {
             continue;
         };
         if field.secret {
-            values.push((Some(field.name.to_owned()), text.clone()));
+            values.push(text.clone());
         } else if field.ty == JobFieldType::Destination {
             match DestinationConf::parse(text) {
                 Ok(dest) => {
-                    let parts = dest.secret_parts();
-                    values.extend(parts.into_iter().map(|(k, v)| (k.map(str::to_owned), v.to_owned())));
+                    values.extend(dest.secret_values().into_iter().map(str::to_owned));
                     wholes.push((text.clone(), dest.redacted()));
                 }
                 Err(_) => wholes.push((text.clone(), MASK.to_owned())),

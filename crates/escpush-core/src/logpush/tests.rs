@@ -173,7 +173,7 @@ fn destinations_are_checked_and_never_print_credentials() {
         ),
         (
             "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dh",
-            vec!["receiver/v1/http/ZaVnC4dh"],
+            vec!["receiver/v1/http/ZaVnC4dh", "ZaVnC4dh"],
         ),
         ("s3://bucket/logs?region=us-east-1", vec![]),
     ] {
