@@ -138,9 +138,12 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             state
                 .challenges
                 .insert((kind, id.to_owned(), conf.expose().to_owned()), token);
+            // Under the bucket's path, as the docs' example (`burritobot/logs/ownership-
+            // challenge.txt`), but never under a part that is a credential (a Sumo Logic
+            // collector's path, a `user:password@`): the answer shows the name.
             let filename = format!(
                 "{}/ownership-challenge-{}.txt",
-                conf.path().trim_end_matches('/'),
+                conf.shown_path().trim_end_matches('/'),
                 state.challenges.len()
             );
             ok_response(serde_json::json!({"filename": filename, "message": "", "valid": true}))

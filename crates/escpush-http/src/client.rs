@@ -218,10 +218,12 @@ impl Client {
     }
 
     /// `POST {scope}/logpush/ownership`: the API writes a challenge file to the destination
-    /// and says where; an answer with `valid: false` is an API error with its message.
+    /// and says where (the destination's credentials masked); an answer with `valid: false`
+    /// is an API error with its message.
     pub fn ownership_challenge(&self, scope: &Scope, conf: &DestinationConf) -> Result<OwnershipChallenge, Error> {
         Ok(read_ownership_challenge(
             self.execute(&JobOp::OwnershipChallenge(conf).request(scope)?)?,
+            conf,
         )?)
     }
 

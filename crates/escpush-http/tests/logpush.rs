@@ -583,3 +583,46 @@ fn ensure_of_an_existing_job_needs_no_new_challenge() {
     assert!(err.to_string().contains("needs an ownership challenge"), "{err}");
     assert_eq!(methods(&emu), ["GET /client/v4/zones/z1/logpush/jobs"]);
 }
+
+#[test]
+fn an_ownership_answer_never_shows_a_destination_credential() {
+    // The emulator wrote the challenge file under the destination's path, which for Sumo
+    // Logic holds the collector code and for an HTTP endpoint may hold `user:password@`.
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    for (dest, secret) in [
+        (
+            "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dhaV3SECRETCODE",
+            "ZaVnC4dhaV3SECRETCODE",
+        ),
+        ("https://me:pw-SECRET@logs.example.com/in", "pw-SECRET"),
+    ] {
+        let conf = escpush_core::DestinationConf::parse(dest).unwrap();
+        let answer = c.ownership_challenge(&zone, &conf).unwrap();
+        let shown = format!("{answer:?} {}", answer.filename);
+        assert!(!shown.contains(secret), "{shown}");
+        // The answer read from a server that does quote the credential is masked too.
+        emu.fail_next(
+            Fault::Body {
+                status: 200,
+                body: format!(
+                    r#"{{"success":true,"errors":[],"messages":[],"result":{{"valid":true,"message":"wrote to {dest}","filename":"{secret}/ownership-challenge.txt"}}}}"#
+                )
+                .into_bytes(),
+            },
+            1,
+        );
+        let answer = c.ownership_challenge(&zone, &conf).unwrap();
+        let shown = format!("{answer:?}");
+        assert!(!shown.contains(secret), "{shown}");
+    }
+    let logged = format!(
+        "{:?}",
+        emu.requests()
+            .iter()
+            .map(escpush_emulator::LoggedRequest::to_json)
+            .collect::<Vec<_>>()
+    );
+    assert!(!logged.contains("SECRETCODE") && !logged.contains("pw-SECRET"), "{logged}");
+}

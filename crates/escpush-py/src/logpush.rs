@@ -474,8 +474,9 @@ impl PyLogpush {
     }
 
     /// Asks the API to write an ownership challenge file to the destination; returns
-    /// `{"filename", "message"}` (the challenge itself is in that file). An answer with
-    /// `valid: false` raises `ApiError` with the API's message.
+    /// `{"filename", "message"}` (the challenge itself is in that file; the destination's
+    /// credentials are masked in both). An answer with `valid: false` raises `ApiError` with
+    /// the API's message.
     fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: Text) -> PyResult<Bound<'py, PyDict>> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
 use crate::esc::EscSecret;
-use crate::redact::{mask_secret, mask_secret_bytes};
+use crate::shown::{mask_secret, mask_secret_bytes};
 
 /// `text` with `secret` masked where the redaction rule hides it (core's `redact` module:
 /// anywhere when it is long, where it stands alone when it is short).

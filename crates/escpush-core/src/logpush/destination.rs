@@ -293,6 +293,12 @@ impl DestinationConf {
         &self.path
     }
 
+    /// The bucket (or host) and path as they may be shown: without a `user:password@`, and
+    /// for Sumo Logic without the collector's path after the host (a credential).
+    pub fn shown_path(&self) -> &str {
+        self.path_parts().1
+    }
+
     /// A parameter's value. It may be a credential: do not print it.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
@@ -342,11 +348,26 @@ impl DestinationConf {
         out
     }
 
+    /// `text` (a server's answer about this destination) with the destination's whole text
+    /// shown redacted and each of its [`DestinationConf::secret_values`] masked by the
+    /// redaction rule ([`mask_secret`](crate::mask_secret)).
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.replace(self.expose(), &self.redacted());
+        for secret in self.secret_values() {
+            if let std::borrow::Cow::Owned(masked) = crate::shown::mask_secret(&out, secret) {
+                out = masked;
+            }
+        }
+        out
+    }
+
     /// Every part [`DestinationConf::redacted`] masks, each a secret on its own (a server
-    /// message may quote one alone): the `user:password`, a Sumo Logic collector's path and
-    /// its code (the last segment), and each parameter value that is not a harmless one.
+    /// message may quote one alone): the `user:password` and its password, a Sumo Logic
+    /// collector's path and its code (the last segment), and each parameter value that is
+    /// not a harmless one.
     pub fn secret_values(&self) -> Vec<&str> {
         let (userinfo, _, code) = self.path_parts();
+        let password = userinfo.and_then(|u| u.split_once(':')).map(|(_, password)| password);
         let code_alone = code.and_then(|c| c.rsplit_once('/')).map(|(_, last)| last);
         let params = self
             .params
@@ -355,6 +376,7 @@ impl DestinationConf {
             .map(|(_, v)| v.as_str());
         userinfo
             .into_iter()
+            .chain(password.filter(|p| !p.is_empty()))
             .chain(code)
             .chain(code_alone.filter(|c| !c.is_empty()))
             .chain(params)

@@ -296,7 +296,8 @@ pub fn read_fields(result: Value) -> Result<Vec<(String, String)>, Error> {
 }
 
 /// The answer to an ownership challenge request: where the API wrote the challenge file.
-/// The file's content (the challenge) is at the destination, never in this answer.
+/// The file's content (the challenge) is at the destination, never in this answer; the
+/// destination's credentials are masked in both texts ([`read_ownership_challenge`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OwnershipChallenge {
@@ -306,24 +307,25 @@ pub struct OwnershipChallenge {
     pub message: String,
 }
 
-/// Reads the `result` of `POST .../logpush/ownership`: `{filename, message, valid}`;
-/// `valid: false` is an [`Error::Api`] with the API's message.
-pub fn read_ownership_challenge(result: Value) -> Result<OwnershipChallenge, Error> {
+/// Reads the `result` of `POST .../logpush/ownership` about `conf`: `{filename, message,
+/// valid}`; `valid: false` is an [`Error::Api`] with the API's message. The filename and the
+/// message are masked of `conf`'s credentials ([`DestinationConf::scrub`]), as every text
+/// escpush shows: a server may write the file under a path that holds one (a Sumo Logic collector
+/// code, a `user:password@`).
+pub fn read_ownership_challenge(result: Value, conf: &DestinationConf) -> Result<OwnershipChallenge, Error> {
     let obj = object(result, "the ownership challenge answer")?;
-    let message = obj
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let message = conf.scrub(obj.get("message").and_then(Value::as_str).unwrap_or_default());
     if !member_bool(&obj, "valid", "the ownership challenge answer")? {
         return Err(not_valid("the destination", Some(&message)));
     }
     let filename = obj
         .get("filename")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::malformed("the ownership challenge answer has no `filename`"))?
-        .to_owned();
-    Ok(OwnershipChallenge { filename, message })
+        .ok_or_else(|| Error::malformed("the ownership challenge answer has no `filename`"))?;
+    Ok(OwnershipChallenge {
+        filename: conf.scrub(filename),
+        message,
+    })
 }
 
 /// Reads the `result` of an ownership or destination validation: `{valid, message?}`;

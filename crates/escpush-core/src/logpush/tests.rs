@@ -169,7 +169,7 @@ fn destinations_are_checked_and_never_print_credentials() {
         ),
         (
             "https://me:p@ss@logs.example.com/in?region=eu&header_X=k1",
-            vec!["me:p@ss", "k1"],
+            vec!["me:p@ss", "p@ss", "k1"],
         ),
         (
             "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dh",
@@ -638,12 +638,24 @@ fn the_answers_are_read_strictly() {
         ]
     );
     assert!(read_fields(json!({"A": 1})).is_err() && read_fields(json!(["A"])).is_err());
-    let ok = read_ownership_challenge(json!({"filename": "logs/challenge.txt", "message": "", "valid": true})).unwrap();
+    let conf = DestinationConf::parse("sumo://e.sumologic.com/receiver/v1/http/CODE-123").unwrap();
+    let ok = read_ownership_challenge(
+        json!({"filename": "logs/challenge.txt", "message": "", "valid": true}),
+        &conf,
+    )
+    .unwrap();
     assert_eq!(ok.filename, "logs/challenge.txt");
     let refused =
-        read_ownership_challenge(json!({"filename": "f", "message": "no bucket", "valid": false})).unwrap_err();
+        read_ownership_challenge(json!({"filename": "f", "message": "no bucket", "valid": false}), &conf).unwrap_err();
     assert!(matches!(&refused, Error::Api { status: 200, .. }) && refused.to_string().contains("no bucket"));
-    assert!(read_ownership_challenge(json!({"valid": true})).is_err());
+    assert!(read_ownership_challenge(json!({"valid": true}), &conf).is_err());
+    // A server that writes the file under the collector's path: shown masked.
+    let quoted = read_ownership_challenge(
+        json!({"filename": "receiver/v1/http/CODE-123/o.txt", "message": "wrote CODE-123", "valid": true}),
+        &conf,
+    )
+    .unwrap();
+    assert_eq!((quoted.filename.as_str(), quoted.message.as_str()), ("***/o.txt", "wrote ***"));
     assert_eq!(read_valid(json!({"valid": true}), "x").unwrap(), "");
     assert!(
         read_valid(json!({"valid": false, "message": "bad"}), "the ownership challenge")
