@@ -132,23 +132,9 @@ impl Client {
     /// the deadline passes after that, the error ([`Error::OutcomeUnknown`]) says that the
     /// job may exist and how to look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
-        match self.execute(&JobOp::Create(spec).request(scope)?) {
-            Ok(result) => Ok(Value::Object(read_job(result)?)),
-            Err(Error::OutcomeUnknown { cause, .. }) => {
-                let named = spec.name().map_or_else(
-                    || format!("of dataset `{}`", spec.dataset().name()),
-                    |n| format!("named `{n}`"),
-                );
-                Err(Error::OutcomeUnknown {
-                    cause,
-                    check: format!(
-                        "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
-                         again (a creation that may have reached the API is never retried)"
-                    ),
-                })
-            }
-            Err(other) => Err(other),
-        }
+        Ok(Value::Object(read_job(
+            self.execute(&JobOp::Create(spec).request(scope)?)?,
+        )?))
     }
 
     /// `GET {scope}/logpush/jobs`: every job of the zone or account.
@@ -267,7 +253,9 @@ impl Client {
 
     /// `POST /zones/{zone_id}/logpush/edge/jobs`: opens an Instant Logs session and gives
     /// it, with its `wss://` address (`destination_conf`). Sent again only when it cannot
-    /// have been processed, like a job creation: a zone has one active session at a time.
+    /// have been processed, like a job creation: a zone has one active session at a time
+    /// (when the answer is lost after sending, [`Error::OutcomeUnknown`] says to list the
+    /// zone's sessions first).
     pub fn create_instant_logs_job(&self, scope: &Scope, spec: &InstantLogsSpec) -> Result<Value, Error> {
         let result = self.execute(&JobOp::CreateInstantLogsJob(spec).request(scope)?)?;
         Ok(Value::Object(read_instant_logs_job(result)?))

@@ -520,6 +520,9 @@ mod tests {
             (Method::Post, "/zones/z1/logpush/edge/jobs", RetryClass::WhenUnprocessed)
         );
         assert_eq!(create.body.unwrap(), json!({"fields": "ClientIP", "sample": 1}));
+        // Not safe to repeat: it says how to find out what became of a lost answer.
+        let check = create.outcome_check.unwrap();
+        assert!(check.contains("list the Instant Logs jobs of zone z1"), "{check}");
         let list = JobOp::InstantLogsJobs.request(&zone).unwrap();
         assert_eq!((list.method, list.retry), (Method::Get, RetryClass::Safe));
         // Zones only: refused on an account before anything is sent.

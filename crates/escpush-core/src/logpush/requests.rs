@@ -148,10 +148,18 @@ impl Operation for JobOp<'_> {
         Ok(match self {
             JobOp::Create(spec) => {
                 spec.check_scope(scope)?;
+                let named = spec.name().map_or_else(
+                    || format!("of dataset `{}`", spec.dataset().name()),
+                    |n| format!("named `{n}`"),
+                );
                 Endpoint::JobCreate
                     .request(scope, &[])?
                     .with_body(spec.to_body())
                     .with_secret()
+                    .with_outcome_check(format!(
+                        "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
+                         again (a creation that may have reached the API is never retried)"
+                    ))
             }
             JobOp::List => Endpoint::JobList.request(scope, &[])?,
             JobOp::Get(job_id) => Endpoint::JobGet.request(scope, &[&job_id.to_string()])?,
