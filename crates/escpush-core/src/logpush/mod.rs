@@ -55,4 +55,4 @@ pub use origin::OriginCheck;
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use update::{check_update, JobUpdate};
+pub use update::{check_update, updated_record, JobUpdate};

@@ -516,6 +516,17 @@ fn an_update_is_judged_on_the_stored_job_with_the_change() {
     dns.insert("dataset".into(), json!("dns_logs"));
     let err = check_update(&dns, &obj(json!({"filter_attack_traffic": true})), DatasetScope::Zone).unwrap_err();
     assert_eq!(codes(&err), [("filter_attack_traffic".to_owned(), "invalid_value")]);
+    // The API takes `filter` as a string; an update stores it as a creation does.
+    let object = obj(json!({"filter": {"where": {"key": "ClientIP", "operator": "eq", "value": "1"}}}));
+    let err = check_update(&stored, &object, DatasetScope::Zone).unwrap_err();
+    assert_eq!(codes(&err), [("filter".to_owned(), "invalid_type")]);
+    let text = obj(json!({"filter": "{\"where\": {\"value\": \"1\", \"key\": \"ClientIP\", \"operator\": \"eq\"}}",
+                          "destination_conf": " gs://b/l ", "ownership_challenge": "c"}));
+    let after = updated_record(&stored, &text);
+    assert_eq!(
+        (&after["filter"], &after["destination_conf"], after.get("ownership_challenge")),
+        (&json!(r#"{"where":{"key":"ClientIP","operator":"eq","value":"1"}}"#), &json!("gs://b/l"), None)
+    );
     // A stored name the schema would refuse does not block a change elsewhere.
     let mut spaced = stored_job();
     spaced.insert("name".into(), json!("my job"));

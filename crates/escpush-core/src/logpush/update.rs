@@ -12,12 +12,13 @@ use serde_json::{Map, Value};
 
 use crate::dataset::Dataset;
 use crate::error::Error;
+use crate::filter::Filter;
 use crate::problem::{Problem, ProblemCode};
 use crate::scope::DatasetScope;
 
 use super::compare::filter_value;
 use super::destination::{same_conf, DestinationConf};
-use super::fields::{JobField, JOB_FIELDS};
+use super::fields::{InRecord, JobField, JobFieldType, JOB_FIELDS};
 use super::job::{challenge_problem, JobSpec};
 
 /// A checked `PUT {scope}/logpush/jobs/{id}` body: the fields the caller changes, and
@@ -193,13 +194,49 @@ fn check_unchangeable(stored: &Map<String, Value>, body: &Map<String, Value>) ->
 /// and a new destination comes with the `ownership_challenge` its kind needs. The client
 /// checks its body with it before sending ([`JobUpdate::new`]); the emulator checks what it
 /// receives with it, so both refuse the same updates.
+///
+/// The body is read as the API reads it: `filter` is a string (its JSON text; schema, SDK
+/// 5.9 `filter: Optional[str]`), as on creation ([`JobSpec::from_body`]).
 pub fn check_update(stored: &Map<String, Value>, body: &Map<String, Value>, scope: DatasetScope) -> Result<(), Error> {
     let name = stored
         .get("dataset")
         .and_then(Value::as_str)
         .ok_or_else(|| Error::malformed("the stored job has no `dataset`"))?;
     check_unchangeable(stored, body)?;
+    if body.get("filter").is_some_and(|f| !f.is_null() && !f.is_string()) {
+        return Err(Error::Invalid {
+            problems: vec![Problem::new(
+                "filter",
+                ProblemCode::InvalidType,
+                "`filter` takes a string (the filter's JSON text)",
+            )],
+        });
+    }
     check_body(stored, body, Dataset::get(name, Some(scope))?, None)
+}
+
+/// The record after a `PUT` of `body` (judged by [`check_update`]), as the emulator keeps
+/// it: each field the body sends that an update may change and the record holds, set as
+/// a creation stores it (the destination as [`DestinationConf`] reads it, trimmed; a filter
+/// as its canonical JSON text, [`JobSpec::to_body`]'s); the rest as it was (a `PUT` changes
+/// only what it sends: example-logpush-curl.mdx). The challenge is never kept.
+pub fn updated_record(record: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = record.clone();
+    for (key, value) in body {
+        let Some(field) = JobField::get(key).filter(|f| f.update && f.record != InRecord::Never) else {
+            continue;
+        };
+        let value = match (field.ty, value) {
+            (JobFieldType::Destination, Value::String(text)) => DestinationConf::parse(text)
+                .map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned())),
+            (JobFieldType::Filter, Value::String(text)) if !text.trim().is_empty() => {
+                Filter::parse(text).map_or_else(|_| value.clone(), |f| Value::String(f.to_json()))
+            }
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    out
 }
 
 /// [`check_update`] after the unchangeable fields; `option_keys`: the `output_options` keys
