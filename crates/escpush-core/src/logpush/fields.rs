@@ -17,6 +17,7 @@ use crate::shown::MASK;
 use crate::suggest;
 
 use super::destination::DestinationConf;
+use super::options::field_list_problems;
 
 /// What a field's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -306,26 +307,13 @@ impl OutputOption {
                 }
             }
             (OptionValue::FieldNames, Value::Array(names)) => {
-                for (i, name) in names.iter().enumerate() {
-                    let at = format!("{path}[{i}]");
-                    let Some(name) = name.as_str() else {
-                        out.push(Problem::new(at, ProblemCode::InvalidValue, "a field name is a string"));
-                        continue;
-                    };
-                    if let Some(d) = dataset.filter(|d| d.field(name).is_none()) {
-                        let hint = suggest::did_you_mean(d.suggest_field(name));
-                        out.push(Problem::new(
-                            at,
-                            ProblemCode::UnknownField,
-                            format!("`{}` is not a field of {}{hint}", suggest::cut(name), d.name()),
-                        ));
-                    } else if names[..i].iter().any(|n| n.as_str() == Some(name)) {
-                        out.push(Problem::new(
-                            at,
-                            ProblemCode::InvalidValue,
-                            format!("`{}` is listed twice in `field_names`", suggest::cut(name)),
-                        ));
-                    }
+                if let Some(d) = dataset {
+                    out.extend(field_list_problems(
+                        &path,
+                        names.iter().map(Value::as_str),
+                        d,
+                        ProblemCode::InvalidValue,
+                    ));
                 }
             }
             _ => out.push(problem(format!("`{key}` takes {}", self.value.describe()))),
@@ -868,8 +856,10 @@ pub const JOB_RULES: &[JobRule] = &[
         source: "SPEC 2.3; api-configuration.mdx (Options)",
     },
     JobRule {
-        rule: "output_options.field_names are fields of the dataset, each once, as logpull_options' fields are.",
-        source: "api-configuration.mdx (Options: \"Refer to Datasets for the currently available fields\")",
+        rule: "output_options.field_names name at least one field, each a field of the dataset, once, as \
+               logpull_options' fields do (and an Instant Logs session's fields, when given).",
+        source: "api-configuration.mdx (Options: \"Refer to Datasets for the currently available fields\"; \
+                 \"you need to specify the fields names\")",
     },
     JobRule {
         rule: "A destination that needs an ownership challenge (see Destinations) is created with \

@@ -1402,3 +1402,39 @@ fn a_file_need_not_carry_the_challenge_of_a_job_that_exists_unchanged() {
     let err = plan_job(&want[0], &[elsewhere], &zone).unwrap_err();
     assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "missing_member")]);
 }
+
+#[test]
+fn every_list_of_fields_follows_one_rule() {
+    // logpull_options' fields, output_options.field_names and an Instant Logs session's
+    // fields: at least one, each a field of the dataset, once (one function); each keeps the
+    // code of the value it is part of.
+    let options = |fields: &[&str]| {
+        let options = LogpullOptions::new(fields.iter().copied());
+        JobSpec::builder("http_requests", DatasetScope::Zone)
+            .destination_conf(S3_KEYS)
+            .logpull_options(options)
+            .build()
+            .map(drop)
+    };
+    let names = |fields: &[&str]| {
+        create("http_requests", S3_KEYS, json!({"output_options": {"field_names": fields}})).map(drop)
+    };
+    let session = |fields: &[&str]| InstantLogsSpec::builder().fields(fields.iter().copied()).build().map(drop);
+    type Check<'a> = (&'a str, &'a str, Box<dyn Fn(&[&str]) -> Result<(), Error>>);
+    let lists: [Check<'_>; 3] = [
+        ("logpull_options.fields", "invalid_option", Box::new(options)),
+        ("output_options.field_names", "invalid_value", Box::new(names)),
+        ("fields", "invalid_value", Box::new(session)),
+    ];
+    for (path, code, check) in &lists {
+        assert_eq!(codes(&check(&[]).unwrap_err()), [((*path).to_owned(), *code)], "{path}");
+        assert!(check(&[]).unwrap_err().to_string().contains("name at least one field"));
+        assert_eq!(
+            codes(&check(&["ClientIP", "ClientIPP", "ClientIP"]).unwrap_err()),
+            [(format!("{path}[1]"), "unknown_field"), (format!("{path}[2]"), *code)],
+            "{path}"
+        );
+        assert!(check(&["ClientIP", "EdgeResponseStatus"]).is_ok(), "{path}");
+    }
+    assert!(session(&[""]).unwrap_err().to_string().contains("an empty field name in `fields`"));
+}
