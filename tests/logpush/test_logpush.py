@@ -78,7 +78,7 @@ BAD: list[tuple[dict[str, Any], type[Exception], str, str]] = [
     ({"destination_conf": "s3://bucket/logs"}, InvalidInput, "destination_conf", "names its region"),
     ({"destination_conf": "ftp://host/x"}, InvalidInput, "destination_conf", "is not a destination scheme"),
     ({"dataset": "http_request"}, InvalidInput, "dataset", "did you mean `http_requests`?"),
-    ({"dataset": "gateway_dns"}, InvalidInput, "dataset", "is an account dataset; create the job on an account"),
+    ({"dataset": "gateway_dns"}, InvalidInput, "dataset", "is an account dataset: use it on an account, not on a zone"),
     (
         {"logpull_options": "fields=ClientIP,ClientIPP"},
         InvalidInput,

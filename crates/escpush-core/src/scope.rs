@@ -37,6 +37,14 @@ impl DatasetScope {
             DatasetScope::Account => "account",
         }
     }
+
+    /// `"a zone"` or `"an account"`, for a message.
+    pub fn with_article(self) -> &'static str {
+        match self {
+            DatasetScope::Zone => "a zone",
+            DatasetScope::Account => "an account",
+        }
+    }
 }
 
 impl fmt::Display for DatasetScope {

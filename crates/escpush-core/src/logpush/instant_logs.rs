@@ -517,7 +517,10 @@ mod tests {
             json!({"logpull_options": "fields=ClientIP", "dataset": "http_requests"})
         );
         let err = JobOp::ValidateOrigin(&check).request(&account).unwrap_err();
-        assert!(err.to_string().contains("`http_requests` is a zone dataset"), "{err}");
+        assert!(
+        err.to_string().contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+        "{err}"
+    );
         let bare = OriginCheck::new(Some(&options), None, DatasetScope::Zone).unwrap();
         assert_eq!(
             JobOp::ValidateOrigin(&bare).request(&account).unwrap().path,

@@ -365,33 +365,12 @@ impl Found {
 }
 
 fn check_dataset(name: &str, scope: Option<DatasetScope>, found: &mut Found) -> Option<&'static Dataset> {
-    let scope = scope.unwrap_or(DatasetScope::Zone);
-    let err = match Dataset::get(name, Some(scope)) {
+    let message = match Dataset::get(name, Some(scope.unwrap_or(DatasetScope::Zone))) {
         Ok(d) => return Some(d),
-        Err(err) => err,
-    };
-    let other = match scope {
-        DatasetScope::Zone => DatasetScope::Account,
-        DatasetScope::Account => DatasetScope::Zone,
-    };
-    let article = |s: DatasetScope| {
-        if s == DatasetScope::Zone {
-            "a zone"
-        } else {
-            "an account"
-        }
-    };
-    let message = if name.is_empty() {
-        "a job needs a dataset, like \"http_requests\"".to_owned()
-    } else if Dataset::get(name, Some(other)).is_ok() {
-        format!(
-            "`{name}` is {} dataset; create the job on {}, not on {}",
-            article(other),
-            article(other),
-            article(scope)
-        )
-    } else {
-        err.to_string()
+        Err(_) if name.is_empty() => "a job needs a dataset, like \"http_requests\"".to_owned(),
+        // A dataset of the other scope, in `Dataset::check_scope`'s words.
+        Err(Error::InvalidInput { message, .. }) => message,
+        Err(err) => err.to_string(),
     };
     found.job(Problem::new("dataset", ProblemCode::UnknownDataset, message));
     None

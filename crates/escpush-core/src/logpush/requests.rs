@@ -4,36 +4,19 @@
 
 use serde_json::{Map, Value};
 
+use crate::dataset::Dataset;
 use crate::endpoints::Endpoint;
 use crate::error::Error;
 use crate::json::json_kind;
 use crate::operation::Operation;
 use crate::request::Request;
-use crate::scope::{DatasetScope, Scope};
+use crate::scope::Scope;
 
 use super::destination::DestinationConf;
 use super::instant_logs::InstantLogsSpec;
 use super::job::JobSpec;
 use super::origin::OriginCheck;
 use super::update::JobUpdate;
-
-impl JobSpec {
-    /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
-    fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
-        if scope.kind() == self.dataset().scope() {
-            return Ok(());
-        }
-        Err(Error::InvalidInput {
-            what: "scope",
-            message: format!(
-                "`{}` is a {} dataset; create the job on the {} it belongs to, not on {scope}",
-                self.dataset().name(),
-                self.dataset().scope(),
-                self.dataset().scope()
-            ),
-        })
-    }
-}
 
 /// One operation on the log-push jobs of a zone or an account. Each variant names its
 /// endpoint; [`Operation::request`] describes the request, and the answer is read with
@@ -105,29 +88,6 @@ impl std::fmt::Debug for JobOp<'_> {
     }
 }
 
-/// A dataset name the scope holds, or why not (an unknown name, a zone dataset on an account).
-fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::Dataset, Error> {
-    let err = match crate::dataset::Dataset::get(name, Some(scope.kind())) {
-        Ok(d) => return Ok(d),
-        Err(err) => err,
-    };
-    match crate::dataset::Dataset::get(name, None) {
-        Ok(other) => Err(Error::InvalidInput {
-            what: "dataset",
-            message: format!(
-                "`{name}` is {} dataset; ask the {} it belongs to, not {scope}",
-                if other.scope() == DatasetScope::Zone {
-                    "a zone"
-                } else {
-                    "an account"
-                },
-                other.scope()
-            ),
-        }),
-        Err(_) => Err(err),
-    }
-}
-
 /// A destination check (`POST {scope}/logpush/{ownership,validate/...}`): the body holds
 /// the destination's credentials (and the ownership challenge).
 fn destination_check(
@@ -147,7 +107,7 @@ impl Operation for JobOp<'_> {
     fn request(&self, scope: &Scope) -> Result<Request, Error> {
         Ok(match self {
             JobOp::Create(spec) => {
-                spec.check_scope(scope)?;
+                spec.dataset().check_scope(scope.kind())?;
                 let named = spec.name().map_or_else(
                     || format!("of dataset `{}`", spec.dataset().name()),
                     |n| format!("named `{n}`"),
@@ -164,20 +124,19 @@ impl Operation for JobOp<'_> {
             JobOp::List => Endpoint::JobList.request(scope, &[])?,
             JobOp::Get(job_id) => Endpoint::JobGet.request(scope, &[&job_id.to_string()])?,
             JobOp::Update(update) => {
-                if update.dataset().scope() != scope.kind() {
-                    return Err(Error::InvalidInput {
-                        what: "scope",
-                        message: format!("job {} is not a job of {scope}", update.job_id()),
-                    });
-                }
+                update.dataset().check_scope(scope.kind())?;
                 Endpoint::JobUpdate
                     .request(scope, &[&update.job_id().to_string()])?
                     .with_body(update.to_body())
                     .with_secret()
             }
             JobOp::Delete(job_id) => Endpoint::JobDelete.request(scope, &[&job_id.to_string()])?,
-            JobOp::DatasetJobs(name) => Endpoint::DatasetJobs.request(scope, &[scoped_dataset(name, scope)?.name()])?,
-            JobOp::Fields(name) => Endpoint::DatasetFields.request(scope, &[scoped_dataset(name, scope)?.name()])?,
+            JobOp::DatasetJobs(name) => {
+                Endpoint::DatasetJobs.request(scope, &[Dataset::get(name, Some(scope.kind()))?.name()])?
+            }
+            JobOp::Fields(name) => {
+                Endpoint::DatasetFields.request(scope, &[Dataset::get(name, Some(scope.kind()))?.name()])?
+            }
             JobOp::OwnershipChallenge(conf) => destination_check(Endpoint::OwnershipChallenge, scope, conf, None)?,
             JobOp::ValidateOwnership(conf, challenge) => {
                 if challenge.trim().is_empty() {
@@ -191,11 +150,8 @@ impl Operation for JobOp<'_> {
             JobOp::ValidateDestination(conf) => destination_check(Endpoint::ValidateDestination, scope, conf, None)?,
             JobOp::DestinationExists(conf) => destination_check(Endpoint::DestinationExists, scope, conf, None)?,
             JobOp::ValidateOrigin(check) => {
-                if let Some(d) = check.dataset().filter(|d| d.scope() != scope.kind()) {
-                    return Err(Error::InvalidInput {
-                        what: "dataset",
-                        message: format!("`{}` is a {} dataset, not one of {scope}", d.name(), d.scope()),
-                    });
+                if let Some(d) = check.dataset() {
+                    d.check_scope(scope.kind())?;
                 }
                 Endpoint::ValidateOrigin.request(scope, &[])?.with_body(check.to_body())
             }

@@ -239,7 +239,7 @@ fn every_mistake_is_caught_before_sending() {
     );
     assert!(err
         .to_string()
-        .contains("`gateway_dns` is an account dataset; create the job on an account, not on a zone"));
+        .contains("`gateway_dns` is an account dataset: use it on an account, not on a zone"));
     let err = JobSpec::builder("http_requests", DatasetScope::Zone)
         .destination_conf(S3_KEYS)
         .logpull_options(LogpullOptions::new(["ClientIP", "ClientIPP"]))
@@ -384,10 +384,12 @@ fn job_operations_describe_their_requests() {
         (Method::Post, false, true)
     );
     let account = Scope::account("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
-    assert!(matches!(
-        JobOp::Create(&spec).request(&account),
-        Err(Error::InvalidInput { what: "scope", .. })
-    ));
+    let err = JobOp::Create(&spec).request(&account).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput { what: "dataset", .. }), "{err}");
+    assert!(
+        err.to_string().contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+        "{err}"
+    );
 }
 
 #[test]
