@@ -45,7 +45,7 @@ mod json;
 mod logpush;
 mod operation;
 mod problem;
-pub mod redact;
+mod redact;
 mod request;
 mod scope;
 mod share;
@@ -84,7 +84,10 @@ pub use logpush::{
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
-pub use redact::{mask_secret, mask_secret_bytes, Secrets, MASK};
+pub use redact::{
+    is_secret_header, mask_secret, mask_secret_bytes, redact_body, secret_body_keys, Secrets, ESC_SECRET_KEY, MASK,
+    MIN_SCRUBBED_LEN, SECRET_HEADERS,
+};
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};

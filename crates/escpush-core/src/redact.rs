@@ -30,7 +30,7 @@ pub use crate::shown::{mask_secret, mask_secret_bytes, MIN_SCRUBBED_LEN};
 
 use crate::logpush::{job_secrets, JOB_FIELDS};
 
-pub use crate::logpush::redact_job;
+use crate::logpush::redact_job;
 pub use crate::shown::MASK;
 
 /// The key of the ESC secret in a `POST .../disable_esc` body (SPEC 2.1).
@@ -58,7 +58,7 @@ pub fn secret_body_keys() -> Vec<&'static str> {
 /// [`ESC_SECRET_KEY`] value set masked.
 ///
 /// ```
-/// use escpush_core::redact::redact_body;
+/// use escpush_core::redact_body;
 /// use serde_json::json;
 ///
 /// let mut body = json!({"with_secret": "s3cret", "jobs": [{"destination_conf": "s3://b?region=r&secret-access-key=k"}]});

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use escpush_core::redact::{is_secret_header, redact_body, Secrets, MASK};
+use escpush_core::{is_secret_header, redact_body, Secrets, MASK};
 use serde_json::{json, Value};
 
 use crate::wire::HttpRequest;
