@@ -192,7 +192,7 @@ impl Dataset {
             let suggestion = suggest::closest(name, candidates.map(|d| (d.name.as_str(), d.name.clone())));
             Error::UnknownDataset {
                 name: name.to_owned(),
-                scope: scope.map(DatasetScope::as_str),
+                scope,
                 suggestion,
             }
         })

@@ -36,6 +36,7 @@
 
 mod assess;
 mod dataset;
+mod dataset_scope;
 mod endpoints;
 mod envelope;
 mod error;

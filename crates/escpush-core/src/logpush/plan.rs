@@ -555,7 +555,7 @@ fn plan_entry(
         }
         shown.push(FieldChange {
             field: key.clone(),
-            before: printable(key, before, value),
+            before: printable(key, before),
             after: printable_after(key, before, value),
         });
         changes.insert(key.clone(), value.clone());
@@ -617,7 +617,7 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
 
 /// A value of a change fit to print: filters canonical, the rest as a record shows it
 /// (destinations redacted, secrets masked).
-fn printable(key: &str, value: &Value, _other: &Value) -> Value {
+fn printable(key: &str, value: &Value) -> Value {
     match (key, value) {
         ("filter", v) => match filter_value(Some(v)) {
             Ok(Some(f)) => Value::String(f.to_json()),
@@ -631,8 +631,8 @@ fn printable(key: &str, value: &Value, _other: &Value) -> Value {
 /// The desired side: when only a credential of the destination differs, both redacted
 /// texts are equal, so the desired side says so instead.
 fn printable_after(key: &str, before: &Value, after: &Value) -> Value {
-    let shown = printable(key, after, before);
-    if key == "destination_conf" && shown == printable(key, before, after) {
+    let shown = printable(key, after);
+    if key == "destination_conf" && shown == printable(key, before) {
         return Value::String(format!(
             "{} (a credential changed)",
             shown.as_str().unwrap_or(crate::shown::MASK)
