@@ -244,8 +244,9 @@ impl PyLogpush {
     }
 
     /// Updates a job and returns the stored job: reads it, and sends only the fields given
-    /// (`None` clears one; `output_options` is merged onto the stored one and sent whole),
-    /// as the API takes an update: a `PUT` changes only what it sends. The fields are checked
+    /// whose value differs from the stored one, never one the API sets (`None` clears one;
+    /// `output_options` is merged onto the stored one and sent whole), as the API takes an
+    /// update: a `PUT` changes only what it sends. The fields are checked
     /// as `create_job` checks them, on the stored job with the changes, before anything is
     /// written; `dataset` and `kind` cannot change, and a new `destination_conf` that needs
     /// an ownership challenge needs `ownership_challenge` too. Retried on 429, 5xx and
@@ -293,7 +294,7 @@ impl PyLogpush {
     /// filters back differently (member order, spacing, `"500"` for `500`, nesting) causes
     /// no update, nor does a redundant condition. Fields not given are left as stored.
     /// `ownership_challenge` is sent on creation, and with a new `destination_conf` (the
-    /// API does not give it back, so it is not compared). A
+    /// API does not give it back, so it is not compared), and needed only then. A
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
