@@ -144,7 +144,16 @@ mod tests {
         assert_eq!(names, Error::VARIANT_NAMES);
         // The scope of an unknown dataset is typed, and shown in words.
         let err = crate::Dataset::get("no_such_dataset", Some(DatasetScope::Account)).unwrap_err();
-        assert!(matches!(err, Error::UnknownDataset { scope: Some(DatasetScope::Account), .. }));
-        assert!(err.to_string().starts_with("unknown account dataset `no_such_dataset`"), "{err}");
+        assert!(matches!(
+            err,
+            Error::UnknownDataset {
+                scope: Some(DatasetScope::Account),
+                ..
+            }
+        ));
+        assert!(
+            err.to_string().starts_with("unknown account dataset `no_such_dataset`"),
+            "{err}"
+        );
     }
 }

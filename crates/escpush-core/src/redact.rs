@@ -210,7 +210,10 @@ mod tests {
         // Bytes that are no text, and characters of other scripts, around a short secret.
         assert_eq!(mask_secret_bytes(b"\xff abc \xfe", "abc").as_ref(), b"\xff *** \xfe");
         assert_eq!(mask_secret_bytes(b"\xffabc\xfe", "abc").as_ref(), b"\xff***\xfe");
-        assert_eq!(mask_secret("\u{e9}abc \u{ab}abc\u{bb}", "abc"), "\u{e9}abc \u{ab}***\u{bb}");
+        assert_eq!(
+            mask_secret("\u{e9}abc \u{ab}abc\u{bb}", "abc"),
+            "\u{e9}abc \u{ab}***\u{bb}"
+        );
     }
 
     #[test]
@@ -224,7 +227,10 @@ mod tests {
         );
         // A short user:password quoted alone, and a collector code at the end of a sentence.
         let s = Secrets::of_body(&json!({"destination_conf": "https://me:pw1@logs.example.com/in"}));
-        assert_eq!(s.scrub("refused me:pw1 at logs.example.com"), "refused *** at logs.example.com");
+        assert_eq!(
+            s.scrub("refused me:pw1 at logs.example.com"),
+            "refused *** at logs.example.com"
+        );
         let s = Secrets::of_body(&json!({"destination_conf": "sumo://e.sumologic.com/receiver/v1/http/C0DE"}));
         assert_eq!(s.scrub("no source C0DE."), "no source ***.");
         // Inside a longer word it is part of that word: "cre***ting" no more.

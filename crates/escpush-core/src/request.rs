@@ -132,7 +132,9 @@ impl fmt::Debug for Request {
             (Some(_), true) => d.field("body", &"<redacted>"),
             (body, _) => d.field("body", body),
         };
-        d.field("retry", &self.retry).finish()
+        d.field("retry", &self.retry)
+            .field("outcome_check", &self.outcome_check)
+            .finish()
     }
 }
 

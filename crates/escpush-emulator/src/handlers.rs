@@ -830,8 +830,15 @@ mod tests {
         let object = r#"{"filter": {"where": {"key": "ClientIP", "operator": "eq", "value": "1.1.1.1"}}}"#;
         let (status, _, body) = answer_on(&state, "PUT", &job, object);
         assert_eq!(status, 400, "{body}");
-        assert!(body["errors"][0]["message"].as_str().unwrap().contains("`filter` takes a string"), "{body}");
-        let text = r#"{"filter": "{ \"where\" : {\"value\": \"1.1.1.1\", \"operator\": \"eq\", \"key\": \"ClientIP\"}}"}"#;
+        assert!(
+            body["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`filter` takes a string"),
+            "{body}"
+        );
+        let text =
+            r#"{"filter": "{ \"where\" : {\"value\": \"1.1.1.1\", \"operator\": \"eq\", \"key\": \"ClientIP\"}}"}"#;
         let (status, _, body) = answer_on(&state, "PUT", &job, text);
         assert_eq!(status, 200, "{body}");
         assert_eq!(

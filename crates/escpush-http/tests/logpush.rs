@@ -556,11 +556,17 @@ fn a_destination_exists_where_a_job_pushes_whatever_its_parameters() {
     assert!(exists("s3://bucket/logs"));
     assert!(exists("s3://bucket/logs/?region=eu-west-1"));
     assert!(exists(S3_IAM));
-    assert!(!exists("s3://bucket"), "another path of the bucket is another destination");
+    assert!(
+        !exists("s3://bucket"),
+        "another path of the bucket is another destination"
+    );
     assert!(!exists("s3://bucket/logs/http"));
     assert!(!exists("gs://bucket/logs"));
     assert!(!c
-        .destination_exists(&Scope::zone("z2").unwrap(), &escpush_core::DestinationConf::parse(S3_IAM).unwrap())
+        .destination_exists(
+            &Scope::zone("z2").unwrap(),
+            &escpush_core::DestinationConf::parse(S3_IAM).unwrap()
+        )
         .unwrap());
 }
 
@@ -575,7 +581,11 @@ fn ensure_of_an_existing_job_needs_no_new_challenge() {
     let (entry, job) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
     assert_eq!(entry.action, escpush_core::PlanAction::Unchanged);
     assert_eq!(job["id"], id);
-    assert_eq!(methods(&emu), ["GET /client/v4/zones/z1/logpush/jobs"], "nothing but the list was sent");
+    assert_eq!(
+        methods(&emu),
+        ["GET /client/v4/zones/z1/logpush/jobs"],
+        "nothing but the list was sent"
+    );
     // A job that does not exist yet still needs one, refused before anything is sent.
     emu.clear_requests();
     let other = json!({"name": "b", "dataset": "http_requests", "destination_conf": "gs://other/logs"});
@@ -624,5 +634,8 @@ fn an_ownership_answer_never_shows_a_destination_credential() {
             .map(escpush_emulator::LoggedRequest::to_json)
             .collect::<Vec<_>>()
     );
-    assert!(!logged.contains("SECRETCODE") && !logged.contains("pw-SECRET"), "{logged}");
+    assert!(
+        !logged.contains("SECRETCODE") && !logged.contains("pw-SECRET"),
+        "{logged}"
+    );
 }

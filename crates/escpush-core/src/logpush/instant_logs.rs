@@ -518,9 +518,10 @@ mod tests {
         );
         let err = JobOp::ValidateOrigin(&check).request(&account).unwrap_err();
         assert!(
-        err.to_string().contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
-        "{err}"
-    );
+            err.to_string()
+                .contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+            "{err}"
+        );
         let bare = OriginCheck::new(Some(&options), None, DatasetScope::Zone).unwrap();
         assert_eq!(
             JobOp::ValidateOrigin(&bare).request(&account).unwrap().path,

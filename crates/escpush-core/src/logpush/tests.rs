@@ -387,7 +387,8 @@ fn job_operations_describe_their_requests() {
     let err = JobOp::Create(&spec).request(&account).unwrap_err();
     assert!(matches!(err, Error::InvalidInput { what: "dataset", .. }), "{err}");
     assert!(
-        err.to_string().contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+        err.to_string()
+            .contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
         "{err}"
     );
 }
@@ -522,12 +523,22 @@ fn an_update_is_judged_on_the_stored_job_with_the_change() {
     let object = obj(json!({"filter": {"where": {"key": "ClientIP", "operator": "eq", "value": "1"}}}));
     let err = check_update(&stored, &object, DatasetScope::Zone).unwrap_err();
     assert_eq!(codes(&err), [("filter".to_owned(), "invalid_type")]);
-    let text = obj(json!({"filter": "{\"where\": {\"value\": \"1\", \"key\": \"ClientIP\", \"operator\": \"eq\"}}",
-                          "destination_conf": " gs://b/l ", "ownership_challenge": "c"}));
+    let text = obj(
+        json!({"filter": "{\"where\": {\"value\": \"1\", \"key\": \"ClientIP\", \"operator\": \"eq\"}}",
+                          "destination_conf": " gs://b/l ", "ownership_challenge": "c"}),
+    );
     let after = updated_record(&stored, &text);
     assert_eq!(
-        (&after["filter"], &after["destination_conf"], after.get("ownership_challenge")),
-        (&json!(r#"{"where":{"key":"ClientIP","operator":"eq","value":"1"}}"#), &json!("gs://b/l"), None)
+        (
+            &after["filter"],
+            &after["destination_conf"],
+            after.get("ownership_challenge")
+        ),
+        (
+            &json!(r#"{"where":{"key":"ClientIP","operator":"eq","value":"1"}}"#),
+            &json!("gs://b/l"),
+            None
+        )
     );
     // A stored name the schema would refuse does not block a change elsewhere.
     let mut spaced = stored_job();
@@ -668,7 +679,10 @@ fn the_answers_are_read_strictly() {
         &conf,
     )
     .unwrap();
-    assert_eq!((quoted.filename.as_str(), quoted.message.as_str()), ("***/o.txt", "wrote ***"));
+    assert_eq!(
+        (quoted.filename.as_str(), quoted.message.as_str()),
+        ("***/o.txt", "wrote ***")
+    );
     assert_eq!(read_valid(json!({"valid": true}), "x").unwrap(), "");
     assert!(
         read_valid(json!({"valid": false, "message": "bad"}), "the ownership challenge")
@@ -1300,11 +1314,15 @@ fn an_update_of_a_whole_record_sends_only_what_differs() {
         ("id", json!(2), "id cannot change"),
         ("dataset", json!("dns_logs"), "dataset cannot change"),
         ("kind", json!("edge"), "kind cannot change"),
-        ("last_complete", json!("2026-02-01T00:00:00Z"), "last_complete cannot change"),
+        (
+            "last_complete",
+            json!("2026-02-01T00:00:00Z"),
+            "last_complete cannot change",
+        ),
     ] {
-        let mut changed = stored.clone();
-        changed.insert(key.into(), value);
-        let err = JobUpdate::new(&stored, &changed, DatasetScope::Zone).unwrap_err();
+        let mut other = stored.clone();
+        other.insert(key.into(), value);
+        let err = JobUpdate::new(&stored, &other, DatasetScope::Zone).unwrap_err();
         assert!(err.to_string().contains(says), "{key}: {err}");
     }
 }
@@ -1324,13 +1342,25 @@ fn one_destination_is_the_same_place_as_another_by_scheme_path_and_store() {
             .unwrap()
             .same_place(&DestinationConf::parse_address(b).unwrap())
     };
-    assert!(place("s3://b/logs", "s3://b/logs/?region=us-east-1&access-key-id=K&secret-access-key=S"));
-    assert!(place("https://me:pw@logs.example.com/in", "https://logs.example.com/in?header_X=1"));
-    assert!(!place("s3://b/logs", "s3://b/logs?region=r&endpoint=sfo2.digitaloceanspaces.com"));
+    assert!(place(
+        "s3://b/logs",
+        "s3://b/logs/?region=us-east-1&access-key-id=K&secret-access-key=S"
+    ));
+    assert!(place(
+        "https://me:pw@logs.example.com/in",
+        "https://logs.example.com/in?header_X=1"
+    ));
+    assert!(!place(
+        "s3://b/logs",
+        "s3://b/logs?region=r&endpoint=sfo2.digitaloceanspaces.com"
+    ));
     assert!(!place("r2://b/logs?account-id=one", "r2://b/logs?account-id=two"));
     assert!(!place("s3://b", "s3://b/logs") && !place("s3://b/logs", "gs://b/logs"));
     let sumo = "sumo://e.sumologic.com/receiver/v1/http/";
-    assert!(!place(&format!("{sumo}ONE"), &format!("{sumo}TWO")), "one collector each");
+    assert!(
+        !place(&format!("{sumo}ONE"), &format!("{sumo}TWO")),
+        "one collector each"
+    );
     // A change of the text is a change of the field, a credential included (a rotated key).
     let (a, b) = (json!(SECRET_CONF), json!(format!(" {SECRET_CONF}")));
     assert!(super::destination::same_conf(Some(&a), Some(&b)));
@@ -1346,8 +1376,13 @@ fn a_record_passes_the_checks_of_its_own_rows() {
         ("dns_logs", DatasetScope::Zone),
         ("gateway_dns", DatasetScope::Account),
     ] {
-        let spec = JobSpec::builder(dataset, scope).destination_conf(S3_KEYS).build().unwrap();
-        let Value::Object(body) = spec.to_body() else { panic!("a body is an object") };
+        let spec = JobSpec::builder(dataset, scope)
+            .destination_conf(S3_KEYS)
+            .build()
+            .unwrap();
+        let Value::Object(body) = spec.to_body() else {
+            panic!("a body is an object")
+        };
         let record = job_record(1, &body);
         let ds = crate::Dataset::get(dataset, Some(scope)).unwrap();
         for (key, value) in &record {
@@ -1365,7 +1400,9 @@ fn a_record_passes_the_checks_of_its_own_rows() {
     // Every default the table gives a record is a value of its row, unless a creation
     // without the field is refused (then the default never shows).
     for field in JOB_FIELDS {
-        let InRecord::Always(default) = field.record else { continue };
+        let InRecord::Always(default) = field.record else {
+            continue;
+        };
         if default == RecordDefault::Assigned || field.problems(&default.to_value(), None).is_empty() {
             continue;
         }
@@ -1388,22 +1425,32 @@ fn a_file_need_not_carry_the_challenge_of_a_job_that_exists_unchanged() {
     let file = json!({"jobs": [{"name": "a", "dataset": "http_requests", "destination_conf": dest}]});
     let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
     let zone = Scope::zone("z1").unwrap();
-    let stored = obj(json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": dest,
-                            "enabled": false, "kind": "", "filter": null}));
+    let stored = obj(
+        json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": dest,
+                            "enabled": false, "kind": "", "filter": null}),
+    );
     let entry = plan_job(&want[0], std::slice::from_ref(&stored), &zone).unwrap();
     assert_eq!(entry.action, PlanAction::Unchanged);
-    assert!(plan_jobs(&want, std::slice::from_ref(&stored), &zone, PlanOptions::new())
-        .unwrap()
-        .is_noop());
+    assert!(
+        plan_jobs(&want, std::slice::from_ref(&stored), &zone, PlanOptions::new())
+            .unwrap()
+            .is_noop()
+    );
     // Still refused before anything is written: the job's creation, and a move to it.
     let err = plan_jobs(&want, &[], &zone, PlanOptions::new()).unwrap_err();
-    assert_eq!(codes(&err), [("jobs[0].ownership_challenge".to_owned(), "missing_member")]);
+    assert_eq!(
+        codes(&err),
+        [("jobs[0].ownership_challenge".to_owned(), "missing_member")]
+    );
     assert!(plan_job(&want[0], &[], &zone).is_err());
     let mut elsewhere = stored.clone();
     elsewhere.insert("destination_conf".into(), json!(S3_KEYS));
     let err = plan_job(&want[0], &[elsewhere], &zone).unwrap_err();
     assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "missing_member")]);
 }
+
+/// A list of fields: its path, the code of its other problems, and a check of one list.
+type Check<'a> = (&'a str, &'a str, Box<dyn Fn(&[&str]) -> Result<(), Error>>);
 
 #[test]
 fn every_list_of_fields_follows_one_rule() {
@@ -1419,10 +1466,19 @@ fn every_list_of_fields_follows_one_rule() {
             .map(drop)
     };
     let names = |fields: &[&str]| {
-        create("http_requests", S3_KEYS, json!({"output_options": {"field_names": fields}})).map(drop)
+        create(
+            "http_requests",
+            S3_KEYS,
+            json!({"output_options": {"field_names": fields}}),
+        )
+        .map(drop)
     };
-    let session = |fields: &[&str]| InstantLogsSpec::builder().fields(fields.iter().copied()).build().map(drop);
-    type Check<'a> = (&'a str, &'a str, Box<dyn Fn(&[&str]) -> Result<(), Error>>);
+    let session = |fields: &[&str]| {
+        InstantLogsSpec::builder()
+            .fields(fields.iter().copied())
+            .build()
+            .map(drop)
+    };
     let lists: [Check<'_>; 3] = [
         ("logpull_options.fields", "invalid_option", Box::new(options)),
         ("output_options.field_names", "invalid_value", Box::new(names)),
@@ -1438,5 +1494,8 @@ fn every_list_of_fields_follows_one_rule() {
         );
         assert!(check(&["ClientIP", "EdgeResponseStatus"]).is_ok(), "{path}");
     }
-    assert!(session(&[""]).unwrap_err().to_string().contains("an empty field name in `fields`"));
+    assert!(session(&[""])
+        .unwrap_err()
+        .to_string()
+        .contains("an empty field name in `fields`"));
 }

@@ -227,8 +227,9 @@ pub fn updated_record(record: &Map<String, Value>, body: &Map<String, Value>) ->
             continue;
         };
         let value = match (field.ty, value) {
-            (JobFieldType::Destination, Value::String(text)) => DestinationConf::parse(text)
-                .map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned())),
+            (JobFieldType::Destination, Value::String(text)) => {
+                DestinationConf::parse(text).map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned()))
+            }
             (JobFieldType::Filter, Value::String(text)) if !text.trim().is_empty() => {
                 Filter::parse(text).map_or_else(|_| value.clone(), |f| Value::String(f.to_json()))
             }
