@@ -452,7 +452,7 @@ def test_limits_default_to_the_api_and_are_configurable() -> None:
 def test_unknown_dataset_and_scope_are_invalid_input() -> None:
     with pytest.raises(InvalidInput, match=r"unknown dataset `http_request`; did you mean `http_requests`\?"):
         (field("A") == "x").validate("http_request")
-    with pytest.raises(InvalidInput, match="unknown zone dataset `gateway_dns`"):
+    with pytest.raises(InvalidInput, match="`gateway_dns` is an account dataset: use it on an account, not on a zone"):
         (field("A") == "x").validate("gateway_dns", scope="zone")
     with pytest.raises(InvalidInput, match='use "zone" or "account"'):
         (field("A") == "x").validate("http_requests", scope="org")

@@ -51,7 +51,7 @@ def test_validate_origin_refuses_before_sending(escpush_emulator: Emulator) -> N
     logpush = escpush_emulator.client().zone(ZONE).logpush
     with pytest.raises(InvalidInput, match=r"logpull_options.fields\[1\]: `ClientIPP` is not a field of http_requests"):
         logpush.validate_origin("fields=RayID,ClientIPP", dataset="http_requests")
-    with pytest.raises(InvalidInput, match="unknown zone dataset `gateway_dns`"):
+    with pytest.raises(InvalidInput, match="`gateway_dns` is an account dataset: use it on an account, not on a zone"):
         logpush.validate_origin(DOCS_OPTIONS, dataset="gateway_dns")
     with pytest.raises(InvalidInput, match="timestamps"):
         logpush.validate_origin("fields=RayID&timestamps=weekly")

@@ -78,7 +78,7 @@ BAD: list[tuple[dict[str, Any], type[Exception], str, str]] = [
     ({"destination_conf": "s3://bucket/logs"}, InvalidInput, "destination_conf", "names its region"),
     ({"destination_conf": "ftp://host/x"}, InvalidInput, "destination_conf", "is not a destination scheme"),
     ({"dataset": "http_request"}, InvalidInput, "dataset", "did you mean `http_requests`?"),
-    ({"dataset": "gateway_dns"}, InvalidInput, "dataset", "is an account dataset; create the job on an account"),
+    ({"dataset": "gateway_dns"}, InvalidInput, "dataset", "is an account dataset: use it on an account, not on a zone"),
     (
         {"logpull_options": "fields=ClientIP,ClientIPP"},
         InvalidInput,
@@ -338,15 +338,16 @@ def test_secrets_of_a_job_echoed_by_the_server_are_scrubbed(escpush_emulator: Em
 
 def test_a_short_credential_does_not_garble_the_servers_message(escpush_emulator: Emulator) -> None:
     # Issue 23: a one-letter parameter value was masked inside every word ("cre***ting *** new
-    # job"); a value that short is masked only where it is known to stand.
-    conf = "r2://bucket/logs?account-id=a&access-key-id=k&secret-access-key=SAK-long-secret"
-    message = "creating a new job is not allowed: exceeded max jobs allowed (account-id=a, key k)"
+    # job"). A value that short is masked wherever it stands alone (a server may quote it
+    # anywhere: "key k"), never inside a longer word (the "ea" of "creating").
+    conf = "r2://bucket/logs?account-id=ea&access-key-id=k&secret-access-key=SAK-long-secret"
+    message = "creating a new job is not allowed: exceeded max jobs allowed (account-id=ea, key k)"
     body = json.dumps({"success": False, "errors": [{"code": 1004, "message": message}], "result": None})
     escpush_emulator.fail_next(status=400, body=body)
     with pytest.raises(ApiError) as exc:
         escpush_emulator.client().zone(ZONE).logpush.create_job(destination_conf=conf, dataset="http_requests")
     assert exc.value.errors[0]["message"] == (
-        "creating a new job is not allowed: exceeded max jobs allowed (account-id=***, key k)"
+        "creating a new job is not allowed: exceeded max jobs allowed (account-id=***, key ***)"
     )
     escpush_emulator.fail_next(echo=True, status=400)
     with pytest.raises(ApiError) as exc:

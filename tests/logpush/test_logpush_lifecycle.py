@@ -210,9 +210,7 @@ def test_live_fields_and_drift(escpush_emulator: Emulator) -> None:
     assert zone.check_fields() == {"http_requests": {"only_live": ["Brand"], "only_embedded": ["ClientIP"]}}
     assert "QueryName" in client.account(ACCOUNT).logpush.fields("gateway_dns")
     escpush_emulator.clear_requests()
-    with pytest.raises(
-        InvalidInput, match="`gateway_dns` is an account dataset; ask the account it belongs to, not zone"
-    ):
+    with pytest.raises(InvalidInput, match="`gateway_dns` is an account dataset: use it on an account, not on a zone"):
         zone.fields("gateway_dns")
     assert escpush_emulator.requests() == []
 

@@ -172,22 +172,49 @@ impl Dataset {
         suggest::closest(name, self.fields.iter().map(|f| (f.name.as_str(), f.name.as_str())))
     }
 
-    /// Finds a dataset by name. Two names exist in both scopes (`firewall_events`,
-    /// `websocket_analytics`): without a scope the zone dataset is taken.
+    /// Finds a dataset by name, in `scope` when one is given. Two names exist in both scopes
+    /// (`firewall_events`, `websocket_analytics`): without a scope the zone dataset is taken.
+    /// A name that only the other scope has is refused as such ([`Dataset::check_scope`]'s
+    /// words); a name no scope has is [`Error::UnknownDataset`], with a did-you-mean.
     pub fn get(name: &str, scope: Option<DatasetScope>) -> Result<&'static Dataset, Error> {
         let all = datasets();
         let found = all
             .iter()
             .filter(|d| d.name == name && scope.is_none_or(|s| d.scope == s))
             .min_by_key(|d| d.scope);
+        if let (None, Some(asked)) = (found, scope) {
+            if let Ok(other) = Dataset::get(name, None) {
+                other.check_scope(asked)?;
+            }
+        }
         found.ok_or_else(|| {
             let candidates = all.iter().filter(|d| scope.is_none_or(|s| d.scope == s));
             let suggestion = suggest::closest(name, candidates.map(|d| (d.name.as_str(), d.name.clone())));
             Error::UnknownDataset {
                 name: name.to_owned(),
-                scope: scope.map(DatasetScope::as_str),
+                scope,
                 suggestion,
             }
+        })
+    }
+}
+
+impl Dataset {
+    /// Refuses `asked`, a scope this dataset is not of: "`gateway_dns` is an account dataset:
+    /// use it on an account, not on a zone" (the one wording of a dataset on the other scope,
+    /// for a job, its update, a dataset's jobs and fields, an origin check).
+    pub fn check_scope(&self, asked: DatasetScope) -> Result<(), Error> {
+        if self.scope == asked {
+            return Ok(());
+        }
+        let belongs = self.scope.with_article();
+        Err(Error::InvalidInput {
+            what: "dataset",
+            message: format!(
+                "`{}` is {belongs} dataset: use it on {belongs}, not on {}",
+                self.name,
+                asked.with_article()
+            ),
         })
     }
 }

@@ -24,13 +24,16 @@ const BOTH: &[DatasetScope] = &DatasetScope::ALL;
 /// The scopes of an endpoint that exists on zones only.
 const ZONES: &[DatasetScope] = &[DatasetScope::Zone];
 
-/// The table: one row per endpoint, `Name = Method "template" on SCOPES, RetryClass: "why"`.
+/// The table: one row per endpoint, `Name = Method "template" on SCOPES, RetryClass: "why"`,
+/// and for a request that is not safe to repeat `, check: "how"`: how to find out whether it
+/// took effect when its answer was lost (`{scope}` stands for the scope, as `zone z1`).
 /// It makes [`Endpoint`] (one variant per row, with the row's doc comment), [`Endpoint::ALL`]
 /// in the rows' order, and [`Endpoint::row`].
 macro_rules! endpoints {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident = $method:ident $template:literal on $scopes:ident, $retry:ident: $why:literal;
+        $name:ident = $method:ident $template:literal on $scopes:ident, $retry:ident: $why:literal
+            $(, check: $check:literal)?;
     )*) => {
         /// Every endpoint of the API escpush speaks, one per row of the table in
         /// `endpoints.rs`: its method, path template, scopes and retry class are the
@@ -57,6 +60,7 @@ macro_rules! endpoints {
                         scopes: $scopes,
                         retry: RetryClass::$retry,
                         why: $why,
+                        check: None $(.or(Some($check)))?,
                     },)*
                 }
             }
@@ -87,7 +91,9 @@ endpoints! {
     JobCreate = Post "/{scope}/logpush/jobs" on BOTH,
         WhenUnprocessed: "every creation the API processes adds a job: it is sent again only when it \
                           cannot have been processed (after a 429, which refuses a request unprocessed, or \
-                          when no connection was made), never once it may have reached the API";
+                          when no connection was made), never once it may have reached the API",
+        check: "the job may exist; list the jobs of {scope} and look for it before creating it again (a \
+                creation that may have reached the API is never retried)";
     /// One job (schema `GET .../logpush/jobs/{job_id}`).
     JobGet = Get "/{scope}/logpush/jobs/{job_id}" on BOTH,
         Safe: "a read";
@@ -136,7 +142,10 @@ endpoints! {
     InstantLogsCreate = Post "/{scope}/logpush/edge/jobs" on ZONES,
         WhenUnprocessed: "every creation the API processes opens a session, and a zone has only one \
                           active at a time (instant-logs.mdx): a repeat would be refused, or replace the \
-                          session whose address the lost answer held";
+                          session whose address the lost answer held",
+        check: "a session may be open; list the Instant Logs jobs of {scope} and use the one there before \
+                opening another (a zone has one active session at a time, and an opening that may have \
+                reached the API is never retried)";
 }
 
 /// One row of the table.
@@ -147,6 +156,7 @@ struct Row {
     scopes: &'static [DatasetScope],
     retry: RetryClass,
     why: &'static str,
+    check: Option<&'static str>,
 }
 
 impl Endpoint {
@@ -175,6 +185,13 @@ impl Endpoint {
         self.row().why
     }
 
+    /// For a request that is not safe to repeat, how to find out on `scope` whether it took
+    /// effect when its answer was lost (a transport's "the request was sent, so it may have
+    /// taken effect: ..."); `None` for one that is safe to repeat.
+    pub fn outcome_check(self, scope: &Scope) -> Option<String> {
+        self.row().check.map(|c| c.replace("{scope}", &scope.to_string()))
+    }
+
     /// The names of the template's arguments after `{scope}`, in order (`["job_id"]`).
     pub fn arguments(self) -> impl Iterator<Item = &'static str> {
         segments(self.template())
@@ -183,12 +200,16 @@ impl Endpoint {
     }
 
     /// The request of this endpoint on `scope`, its path filled with `args` (one per
-    /// argument of the template, in order), its method and retry class from the row; no
-    /// body. Refused: a scope the endpoint does not exist on, and arguments that do not
+    /// argument of the template, in order), its method, retry class and outcome check from
+    /// the row; no body. Refused: a scope the endpoint does not exist on, and arguments that do not
     /// fit the template (a wrong count, an empty one, or one holding `/`, `?` or `#`).
     pub fn request(self, scope: &Scope, args: &[&str]) -> Result<Request, Error> {
         let path = self.path(scope, args)?;
-        Ok(Request::new(self.method(), path).with_retry(self.retry()))
+        let request = Request::new(self.method(), path).with_retry(self.retry());
+        Ok(match self.outcome_check(scope) {
+            Some(check) => request.with_outcome_check(check),
+            None => request,
+        })
     }
 
     /// The path of this endpoint on `scope`, relative to the base URL, with `args` filled in
@@ -353,6 +374,9 @@ mod tests {
             assert!(e.template().starts_with("/{scope}/"), "{e}");
             assert!(!e.scopes().is_empty(), "{e}");
             assert!(!e.retry_reason().is_empty(), "{e}");
+            // A request not safe to repeat says how to find out what became of it.
+            let zone = Scope::zone("z1").unwrap();
+            assert_eq!(e.outcome_check(&zone).is_some(), !e.retry().is_safe(), "{e}");
             // One row per method and path.
             let twins = Endpoint::ALL
                 .iter()

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::dataset_scope::DatasetScope;
 use crate::problem::{FilterError, Problem};
 use crate::{shown, suggest};
 
@@ -23,9 +24,8 @@ pub enum Error {
     )]
     UnknownDataset {
         name: String,
-        /// `"zone"` or `"account"` (`DatasetScope::as_str`) when the name was looked up in
-        /// one scope. Words, not the type: the scope module's checks return this error.
-        scope: Option<&'static str>,
+        /// The scope the name was looked up in, if one was given.
+        scope: Option<DatasetScope>,
         suggestion: Option<String>,
     },
     /// Input refused before anything was sent, with every problem found (a log-push job's
@@ -49,8 +49,6 @@ pub enum Error {
 }
 
 impl Error {
-    /// [`Error::MalformedResponse`] without a status: an answer's body that is not what
-    /// the operation returns.
     /// The name of each variant, for tests that check every one is handled (the Python
     /// binding raises each through `_raise_error`). [`Error::variant_name`] matches without a
     /// wildcard, so a new variant does not compile until it is named there, and the test
@@ -76,6 +74,8 @@ impl Error {
         }
     }
 
+    /// [`Error::MalformedResponse`] without a status: an answer's body that is not what
+    /// the operation returns.
     pub(crate) fn malformed(message: impl Into<String>) -> Error {
         Error::MalformedResponse {
             status: None,
@@ -142,5 +142,18 @@ mod tests {
         ];
         let names: Vec<&str> = one_of_each.iter().map(Error::variant_name).collect();
         assert_eq!(names, Error::VARIANT_NAMES);
+        // The scope of an unknown dataset is typed, and shown in words.
+        let err = crate::Dataset::get("no_such_dataset", Some(DatasetScope::Account)).unwrap_err();
+        assert!(matches!(
+            err,
+            Error::UnknownDataset {
+                scope: Some(DatasetScope::Account),
+                ..
+            }
+        ));
+        assert!(
+            err.to_string().starts_with("unknown account dataset `no_such_dataset`"),
+            "{err}"
+        );
     }
 }

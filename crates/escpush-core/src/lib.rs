@@ -36,6 +36,7 @@
 
 mod assess;
 mod dataset;
+mod dataset_scope;
 mod endpoints;
 mod envelope;
 mod error;
@@ -45,7 +46,7 @@ mod json;
 mod logpush;
 mod operation;
 mod problem;
-pub mod redact;
+mod redact;
 mod request;
 mod scope;
 mod share;
@@ -72,9 +73,9 @@ pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
     plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
-    read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
-    JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
-    JOB_LIMITS, MAX_JOBS_MESSAGE,
+    read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,
+    InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
+    PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
@@ -84,7 +85,10 @@ pub use logpush::{
 };
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
-pub use redact::{Secrets, MASK};
+pub use redact::{
+    is_secret_header, mask_secret, mask_secret_bytes, redact_body, secret_body_keys, Secrets, ESC_SECRET_KEY, MASK,
+    MIN_SCRUBBED_LEN, SECRET_HEADERS,
+};
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};

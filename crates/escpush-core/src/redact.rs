@@ -10,19 +10,27 @@
 //!   parameters are harmless); they are reached through [`redact_body`], [`redact_job`] and
 //!   [`Secrets::of_body`].
 //! - **Text**: [`Secrets`] removes a call's secrets from a message (a server may echo the
-//!   request). A secret of [`MIN_SCRUBBED_LEN`] characters or more is masked wherever it
-//!   occurs. A shorter one is masked only where it is known to stand: right after its own
-//!   name (`account-id=a`, `"with_secret":"abc"`, `X-Auth-Key: k`, `Bearer t`) and inside
-//!   the whole text it came in (a destination echoed whole becomes its redacted form).
-//!   Anywhere else a value that short is as likely to be part of an ordinary word (the `a`
-//!   of "creating a new job") as to be the secret: replacing it there would garble the
-//!   message and, by the pattern of masks, point at the secret.
+//!   request), and [`mask_secret`] / [`mask_secret_bytes`] one secret from a text or a body:
+//!   one rule for every text escpush shows (the transport's errors, the emulator's log, the
+//!   ESC assessment's responses and failures). A secret of [`MIN_SCRUBBED_LEN`] characters
+//!   or more is masked wherever it occurs. A shorter one is masked wherever it stands as a
+//!   whole token: with no letter, digit or one of `-_~%+/` right before or after it
+//!   (`disable_esc=abc`, `"with_secret":"abc"`, `Bearer abc`, `secret abc.`), and inside the
+//!   whole text it came in (a destination echoed whole becomes its redacted form). Inside a
+//!   longer word it is left: a value that short is as likely part of an ordinary word (the
+//!   `ea` of "creating") as the secret, and masking it there would garble the message and,
+//!   by the pattern of masks, point at the secret. A secret that is itself an ordinary word
+//!   (`a`) is masked where that word stands alone.
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+pub use crate::shown::{mask_secret, mask_secret_bytes, MIN_SCRUBBED_LEN};
+
 use crate::logpush::{job_secrets, JOB_FIELDS};
 
-pub use crate::logpush::redact_job;
+use crate::logpush::redact_job;
 pub use crate::shown::MASK;
 
 /// The key of the ESC secret in a `POST .../disable_esc` body (SPEC 2.1).
@@ -31,10 +39,6 @@ pub const ESC_SECRET_KEY: &str = "with_secret";
 /// The request headers that carry credentials (lower case): `X-Auth-Key` (SPEC 5),
 /// `Authorization: Bearer <token>`, and `Cookie` (which may carry `disable_esc=<secret>`).
 pub const SECRET_HEADERS: &[&str] = &["x-auth-key", "authorization", "cookie"];
-
-/// The shortest secret masked wherever it occurs in a text; a shorter one only where it is
-/// known to stand (see the module's rule).
-pub const MIN_SCRUBBED_LEN: usize = 8;
 
 /// Whether a header's value is a secret (the name in any case).
 pub fn is_secret_header(name: &str) -> bool {
@@ -54,7 +58,7 @@ pub fn secret_body_keys() -> Vec<&'static str> {
 /// [`ESC_SECRET_KEY`] value set masked.
 ///
 /// ```
-/// use escpush_core::redact::redact_body;
+/// use escpush_core::redact_body;
 /// use serde_json::json;
 ///
 /// let mut body = json!({"with_secret": "s3cret", "jobs": [{"destination_conf": "s3://b?region=r&secret-access-key=k"}]});
@@ -83,8 +87,8 @@ pub fn redact_body(value: &mut Value) {
 /// never one of them.
 #[derive(Clone, Default)]
 pub struct Secrets {
-    /// (name it stands under, value), longest value first.
-    values: Vec<(Option<String>, String)>,
+    /// The values, longest first.
+    values: Vec<String>,
     /// (a whole text that holds secrets, what it is shown as).
     wholes: Vec<(String, String)>,
 }
@@ -94,11 +98,6 @@ impl std::fmt::Debug for Secrets {
         write!(f, "Secrets({} values, {} texts)", self.values.len(), self.wholes.len())
     }
 }
-
-/// What may join a secret's name to the secret in a text: `name=value` (a query, a
-/// cookie), `name: value` (a header), `name value` (`Bearer t`), a JSON member (plain and
-/// once escaped).
-const JOINS: &[&str] = &["=", ": ", ":", " ", "\":\"", "\": \"", "\\\":\\\"", "\\\": \\\""];
 
 impl Secrets {
     /// No secrets.
@@ -113,7 +112,7 @@ impl Secrets {
         let mut s = Secrets::new();
         if let Value::Object(obj) = body {
             if let Some(Value::String(secret)) = obj.get(ESC_SECRET_KEY) {
-                s.add(Some(ESC_SECRET_KEY), secret);
+                s.add(secret);
             }
             s.add_job(obj);
         }
@@ -122,22 +121,21 @@ impl Secrets {
 
     fn add_job(&mut self, obj: &Map<String, Value>) {
         let (values, wholes) = job_secrets(obj);
-        for (name, value) in values {
-            self.add(name.as_deref(), &value);
+        for value in values {
+            self.add(&value);
         }
         for (whole, shown) in wholes {
             self.add_whole(&whole, &shown);
         }
     }
 
-    /// Adds a secret, with the name it stands under when it has one (a parameter, a body
-    /// key, a header, `Bearer`).
-    pub fn add(&mut self, name: Option<&str>, value: &str) {
+    /// Adds a secret (a credential, a secret value of a body).
+    pub fn add(&mut self, value: &str) {
         if value.is_empty() || value == MASK {
             return;
         }
-        let at = self.values.partition_point(|(_, v)| v.len() >= value.len());
-        self.values.insert(at, (name.map(str::to_owned), value.to_owned()));
+        let at = self.values.partition_point(|v| v.len() >= value.len());
+        self.values.insert(at, value.to_owned());
     }
 
     /// Adds a whole text that holds secrets, replaced by `shown` wherever it occurs.
@@ -161,56 +159,13 @@ impl Secrets {
                 out = out.replace(whole.as_str(), shown);
             }
         }
-        for (name, value) in &self.values {
-            if !out.contains(value.as_str()) {
-                continue;
-            }
-            if value.chars().count() >= MIN_SCRUBBED_LEN {
-                out = out.replace(value.as_str(), MASK);
-            } else if let Some(name) = name {
-                out = mask_after_name(&out, name, value);
+        for value in &self.values {
+            if let Cow::Owned(masked) = mask_secret(&out, value) {
+                out = masked;
             }
         }
         out
     }
-}
-
-/// `text` with each occurrence of `value` that stands right after `name` (joined by one of
-/// [`JOINS`]) and ends where a value ends masked.
-fn mask_after_name(text: &str, name: &str, value: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = 0;
-    for (at, _) in text.match_indices(value) {
-        if at < rest {
-            continue;
-        }
-        let before = &text[..at];
-        let named = JOINS.iter().any(|join| {
-            before
-                .strip_suffix(join)
-                .is_some_and(|b| b.len() >= name.len() && ends_with_ignore_case(b, name))
-        });
-        let end = at + value.len();
-        let ends = text[end..].chars().next().is_none_or(|c| !continues_value(c));
-        if named && ends {
-            out.push_str(&text[rest..at]);
-            out.push_str(MASK);
-            rest = end;
-        }
-    }
-    out.push_str(&text[rest..]);
-    out
-}
-
-fn ends_with_ignore_case(text: &str, suffix: &str) -> bool {
-    text.len() >= suffix.len()
-        && text.is_char_boundary(text.len() - suffix.len())
-        && text[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
-}
-
-/// Whether `c` may continue a value (so the value before it is only its start).
-fn continues_value(c: char) -> bool {
-    c.is_alphanumeric() || "-_.~%+/=".contains(c)
 }
 
 #[cfg(test)]
@@ -220,7 +175,9 @@ mod tests {
 
     #[test]
     fn long_secrets_go_everywhere_short_ones_where_they_stand() {
-        // Issue 23: `account-id=a` turned "creating a new job" into "cre***ting *** new job".
+        // Issue 23: `account-id=a` turned "creating a new job" into "cre***ting *** new job":
+        // a short value inside a word is left; standing alone, it is masked (here the word
+        // `a` too, which is the price of a one-letter credential).
         let body = json!({
             "destination_conf": "r2://b/p?account-id=a&access-key-id=AK&secret-access-key=SAK-long-secret",
             "ownership_challenge": "challenge-abcdef",
@@ -231,14 +188,13 @@ mod tests {
                       {\"ownership_challenge\":\"challenge-abcdef\"} AKA";
         assert_eq!(
             s.scrub(echoed),
-            "creating a new job: bad destination r2://b/p?account-id=***&access-key-id=***&secret-access-key=***; \
+            "creating *** new job: bad destination r2://b/p?account-id=***&access-key-id=***&secret-access-key=***; \
              account-id=***, access-key-id: ***, key ***, {\"ownership_challenge\":\"***\"} AKA"
         );
         // A short ESC secret is masked in its JSON member, in the cookie, after Bearer; a
         // value that only begins with it is left alone.
         let mut s = Secrets::of_body(&json!({"with_secret": "abc"}));
-        s.add(Some("disable_esc"), "abc");
-        s.add(Some("Bearer"), "tok");
+        s.add("tok");
         assert_eq!(
             s.scrub(
                 r#"abcd {"with_secret": "abc"} Cookie: disable_esc=abc; Authorization: Bearer tok, disable_esc=abcd"#
@@ -247,10 +203,39 @@ mod tests {
         );
         // A long secret is found anywhere; a text that is no destination is masked whole.
         let mut s = Secrets::of_body(&json!({"destination_conf": "nonsense-conf-42"}));
-        s.add(Some("X-Auth-Key"), "k-0123456789");
-        assert_eq!(s.scrub("got nonsense-conf-42 with k-0123456789"), "got *** with ***");
+        s.add("k-0123456789");
+        assert_eq!(s.scrub("got nonsense-conf-42 with k-0123456789x"), "got *** with ***x");
         assert!(Secrets::new().is_empty() && !s.is_empty());
         assert!(!format!("{s:?}").contains("k-0123456789"));
+        // Bytes that are no text, and characters of other scripts, around a short secret.
+        assert_eq!(mask_secret_bytes(b"\xff abc \xfe", "abc").as_ref(), b"\xff *** \xfe");
+        assert_eq!(mask_secret_bytes(b"\xffabc\xfe", "abc").as_ref(), b"\xff***\xfe");
+        assert_eq!(
+            mask_secret("\u{e9}abc \u{ab}abc\u{bb}", "abc"),
+            "\u{e9}abc \u{ab}***\u{bb}"
+        );
+    }
+
+    #[test]
+    fn a_short_secret_is_masked_wherever_it_stands_alone() {
+        // An ESC secret may have 1 to 7 characters: the transport registers it under
+        // `with_secret`, yet a server may quote it anywhere, in the cookie or alone.
+        let s = Secrets::of_body(&json!({"with_secret": "abc123"}));
+        assert_eq!(
+            s.scrub("invalid secret abc123 (cookie disable_esc=abc123), 'abc123'. abc1234 xabc123"),
+            "invalid secret *** (cookie disable_esc=***), '***'. abc1234 xabc123"
+        );
+        // A short user:password quoted alone, and a collector code at the end of a sentence.
+        let s = Secrets::of_body(&json!({"destination_conf": "https://me:pw1@logs.example.com/in"}));
+        assert_eq!(
+            s.scrub("refused me:pw1 at logs.example.com"),
+            "refused *** at logs.example.com"
+        );
+        let s = Secrets::of_body(&json!({"destination_conf": "sumo://e.sumologic.com/receiver/v1/http/C0DE"}));
+        assert_eq!(s.scrub("no source C0DE."), "no source ***.");
+        // Inside a longer word it is part of that word: "cre***ting" no more.
+        let s = Secrets::of_body(&json!({"destination_conf": "r2://b/p?account-id=ea"}));
+        assert_eq!(s.scrub("creating a job"), "creating a job");
     }
 
     #[test]

@@ -68,6 +68,11 @@ pub struct Request {
     pub retry: RetryClass,
     /// Whether the body carries a secret (its `Debug` hides the body then).
     pub carries_secret: bool,
+    /// For a request not safe to repeat, how to find out whether it took effect when its
+    /// answer was lost ([`Endpoint::outcome_check`](crate::Endpoint::outcome_check), or the
+    /// operation's own words): a transport says it after "the request was sent, so it may
+    /// have taken effect".
+    pub outcome_check: Option<String>,
 }
 
 impl Request {
@@ -81,6 +86,7 @@ impl Request {
             body: None,
             retry: RetryClass::WhenUnprocessed,
             carries_secret: false,
+            outcome_check: None,
         }
     }
 
@@ -95,6 +101,13 @@ impl Request {
     #[must_use]
     pub fn with_retry(mut self, class: RetryClass) -> Self {
         self.retry = class;
+        self
+    }
+
+    /// Sets how to find out whether the request took effect when its answer was lost.
+    #[must_use]
+    pub fn with_outcome_check(mut self, check: impl Into<String>) -> Self {
+        self.outcome_check = Some(check.into());
         self
     }
 
@@ -119,7 +132,9 @@ impl fmt::Debug for Request {
             (Some(_), true) => d.field("body", &"<redacted>"),
             (body, _) => d.field("body", body),
         };
-        d.field("retry", &self.retry).finish()
+        d.field("retry", &self.retry)
+            .field("outcome_check", &self.outcome_check)
+            .finish()
     }
 }
 

@@ -7,43 +7,16 @@
 //! - [`Scope`]: one zone or one account, by id.
 //!
 //! Where a scope sits in a path (`/zones/{id}`) is the endpoint table's business
-//! ([`crate::Endpoint`]).
+//! ([`crate::Endpoint`]). `DatasetScope` itself is defined in `dataset_scope.rs`, a module
+//! that names no other, so that the crate's `Error` may hold one (its `UnknownDataset`)
+//! without an import cycle; its reading from text, which may fail with an `Error`, is here.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::dataset_scope::DatasetScope;
 use crate::error::Error;
 use crate::suggest;
-
-/// Whether a dataset, a [`Scope`] or an endpoint belongs to a zone or to an account.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DatasetScope {
-    Zone,
-    Account,
-}
-
-impl DatasetScope {
-    /// Both kinds, zone first: the order of every list of scopes (the CLI's choices, an
-    /// endpoint's scopes).
-    pub const ALL: [DatasetScope; 2] = [DatasetScope::Zone, DatasetScope::Account];
-
-    /// `"zone"` or `"account"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DatasetScope::Zone => "zone",
-            DatasetScope::Account => "account",
-        }
-    }
-}
-
-impl fmt::Display for DatasetScope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 impl FromStr for DatasetScope {
     type Err = Error;

@@ -30,6 +30,84 @@ use std::borrow::Cow;
 /// module that prints a secret; which values are secrets is the `redact` module's to say.
 pub const MASK: &str = "***";
 
+/// The shortest secret masked wherever it occurs in a text; a shorter one only where it
+/// stands as a whole token (the `redact` module's rule, applied here, below every module
+/// that shows a text).
+pub const MIN_SCRUBBED_LEN: usize = 8;
+
+/// `text` with every occurrence of `secret` that the `redact` module's rule hides replaced
+/// by [`MASK`] (borrowed when there is none).
+///
+/// ```
+/// use escpush_core::mask_secret;
+///
+/// assert_eq!(
+///     mask_secret("bad secret abc1 (disable_esc=abc1); abc12", "abc1"),
+///     "bad secret *** (disable_esc=***); abc12"
+/// );
+/// assert_eq!(mask_secret("key k-0123456789x", "k-0123456789"), "key ***x");
+/// ```
+pub fn mask_secret<'a>(text: &'a str, secret: &str) -> Cow<'a, str> {
+    match mask_secret_bytes(text.as_bytes(), secret) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        // Whole occurrences of a UTF-8 text in a UTF-8 text, replaced by ASCII: still UTF-8.
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_default()),
+    }
+}
+
+/// [`mask_secret`] on bytes that need not be text (a page's body, masked before it is
+/// hashed).
+pub fn mask_secret_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
+    let needle = secret.as_bytes();
+    if needle.is_empty() || secret == MASK {
+        return Cow::Borrowed(bytes);
+    }
+    let anywhere = secret.chars().count() >= MIN_SCRUBBED_LEN;
+    let mut out: Option<Vec<u8>> = None;
+    let mut from = 0;
+    for at in memchr::memmem::find_iter(bytes, needle) {
+        let end = at + needle.len();
+        if at < from || !(anywhere || (!value_before(bytes, at) && !value_after(bytes, end))) {
+            continue;
+        }
+        let out = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
+        out.extend_from_slice(&bytes[from..at]);
+        out.extend_from_slice(MASK.as_bytes());
+        from = end;
+    }
+    match out {
+        None => Cow::Borrowed(bytes),
+        Some(mut out) => {
+            out.extend_from_slice(&bytes[from..]);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// Whether `c` may be part of a value, so that a secret next to it is only part of a
+/// longer word: a letter or digit (of any script), `-`, `_`, `~`, `%`, `+` or `/`.
+fn is_value_char(c: char) -> bool {
+    c.is_alphanumeric() || "-_~%+/".contains(c)
+}
+
+/// Whether the character that ends at byte `at` is a value character (bytes that are no
+/// character are not).
+fn value_before(bytes: &[u8], at: usize) -> bool {
+    (at.saturating_sub(4)..at)
+        .rev()
+        .find_map(|start| std::str::from_utf8(&bytes[start..at]).ok())
+        .and_then(|s| s.chars().next_back())
+        .is_some_and(is_value_char)
+}
+
+/// Whether the character that starts at byte `at` is a value character.
+fn value_after(bytes: &[u8], at: usize) -> bool {
+    (at + 1..=(at + 4).min(bytes.len()))
+        .find_map(|end| std::str::from_utf8(&bytes[at..end]).ok())
+        .and_then(|s| s.chars().next())
+        .is_some_and(is_value_char)
+}
+
 /// Whether `c` starts a line break (see the module's list).
 pub(crate) fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')

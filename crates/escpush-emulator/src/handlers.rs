@@ -114,8 +114,11 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             setting.always = false;
             ok_response(setting.to_result())
         }
-        Endpoint::JobList | Endpoint::JobCreate => handle_jobs(kind, id, req, state),
-        Endpoint::JobGet | Endpoint::JobUpdate | Endpoint::JobDelete => handle_job(kind, id, arg(0), req, state),
+        Endpoint::JobList => list_jobs(kind, id, state),
+        Endpoint::JobCreate => create_job(kind, id, req, state),
+        Endpoint::JobGet => get_job(kind, id, arg(0), state),
+        Endpoint::JobUpdate => update_job(kind, id, arg(0), req, state),
+        Endpoint::JobDelete => delete_job(kind, id, arg(0), state),
         Endpoint::DatasetJobs => with_dataset(kind, arg(0), |d| {
             let state = lock(state);
             let jobs: Vec<Value> = state
@@ -138,9 +141,12 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             state
                 .challenges
                 .insert((kind, id.to_owned(), conf.expose().to_owned()), token);
+            // Under the bucket's path, as the docs' example (`burritobot/logs/ownership-
+            // challenge.txt`), but never under a part that is a credential (a Sumo Logic
+            // collector's path, a `user:password@`): the answer shows the name.
             let filename = format!(
                 "{}/ownership-challenge-{}.txt",
-                conf.path().trim_end_matches('/'),
+                conf.shown_path().trim_end_matches('/'),
                 state.challenges.len()
             );
             ok_response(serde_json::json!({"filename": filename, "message": "", "valid": true}))
@@ -160,7 +166,8 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         Endpoint::ValidateDestination => with_destination(req, |_, _| {
             ok_response(serde_json::json!({"valid": true, "message": ""}))
         }),
-        // The docs ask it about `s3://foo`, a bucket without a region: the form only.
+        // The docs ask it about `s3://foo`, a bucket without a region: the form only, and
+        // whether a job pushes to that place (core's `DestinationConf::same_place`).
         Endpoint::DestinationExists => with_address(req, |conf, _| {
             let state = lock(state);
             let exists = state
@@ -168,7 +175,9 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
                 .get(&(kind, id.to_owned()))
                 .into_iter()
                 .flatten()
-                .any(|j| j["destination_conf"].as_str() == Some(conf.expose()));
+                .filter_map(|j| j["destination_conf"].as_str())
+                .filter_map(|text| DestinationConf::parse_address(text).ok())
+                .any(|job| job.same_place(conf));
             ok_response(serde_json::json!({ "exists": exists }))
         }),
         Endpoint::ValidateOrigin => validate_origin(kind, req),
@@ -299,6 +308,9 @@ fn with_destination_read(
         None => error_response(400, INVALID_JOB, "destination_conf: a string is required"),
     }
 }
+
+/// The jobs of every scope (the state's).
+type Jobs = std::collections::BTreeMap<(DatasetScope, String), Vec<Value>>;
 
 /// The ownership challenges issued, by scope and destination.
 type Challenges = std::collections::BTreeMap<(DatasetScope, String, String), String>;
@@ -434,31 +446,21 @@ pub(crate) fn reserialize_filter(text: &str) -> String {
 /// The v4 error code the emulator gives a job payload the API would refuse.
 const INVALID_JOB: i64 = 1004;
 
-fn handle_jobs(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
-    if req.method == "GET" {
-        let state = lock(state);
-        let jobs = state.jobs.get(&(kind, id.to_owned())).cloned().unwrap_or_default();
-        return ok_response(Value::Array(jobs));
-    }
-    let content_type = req.header("content-type").unwrap_or_default();
-    if !content_type.to_ascii_lowercase().starts_with("application/json") {
-        return error_response(
-            400,
-            INVALID_JOB,
-            "the body must be JSON with `Content-Type: application/json`",
-        );
-    }
-    let body: Value = match serde_json::from_slice(&req.body) {
-        Ok(v) => v,
-        Err(e) => {
-            return error_response(
-                400,
-                INVALID_JOB,
-                format!("the body is not valid JSON: {}", e.classify_name()),
-            )
-        }
+/// `GET {scope}/logpush/jobs`: every job of the scope.
+fn list_jobs(kind: DatasetScope, id: &str, state: &Mutex<State>) -> HttpResponse {
+    let state = lock(state);
+    let jobs = state.jobs.get(&(kind, id.to_owned())).cloned().unwrap_or_default();
+    ok_response(Value::Array(jobs))
+}
+
+/// `POST {scope}/logpush/jobs`: the body judged by core's `JobSpec::from_body` (the
+/// client's own checks, so that both sides refuse the same payloads), the challenge against
+/// the ones written, the scope's job limits; the record as core's table makes it.
+fn create_job(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let body = match json_body(req) {
+        Ok(body) => body,
+        Err(message) => return error_response(400, INVALID_JOB, message),
     };
-    // The same checks as the client's, so that both sides refuse the same payloads.
     let spec = match JobSpec::from_body(&body, kind) {
         Ok(spec) => spec,
         Err(err) => return problems_response(err),
@@ -504,73 +506,85 @@ fn reserialize_record(record: &mut Map<String, Value>) {
     }
 }
 
-fn handle_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
-    let Ok(job_id) = job_id.parse::<u64>() else {
-        return error_response(
+/// The jobs of the scope and the place in them of the job the path names (`job_id`), or
+/// the answer when there is none: 400 for an id that is not an integer, 404 for no such job.
+fn find_job<'s>(
+    jobs: &'s mut Jobs,
+    kind: DatasetScope,
+    id: &str,
+    job_id: &str,
+) -> Result<(&'s mut Vec<Value>, usize), HttpResponse> {
+    let Ok(number) = job_id.parse::<u64>() else {
+        return Err(error_response(
             400,
             INVALID_JOB,
             format!("`{job_id}` is not a job id; job ids are integers"),
-        );
+        ));
     };
-    let not_found = || error_response(404, 1000, format!("no log-push job {job_id} in {} {id}", kind.as_str()));
-    let body = if req.method == "PUT" {
-        match json_object(req) {
-            Ok(b) => Some(b),
-            Err(resp) => return resp,
+    let not_found = || error_response(404, 1000, format!("no log-push job {number} in {} {id}", kind.as_str()));
+    let jobs = jobs.get_mut(&(kind, id.to_owned())).ok_or_else(not_found)?;
+    let at = jobs
+        .iter()
+        .position(|j| j["id"].as_u64() == Some(number))
+        .ok_or_else(not_found)?;
+    Ok((jobs, at))
+}
+
+/// `GET {scope}/logpush/jobs/{job_id}`.
+fn get_job(kind: DatasetScope, id: &str, job_id: &str, state: &Mutex<State>) -> HttpResponse {
+    let mut state = lock(state);
+    match find_job(&mut state.jobs, kind, id, job_id) {
+        Ok((jobs, at)) => ok_response(jobs[at].clone()),
+        Err(resp) => resp,
+    }
+}
+
+/// `DELETE {scope}/logpush/jobs/{job_id}`: answers `{id}` (schema, SDK 5.9).
+fn delete_job(kind: DatasetScope, id: &str, job_id: &str, state: &Mutex<State>) -> HttpResponse {
+    let mut state = lock(state);
+    match find_job(&mut state.jobs, kind, id, job_id) {
+        Ok((jobs, at)) => {
+            let removed = jobs.remove(at);
+            ok_response(serde_json::json!({ "id": removed["id"] }))
         }
-    } else {
-        None
+        Err(resp) => resp,
+    }
+}
+
+/// `PUT {scope}/logpush/jobs/{job_id}`: judged as the client judges its own body (core's
+/// `check_update`: dataset and kind cannot change, the fields sent are checked on the job
+/// with them applied, a new destination comes with its challenge), the challenge against
+/// the ones written, then the record as core updates it (`updated_record`: only the fields
+/// sent change, example-logpush-curl.mdx).
+fn update_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
+    let body = match json_object(req) {
+        Ok(body) => body,
+        Err(resp) => return resp,
     };
     let mut guard = lock(state);
     let state = &mut *guard;
     let reserialize = state.quirks.reserialize_filters;
-    let challenges = &state.challenges;
-    let Some(jobs) = state.jobs.get_mut(&(kind, id.to_owned())) else {
-        return not_found();
+    let (jobs, at) = match find_job(&mut state.jobs, kind, id, job_id) {
+        Ok(found) => found,
+        Err(resp) => return resp,
     };
-    let Some(at) = jobs.iter().position(|j| j["id"].as_u64() == Some(job_id)) else {
-        return not_found();
+    let Value::Object(record) = &jobs[at] else {
+        unreachable!("a stored job is an object")
     };
-    match (req.method.as_str(), body) {
-        ("DELETE", _) => {
-            jobs.remove(at);
-            ok_response(serde_json::json!({ "id": job_id }))
-        }
-        ("PUT", Some(body)) => {
-            let Value::Object(mut record) = jobs[at].clone() else {
-                return not_found();
-            };
-            // Judged as the client judges its own body (core's check_update): dataset and
-            // kind cannot change, the fields sent are checked on the job with them applied,
-            // a new destination comes with its challenge.
-            if let Err(err) = escpush_core::check_update(&record, &body, kind) {
-                return problems_response(err);
-            }
-            let destination = body
-                .get("destination_conf")
-                .or_else(|| record.get("destination_conf"))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            if let Some(resp) = check_challenge(challenges, kind, id, &body, &destination) {
-                return resp;
-            }
-            // A PUT changes exactly the fields it sends (example-logpush-curl.mdx); what the
-            // record never holds (the challenge) is not kept.
-            for (key, value) in body {
-                let field = escpush_core::JobField::get(&key);
-                if field.is_some_and(|f| f.update && f.record != escpush_core::InRecord::Never) {
-                    record.insert(key, value);
-                }
-            }
-            if reserialize {
-                reserialize_record(&mut record);
-            }
-            jobs[at] = Value::Object(record);
-            ok_response(jobs[at].clone())
-        }
-        _ => ok_response(jobs[at].clone()),
+    if let Err(err) = escpush_core::check_update(record, &body, kind) {
+        return problems_response(err);
     }
+    let mut record = escpush_core::updated_record(record, &body);
+    // The challenge is checked against the destination the job will push to.
+    let destination = record["destination_conf"].as_str().unwrap_or_default().to_owned();
+    if let Some(resp) = check_challenge(&state.challenges, kind, id, &body, &destination) {
+        return resp;
+    }
+    if reserialize {
+        reserialize_record(&mut record);
+    }
+    jobs[at] = Value::Object(record);
+    ok_response(jobs[at].clone())
 }
 
 /// `POST .../disable_esc`: the body read by core's own reader ([`EscOp::read_body`]), so
@@ -800,6 +814,36 @@ mod tests {
             )
             .0,
             200
+        );
+    }
+
+    #[test]
+    fn a_put_filter_is_a_string_stored_as_a_creation_stores_it() {
+        // The API takes `filter` as a string (schema, SDK `Optional[str]`): the object form
+        // is refused as on creation, and the text is stored canonical, as a creation's is.
+        let state = Mutex::new(State::default());
+        let jobs = "/client/v4/zones/z/logpush/jobs";
+        let body = r#"{"dataset": "http_requests", "destination_conf": "r2://b/p?account-id=a"}"#;
+        let (status, _, created) = answer_on(&state, "POST", jobs, body);
+        assert_eq!(status, 200, "{created}");
+        let job = format!("{jobs}/{}", created["result"]["id"]);
+        let object = r#"{"filter": {"where": {"key": "ClientIP", "operator": "eq", "value": "1.1.1.1"}}}"#;
+        let (status, _, body) = answer_on(&state, "PUT", &job, object);
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["errors"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`filter` takes a string"),
+            "{body}"
+        );
+        let text =
+            r#"{"filter": "{ \"where\" : {\"value\": \"1.1.1.1\", \"operator\": \"eq\", \"key\": \"ClientIP\"}}"}"#;
+        let (status, _, body) = answer_on(&state, "PUT", &job, text);
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            body["result"]["filter"],
+            r#"{"where":{"key":"ClientIP","operator":"eq","value":"1.1.1.1"}}"#
         );
     }
 

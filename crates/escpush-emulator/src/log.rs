@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use escpush_core::redact::{is_secret_header, redact_body, MASK};
+use escpush_core::{is_secret_header, redact_body, Secrets, MASK};
 use serde_json::{json, Value};
 
 use crate::wire::HttpRequest;
@@ -66,9 +66,16 @@ impl LoggedRequest {
         }
     }
 
-    /// Keeps the body answered, redacted as a request's body is (see [`LoggedRequest::answer`]).
-    pub(crate) fn set_answer(&mut self, body: &[u8]) {
-        self.answer = body_shown(body);
+    /// Keeps the body answered to `req`, redacted as a request's body is, and every text in
+    /// it masked of the secrets `req` sent (core's `Secrets`: whatever a handler quotes from
+    /// the request, no answer in the log shows a credential; see [`LoggedRequest::answer`]).
+    pub(crate) fn set_answer(&mut self, req: &HttpRequest, body: &[u8]) {
+        let sent = serde_json::from_slice::<Value>(&req.body).unwrap_or(Value::Null);
+        let secrets = Secrets::of_body(&sent);
+        self.answer = body_shown(body).map(|mut answer| {
+            scrub_texts(&mut answer, &secrets);
+            answer
+        });
     }
 
     /// The entry as a JSON object (`method`, `path`, `headers`, `body`, `status`, `answer`,
@@ -89,6 +96,16 @@ impl LoggedRequest {
             "fault": self.fault,
             "received": self.received.duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64()),
         })
+    }
+}
+
+/// Every string of `value` (keys aside) with `secrets` masked.
+fn scrub_texts(value: &mut Value, secrets: &Secrets) {
+    match value {
+        Value::String(text) => *text = secrets.scrub(text),
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub_texts(v, secrets)),
+        Value::Object(obj) => obj.values_mut().for_each(|v| scrub_texts(v, secrets)),
+        _ => {}
     }
 }
 

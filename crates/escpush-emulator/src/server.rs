@@ -291,7 +291,7 @@ fn serve_connection(conn: Conn, inner: &Inner) {
         if let Some((resp, _)) = &answered {
             entry.status = Some(resp.status);
             if keep_answer {
-                entry.set_answer(&resp.body);
+                entry.set_answer(req, &resp.body);
             }
         }
         lock(&inner.log).push(entry);

@@ -93,7 +93,7 @@ impl State {
     }
 
     /// `{"zones": {id: {"esc": {...}, "logpush_jobs": [...]}}, "accounts": {...}}`, with
-    /// secrets shown only as set or not and jobs redacted by core (`redact::redact_job`).
+    /// secrets shown only as set or not and jobs redacted by core (`redact_job`).
     pub fn snapshot(&self) -> Value {
         let side = |kind: DatasetScope| {
             if kind == DatasetScope::Zone {
@@ -112,7 +112,7 @@ impl State {
                 .cloned()
                 .map(|mut job| {
                     if let Value::Object(fields) = &mut job {
-                        escpush_core::redact::redact_job(fields);
+                        escpush_core::redact_job(fields);
                     }
                     job
                 })

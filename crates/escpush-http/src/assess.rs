@@ -13,8 +13,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use escpush_core::{
-    esc_cookie, AssessPlan, AssessReport, Assessment, EscSecret, Event, Fetched, Secrets, SiteResponse, SiteUrl, Step,
-    ESC_COOKIE_NAME,
+    esc_cookie, AssessPlan, AssessReport, Assessment, EscSecret, Event, Fetched, SiteResponse, SiteUrl, Step,
 };
 use ureq::http;
 
@@ -26,13 +25,6 @@ pub const MAX_SITE_BODY: u64 = 64 * 1024 * 1024;
 
 /// The longest a wait goes without asking the caller whether to stop.
 const SLICE: Duration = Duration::from_millis(50);
-
-/// The ESC secret as a fetch sends it, for core's redaction (`disable_esc=<secret>`).
-fn cookie_secrets(secret: &EscSecret) -> Secrets {
-    let mut s = Secrets::new();
-    s.add(Some(ESC_COOKIE_NAME), secret.expose());
-    s
-}
 
 /// A fresh ESC secret from the operating system's random source: 32 bytes as 64 hex digits.
 pub fn random_secret() -> Result<EscSecret, Error> {
@@ -65,11 +57,13 @@ impl Client {
         mask: Option<&EscSecret>,
         timeout: Duration,
     ) -> Fetched {
-        let scrub = |text: String| {
+        // A failure's text masked as core masks every text of the assessment (the cookie
+        // sent, and the secret to mask).
+        let failed = |text: String| {
             [cookie, mask]
                 .into_iter()
                 .flatten()
-                .fold(text, |text, secret| cookie_secrets(secret).scrub(&text))
+                .fold(Fetched::Failed(text), Fetched::masked)
         };
         let mut builder = http::Request::builder()
             .method(http::Method::GET)
@@ -80,12 +74,12 @@ impl Client {
         }
         let req = match builder.body(()) {
             Ok(req) => req,
-            Err(e) => return Fetched::Failed(scrub(format!("the URL cannot be requested: {e}"))),
+            Err(e) => return failed(format!("the URL cannot be requested: {e}")),
         };
         let req = self.agent.configure_request(req).timeout_global(Some(timeout)).build();
         let mut resp = match self.agent.run(req) {
             Ok(resp) => resp,
-            Err(e) => return Fetched::Failed(scrub(describe(&e, timeout))),
+            Err(e) => return failed(describe(&e, timeout)),
         };
         let status = resp.status().as_u16();
         let headers: Vec<(String, String)> = resp
@@ -103,7 +97,7 @@ impl Client {
                 Some(secret) => SiteResponse::masked(status, headers, &body, secret),
                 None => SiteResponse::new(status, headers, &body),
             }),
-            Err(e) => Fetched::Failed(scrub(format!("reading the body: {}", describe(&e, timeout)))),
+            Err(e) => failed(format!("reading the body: {}", describe(&e, timeout))),
         };
         match cookie {
             Some(secret) if mask != Some(secret) => fetched.masked(secret),
@@ -126,7 +120,7 @@ impl Client {
             Some(s) => s,
             None => random_secret()?,
         };
-        let mut machine = Assessment::new(plan, secret.clone());
+        let mut machine = Assessment::new(plan, secret);
         loop {
             let step = machine.step();
             if step == Step::Done {
@@ -138,10 +132,8 @@ impl Client {
                 }
             }
             match self.perform(&step, check) {
-                Ok(event) => machine.feed(match event {
-                    Event::Failed(message) => Event::Failed(cookie_secrets(&secret).scrub(&message)),
-                    other => other,
-                }),
+                // The machine masks its secret in every event it is fed (core's one rule).
+                Ok(event) => machine.feed(event),
                 Err(reason) => {
                     // A wait was interrupted: stop, or (once the way back has begun) go on.
                     if !machine.interrupt(reason) {

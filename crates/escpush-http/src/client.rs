@@ -132,23 +132,9 @@ impl Client {
     /// the deadline passes after that, the error ([`Error::OutcomeUnknown`]) says that the
     /// job may exist and how to look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
-        match self.execute(&JobOp::Create(spec).request(scope)?) {
-            Ok(result) => Ok(Value::Object(read_job(result)?)),
-            Err(Error::OutcomeUnknown { cause, .. }) => {
-                let named = spec.name().map_or_else(
-                    || format!("of dataset `{}`", spec.dataset().name()),
-                    |n| format!("named `{n}`"),
-                );
-                Err(Error::OutcomeUnknown {
-                    cause,
-                    check: format!(
-                        "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
-                         again (a creation that may have reached the API is never retried)"
-                    ),
-                })
-            }
-            Err(other) => Err(other),
-        }
+        Ok(Value::Object(read_job(
+            self.execute(&JobOp::Create(spec).request(scope)?)?,
+        )?))
     }
 
     /// `GET {scope}/logpush/jobs`: every job of the zone or account.
@@ -218,10 +204,12 @@ impl Client {
     }
 
     /// `POST {scope}/logpush/ownership`: the API writes a challenge file to the destination
-    /// and says where; an answer with `valid: false` is an API error with its message.
+    /// and says where (the destination's credentials masked); an answer with `valid: false`
+    /// is an API error with its message.
     pub fn ownership_challenge(&self, scope: &Scope, conf: &DestinationConf) -> Result<OwnershipChallenge, Error> {
         Ok(read_ownership_challenge(
             self.execute(&JobOp::OwnershipChallenge(conf).request(scope)?)?,
+            conf,
         )?)
     }
 
@@ -240,7 +228,8 @@ impl Client {
         Ok(read_valid(result, "the destination")?)
     }
 
-    /// `POST {scope}/logpush/validate/destination/exists`: whether a job already pushes there.
+    /// `POST {scope}/logpush/validate/destination/exists`: whether a job already pushes to
+    /// that place (see [`DestinationConf::same_place`], how the emulator answers it).
     pub fn destination_exists(&self, scope: &Scope, conf: &DestinationConf) -> Result<bool, Error> {
         Ok(read_exists(
             self.execute(&JobOp::DestinationExists(conf).request(scope)?)?,
@@ -264,7 +253,9 @@ impl Client {
 
     /// `POST /zones/{zone_id}/logpush/edge/jobs`: opens an Instant Logs session and gives
     /// it, with its `wss://` address (`destination_conf`). Sent again only when it cannot
-    /// have been processed, like a job creation: a zone has one active session at a time.
+    /// have been processed, like a job creation: a zone has one active session at a time
+    /// (when the answer is lost after sending, [`Error::OutcomeUnknown`] says to list the
+    /// zone's sessions first).
     pub fn create_instant_logs_job(&self, scope: &Scope, spec: &InstantLogsSpec) -> Result<Value, Error> {
         let result = self.execute(&JobOp::CreateInstantLogsJob(spec).request(scope)?)?;
         Ok(Value::Object(read_instant_logs_job(result)?))

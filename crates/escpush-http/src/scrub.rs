@@ -7,8 +7,7 @@ use escpush_core::{Request, Secrets as CoreSecrets};
 use crate::auth::Auth;
 use crate::error::Error;
 
-/// Every secret a call sends: the credentials (after the name they are sent under), and
-/// from the body what core's redaction names (the ESC secret, the secret job fields, the
+/// Every secret a call sends: the credentials, and from the body what core's redaction names (the ESC secret, the secret job fields, the
 /// credentials inside a `destination_conf`).
 pub(crate) struct Secrets(CoreSecrets);
 
@@ -16,8 +15,8 @@ impl Secrets {
     pub(crate) fn of(auth: &Auth, req: &Request) -> Secrets {
         let mut s = req.body.as_ref().map(CoreSecrets::of_body).unwrap_or_default();
         match auth {
-            Auth::ApiKey { key, .. } => s.add(Some("X-Auth-Key"), key),
-            Auth::Token(token) => s.add(Some("Bearer"), token),
+            Auth::ApiKey { key, .. } => s.add(key),
+            Auth::Token(token) => s.add(token),
         }
         Secrets(s)
     }

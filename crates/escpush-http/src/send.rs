@@ -265,8 +265,8 @@ impl Client {
 }
 
 /// The call's result from its last attempt. A transport failure after a request that is
-/// not safe to repeat was sent becomes [`Error::OutcomeUnknown`]; the caller, who knows what
-/// the request does, adds how to check.
+/// not safe to repeat was sent becomes [`Error::OutcomeUnknown`], with how to check what
+/// became of it as core describes the request (`Request::outcome_check`).
 fn finish<T>(
     req: &Request,
     outcome: Result<Answer, Failed>,
@@ -278,7 +278,9 @@ fn finish<T>(
             if maybe_sent && !req.retry.is_safe() && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
                 Error::OutcomeUnknown {
                     cause: Box::new(error),
-                    check: String::new(),
+                    check: req.outcome_check.clone().unwrap_or_else(|| {
+                        "find out whether it did before sending it again (it is not sent again by itself)".to_owned()
+                    }),
                 }
             } else {
                 error

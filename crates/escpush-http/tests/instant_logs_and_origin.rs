@@ -135,3 +135,22 @@ fn a_session_is_opened_once_but_the_list_is_read_again() {
     let err = c.create_instant_logs_job(&zone, &spec).unwrap_err();
     assert!(err.is_malformed_response(), "{err}");
 }
+
+#[test]
+fn a_session_whose_answer_was_lost_says_how_to_look_for_it() {
+    // Review finding: the OutcomeUnknown of a session ended in "...: " with nothing after it.
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let spec = InstantLogsSpec::builder().fields(["ClientIP"]).build().unwrap();
+    emu.fail_next(Fault::DropAfterApply, 1);
+    let err = c.create_instant_logs_job(&zone, &spec).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("may have taken effect: "), "{text}");
+    let check = text.split("may have taken effect: ").nth(1).unwrap();
+    assert!(
+        check.contains("Instant Logs") && check.contains("zone z1") && check.len() > 40,
+        "{text}"
+    );
+    assert_eq!(paths(&emu), ["POST /client/v4/zones/z1/logpush/edge/jobs"], "sent once");
+}

@@ -500,3 +500,142 @@ fn apply_plan_creates_before_it_deletes_and_says_where_it_stopped() {
         "{err}"
     );
 }
+
+// Findings of the review of issues 23 and 24 (each test failed before its fix).
+
+/// An S3 destination without keys: a job to it needs an ownership challenge.
+const S3_IAM: &str = "s3://bucket/logs?region=us-east-1";
+
+/// A job to `dest` created with the challenge the emulator wrote there; its id.
+fn create_with_challenge(c: &escpush_http::Client, emu: &Emulator, zone: &Scope, dest: &str, name: &str) -> u64 {
+    c.ownership_challenge(zone, &escpush_core::DestinationConf::parse(dest).unwrap())
+        .unwrap();
+    let token = emu.written_challenge(zone, dest).unwrap();
+    let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+        .destination_conf(dest)
+        .name(name)
+        .extra("ownership_challenge", json!(token))
+        .build()
+        .unwrap();
+    c.create_job(zone, &spec).unwrap()["id"].as_u64().unwrap()
+}
+
+#[test]
+fn an_update_to_a_destination_with_spaces_around_it_is_taken_by_both_sides() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let id = create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    let gs = "gs://b2/logs";
+    c.ownership_challenge(&zone, &escpush_core::DestinationConf::parse(gs).unwrap())
+        .unwrap();
+    let token = emu.written_challenge(&zone, gs).unwrap();
+    let changes = json!({"destination_conf": format!(" {gs} \n"), "ownership_challenge": token});
+    let job = c.update_job(&zone, id, changes.as_object().unwrap()).unwrap();
+    assert_eq!(job["destination_conf"], gs);
+    // Another client may send the untrimmed text: the emulator reads it as the client does.
+    let raw = escpush_core::Request::new(escpush_core::Method::Put, format!("/zones/z1/logpush/jobs/{id}"))
+        .with_body(json!({"destination_conf": format!("{S3_IAM} "), "ownership_challenge":
+            emu.written_challenge(&zone, S3_IAM).unwrap()}));
+    let job = c.execute(&raw).unwrap();
+    assert_eq!(job["destination_conf"], S3_IAM);
+}
+
+#[test]
+fn a_destination_exists_where_a_job_pushes_whatever_its_parameters() {
+    // api-configuration.mdx asks the check about `s3://foo`, a bucket without its region:
+    // "exists" compares where a job pushes (scheme, bucket and path), not the whole text.
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    let exists = |text: &str| {
+        c.destination_exists(&zone, &escpush_core::DestinationConf::parse_address(text).unwrap())
+            .unwrap()
+    };
+    assert!(exists("s3://bucket/logs"));
+    assert!(exists("s3://bucket/logs/?region=eu-west-1"));
+    assert!(exists(S3_IAM));
+    assert!(
+        !exists("s3://bucket"),
+        "another path of the bucket is another destination"
+    );
+    assert!(!exists("s3://bucket/logs/http"));
+    assert!(!exists("gs://bucket/logs"));
+    assert!(!c
+        .destination_exists(
+            &Scope::zone("z2").unwrap(),
+            &escpush_core::DestinationConf::parse(S3_IAM).unwrap()
+        )
+        .unwrap());
+}
+
+#[test]
+fn ensure_of_an_existing_job_needs_no_new_challenge() {
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    let id = create_with_challenge(&c, &emu, &zone, S3_IAM, "a");
+    emu.clear_requests();
+    let desired = json!({"name": "a", "dataset": "http_requests", "destination_conf": S3_IAM});
+    let (entry, job) = c.ensure_job(&zone, desired.as_object().unwrap()).unwrap();
+    assert_eq!(entry.action, escpush_core::PlanAction::Unchanged);
+    assert_eq!(job["id"], id);
+    assert_eq!(
+        methods(&emu),
+        ["GET /client/v4/zones/z1/logpush/jobs"],
+        "nothing but the list was sent"
+    );
+    // A job that does not exist yet still needs one, refused before anything is sent.
+    emu.clear_requests();
+    let other = json!({"name": "b", "dataset": "http_requests", "destination_conf": "gs://other/logs"});
+    let err = c.ensure_job(&zone, other.as_object().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("needs an ownership challenge"), "{err}");
+    assert_eq!(methods(&emu), ["GET /client/v4/zones/z1/logpush/jobs"]);
+}
+
+#[test]
+fn an_ownership_answer_never_shows_a_destination_credential() {
+    // The emulator wrote the challenge file under the destination's path, which for Sumo
+    // Logic holds the collector code and for an HTTP endpoint may hold `user:password@`.
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let zone = Scope::zone("z1").unwrap();
+    for (dest, secret) in [
+        (
+            "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dhaV3SECRETCODE",
+            "ZaVnC4dhaV3SECRETCODE",
+        ),
+        ("https://me:pw-SECRET@logs.example.com/in", "pw-SECRET"),
+    ] {
+        let conf = escpush_core::DestinationConf::parse(dest).unwrap();
+        let answer = c.ownership_challenge(&zone, &conf).unwrap();
+        let shown = format!("{answer:?} {}", answer.filename);
+        assert!(!shown.contains(secret), "{shown}");
+        // The answer read from a server that does quote the credential is masked too.
+        emu.fail_next(
+            Fault::Body {
+                status: 200,
+                body: format!(
+                    r#"{{"success":true,"errors":[],"messages":[],"result":{{"valid":true,"message":"wrote to {dest}","filename":"{secret}/ownership-challenge.txt"}}}}"#
+                )
+                .into_bytes(),
+            },
+            1,
+        );
+        let answer = c.ownership_challenge(&zone, &conf).unwrap();
+        let shown = format!("{answer:?}");
+        assert!(!shown.contains(secret), "{shown}");
+    }
+    let logged = format!(
+        "{:?}",
+        emu.requests()
+            .iter()
+            .map(escpush_emulator::LoggedRequest::to_json)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !logged.contains("SECRETCODE") && !logged.contains("pw-SECRET"),
+        "{logged}"
+    );
+}

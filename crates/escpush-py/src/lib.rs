@@ -43,11 +43,11 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_MASK", escpush_core::MASK)?;
     m.add(
         "_SECRET_BODY_KEYS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::redact::secret_body_keys())?,
+        pyo3::types::PyTuple::new(m.py(), escpush_core::secret_body_keys())?,
     )?;
     m.add(
         "_SECRET_HEADERS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::redact::SECRET_HEADERS)?,
+        pyo3::types::PyTuple::new(m.py(), escpush_core::SECRET_HEADERS)?,
     )?;
     m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
     // The scopes' names, zone first: the CLI's `--scope` choices.

@@ -244,8 +244,9 @@ impl PyLogpush {
     }
 
     /// Updates a job and returns the stored job: reads it, and sends only the fields given
-    /// (`None` clears one; `output_options` is merged onto the stored one and sent whole),
-    /// as the API takes an update: a `PUT` changes only what it sends. The fields are checked
+    /// whose value differs from the stored one, never one the API sets (`None` clears one;
+    /// `output_options` is merged onto the stored one and sent whole), as the API takes an
+    /// update: a `PUT` changes only what it sends. The fields are checked
     /// as `create_job` checks them, on the stored job with the changes, before anything is
     /// written; `dataset` and `kind` cannot change, and a new `destination_conf` that needs
     /// an ownership challenge needs `ownership_challenge` too. Retried on 429, 5xx and
@@ -293,7 +294,7 @@ impl PyLogpush {
     /// filters back differently (member order, spacing, `"500"` for `500`, nesting) causes
     /// no update, nor does a redundant condition. Fields not given are left as stored.
     /// `ownership_challenge` is sent on creation, and with a new `destination_conf` (the
-    /// API does not give it back, so it is not compared). A
+    /// API does not give it back, so it is not compared), and needed only then. A
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
@@ -474,8 +475,9 @@ impl PyLogpush {
     }
 
     /// Asks the API to write an ownership challenge file to the destination; returns
-    /// `{"filename", "message"}` (the challenge itself is in that file). An answer with
-    /// `valid: false` raises `ApiError` with the API's message.
+    /// `{"filename", "message"}` (the challenge itself is in that file; the destination's
+    /// credentials are masked in both). An answer with `valid: false` raises `ApiError` with
+    /// the API's message.
     fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: Text) -> PyResult<Bound<'py, PyDict>> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
@@ -507,8 +509,10 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))
     }
 
-    /// Whether a job of the scope already pushes to the destination. The destination is
-    /// checked for its form only (the docs ask about `s3://foo`, without a region).
+    /// Whether a job of the scope already pushes to the destination: to the same place (the
+    /// scheme, bucket or host and path, whatever the region, credentials or options; the
+    /// emulator answers so). The destination is checked for its form only (the docs ask
+    /// about `s3://foo`, without a region).
     fn destination_exists(&self, py: Python<'_>, destination_conf: Text) -> PyResult<bool> {
         let destination_conf = &*destination_conf;
         let conf =

@@ -11,29 +11,12 @@ use sha2::{Digest, Sha256};
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
 use crate::esc::EscSecret;
-use crate::shown::MASK;
+use crate::shown::{mask_secret, mask_secret_bytes};
 
-/// `text` with every occurrence of `secret` masked.
+/// `text` with `secret` masked where the redaction rule hides it (core's `redact` module:
+/// anywhere when it is long, where it stands alone when it is short).
 pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
-    text.replace(secret.expose(), MASK)
-}
-
-/// `bytes` with every occurrence of `secret` masked (borrowed when there is none).
-fn mask_bytes<'a>(bytes: &'a [u8], secret: &EscSecret) -> Cow<'a, [u8]> {
-    let needle = secret.expose().as_bytes();
-    let mut found = memchr::memmem::find_iter(bytes, needle).peekable();
-    if found.peek().is_none() {
-        return Cow::Borrowed(bytes);
-    }
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut from = 0;
-    for at in found {
-        out.extend_from_slice(&bytes[from..at]);
-        out.extend_from_slice(MASK.as_bytes());
-        from = at + needle.len();
-    }
-    out.extend_from_slice(&bytes[from..]);
-    Cow::Owned(out)
+    mask_secret(text, secret.expose()).into_owned()
 }
 
 /// A response of the user's site, its body reduced to length and SHA-256.
@@ -72,8 +55,8 @@ impl SiteResponse {
         }
     }
 
-    /// [`SiteResponse::new`], with every occurrence of `secret` in the header values and the
-    /// body masked (`***`) before the body is hashed: a site may reflect the request's cookie
+    /// [`SiteResponse::new`], with `secret` masked (`***`, by the redaction rule) in the
+    /// header values and the body before the body is hashed: a site may reflect the request's cookie
     /// (an `X-Seen-Cookie` header, a `Set-Cookie` echo, a redirect or a page that carries
     /// it), and the assessment never shows its secret. A transport builds each response of
     /// [`Step::Fetch`](super::Step::Fetch) this way, with the step's `mask`.
@@ -83,7 +66,7 @@ impl SiteResponse {
         body: &[u8],
         secret: &EscSecret,
     ) -> Self {
-        let masked_body = mask_bytes(body, secret);
+        let masked_body = mask_secret_bytes(body, secret.expose());
         let mut response = SiteResponse::new(status, headers, &masked_body);
         if let Cow::Owned(_) = masked_body {
             response.reflected.push("body".to_owned());
@@ -95,8 +78,8 @@ impl SiteResponse {
     /// Masks `secret` in the header values (the body is only a hash by now).
     fn mask_headers(&mut self, secret: &EscSecret) {
         for (name, value) in &mut self.headers {
-            if value.contains(secret.expose()) {
-                *value = mask_text(value, secret);
+            if let Cow::Owned(masked) = mask_secret(value, secret.expose()) {
+                *value = masked;
                 if !self.reflected.contains(name) {
                     self.reflected.push(name.clone());
                 }
@@ -165,7 +148,7 @@ impl Fetched {
         }
     }
 
-    /// The same, with every occurrence of `secret` masked in the headers (and so the
+    /// The same, with `secret` masked (by the redaction rule) in the headers (and so the
     /// location) or the failure's text. The body's hash cannot be masked after the fact:
     /// build responses with [`SiteResponse::masked`].
     #[must_use]

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde_json::Value;
+
 use crate::error::Error;
 use crate::problem::{Problem, ProblemCode};
 use crate::shown::MASK;
@@ -134,6 +136,22 @@ const SHOWN_PARAMS: &[&str] = &[
     "host",
 ];
 
+/// The parameters that pick another store for the same bucket and path (an S3-compatible
+/// service's `endpoint`, an R2 `account-id`): they name a place, where the other parameters
+/// (the region, credentials, headers, options) say how to reach or write it.
+const PLACE_PARAMS: &[&str] = &["endpoint", "account-id"];
+
+/// Whether two `destination_conf` values are the same value, as a job's field: the same text
+/// once read as [`DestinationConf`] reads it (trimmed). Any other difference, a credential
+/// included, is a change to send (a rotated key, a renewed SAS token). The one judgement of
+/// ensure, apply and updates.
+pub(super) fn same_conf(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a.and_then(Value::as_str), b.and_then(Value::as_str)) {
+        (Some(a), Some(b)) => a.trim() == b.trim(),
+        _ => a.unwrap_or(&Value::Null) == b.unwrap_or(&Value::Null),
+    }
+}
+
 /// `destination_conf`: where a job delivers, `<scheme>://<path>?<params>`.
 ///
 /// Its parameters may hold credentials, so `Debug` and `Display` mask every parameter
@@ -213,6 +231,42 @@ impl DestinationConf {
         })
     }
 
+    /// Whether `other` is the same place, the one a job pushes to: the same scheme, the
+    /// same bucket (or host) and path, a `user:password@` and a trailing `/` aside, and the
+    /// same parameters that pick the store (an S3-compatible `endpoint`, an R2 `account-id`);
+    /// the region, credentials, headers and options do not make another place.
+    ///
+    /// What the destination-exists check compares ("Checks if there is an existing job with a
+    /// destination", schema and SDK 5.9): the docs ask it about `s3://foo` (api-configuration.mdx,
+    /// "To check if a destination is already in use"), which no job's text can equal (a job
+    /// to S3 names its region), so the check is of the place. Another path in the same bucket
+    /// is another destination: jobs write side by side under their own paths. Not the
+    /// judgement of a change (a rotated credential is one): that is the text's.
+    ///
+    /// ```
+    /// use escpush_core::DestinationConf;
+    ///
+    /// let job = DestinationConf::parse("s3://bucket/logs?region=us-east-1&sse=AES256").unwrap();
+    /// assert!(DestinationConf::parse_address("s3://bucket/logs/").unwrap().same_place(&job));
+    /// assert!(!DestinationConf::parse_address("s3://bucket").unwrap().same_place(&job));
+    /// ```
+    pub fn same_place(&self, other: &DestinationConf) -> bool {
+        self.scheme == other.scheme
+            && self.place_path() == other.place_path()
+            && PLACE_PARAMS.iter().all(|p| self.param(p) == other.param(p))
+    }
+
+    /// The bucket (or host) and path a job writes to: the path without a `user:password@`
+    /// and without a trailing `/` (a Sumo Logic collector code kept: one source each).
+    fn place_path(&self) -> String {
+        let (_, host_and_path, code) = self.path_parts();
+        let path = match code {
+            Some(code) => format!("{host_and_path}/{code}"),
+            None => host_and_path.to_owned(),
+        };
+        path.trim_end_matches('/').to_owned()
+    }
+
     /// The kind of destination its scheme names (one of [`DESTINATIONS`]).
     pub fn destination(&self) -> &'static Destination {
         self.kind
@@ -237,6 +291,12 @@ impl DestinationConf {
     /// The bucket and path (or host and path).
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The bucket (or host) and path as they may be shown: without a `user:password@`, and
+    /// for Sumo Logic without the collector's path after the host (a credential).
+    pub fn shown_path(&self) -> &str {
+        self.path_parts().1
     }
 
     /// A parameter's value. It may be a credential: do not print it.
@@ -288,27 +348,37 @@ impl DestinationConf {
         out
     }
 
-    /// Every part [`DestinationConf::redacted`] masks, each a secret on its own (a server
-    /// message may quote one alone): the `user:password`, a Sumo Logic collector code, and
-    /// each parameter value that is not a harmless one.
-    pub fn secret_values(&self) -> Vec<&str> {
-        self.secret_parts().into_iter().map(|(_, v)| v).collect()
+    /// `text` (a server's answer about this destination) with the destination's whole text
+    /// shown redacted and each of its [`DestinationConf::secret_values`] masked by the
+    /// redaction rule ([`mask_secret`](crate::mask_secret)).
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.replace(self.expose(), &self.redacted());
+        for secret in self.secret_values() {
+            if let std::borrow::Cow::Owned(masked) = crate::shown::mask_secret(&out, secret) {
+                out = masked;
+            }
+        }
+        out
     }
 
-    /// [`DestinationConf::secret_values`], each with the parameter name it stands under
-    /// (`None` for a `user:password` and a collector code, which stand in the path): where
-    /// a secret is known to be, even a short one is masked (the `redact` module's rule).
-    pub fn secret_parts(&self) -> Vec<(Option<&str>, &str)> {
+    /// Every part [`DestinationConf::redacted`] masks, each a secret on its own (a server
+    /// message may quote one alone): the `user:password` and its password, a Sumo Logic
+    /// collector's path and its code (the last segment), and each parameter value that is
+    /// not a harmless one.
+    pub fn secret_values(&self) -> Vec<&str> {
         let (userinfo, _, code) = self.path_parts();
+        let password = userinfo.and_then(|u| u.split_once(':')).map(|(_, password)| password);
+        let code_alone = code.and_then(|c| c.rsplit_once('/')).map(|(_, last)| last);
         let params = self
             .params
             .iter()
             .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
-            .map(|(k, v)| (Some(k.as_str()), v.as_str()));
+            .map(|(_, v)| v.as_str());
         userinfo
             .into_iter()
+            .chain(password.filter(|p| !p.is_empty()))
             .chain(code)
-            .map(|v| (None, v))
+            .chain(code_alone.filter(|c| !c.is_empty()))
             .chain(params)
             .collect()
     }

@@ -17,6 +17,7 @@ use crate::shown::MASK;
 use crate::suggest;
 
 use super::destination::DestinationConf;
+use super::options::field_list_problems;
 
 /// What a field's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -306,26 +307,13 @@ impl OutputOption {
                 }
             }
             (OptionValue::FieldNames, Value::Array(names)) => {
-                for (i, name) in names.iter().enumerate() {
-                    let at = format!("{path}[{i}]");
-                    let Some(name) = name.as_str() else {
-                        out.push(Problem::new(at, ProblemCode::InvalidValue, "a field name is a string"));
-                        continue;
-                    };
-                    if let Some(d) = dataset.filter(|d| d.field(name).is_none()) {
-                        let hint = suggest::did_you_mean(d.suggest_field(name));
-                        out.push(Problem::new(
-                            at,
-                            ProblemCode::UnknownField,
-                            format!("`{}` is not a field of {}{hint}", suggest::cut(name), d.name()),
-                        ));
-                    } else if names[..i].iter().any(|n| n.as_str() == Some(name)) {
-                        out.push(Problem::new(
-                            at,
-                            ProblemCode::InvalidValue,
-                            format!("`{}` is listed twice in `field_names`", suggest::cut(name)),
-                        ));
-                    }
+                if let Some(d) = dataset {
+                    out.extend(field_list_problems(
+                        &path,
+                        names.iter().map(Value::as_str),
+                        d,
+                        ProblemCode::InvalidValue,
+                    ));
                 }
             }
             _ => out.push(problem(format!("`{key}` takes {}", self.value.describe()))),
@@ -768,14 +756,16 @@ pub const JOB_FIELDS: &[JobField] = &[
         name: "filter_attack_traffic",
         ty: JobFieldType::Bool,
         allowed: AllowedValues::Any,
-        nullable: false,
+        // The record holds it on every job (SDK 5.9 `LogpushJob.filter_attack_traffic:
+        // Optional[bool]`), `null` where it was never set, so `null` is a value of the field.
+        nullable: true,
         secret: false,
         create: true,
         update: true,
         record: InRecord::Always(RecordDefault::Null),
         datasets: AppliesTo::Only(&["http_requests", "firewall_events", "network_analytics_logs"]),
         about: "leave out DDoS attack traffic",
-        source: "changelog 2026-09-18-filter-ddos-attack-traffic.mdx; SDK 5.9",
+        source: "changelog 2026-09-18-filter-ddos-attack-traffic.mdx; SDK 5.9 (LogpushJob: Optional[bool])",
     },
     JobField {
         name: "merge_subrequests",
@@ -866,8 +856,10 @@ pub const JOB_RULES: &[JobRule] = &[
         source: "SPEC 2.3; api-configuration.mdx (Options)",
     },
     JobRule {
-        rule: "output_options.field_names are fields of the dataset, each once, as logpull_options' fields are.",
-        source: "api-configuration.mdx (Options: \"Refer to Datasets for the currently available fields\")",
+        rule: "output_options.field_names name at least one field, each a field of the dataset, once, as \
+               logpull_options' fields do (and an Instant Logs session's fields, when given).",
+        source: "api-configuration.mdx (Options: \"Refer to Datasets for the currently available fields\"; \
+                 \"you need to specify the fields names\")",
     },
     JobRule {
         rule: "A destination that needs an ownership challenge (see Destinations) is created with \
@@ -925,10 +917,9 @@ pub(crate) fn shown_value(key: &str, value: &Value) -> Value {
     }
 }
 
-/// The secrets of a job body, for the `redact` module: each secret value with the name it
-/// stands under (`None` where it stands in a destination's path), so that a short one is
-/// found where it is known to be; and each whole destination text with its redacted form.
-pub(crate) type JobSecrets = (Vec<(Option<String>, String)>, Vec<(String, String)>);
+/// The secrets of a job body, for the `redact` module: each secret value, and each whole
+/// destination text with its redacted form.
+pub(crate) type JobSecrets = (Vec<String>, Vec<(String, String)>);
 
 /// [`JobSecrets`] of `body`: the secret fields' values and the credentials inside a
 /// `destination_conf` (a text that is no destination is a secret whole).
@@ -940,12 +931,11 @@ pub(crate) fn job_secrets(body: &Map<String, Value>) -> JobSecrets {
             continue;
         };
         if field.secret {
-            values.push((Some(field.name.to_owned()), text.clone()));
+            values.push(text.clone());
         } else if field.ty == JobFieldType::Destination {
             match DestinationConf::parse(text) {
                 Ok(dest) => {
-                    let parts = dest.secret_parts();
-                    values.extend(parts.into_iter().map(|(k, v)| (k.map(str::to_owned), v.to_owned())));
+                    values.extend(dest.secret_values().into_iter().map(str::to_owned));
                     wholes.push((text.clone(), dest.redacted()));
                 }
                 Err(_) => wholes.push((text.clone(), MASK.to_owned())),

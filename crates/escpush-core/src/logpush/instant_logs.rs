@@ -27,6 +27,8 @@ use crate::json::json_kind;
 use crate::problem::{Problem, ProblemCode};
 use crate::suggest;
 
+use super::options::field_list_problems;
+
 /// The only dataset Instant Logs streams (instant-logs.mdx).
 pub const INSTANT_LOGS_DATASET: &str = "http_requests";
 
@@ -205,15 +207,20 @@ impl InstantLogsSpecBuilder {
         self
     }
 
-    /// Checks everything and gives the spec, or every problem: a field `http_requests`
-    /// does not have (or named twice, or empty), a filter that is malformed, over the limits
+    /// Checks everything and gives the spec, or every problem: an empty list of fields, a
+    /// field `http_requests` does not have (or named twice, or empty), a filter that is malformed, over the limits
     /// or does not fit `http_requests`, a `sample` below 1. An error holding only filter
     /// problems is [`Error::Filter`], any other mix [`Error::Invalid`] (as for a job).
     pub fn build(self) -> Result<InstantLogsSpec, Error> {
         let dataset = Dataset::get(INSTANT_LOGS_DATASET, None)?;
         let mut problems = Vec::new();
         if let Some(fields) = &self.fields {
-            problems.extend(field_problems(fields, dataset));
+            problems.extend(field_list_problems(
+                "fields",
+                fields.iter().map(|f| Some(f.as_str())),
+                dataset,
+                ProblemCode::InvalidValue,
+            ));
         }
         let mut others = problems.len();
         let filter = match self.filter {
@@ -262,40 +269,6 @@ impl InstantLogsSpecBuilder {
             sample,
         })
     }
-}
-
-/// The problems of an Instant Logs field list: empty names, names `http_requests` lacks,
-/// names given twice.
-fn field_problems(fields: &[String], dataset: &Dataset) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (i, name) in fields.iter().enumerate() {
-        let path = format!("fields[{i}]");
-        if name.is_empty() {
-            problems.push(Problem::new(
-                path,
-                ProblemCode::InvalidValue,
-                "an empty field name: `fields` is a comma-separated list of field names",
-            ));
-        } else if dataset.field(name).is_none() {
-            let hint = suggest::did_you_mean(dataset.suggest_field(name));
-            problems.push(Problem::new(
-                path,
-                ProblemCode::UnknownField,
-                format!(
-                    "`{}` is not a field of {} (the one dataset of Instant Logs){hint}",
-                    suggest::cut(name),
-                    dataset.name()
-                ),
-            ));
-        } else if fields[..i].contains(name) {
-            problems.push(Problem::new(
-                path,
-                ProblemCode::InvalidValue,
-                format!("`{}` is listed twice in `fields`", suggest::cut(name)),
-            ));
-        }
-    }
-    problems
 }
 
 fn invalid(problems: Vec<Problem>) -> Error {
@@ -520,6 +493,9 @@ mod tests {
             (Method::Post, "/zones/z1/logpush/edge/jobs", RetryClass::WhenUnprocessed)
         );
         assert_eq!(create.body.unwrap(), json!({"fields": "ClientIP", "sample": 1}));
+        // Not safe to repeat: it says how to find out what became of a lost answer.
+        let check = create.outcome_check.unwrap();
+        assert!(check.contains("list the Instant Logs jobs of zone z1"), "{check}");
         let list = JobOp::InstantLogsJobs.request(&zone).unwrap();
         assert_eq!((list.method, list.retry), (Method::Get, RetryClass::Safe));
         // Zones only: refused on an account before anything is sent.
@@ -541,7 +517,11 @@ mod tests {
             json!({"logpull_options": "fields=ClientIP", "dataset": "http_requests"})
         );
         let err = JobOp::ValidateOrigin(&check).request(&account).unwrap_err();
-        assert!(err.to_string().contains("`http_requests` is a zone dataset"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+            "{err}"
+        );
         let bare = OriginCheck::new(Some(&options), None, DatasetScope::Zone).unwrap();
         assert_eq!(
             JobOp::ValidateOrigin(&bare).request(&account).unwrap().path,

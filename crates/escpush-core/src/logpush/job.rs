@@ -53,6 +53,8 @@ pub struct JobSpecBuilder {
     filter: Option<Result<Filter, Error>>,
     extra: Map<String, Value>,
     limits: Limits,
+    /// Whether the destination's `ownership_challenge` goes unchecked ([`JobSpec::read_body`]).
+    skip_challenge: bool,
 }
 
 impl JobSpec {
@@ -114,6 +116,15 @@ impl JobSpec {
     /// strings; `null` for "not given"), with every check of [`JobSpecBuilder::build`].
     /// The emulator validates what it receives with this, so both sides agree.
     pub fn from_body(body: &Value, scope: DatasetScope) -> Result<JobSpec, Error> {
+        JobSpec::read_body(body, scope, true)
+    }
+
+    /// [`JobSpec::from_body`], with the `ownership_challenge` a destination needs checked only
+    /// when `challenge` is true. A job kept in a file is read without it: the challenge is a
+    /// one-time token needed when the job is created or moved to the destination, which the
+    /// plan checks then (a creation through `from_body`, a move through [`JobUpdate`](super::JobUpdate)),
+    /// not for a job that already exists there.
+    pub(super) fn read_body(body: &Value, scope: DatasetScope, challenge: bool) -> Result<JobSpec, Error> {
         let Some(obj) = body.as_object() else {
             return Err(Error::Invalid {
                 problems: vec![Problem::new(
@@ -127,6 +138,7 @@ impl JobSpec {
         let mut dataset = None;
         let mut builder = JobSpecBuilder {
             scope: Some(scope),
+            skip_challenge: !challenge,
             ..JobSpecBuilder::default()
         };
         for (key, value) in obj {
@@ -296,6 +308,7 @@ impl JobSpecBuilder {
         check_extra(&self.extra, dataset, &mut found);
         if let Some(problem) = destination
             .as_ref()
+            .filter(|_| !self.skip_challenge)
             .and_then(|d| challenge_problem(d, self.extra.get("ownership_challenge")))
         {
             found.job(problem);
@@ -352,33 +365,12 @@ impl Found {
 }
 
 fn check_dataset(name: &str, scope: Option<DatasetScope>, found: &mut Found) -> Option<&'static Dataset> {
-    let scope = scope.unwrap_or(DatasetScope::Zone);
-    let err = match Dataset::get(name, Some(scope)) {
+    let message = match Dataset::get(name, Some(scope.unwrap_or(DatasetScope::Zone))) {
         Ok(d) => return Some(d),
-        Err(err) => err,
-    };
-    let other = match scope {
-        DatasetScope::Zone => DatasetScope::Account,
-        DatasetScope::Account => DatasetScope::Zone,
-    };
-    let article = |s: DatasetScope| {
-        if s == DatasetScope::Zone {
-            "a zone"
-        } else {
-            "an account"
-        }
-    };
-    let message = if name.is_empty() {
-        "a job needs a dataset, like \"http_requests\"".to_owned()
-    } else if Dataset::get(name, Some(other)).is_ok() {
-        format!(
-            "`{name}` is {} dataset; create the job on {}, not on {}",
-            article(other),
-            article(other),
-            article(scope)
-        )
-    } else {
-        err.to_string()
+        Err(_) if name.is_empty() => "a job needs a dataset, like \"http_requests\"".to_owned(),
+        // A dataset of the other scope, in `Dataset::check_scope`'s words.
+        Err(Error::InvalidInput { message, .. }) => message,
+        Err(err) => err.to_string(),
     };
     found.job(Problem::new("dataset", ProblemCode::UnknownDataset, message));
     None

@@ -8,8 +8,8 @@
 
 //! - [`JobOp`]: every request of the job endpoints, in the one shape of the core's operations.
 //!
-//! - [`JobUpdate`]: the safe update of a stored job (the caller's changes on top of what is
-//!   stored, checked as a creation);
+//! - [`JobUpdate`]: the update of a stored job as the API takes it: the fields that change
+//!   and nothing else, checked as a creation on the stored job with the changes;
 //! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
 //!   by field), leave alone or delete, compared by meaning (filters by
 //!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
@@ -55,4 +55,4 @@ pub use origin::OriginCheck;
 pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use update::{check_update, JobUpdate};
+pub use update::{check_update, updated_record, JobUpdate};

@@ -162,6 +162,12 @@ mod tests {
             "no dataset: fields unchecked"
         );
         let err = OriginCheck::new(Some(&options), Some("gateway_dns"), zone).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`gateway_dns` is an account dataset: use it on an account"),
+            "{err}"
+        );
+        let err = OriginCheck::new(Some(&options), Some("gateway_dnss"), zone).unwrap_err();
         assert!(matches!(err, Error::UnknownDataset { .. }), "{err}");
     }
 

@@ -25,6 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
+use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
@@ -261,6 +262,11 @@ fn and_list(items: &[String]) -> String {
 /// named (unique names), each checked as a creation is; every problem reported with its path
 /// (`jobs[1].filter.where.value`; `jobs[1].filter, line 1, column 20` in the text form). A
 /// `filter` may be the JSON text, the quoted form, the text form or the object form.
+///
+/// The `ownership_challenge` a destination needs is not asked here: it is a one-time token,
+/// needed when a job is created or moved to the destination, and [`plan_jobs`] refuses such
+/// an entry without one before anything is written; a job that already exists there needs
+/// none.
 pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, Value>>, Error> {
     let problem = |path: String, message: String| Problem::new(path, ProblemCode::InvalidValue, message);
     let Some(items) = doc.get("jobs").and_then(Value::as_array) else {
@@ -305,7 +311,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 continue;
             }
         };
-        if let Err(err) = JobSpec::from_body(&Value::Object(desired.clone()), scope) {
+        if let Err(err) = JobSpec::read_body(&Value::Object(desired.clone()), scope, false) {
             let found = match err {
                 Error::Invalid { problems } => problems,
                 Error::Filter(f) => f.into_problems(),
@@ -357,8 +363,13 @@ pub fn plan_jobs(
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
-    for want in desired {
-        let entry = plan_entry(want, stored, scope.kind())?;
+    for (i, want) in desired.iter().enumerate() {
+        let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
+            Error::Invalid { problems } => Error::Invalid {
+                problems: problems.into_iter().map(|p| p.within(&format!("jobs[{i}]"))).collect(),
+            },
+            other => other,
+        })?;
         if let Some(id) = entry.job_id {
             claimed.push(id);
         }
@@ -544,7 +555,7 @@ fn plan_entry(
         }
         shown.push(FieldChange {
             field: key.clone(),
-            before: printable(key, before, value),
+            before: printable(key, before),
             after: printable_after(key, before, value),
         });
         changes.insert(key.clone(), value.clone());
@@ -594,7 +605,7 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(a), Some(b)) => logpull_options_equal(a, b),
             _ => blank(before) && blank(after),
         },
-        "destination_conf" => before.as_str().map(str::trim) == after.as_str().map(str::trim),
+        "destination_conf" => same_conf(Some(before), Some(after)),
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,
@@ -606,7 +617,7 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
 
 /// A value of a change fit to print: filters canonical, the rest as a record shows it
 /// (destinations redacted, secrets masked).
-fn printable(key: &str, value: &Value, _other: &Value) -> Value {
+fn printable(key: &str, value: &Value) -> Value {
     match (key, value) {
         ("filter", v) => match filter_value(Some(v)) {
             Ok(Some(f)) => Value::String(f.to_json()),
@@ -620,8 +631,8 @@ fn printable(key: &str, value: &Value, _other: &Value) -> Value {
 /// The desired side: when only a credential of the destination differs, both redacted
 /// texts are equal, so the desired side says so instead.
 fn printable_after(key: &str, before: &Value, after: &Value) -> Value {
-    let shown = printable(key, after, before);
-    if key == "destination_conf" && shown == printable(key, before, after) {
+    let shown = printable(key, after);
+    if key == "destination_conf" && shown == printable(key, before) {
         return Value::String(format!(
             "{} (a credential changed)",
             shown.as_str().unwrap_or(crate::shown::MASK)

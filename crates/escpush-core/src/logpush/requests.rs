@@ -4,36 +4,19 @@
 
 use serde_json::{Map, Value};
 
+use crate::dataset::Dataset;
 use crate::endpoints::Endpoint;
 use crate::error::Error;
 use crate::json::json_kind;
 use crate::operation::Operation;
 use crate::request::Request;
-use crate::scope::{DatasetScope, Scope};
+use crate::scope::Scope;
 
 use super::destination::DestinationConf;
 use super::instant_logs::InstantLogsSpec;
 use super::job::JobSpec;
 use super::origin::OriginCheck;
 use super::update::JobUpdate;
-
-impl JobSpec {
-    /// Refuses a `scope` that does not hold the job's dataset (a zone dataset on an account).
-    fn check_scope(&self, scope: &Scope) -> Result<(), Error> {
-        if scope.kind() == self.dataset().scope() {
-            return Ok(());
-        }
-        Err(Error::InvalidInput {
-            what: "scope",
-            message: format!(
-                "`{}` is a {} dataset; create the job on the {} it belongs to, not on {scope}",
-                self.dataset().name(),
-                self.dataset().scope(),
-                self.dataset().scope()
-            ),
-        })
-    }
-}
 
 /// One operation on the log-push jobs of a zone or an account. Each variant names its
 /// endpoint; [`Operation::request`] describes the request, and the answer is read with
@@ -51,8 +34,8 @@ pub enum JobOp<'a> {
     List,
     /// `GET {scope}/logpush/jobs/{job_id}`: one job.
     Get(u64),
-    /// `PUT {scope}/logpush/jobs/{job_id}` with the whole updatable job ([`JobUpdate`]).
-    /// Holds credentials.
+    /// `PUT {scope}/logpush/jobs/{job_id}` with the fields that change ([`JobUpdate`]; the
+    /// API keeps the others). May hold credentials.
     Update(&'a JobUpdate),
     /// `DELETE {scope}/logpush/jobs/{job_id}`: a job already gone answers 404.
     Delete(u64),
@@ -105,29 +88,6 @@ impl std::fmt::Debug for JobOp<'_> {
     }
 }
 
-/// A dataset name the scope holds, or why not (an unknown name, a zone dataset on an account).
-fn scoped_dataset(name: &str, scope: &Scope) -> Result<&'static crate::dataset::Dataset, Error> {
-    let err = match crate::dataset::Dataset::get(name, Some(scope.kind())) {
-        Ok(d) => return Ok(d),
-        Err(err) => err,
-    };
-    match crate::dataset::Dataset::get(name, None) {
-        Ok(other) => Err(Error::InvalidInput {
-            what: "dataset",
-            message: format!(
-                "`{name}` is {} dataset; ask the {} it belongs to, not {scope}",
-                if other.scope() == DatasetScope::Zone {
-                    "a zone"
-                } else {
-                    "an account"
-                },
-                other.scope()
-            ),
-        }),
-        Err(_) => Err(err),
-    }
-}
-
 /// A destination check (`POST {scope}/logpush/{ownership,validate/...}`): the body holds
 /// the destination's credentials (and the ownership challenge).
 fn destination_check(
@@ -147,29 +107,36 @@ impl Operation for JobOp<'_> {
     fn request(&self, scope: &Scope) -> Result<Request, Error> {
         Ok(match self {
             JobOp::Create(spec) => {
-                spec.check_scope(scope)?;
+                spec.dataset().check_scope(scope.kind())?;
+                let named = spec.name().map_or_else(
+                    || format!("of dataset `{}`", spec.dataset().name()),
+                    |n| format!("named `{n}`"),
+                );
                 Endpoint::JobCreate
                     .request(scope, &[])?
                     .with_body(spec.to_body())
                     .with_secret()
+                    .with_outcome_check(format!(
+                        "the job may exist; list the jobs of {scope} and look for one {named} before creating it \
+                         again (a creation that may have reached the API is never retried)"
+                    ))
             }
             JobOp::List => Endpoint::JobList.request(scope, &[])?,
             JobOp::Get(job_id) => Endpoint::JobGet.request(scope, &[&job_id.to_string()])?,
             JobOp::Update(update) => {
-                if update.dataset().scope() != scope.kind() {
-                    return Err(Error::InvalidInput {
-                        what: "scope",
-                        message: format!("job {} is not a job of {scope}", update.job_id()),
-                    });
-                }
+                update.dataset().check_scope(scope.kind())?;
                 Endpoint::JobUpdate
                     .request(scope, &[&update.job_id().to_string()])?
                     .with_body(update.to_body())
                     .with_secret()
             }
             JobOp::Delete(job_id) => Endpoint::JobDelete.request(scope, &[&job_id.to_string()])?,
-            JobOp::DatasetJobs(name) => Endpoint::DatasetJobs.request(scope, &[scoped_dataset(name, scope)?.name()])?,
-            JobOp::Fields(name) => Endpoint::DatasetFields.request(scope, &[scoped_dataset(name, scope)?.name()])?,
+            JobOp::DatasetJobs(name) => {
+                Endpoint::DatasetJobs.request(scope, &[Dataset::get(name, Some(scope.kind()))?.name()])?
+            }
+            JobOp::Fields(name) => {
+                Endpoint::DatasetFields.request(scope, &[Dataset::get(name, Some(scope.kind()))?.name()])?
+            }
             JobOp::OwnershipChallenge(conf) => destination_check(Endpoint::OwnershipChallenge, scope, conf, None)?,
             JobOp::ValidateOwnership(conf, challenge) => {
                 if challenge.trim().is_empty() {
@@ -183,11 +150,8 @@ impl Operation for JobOp<'_> {
             JobOp::ValidateDestination(conf) => destination_check(Endpoint::ValidateDestination, scope, conf, None)?,
             JobOp::DestinationExists(conf) => destination_check(Endpoint::DestinationExists, scope, conf, None)?,
             JobOp::ValidateOrigin(check) => {
-                if let Some(d) = check.dataset().filter(|d| d.scope() != scope.kind()) {
-                    return Err(Error::InvalidInput {
-                        what: "dataset",
-                        message: format!("`{}` is a {} dataset, not one of {scope}", d.name(), d.scope()),
-                    });
+                if let Some(d) = check.dataset() {
+                    d.check_scope(scope.kind())?;
                 }
                 Endpoint::ValidateOrigin.request(scope, &[])?.with_body(check.to_body())
             }
@@ -296,7 +260,8 @@ pub fn read_fields(result: Value) -> Result<Vec<(String, String)>, Error> {
 }
 
 /// The answer to an ownership challenge request: where the API wrote the challenge file.
-/// The file's content (the challenge) is at the destination, never in this answer.
+/// The file's content (the challenge) is at the destination, never in this answer; the
+/// destination's credentials are masked in both texts ([`read_ownership_challenge`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OwnershipChallenge {
@@ -306,24 +271,25 @@ pub struct OwnershipChallenge {
     pub message: String,
 }
 
-/// Reads the `result` of `POST .../logpush/ownership`: `{filename, message, valid}`;
-/// `valid: false` is an [`Error::Api`] with the API's message.
-pub fn read_ownership_challenge(result: Value) -> Result<OwnershipChallenge, Error> {
+/// Reads the `result` of `POST .../logpush/ownership` about `conf`: `{filename, message,
+/// valid}`; `valid: false` is an [`Error::Api`] with the API's message. The filename and the
+/// message are masked of `conf`'s credentials ([`DestinationConf::scrub`]), as every text
+/// escpush shows: a server may write the file under a path that holds one (a Sumo Logic collector
+/// code, a `user:password@`).
+pub fn read_ownership_challenge(result: Value, conf: &DestinationConf) -> Result<OwnershipChallenge, Error> {
     let obj = object(result, "the ownership challenge answer")?;
-    let message = obj
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let message = conf.scrub(obj.get("message").and_then(Value::as_str).unwrap_or_default());
     if !member_bool(&obj, "valid", "the ownership challenge answer")? {
         return Err(not_valid("the destination", Some(&message)));
     }
     let filename = obj
         .get("filename")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::malformed("the ownership challenge answer has no `filename`"))?
-        .to_owned();
-    Ok(OwnershipChallenge { filename, message })
+        .ok_or_else(|| Error::malformed("the ownership challenge answer has no `filename`"))?;
+    Ok(OwnershipChallenge {
+        filename: conf.scrub(filename),
+        message,
+    })
 }
 
 /// Reads the `result` of an ownership or destination validation: `{valid, message?}`;

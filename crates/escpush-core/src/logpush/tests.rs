@@ -169,11 +169,11 @@ fn destinations_are_checked_and_never_print_credentials() {
         ),
         (
             "https://me:p@ss@logs.example.com/in?region=eu&header_X=k1",
-            vec!["me:p@ss", "k1"],
+            vec!["me:p@ss", "p@ss", "k1"],
         ),
         (
             "sumo://endpoint1.collection.sumologic.com/receiver/v1/http/ZaVnC4dh",
-            vec!["receiver/v1/http/ZaVnC4dh"],
+            vec!["receiver/v1/http/ZaVnC4dh", "ZaVnC4dh"],
         ),
         ("s3://bucket/logs?region=us-east-1", vec![]),
     ] {
@@ -239,7 +239,7 @@ fn every_mistake_is_caught_before_sending() {
     );
     assert!(err
         .to_string()
-        .contains("`gateway_dns` is an account dataset; create the job on an account, not on a zone"));
+        .contains("`gateway_dns` is an account dataset: use it on an account, not on a zone"));
     let err = JobSpec::builder("http_requests", DatasetScope::Zone)
         .destination_conf(S3_KEYS)
         .logpull_options(LogpullOptions::new(["ClientIP", "ClientIPP"]))
@@ -384,10 +384,13 @@ fn job_operations_describe_their_requests() {
         (Method::Post, false, true)
     );
     let account = Scope::account("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
-    assert!(matches!(
-        JobOp::Create(&spec).request(&account),
-        Err(Error::InvalidInput { what: "scope", .. })
-    ));
+    let err = JobOp::Create(&spec).request(&account).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput { what: "dataset", .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("`http_requests` is a zone dataset: use it on a zone, not on an account"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -460,8 +463,13 @@ fn an_update_sends_only_what_changes() {
         json!({"enabled": false, "output_options": {"field_names": ["ClientIP"], "sample_rate": 1.0}})
     );
     assert_eq!(update.changed(), ["enabled", "output_options"]);
-    let enable = JobUpdate::new(&stored_job(), &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
+    let mut disabled = stored_job();
+    disabled.insert("enabled".into(), json!(false));
+    let enable = JobUpdate::new(&disabled, &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
     assert_eq!(enable.to_body(), json!({"enabled": true}));
+    // A value the job already has is no change: not sent.
+    let again = JobUpdate::new(&stored_job(), &obj(json!({"enabled": true})), DatasetScope::Zone).unwrap();
+    assert_eq!(again.to_body(), json!({}));
     // What cannot change and equals the stored value is not sent; nor is the same destination.
     let same = obj(json!({"kind": "", "dataset": "http_requests", "destination_conf": SECRET_CONF, "name": "x"}));
     assert_eq!(
@@ -511,6 +519,27 @@ fn an_update_is_judged_on_the_stored_job_with_the_change() {
     dns.insert("dataset".into(), json!("dns_logs"));
     let err = check_update(&dns, &obj(json!({"filter_attack_traffic": true})), DatasetScope::Zone).unwrap_err();
     assert_eq!(codes(&err), [("filter_attack_traffic".to_owned(), "invalid_value")]);
+    // The API takes `filter` as a string; an update stores it as a creation does.
+    let object = obj(json!({"filter": {"where": {"key": "ClientIP", "operator": "eq", "value": "1"}}}));
+    let err = check_update(&stored, &object, DatasetScope::Zone).unwrap_err();
+    assert_eq!(codes(&err), [("filter".to_owned(), "invalid_type")]);
+    let text = obj(
+        json!({"filter": "{\"where\": {\"value\": \"1\", \"key\": \"ClientIP\", \"operator\": \"eq\"}}",
+                          "destination_conf": " gs://b/l ", "ownership_challenge": "c"}),
+    );
+    let after = updated_record(&stored, &text);
+    assert_eq!(
+        (
+            &after["filter"],
+            &after["destination_conf"],
+            after.get("ownership_challenge")
+        ),
+        (
+            &json!(r#"{"where":{"key":"ClientIP","operator":"eq","value":"1"}}"#),
+            &json!("gs://b/l"),
+            None
+        )
+    );
     // A stored name the schema would refuse does not block a change elsewhere.
     let mut spaced = stored_job();
     spaced.insert("name".into(), json!("my job"));
@@ -633,12 +662,27 @@ fn the_answers_are_read_strictly() {
         ]
     );
     assert!(read_fields(json!({"A": 1})).is_err() && read_fields(json!(["A"])).is_err());
-    let ok = read_ownership_challenge(json!({"filename": "logs/challenge.txt", "message": "", "valid": true})).unwrap();
+    let conf = DestinationConf::parse("sumo://e.sumologic.com/receiver/v1/http/CODE-123").unwrap();
+    let ok = read_ownership_challenge(
+        json!({"filename": "logs/challenge.txt", "message": "", "valid": true}),
+        &conf,
+    )
+    .unwrap();
     assert_eq!(ok.filename, "logs/challenge.txt");
     let refused =
-        read_ownership_challenge(json!({"filename": "f", "message": "no bucket", "valid": false})).unwrap_err();
+        read_ownership_challenge(json!({"filename": "f", "message": "no bucket", "valid": false}), &conf).unwrap_err();
     assert!(matches!(&refused, Error::Api { status: 200, .. }) && refused.to_string().contains("no bucket"));
-    assert!(read_ownership_challenge(json!({"valid": true})).is_err());
+    assert!(read_ownership_challenge(json!({"valid": true}), &conf).is_err());
+    // A server that writes the file under the collector's path: shown masked.
+    let quoted = read_ownership_challenge(
+        json!({"filename": "receiver/v1/http/CODE-123/o.txt", "message": "wrote CODE-123", "valid": true}),
+        &conf,
+    )
+    .unwrap();
+    assert_eq!(
+        (quoted.filename.as_str(), quoted.message.as_str()),
+        ("***/o.txt", "wrote ***")
+    );
     assert_eq!(read_valid(json!({"valid": true}), "x").unwrap(), "");
     assert!(
         read_valid(json!({"valid": false, "message": "bad"}), "the ownership challenge")
@@ -1066,7 +1110,9 @@ fn nullable_fields_take_null_on_creation() {
     let body = json!({"dataset": "http_requests", "destination_conf": S3_KEYS, "frequency": null, "kind": null,
                       "name": null, "max_upload_bytes": null, "output_options": null});
     assert_eq!(JobSpec::from_body(&body, DatasetScope::Zone).unwrap().to_body(), body);
-    for not_nullable in ["enabled", "ownership_challenge", "filter_attack_traffic"] {
+    // The record holds `filter_attack_traffic: null` where it was never set: a value of it.
+    assert!(create("dns_logs", S3_KEYS, json!({"filter_attack_traffic": null})).is_ok());
+    for not_nullable in ["enabled", "ownership_challenge"] {
         let err = create("http_requests", S3_KEYS, json!({ not_nullable: null })).unwrap_err();
         assert!(err.to_string().contains("cannot be null"), "{not_nullable}: {err}");
     }
@@ -1243,4 +1289,213 @@ fn a_record_never_holds_the_challenge() {
         ],
         "the SDK's 16 LogpushJob keys and filter"
     );
+}
+
+// Findings of the review of issues 23 and 24 (each test failed before its fix).
+
+#[test]
+fn an_update_of_a_whole_record_sends_only_what_differs() {
+    // `changes` = the stored record with one field changed: the body holds that field alone
+    // (the rest equals the stored job; what the API sets is never sent).
+    let stored = obj(json!({"id": 1, "name": "a", "dataset": "http_requests",
+        "destination_conf": "r2://b/p?account-id=a", "enabled": false, "kind": "",
+        "frequency": "high", "last_complete": "2026-01-01T00:00:00Z", "error_message": null,
+        "output_options": {"sample_rate": 0.5}, "filter": "{\"where\": {\"key\": \"ClientIP\", \"operator\": \"eq\", \"value\": \"1.1.1.1\"}}"}));
+    let mut changes = stored.clone();
+    changes.insert("enabled".into(), json!(true));
+    let update = JobUpdate::new(&stored, &changes, DatasetScope::Zone).unwrap();
+    assert_eq!(update.to_body(), json!({"enabled": true}));
+    assert_eq!(update.changed(), ["enabled"]);
+    // Nothing differs: nothing to send.
+    let same = JobUpdate::new(&stored, &stored, DatasetScope::Zone).unwrap();
+    assert_eq!((same.to_body(), same.changed().len()), (json!({}), 0));
+    // A real change of what cannot change is still refused.
+    for (key, value, says) in [
+        ("id", json!(2), "id cannot change"),
+        ("dataset", json!("dns_logs"), "dataset cannot change"),
+        ("kind", json!("edge"), "kind cannot change"),
+        (
+            "last_complete",
+            json!("2026-02-01T00:00:00Z"),
+            "last_complete cannot change",
+        ),
+    ] {
+        let mut other = stored.clone();
+        other.insert(key.into(), value);
+        let err = JobUpdate::new(&stored, &other, DatasetScope::Zone).unwrap_err();
+        assert!(err.to_string().contains(says), "{key}: {err}");
+    }
+}
+
+#[test]
+fn an_update_sends_the_destination_it_checked() {
+    // The client checks the destination trimmed: it sends that text, not the raw one.
+    let changes = obj(json!({"destination_conf": " gs://b2/logs ", "ownership_challenge": "challenge-1"}));
+    let update = JobUpdate::new(&stored_job(), &changes, DatasetScope::Zone).unwrap();
+    assert_eq!(update.to_body()["destination_conf"], "gs://b2/logs");
+}
+
+#[test]
+fn one_destination_is_the_same_place_as_another_by_scheme_path_and_store() {
+    let place = |a: &str, b: &str| {
+        DestinationConf::parse_address(a)
+            .unwrap()
+            .same_place(&DestinationConf::parse_address(b).unwrap())
+    };
+    assert!(place(
+        "s3://b/logs",
+        "s3://b/logs/?region=us-east-1&access-key-id=K&secret-access-key=S"
+    ));
+    assert!(place(
+        "https://me:pw@logs.example.com/in",
+        "https://logs.example.com/in?header_X=1"
+    ));
+    assert!(!place(
+        "s3://b/logs",
+        "s3://b/logs?region=r&endpoint=sfo2.digitaloceanspaces.com"
+    ));
+    assert!(!place("r2://b/logs?account-id=one", "r2://b/logs?account-id=two"));
+    assert!(!place("s3://b", "s3://b/logs") && !place("s3://b/logs", "gs://b/logs"));
+    let sumo = "sumo://e.sumologic.com/receiver/v1/http/";
+    assert!(
+        !place(&format!("{sumo}ONE"), &format!("{sumo}TWO")),
+        "one collector each"
+    );
+    // A change of the text is a change of the field, a credential included (a rotated key).
+    let (a, b) = (json!(SECRET_CONF), json!(format!(" {SECRET_CONF}")));
+    assert!(super::destination::same_conf(Some(&a), Some(&b)));
+    assert!(!super::destination::same_conf(Some(&a), Some(&json!(S3_KEYS))));
+}
+
+#[test]
+fn a_record_passes_the_checks_of_its_own_rows() {
+    // The record a creation makes holds only values its own rows take, so that the record
+    // (or the record with a change) is a body the checks of an update take.
+    for (dataset, scope) in [
+        ("http_requests", DatasetScope::Zone),
+        ("dns_logs", DatasetScope::Zone),
+        ("gateway_dns", DatasetScope::Account),
+    ] {
+        let spec = JobSpec::builder(dataset, scope)
+            .destination_conf(S3_KEYS)
+            .build()
+            .unwrap();
+        let Value::Object(body) = spec.to_body() else {
+            panic!("a body is an object")
+        };
+        let record = job_record(1, &body);
+        let ds = crate::Dataset::get(dataset, Some(scope)).unwrap();
+        for (key, value) in &record {
+            let problems = JobField::get(key).unwrap().problems(value, Some(ds));
+            assert!(problems.is_empty(), "{dataset}: `{key}` {value}: {problems:?}");
+        }
+        check_update(&record, &record, scope).unwrap();
+        let mut enable = record.clone();
+        enable.insert("enabled".into(), json!(true));
+        assert_eq!(
+            JobUpdate::new(&record, &enable, scope).unwrap().to_body(),
+            json!({"enabled": true})
+        );
+    }
+    // Every default the table gives a record is a value of its row, unless a creation
+    // without the field is refused (then the default never shows).
+    for field in JOB_FIELDS {
+        let InRecord::Always(default) = field.record else {
+            continue;
+        };
+        if default == RecordDefault::Assigned || field.problems(&default.to_value(), None).is_empty() {
+            continue;
+        }
+        let mut without = obj(json!({"dataset": "http_requests", "destination_conf": S3_KEYS}));
+        without.remove(field.name);
+        assert!(
+            JobSpec::from_body(&Value::Object(without), DatasetScope::Zone).is_err(),
+            "`{}`: a record may hold {}, which its row refuses",
+            field.name,
+            default.to_value()
+        );
+    }
+}
+
+#[test]
+fn a_file_need_not_carry_the_challenge_of_a_job_that_exists_unchanged() {
+    // An S3 job without keys needs an ownership challenge when it is created or moved there,
+    // a one-time token: a file that keeps the job need not carry one once the job exists.
+    let dest = "s3://bucket/logs?region=us-east-1";
+    let file = json!({"jobs": [{"name": "a", "dataset": "http_requests", "destination_conf": dest}]});
+    let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
+    let zone = Scope::zone("z1").unwrap();
+    let stored = obj(
+        json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": dest,
+                            "enabled": false, "kind": "", "filter": null}),
+    );
+    let entry = plan_job(&want[0], std::slice::from_ref(&stored), &zone).unwrap();
+    assert_eq!(entry.action, PlanAction::Unchanged);
+    assert!(
+        plan_jobs(&want, std::slice::from_ref(&stored), &zone, PlanOptions::new())
+            .unwrap()
+            .is_noop()
+    );
+    // Still refused before anything is written: the job's creation, and a move to it.
+    let err = plan_jobs(&want, &[], &zone, PlanOptions::new()).unwrap_err();
+    assert_eq!(
+        codes(&err),
+        [("jobs[0].ownership_challenge".to_owned(), "missing_member")]
+    );
+    assert!(plan_job(&want[0], &[], &zone).is_err());
+    let mut elsewhere = stored.clone();
+    elsewhere.insert("destination_conf".into(), json!(S3_KEYS));
+    let err = plan_job(&want[0], &[elsewhere], &zone).unwrap_err();
+    assert_eq!(codes(&err), [("ownership_challenge".to_owned(), "missing_member")]);
+}
+
+/// A list of fields: its path, the code of its other problems, and a check of one list.
+type Check<'a> = (&'a str, &'a str, Box<dyn Fn(&[&str]) -> Result<(), Error>>);
+
+#[test]
+fn every_list_of_fields_follows_one_rule() {
+    // logpull_options' fields, output_options.field_names and an Instant Logs session's
+    // fields: at least one, each a field of the dataset, once (one function); each keeps the
+    // code of the value it is part of.
+    let options = |fields: &[&str]| {
+        let options = LogpullOptions::new(fields.iter().copied());
+        JobSpec::builder("http_requests", DatasetScope::Zone)
+            .destination_conf(S3_KEYS)
+            .logpull_options(options)
+            .build()
+            .map(drop)
+    };
+    let names = |fields: &[&str]| {
+        create(
+            "http_requests",
+            S3_KEYS,
+            json!({"output_options": {"field_names": fields}}),
+        )
+        .map(drop)
+    };
+    let session = |fields: &[&str]| {
+        InstantLogsSpec::builder()
+            .fields(fields.iter().copied())
+            .build()
+            .map(drop)
+    };
+    let lists: [Check<'_>; 3] = [
+        ("logpull_options.fields", "invalid_option", Box::new(options)),
+        ("output_options.field_names", "invalid_value", Box::new(names)),
+        ("fields", "invalid_value", Box::new(session)),
+    ];
+    for (path, code, check) in &lists {
+        assert_eq!(codes(&check(&[]).unwrap_err()), [((*path).to_owned(), *code)], "{path}");
+        assert!(check(&[]).unwrap_err().to_string().contains("name at least one field"));
+        assert_eq!(
+            codes(&check(&["ClientIP", "ClientIPP", "ClientIP"]).unwrap_err()),
+            [(format!("{path}[1]"), "unknown_field"), (format!("{path}[2]"), *code)],
+            "{path}"
+        );
+        assert!(check(&["ClientIP", "EdgeResponseStatus"]).is_ok(), "{path}");
+    }
+    assert!(session(&[""])
+        .unwrap_err()
+        .to_string()
+        .contains("an empty field name in `fields`"));
 }

@@ -12,16 +12,18 @@ use serde_json::{Map, Value};
 
 use crate::dataset::Dataset;
 use crate::error::Error;
+use crate::filter::Filter;
 use crate::problem::{Problem, ProblemCode};
 use crate::scope::DatasetScope;
 
 use super::compare::filter_value;
-use super::destination::DestinationConf;
-use super::fields::{JobField, JOB_FIELDS};
+use super::destination::{same_conf, DestinationConf};
+use super::fields::{InRecord, JobField, JobFieldType, JOB_FIELDS};
 use super::job::{challenge_problem, JobSpec};
 
-/// A checked `PUT {scope}/logpush/jobs/{id}` body: the stored job with the caller's
-/// changes. Made by [`JobUpdate::new`]; its `Debug` hides the destination's credentials.
+/// A checked `PUT {scope}/logpush/jobs/{id}` body: the fields the caller changes, and
+/// nothing else (the API keeps every field a `PUT` does not send). Made by
+/// [`JobUpdate::new`]; its `Debug` hides the destination's credentials.
 #[derive(Clone, PartialEq)]
 pub struct JobUpdate {
     job_id: u64,
@@ -47,12 +49,13 @@ impl JobUpdate {
     /// object is merged onto the stored one and sent whole (the API replaces it whole, so the
     /// stored keys the caller did not name are sent unchanged).
     ///
-    /// The body holds only what changes: a `dataset` or `kind` equal to the stored one, and a
-    /// `destination_conf` equal to the stored one, are not sent. Refused before anything is
-    /// sent: a change of `id`, `dataset` or `kind`, a new destination without the
-    /// `ownership_challenge` its kind needs, and every problem a creation would have in the
-    /// changed fields (problems of stored fields the caller did not touch are not the caller's
-    /// to fix, and do not block, say, disabling a job).
+    /// The body holds only what changes: a field whose value (so read) equals the stored one
+    /// is not sent, so `changes` may be the whole stored record with a field changed; a field
+    /// the API sets or an update cannot change (`id`, `dataset`, `kind`, `last_complete`, ...)
+    /// is never sent. Refused before anything is sent: a change of one of those, a new
+    /// destination without the `ownership_challenge` its kind needs, and every problem a
+    /// creation would have in the changed fields (problems of stored fields the caller did
+    /// not touch are not the caller's to fix, and do not block, say, disabling a job).
     pub fn new(stored: &Map<String, Value>, changes: &Map<String, Value>, scope: DatasetScope) -> Result<Self, Error> {
         let job_id = stored
             .get("id")
@@ -65,15 +68,10 @@ impl JobUpdate {
         let dataset = Dataset::get(dataset_name, Some(scope))?;
         check_unchangeable(stored, changes)?;
         let mut body = Map::new();
-        let mut named = Vec::new();
         let mut option_keys = Vec::new();
         for (key, value) in changes {
-            let field = JobField::get(key);
-            if field.is_some_and(|f| f.create && !f.update) {
-                continue; // the same as stored (else refused above): not sent
-            }
-            if key == "destination_conf" && same_destination(stored.get(key), value) {
-                continue;
+            if JobField::get(key).is_some_and(|f| !f.update) {
+                continue; // the same as stored (a change was refused above): never sent
             }
             let value = match (key.as_str(), value, stored.get(key)) {
                 ("output_options", Value::Object(given), Some(Value::Object(old))) => {
@@ -98,17 +96,23 @@ impl JobUpdate {
                     option_keys.extend(given.keys().cloned());
                     value.clone()
                 }
+                // The text checked is the text sent: trimmed, as `DestinationConf` reads it
+                // (one that does not read is reported by the check below).
+                ("destination_conf", Value::String(text), _) => DestinationConf::parse(text)
+                    .map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned())),
                 _ => value.clone(),
             };
+            if is_stored(key, &value, stored.get(key)) {
+                continue;
+            }
             body.insert(key.clone(), value);
-            named.push(key.clone());
         }
         check_body(stored, &body, dataset, Some(&option_keys))?;
         Ok(JobUpdate {
             job_id,
             dataset,
+            changed: body.keys().cloned().collect(),
             body,
-            changed: named,
         })
     }
 
@@ -122,7 +126,7 @@ impl JobUpdate {
         self.dataset
     }
 
-    /// The fields the caller changed, in the order given.
+    /// The fields the body sends: those whose value differs from the stored one.
     pub fn changed(&self) -> &[String] {
         &self.changed
     }
@@ -133,9 +137,20 @@ impl JobUpdate {
     }
 }
 
-/// Whether a `destination_conf` given is the stored one (then it is not a change).
-fn same_destination(stored: Option<&Value>, given: &Value) -> bool {
-    matches!((stored.and_then(Value::as_str), given.as_str()), (Some(a), Some(b)) if a.trim() == b.trim())
+/// Whether `value` (as the body would send it) is what the job stores under `key`, so that
+/// sending it would change nothing: the same JSON, the same destination, or the same
+/// filter once both are canonical (a server may store it reprinted). A key the record lacks
+/// stores nothing, as `null` does.
+fn is_stored(key: &str, value: &Value, stored: Option<&Value>) -> bool {
+    let stored = stored.unwrap_or(&Value::Null);
+    match key {
+        "destination_conf" => same_conf(Some(stored), Some(value)),
+        "filter" => match (filter_value(Some(stored)), filter_value(Some(value))) {
+            (Ok(a), Ok(b)) => a.map(|f| f.to_json()) == b.map(|f| f.to_json()),
+            _ => stored == value,
+        },
+        _ => stored == value,
+    }
 }
 
 /// Refuses a change of what cannot change: `id`, and the fields a creation sets that an
@@ -179,13 +194,50 @@ fn check_unchangeable(stored: &Map<String, Value>, body: &Map<String, Value>) ->
 /// and a new destination comes with the `ownership_challenge` its kind needs. The client
 /// checks its body with it before sending ([`JobUpdate::new`]); the emulator checks what it
 /// receives with it, so both refuse the same updates.
+///
+/// The body is read as the API reads it: `filter` is a string (its JSON text; schema, SDK
+/// 5.9 `filter: Optional[str]`), as on creation ([`JobSpec::from_body`]).
 pub fn check_update(stored: &Map<String, Value>, body: &Map<String, Value>, scope: DatasetScope) -> Result<(), Error> {
     let name = stored
         .get("dataset")
         .and_then(Value::as_str)
         .ok_or_else(|| Error::malformed("the stored job has no `dataset`"))?;
     check_unchangeable(stored, body)?;
+    if body.get("filter").is_some_and(|f| !f.is_null() && !f.is_string()) {
+        return Err(Error::Invalid {
+            problems: vec![Problem::new(
+                "filter",
+                ProblemCode::InvalidType,
+                "`filter` takes a string (the filter's JSON text)",
+            )],
+        });
+    }
     check_body(stored, body, Dataset::get(name, Some(scope))?, None)
+}
+
+/// The record after a `PUT` of `body` (judged by [`check_update`]), as the emulator keeps
+/// it: each field the body sends that an update may change and the record holds, set as
+/// a creation stores it (the destination as [`DestinationConf`] reads it, trimmed; a filter
+/// as its canonical JSON text, [`JobSpec::to_body`]'s); the rest as it was (a `PUT` changes
+/// only what it sends: example-logpush-curl.mdx). The challenge is never kept.
+pub fn updated_record(record: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = record.clone();
+    for (key, value) in body {
+        let Some(field) = JobField::get(key).filter(|f| f.update && f.record != InRecord::Never) else {
+            continue;
+        };
+        let value = match (field.ty, value) {
+            (JobFieldType::Destination, Value::String(text)) => {
+                DestinationConf::parse(text).map_or_else(|_| value.clone(), |d| Value::String(d.expose().to_owned()))
+            }
+            (JobFieldType::Filter, Value::String(text)) if !text.trim().is_empty() => {
+                Filter::parse(text).map_or_else(|_| value.clone(), |f| Value::String(f.to_json()))
+            }
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    out
 }
 
 /// [`check_update`] after the unchangeable fields; `option_keys`: the `output_options` keys
@@ -235,7 +287,7 @@ fn check_body(
         .collect();
     // A new destination needs its challenge in the same body (a record never holds one).
     if let Some(Value::String(conf)) = body.get("destination_conf") {
-        if !same_destination(stored.get("destination_conf"), &Value::String(conf.clone())) {
+        if !same_conf(stored.get("destination_conf"), body.get("destination_conf")) {
             if let Some(problem) = DestinationConf::parse(conf)
                 .ok()
                 .and_then(|d| challenge_problem(&d, body.get("ownership_challenge")))
