@@ -13,6 +13,7 @@ use crate::request::Request;
 use crate::scope::Scope;
 
 use super::destination::DestinationConf;
+use super::fields::JobField;
 use super::instant_logs::InstantLogsSpec;
 use super::job::JobSpec;
 use super::origin::OriginCheck;
@@ -144,6 +145,12 @@ impl Operation for JobOp<'_> {
                         what: "ownership_challenge",
                         message: "the challenge is empty; give the token the API wrote to the destination".to_owned(),
                     });
+                }
+                // The token's own rule (the schema's pattern and length), as a creation checks it.
+                let field = JobField::get("ownership_challenge").expect("a row of JOB_FIELDS");
+                let problems = field.problems(&Value::from(*challenge), None);
+                if !problems.is_empty() {
+                    return Err(Error::Invalid { problems });
                 }
                 destination_check(Endpoint::OwnershipValidate, scope, conf, Some(challenge))?
             }

@@ -637,6 +637,13 @@ fn the_other_job_endpoints() {
         json!({"destination_conf": SECRET_CONF, "ownership_challenge": "tok"})
     );
     assert!(JobOp::ValidateOwnership(&conf, " ").request(&zone).is_err());
+    // A token a creation would refuse is refused before it is checked too (the schema's
+    // pattern and length), naming the field and never showing the token.
+    for bad in ["TOKEN bad-SECRET".to_owned(), "t".repeat(4097)] {
+        let err = JobOp::ValidateOwnership(&conf, &bad).request(&zone).unwrap_err();
+        assert!(err.to_string().contains("ownership_challenge"), "{err}");
+        assert!(!err.to_string().contains("bad-SECRET"), "{err}");
+    }
     let shown = format!("{:?}", JobOp::ValidateOwnership(&conf, "tok-SECRET"));
     assert!(
         !shown.contains("tok-SECRET") && !shown.contains("SAK-SECRET"),
