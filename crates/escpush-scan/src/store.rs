@@ -37,6 +37,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
+use escpush_core::{Secrets, MASK};
 use futures_util::StreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, RetryConfig};
@@ -238,16 +239,14 @@ fn message(e: &object_store::Error) -> String {
     clean(&short)
 }
 
-/// `message` without credential values and without URL query strings.
+/// `message` without credential values (core's rule and mask: [`Secrets`]) and without URL
+/// query strings.
 pub(crate) fn clean(message: &str) -> String {
-    let mut out = message.to_owned();
-    for var in SECRET_VARS {
-        if let Some(value) = env(var) {
-            if value.len() >= 4 {
-                out = out.replace(&value, "[redacted]");
-            }
-        }
+    let mut secrets = Secrets::new();
+    for value in SECRET_VARS.iter().filter_map(|var| env(var)) {
+        secrets.add(&value);
     }
+    let out = secrets.scrub(message);
     // Query strings of URLs (`?sig=...`, `?X-Amz-Signature=...`).
     let mut cleaned = String::with_capacity(out.len());
     let mut rest = out.as_str();
@@ -261,7 +260,8 @@ pub(crate) fn clean(message: &str) -> String {
         match url.find('?') {
             Some(q) => {
                 cleaned.push_str(&url[..q]);
-                cleaned.push_str("?[redacted]");
+                cleaned.push('?');
+                cleaned.push_str(MASK);
             }
             None => cleaned.push_str(url),
         }
