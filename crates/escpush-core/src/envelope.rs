@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{ApiMessage, Error};
+use crate::json::json_kind;
 
 /// The v4 envelope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -146,6 +147,23 @@ pub fn read_answer(status: u16, body: &[u8]) -> Result<Answer, Error> {
 /// empty body and an envelope without `result` give null).
 pub fn parse_response(status: u16, body: &[u8]) -> Result<Value, Error> {
     read_answer(status, body).map(|answer| answer.result)
+}
+
+/// Reads a list answer's `result`: `null` is an empty list, an array has each item read by
+/// `item` (with its index), anything else is [`Error::MalformedResponse`] naming `what`.
+pub(crate) fn read_list<T>(
+    result: Value,
+    what: &str,
+    item: impl Fn(usize, Value) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    match result {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items.into_iter().enumerate().map(|(i, v)| item(i, v)).collect(),
+        other => Err(Error::malformed(format!(
+            "{what} is {}, not an array",
+            json_kind(&other)
+        ))),
+    }
 }
 
 #[cfg(test)]

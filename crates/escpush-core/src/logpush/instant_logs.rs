@@ -21,6 +21,7 @@
 use serde_json::{Map, Value};
 
 use crate::dataset::Dataset;
+use crate::envelope::read_list;
 use crate::error::Error;
 use crate::filter::{Filter, Limits};
 use crate::json::json_kind;
@@ -333,29 +334,15 @@ pub fn read_instant_logs_job(result: Value) -> Result<Map<String, Value>, Error>
 /// Reads the `result` of the Instant Logs job list: an array of jobs, each read by
 /// [`read_instant_logs_job`] (its place named in the error); `null` is an empty list.
 pub fn read_instant_logs_jobs(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
-    let items = match result {
-        Value::Null => return Ok(Vec::new()),
-        Value::Array(items) => items,
-        other => {
-            return Err(Error::malformed(format!(
-                "the Instant Logs job list is {}, not an array",
-                json_kind(&other)
-            )))
-        }
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| {
-            read_instant_logs_job(item).map_err(|e| match e {
-                Error::MalformedResponse { status, message } => Error::MalformedResponse {
-                    status,
-                    message: format!("item {i} of the list: {message}"),
-                },
-                other => other,
-            })
+    read_list(result, "the Instant Logs job list", |i, item| {
+        read_instant_logs_job(item).map_err(|e| match e {
+            Error::MalformedResponse { status, message } => Error::MalformedResponse {
+                status,
+                message: format!("item {i} of the list: {message}"),
+            },
+            other => other,
         })
-        .collect()
+    })
 }
 
 #[cfg(test)]

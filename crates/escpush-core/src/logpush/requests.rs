@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::dataset::Dataset;
 use crate::endpoints::Endpoint;
+use crate::envelope::read_list;
 use crate::error::Error;
 use crate::json::json_kind;
 use crate::operation::Operation;
@@ -186,27 +187,13 @@ pub fn read_job(result: Value) -> Result<Map<String, Value>, Error> {
 /// `result` of a zone without jobs in some answers) is an empty list; anything else is
 /// [`Error::MalformedResponse`] naming what was found, and where.
 pub fn read_job_list(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
-    let items = match result {
-        Value::Null => return Ok(Vec::new()),
-        Value::Array(items) => items,
-        other => {
-            return Err(Error::malformed(format!(
-                "the job list is {}, not an array",
-                json_kind(&other)
-            )))
-        }
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(i, item)| match item {
-            Value::Object(job) => Ok(job),
-            other => Err(Error::malformed(format!(
-                "job {i} of the list is {}, not an object",
-                json_kind(&other)
-            ))),
-        })
-        .collect()
+    read_list(result, "the job list", |i, item| match item {
+        Value::Object(job) => Ok(job),
+        other => Err(Error::malformed(format!(
+            "job {i} of the list is {}, not an object",
+            json_kind(&other)
+        ))),
+    })
 }
 
 fn object(result: Value, what: &str) -> Result<Map<String, Value>, Error> {
