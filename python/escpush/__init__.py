@@ -35,6 +35,7 @@ from ._escpush import (
     esc_cookie,
     esc_replacements,
     field,
+    field_operators,
     redact_destination_conf,
 )
 from ._job import Job
@@ -158,5 +159,6 @@ __all__ = [
     "esc_cookie",
     "esc_replacements",
     "field",
+    "field_operators",
     "redact_destination_conf",
 ]
