@@ -13,6 +13,7 @@ ipywidgets protocol's ``update`` messages, as in a notebook.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +26,7 @@ PAGE = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>escpush filter builder</title>
+<link rel="icon" href="data:,">
 <style>
   body { margin: 0; padding: 24px; background: #eef0f3; }
 </style>
@@ -103,17 +105,32 @@ class _Comm:
         self._on_msg = callback
 
     def handle(self, state: dict[str, Any]) -> None:
-        self._on_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}})
+        self._on_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
     def close(self, *_: Any, **__: Any) -> None:
         pass
 
 
+class _Errors(logging.Handler):
+    """What the widget logs as it handles a message (ipywidgets logs an exception there
+    instead of raising it): a test fails on any."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(self.format(record))
+
+
 class Bridge:
-    """Serves ``widget`` (an anywidget) to a page on 127.0.0.1; ``url`` once started."""
+    """Serves ``widget`` (an anywidget) to a page on 127.0.0.1; ``url`` once started.
+    ``errors`` lists what the widget logged while handling the page's messages."""
 
     def __init__(self, widget: Any) -> None:
         self.widget = widget
+        self._errors = _Errors()
+        widget.log.addHandler(self._errors)
         self._updates: list[dict[str, Any]] = []
         self._changed = threading.Condition()
         self._stopping = False
@@ -168,6 +185,10 @@ class Bridge:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}/"
 
+    @property
+    def errors(self) -> list[str]:
+        return list(self._errors.records)
+
     def push(self, state: dict[str, Any]) -> None:
         with self._changed:
             self._updates.append(state)
@@ -188,6 +209,7 @@ class Bridge:
             self._changed.notify_all()
         self._server.shutdown()
         self._server.server_close()
+        self.widget.log.removeHandler(self._errors)
 
 
 def chromium_paths(root: Path) -> tuple[str, str]:

@@ -351,6 +351,7 @@ function render({ model, el }) {
       });
       const add = () => {
         const parts = entry.value.split(/\r?\n/).filter((p) => p !== "");
+        entry.value = "";
         if (!parts.length) return;
         edit(row.id, (r) => (r.value = [...(Array.isArray(r.value) ? r.value : []), ...parts]));
         drawRows();
