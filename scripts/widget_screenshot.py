@@ -13,6 +13,7 @@ chromedriver (scripts/ensure-chromium.sh installs them if missing).
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import random
@@ -23,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from PIL import Image  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -81,22 +82,21 @@ def main() -> None:
                 driver.get(bridge.url)
                 wait = WebDriverWait(driver, 30)
                 wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=sample-share]")))
-                # The field list open on one row, as a person sees it while choosing.
-                row = driver.find_elements(By.CSS_SELECTOR, "[data-testid=row]")[1]
-                box = row.find_element(By.CSS_SELECTOR, "[data-testid=field]")
-                box.click()
-                box.send_keys(Keys.CONTROL, "a")  # select the name, as one does to replace it
+                # The field list open on the last row, as a person sees it while choosing.
+                row = driver.find_elements(By.CSS_SELECTOR, "[data-testid=row]")[-1]
+                row.find_element(By.CSS_SELECTOR, "[data-testid=field]").click()
                 wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, OPEN_LIST)))
-                widget = driver.find_element(By.CSS_SELECTOR, ".ep-builder")
-                height = driver.execute_script(
-                    "const r = arguments[0].getBoundingClientRect();"
-                    "const list = document.querySelector(arguments[1]).getBoundingClientRect();"
-                    "return Math.ceil(Math.max(r.bottom, list.bottom) + 24);",
-                    widget,
+                box = driver.execute_script(
+                    "const r = document.querySelector('.ep-builder').getBoundingClientRect();"
+                    "const list = document.querySelector(arguments[0]).getBoundingClientRect();"
+                    "return [r.left, r.top, r.right, Math.max(r.bottom, list.bottom)];",
                     OPEN_LIST,
                 )
-                driver.set_window_size(1280, max(int(height) + 120, 600))
-                widget.screenshot(str(out))
+                margin = 16
+                left, top, right, bottom = (int(v) for v in box)
+                driver.set_window_size(right + 2 * margin + 40, bottom + 2 * margin + 160)
+                image = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
+                image.crop((left - margin, top - margin, right + margin, bottom + margin)).save(out)
             finally:
                 driver.quit()
     print(out)

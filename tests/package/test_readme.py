@@ -34,6 +34,7 @@ def test_readme_python_examples_run_in_order(capsys: pytest.CaptureFixture[str])
     assert "3 221" in out
     assert "did you mean `geq`?" in out
     assert "did you mean `ClientRequestHost`?" in out
+    assert "keeps 50.0% of lines, 59.1% of bytes" in out  # the filter builder's sample
 
 
 def test_readme_pytest_example_passes_under_pytest(tmp_path: Path) -> None:

@@ -217,7 +217,7 @@ function render({ model, el }) {
       typeBadge.classList.toggle("ep-unknown", !info && !!input.value);
     }
 
-    function drawList() {
+    function drawList(opening = false) {
       if (!openPicker || openPicker.rowId !== row.id) {
         list.hidden = true;
         return;
@@ -251,8 +251,14 @@ function render({ model, el }) {
             )
           : [h("div", { className: "ep-empty-list" }, "no field matches")]),
       );
+      // Scrolls the list only (scrollIntoView would scroll the notebook too).
       const active = list.querySelector(".ep-active");
-      if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
+      if (!active) return;
+      const top = active.offsetTop;
+      const bottom = top + active.offsetHeight;
+      if (opening) list.scrollTop = top - (list.clientHeight - active.offsetHeight) / 2;
+      else if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
     }
 
     function choose(info) {
@@ -275,7 +281,7 @@ function render({ model, el }) {
     input.addEventListener("focus", () => {
       const at = schema().fields.findIndex((f) => f.name === input.value);
       openPicker = { rowId: row.id, index: Math.max(at, 0), filtering: false };
-      drawList();
+      drawList(true);
     });
     input.addEventListener("blur", () => {
       openPicker = null;
