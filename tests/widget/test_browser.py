@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -42,7 +43,8 @@ class Page:
     def __init__(self, driver: WebDriver, builder: FilterBuilder) -> None:
         self.driver = driver
         self.builder = builder
-        self.wait = WebDriverWait(driver, 15)
+        # The panel is drawn anew with each report: an element read as it is replaced is read again.
+        self.wait = WebDriverWait(driver, 15, ignored_exceptions=(StaleElementReferenceException,))
 
     def until(self, condition: Any, message: str = "") -> Any:
         return self.wait.until(lambda _: condition(), message)
@@ -168,8 +170,8 @@ def test_rows_added_by_clicking_and_typing_make_the_filter(page: Page) -> None:
         }
     )
     page.shows(expected)
-    text = page.driver.find_element(By.CSS_SELECTOR, "[data-testid=text-form]").text
-    assert text == page.builder.filter.to_text()  # type: ignore[union-attr]
+    text_form = expected.to_text()
+    page.until(lambda: page.driver.find_element(By.CSS_SELECTOR, "[data-testid=text-form]").text == text_form)
 
 
 def test_the_operator_list_follows_the_fields_type(page: Page) -> None:
@@ -203,8 +205,7 @@ def test_a_problem_is_shown_on_its_row_as_it_is_typed(page: Page) -> None:
         return page.in_row(row, "row-problems").text
 
     page.until(lambda: "did you mean `ClientRequestHost`?" in row_problem(), "the did-you-mean on the row")
-    status = page.driver.find_element(By.CSS_SELECTOR, "[data-testid=status]").text
-    assert status.startswith("1 problem")
+    page.until(lambda: page.driver.find_element(By.CSS_SELECTOR, "[data-testid=status]").text.startswith("1 problem"))
     # A set with no value: not a filter yet; the problem is shown and builder.filter refuses.
     page.pick_field(row, "ClientRequestHost", "ClientRequestHost")
     page.choose_operator(row, "in")
@@ -214,7 +215,7 @@ def test_a_problem_is_shown_on_its_row_as_it_is_typed(page: Page) -> None:
     page.until(lambda: "needs at least one value" in row_problem(), "the empty set on the row")
     with pytest.raises(FilterError, match="empty_set"):
         page.builder.filter  # noqa: B018 - the property raises
-    assert page.shown_json() is None  # no JSON while it is not a filter
+    page.until(lambda: page.shown_json() is None, "no JSON while it is not a filter")
 
 
 def test_an_existing_filter_is_drawn_and_the_text_mode_round_trips(browser: WebDriver) -> None:

@@ -47,6 +47,10 @@ _LogPath = Union[str, "os.PathLike[str]"]
 _SAMPLE_LINES = 5
 
 
+class _Superseded(Exception):
+    """Raised from a scan's progress callback to stop a scan of a filter the rows no longer say."""
+
+
 class FilterBuilder(anywidget.AnyWidget):
     """The dashboard's filter builder as a Jupyter widget.
 
@@ -95,7 +99,7 @@ class FilterBuilder(anywidget.AnyWidget):
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._generation = 0
-        self._scanned: dict[str, dict[str, Any]] = {}
+        self._scanned: dict[str, tuple[dict[str, Any], ScanResult]] = {}
         self._sample_result: ScanResult | None = None
         self._sample_idle = threading.Event()
         self._sample_idle.set()
@@ -231,7 +235,7 @@ class FilterBuilder(anywidget.AnyWidget):
                 return
             cached = self._scanned.get(f.to_json())
             if cached is not None:
-                self.sample_report = cached
+                self.sample_report, self._sample_result = cached
                 self._sample_idle.set()
                 return
             self._sample_idle.clear()
@@ -245,9 +249,20 @@ class FilterBuilder(anywidget.AnyWidget):
             if generation != self._generation:
                 return
             self.sample_report = {**self.sample_report, "status": "scanning"}
+
+        def progress(read: int, lines: int) -> None:
+            # Every 0.1 s: the lines read so far, and a scan whose filter is no longer the
+            # rows' is stopped (the exception cancels it).
+            with self._lock:
+                if generation != self._generation:
+                    raise _Superseded
+                self.sample_report = {**self.sample_report, "read_lines": lines, "read_bytes": read}
+
         try:
-            result = f.scan(self._sample, limit=_SAMPLE_LINES)  # type: ignore[arg-type]
+            result = f.scan(self._sample, limit=_SAMPLE_LINES, progress=progress)  # type: ignore[arg-type]
             shown = self._counts(result, f)
+        except _Superseded:
+            return
         except EscpushError as err:
             result = None
             shown = {**self._sample_label(), "status": "error", "error": str(err)}
@@ -256,7 +271,7 @@ class FilterBuilder(anywidget.AnyWidget):
                 return
             if result is not None:
                 self._sample_result = result
-                self._scanned[f.to_json()] = shown
+                self._scanned[f.to_json()] = (shown, result)
             self.sample_report = shown
             self._sample_idle.set()
 
@@ -276,7 +291,7 @@ class FilterBuilder(anywidget.AnyWidget):
 
     def _last_counts(self) -> dict[str, Any]:
         """The counts shown until the new ones come: the previous scan's, marked stale."""
-        last = {k: v for k, v in self.sample_report.items() if k not in ("status", "error")}
+        last = {k: v for k, v in self.sample_report.items() if k not in ("status", "error", "read_lines", "read_bytes")}
         return {**last, "stale": bool(last.get("total") is not None)}
 
     def _counts(self, result: ScanResult, f: Filter) -> dict[str, Any]:

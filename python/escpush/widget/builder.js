@@ -721,7 +721,15 @@ function render({ model, el }) {
       "div",
       { className: "ep-sample-source" },
       h("span", { className: "ep-sample-path", title: sample.sample }, sample.sample),
-      busy ? h("span", { className: "ep-spinner", "data-testid": "sample-busy" }, sample.status === "scanning" ? "scanning…" : "waiting…") : null,
+      busy
+        ? h(
+            "span",
+            { className: "ep-spinner", "data-testid": "sample-busy" },
+            sample.status === "scanning"
+              ? `scanning… ${sample.read_lines ? `${formatCount(sample.read_lines)} lines` : ""}`
+              : "waiting…",
+          )
+        : null,
     );
     body.push(head);
     if (sample.status === "invalid") body.push(h("div", { className: "ep-note" }, "Fix the problems to see what the filter keeps."));
