@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use escpush_core::{
-    create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect, Operator,
+    create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect, FieldSchema, Operator,
 };
 
 use crate::convert::Text;
@@ -109,13 +109,9 @@ pub fn datasets(py: Python<'_>, scope: Option<Text>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (dataset, scope=None))]
 pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {
-    let dataset = &*dataset;
-    let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
-    let dict = PyDict::new(py);
-    for f in ds.fields() {
-        dict.set_item(f.name(), f.field_type().as_str())?;
-    }
-    Ok(dict.unbind())
+    each_field(py, &dataset, scope.as_deref(), |f| {
+        Ok(pyo3::types::PyString::new(py, f.field_type().as_str()).into_any())
+    })
 }
 
 /// Every field of a dataset → the operators a filter may apply to it, in the order of SPEC
@@ -124,12 +120,23 @@ pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyR
 #[pyfunction]
 #[pyo3(signature = (dataset, scope=None))]
 pub fn field_operators(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {
-    let dataset = &*dataset;
-    let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
+    each_field(py, &dataset, scope.as_deref(), |f| {
+        let ops: Vec<&str> = f.operators().into_iter().map(Operator::as_str).collect();
+        ops.into_pyobject(py)
+    })
+}
+
+/// The fields of the dataset named `dataset`, in the docs' order, each name → `value(field)`.
+fn each_field<'py>(
+    py: Python<'py>,
+    dataset: &str,
+    scope: Option<&str>,
+    value: impl Fn(&FieldSchema) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Py<PyDict>> {
+    let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
     let dict = PyDict::new(py);
     for f in ds.fields() {
-        let ops: Vec<&str> = f.operators().into_iter().map(Operator::as_str).collect();
-        dict.set_item(f.name(), ops)?;
+        dict.set_item(f.name(), value(f)?)?;
     }
     Ok(dict.unbind())
 }

@@ -810,27 +810,23 @@ function render({ model, el }) {
   const onText = () => {
     if (model.get("mode") === "text" && document.activeElement !== textArea) textArea.value = model.get("text");
   };
-  model.on("change:tree", onTree);
-  model.on("change:schema", onSchema);
-  model.on("change:dataset", drawHeader);
-  model.on("change:scope", drawHeader);
-  model.on("change:mode", onMode);
-  model.on("change:text", onText);
-  model.on("change:report", drawPanel);
-  model.on("change:sample_report", drawPanel);
+  const listeners = [
+    ["change:tree", onTree],
+    ["change:schema", onSchema],
+    ["change:dataset", drawHeader],
+    ["change:scope", drawHeader],
+    ["change:mode", onMode],
+    ["change:text", onText],
+    ["change:report", drawPanel],
+    ["change:sample_report", drawPanel],
+  ];
+  for (const [event, callback] of listeners) model.on(event, callback);
   drawHeader();
   drawRows();
   drawPanel();
 
   return () => {
-    model.off("change:tree", onTree);
-    model.off("change:schema", onSchema);
-    model.off("change:dataset", drawHeader);
-    model.off("change:scope", drawHeader);
-    model.off("change:mode", onMode);
-    model.off("change:text", onText);
-    model.off("change:report", drawPanel);
-    model.off("change:sample_report", drawPanel);
+    for (const [event, callback] of listeners) model.off(event, callback);
   };
 }
 
