@@ -78,6 +78,10 @@ pub use logpush::{
     PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
+    export_jobs, resolve_references, terraform_import_id, ExportFormat, FilterForm, TERRAFORM_ATTRIBUTES,
+    TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+};
+pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
     Choice, Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
     LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,

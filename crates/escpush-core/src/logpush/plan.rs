@@ -25,6 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
+use super::credentials::{matches_template, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
@@ -505,6 +506,13 @@ fn plan_entry(
         .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
         .collect();
     let Some(&job) = namesakes.first() else {
+        if let Some(err) = want
+            .get("destination_conf")
+            .and_then(Value::as_str)
+            .and_then(|d| unresolved_error(d, "creating the job"))
+        {
+            return Err(err);
+        }
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
             action: PlanAction::Create,
@@ -567,6 +575,13 @@ fn plan_entry(
             changes.insert(key.clone(), value.clone());
         }
     }
+    if let Some(err) = changes
+        .get("destination_conf")
+        .and_then(Value::as_str)
+        .and_then(|d| unresolved_error(d, "moving the job to another destination"))
+    {
+        return Err(err);
+    }
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
@@ -605,7 +620,13 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(a), Some(b)) => logpull_options_equal(a, b),
             _ => blank(before) && blank(after),
         },
-        "destination_conf" => same_conf(Some(before), Some(after)),
+        // A credential named by a reference left unresolved is the one the job holds.
+        "destination_conf" => match (before.as_str(), after.as_str()) {
+            (Some(stored), Some(wanted)) if !unresolved(wanted).is_empty() => {
+                matches_template(wanted.trim(), stored.trim())
+            }
+            _ => same_conf(Some(before), Some(after)),
+        },
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,
