@@ -39,6 +39,7 @@ mod provider;
 mod requests;
 #[cfg(test)]
 mod tests;
+mod tfplan;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
@@ -63,4 +64,5 @@ pub use provider::{
 };
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
+pub use tfplan::check_terraform_plan;
 pub use update::{check_update, updated_record, JobUpdate};
