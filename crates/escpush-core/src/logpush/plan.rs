@@ -506,13 +506,7 @@ fn plan_entry(
         .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
         .collect();
     let Some(&job) = namesakes.first() else {
-        if let Some(err) = want
-            .get("destination_conf")
-            .and_then(Value::as_str)
-            .and_then(|d| unresolved_error(d, "creating the job"))
-        {
-            return Err(err);
-        }
+        sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
             action: PlanAction::Create,
@@ -575,13 +569,7 @@ fn plan_entry(
             changes.insert(key.clone(), value.clone());
         }
     }
-    if let Some(err) = changes
-        .get("destination_conf")
-        .and_then(Value::as_str)
-        .and_then(|d| unresolved_error(d, "moving the job to another destination"))
-    {
-        return Err(err);
-    }
+    sendable(&changes, "moving the job to another destination")?;
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
@@ -604,6 +592,19 @@ fn plan_entry(
         spec: None,
         update: Some(update),
     })
+}
+
+/// Refuses `fields` whose `destination_conf`, to be sent (`doing`), still names a credential
+/// by a reference no variable resolved.
+fn sendable(fields: &Map<String, Value>, doing: &str) -> Result<(), Error> {
+    match fields
+        .get("destination_conf")
+        .and_then(Value::as_str)
+        .and_then(|d| unresolved_error(d, doing))
+    {
+        Some(err) => Err(err),
+        None => Ok(()),
+    }
 }
 
 /// Whether the stored value of `key` means what the desired one says.

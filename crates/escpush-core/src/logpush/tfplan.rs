@@ -97,7 +97,7 @@ fn check_change(rc: &Map<String, Value>, change: &Map<String, Value>) -> Option<
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let action = match actions.as_slice() {
-        ["no-op"] | ["read"] => return None,
+        ["no-op" | "read"] => return None,
         ["create"] => "create",
         ["update"] => "update",
         ["delete"] => "delete",
@@ -187,10 +187,9 @@ fn filter_change(before: &Value, after: &Value, marks: &Marks<'_>) -> Value {
         return Value::Null;
     }
     let result = |change: &str, counterexample: Value, matches: Value| json!({"change": change, "before": show(b), "after": show(a), "counterexample": counterexample, "matches": matches});
-    let (fb, fa) = match (filter_value(b), filter_value(a)) {
-        (Ok(fb), Ok(fa)) => (fb, fa),
-        // A side that is no filter: a change escpush cannot judge, shown as it is.
-        _ => return result("real", Value::Null, Value::Null),
+    // A side that is no filter: a change escpush cannot judge, shown as it is.
+    let (Ok(fb), Ok(fa)) = (filter_value(b), filter_value(a)) else {
+        return result("real", Value::Null, Value::Null);
     };
     let dataset = [after, before]
         .iter()
@@ -267,7 +266,7 @@ fn attribute_changes(before: &Value, after: &Value, marks: &Marks<'_>) -> Vec<Va
 mod tests {
     use super::*;
 
-    fn plan(before: Value, after: Value, unknown: Value) -> Value {
+    fn plan(before: &Value, after: &Value, unknown: &Value) -> Value {
         json!({"format_version": "1.2", "resource_changes": [{
             "address": "cloudflare_logpush_job.a", "mode": "managed", "type": "cloudflare_logpush_job", "name": "a",
             "change": {"actions": ["update"], "before": before, "after": after, "after_unknown": unknown,
@@ -291,12 +290,12 @@ mod tests {
             (same, "equivalent", false),
             (other, "real", true),
         ] {
-            let report = check_terraform_plan(&plan(job(base), job(after), json!({}))).unwrap();
+            let report = check_terraform_plan(&plan(&job(base), &job(after), &json!({}))).unwrap();
             assert_eq!(report["changes"][0]["filter"]["change"], kind, "{report}");
             assert_eq!(report["real"], real);
             assert!(!report.to_string().contains("SECRET"));
         }
-        let report = check_terraform_plan(&plan(job(base), job(other), json!({}))).unwrap();
+        let report = check_terraform_plan(&plan(&job(base), &job(other), &json!({}))).unwrap();
         let record = &report["changes"][0]["filter"]["counterexample"];
         let status = record["EdgeResponseStatus"].as_i64().unwrap();
         assert!((500..502).contains(&status), "{report}");
@@ -308,7 +307,7 @@ mod tests {
         let mut after = job("");
         after["enabled"] = json!(false);
         after["destination_conf"] = json!("s3://b/p?region=r&secret-access-key=OTHER");
-        let report = check_terraform_plan(&plan(job(""), after, json!({"last_complete": true}))).unwrap();
+        let report = check_terraform_plan(&plan(&job(""), &after, &json!({"last_complete": true}))).unwrap();
         let attributes = &report["changes"][0]["attributes"];
         let names: Vec<&str> = attributes
             .as_array()
@@ -321,7 +320,7 @@ mod tests {
         assert_eq!(attributes[2]["real"], false);
         assert_eq!(report["real"], true);
         assert!(!report.to_string().contains("OTHER"));
-        let unknown = check_terraform_plan(&plan(job(""), job(""), json!({"filter": true}))).unwrap();
+        let unknown = check_terraform_plan(&plan(&job(""), &job(""), &json!({"filter": true}))).unwrap();
         assert_eq!(unknown["changes"][0]["filter"]["change"], "unknown");
         assert_eq!(unknown["real"], true);
     }
