@@ -29,6 +29,7 @@ from ._escpush import (
     ScanResult,
     Zone,
     __version__,
+    check_terraform_plan,
     dataset_fields,
     dataset_schema,
     datasets,
@@ -158,5 +159,6 @@ __all__ = [
     "esc_cookie",
     "esc_replacements",
     "field",
+    "check_terraform_plan",
     "redact_destination_conf",
 ]
