@@ -93,6 +93,38 @@ pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<Strin
     }
 }
 
+/// `wanted` (a `destination_conf` with references left unresolved) with each credential that
+/// is one reference whole taken from `stored`, the same credential of the stored job's
+/// destination (the same parameter, or the `user:password`, or the Sumo Logic collector's
+/// path): so that the credentials a caller gives are sent with the ones it leaves to the
+/// job. A reference inside a longer value, or one the stored destination has no credential
+/// for, is left.
+pub(crate) fn fill_from_stored(wanted: &str, stored: &str) -> String {
+    let (Ok(want), Ok(held)) = (
+        super::destination::DestinationConf::parse_address(wanted),
+        super::destination::DestinationConf::parse_address(stored),
+    ) else {
+        return wanted.to_owned();
+    };
+    let mut held_parts = held.secret_parts();
+    let text = want.expose();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (range, hint) in want.secret_parts() {
+        let value = &text[range.clone()];
+        let whole = references(value).first().is_some_and(|(r, _)| *r == (0..value.len()));
+        let Some(at) = held_parts.iter().position(|(_, h)| *h == hint).filter(|_| whole) else {
+            continue;
+        };
+        let (from, _) = held_parts.remove(at);
+        out.push_str(&text[last..range.start]);
+        out.push_str(&held.expose()[from]);
+        last = range.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Whether `stored` is what `template` says once each of its references stands for some
 /// non-empty text: the literal parts in order, nothing else between them.
 pub(crate) fn matches_template(template: &str, stored: &str) -> bool {
@@ -156,6 +188,26 @@ mod tests {
             "https://${U}@h/p?header_X=v$1&k2=v$1"
         );
         assert_eq!(doc["jobs"][1]["destination_conf"], 3);
+    }
+
+    #[test]
+    fn credentials_left_to_the_job_are_its_own() {
+        let stored = "s3://b/p?region=r&access-key-id=AK&secret-access-key=OLD";
+        assert_eq!(
+            fill_from_stored("s3://b/p?region=r&access-key-id=${A}&secret-access-key=NEW", stored),
+            "s3://b/p?region=r&access-key-id=AK&secret-access-key=NEW"
+        );
+        assert_eq!(
+            fill_from_stored(
+                "https://${U}@h/p?header_X=Basic%20${T}",
+                "https://u:p@h/p?header_X=Basic%20t"
+            ),
+            "https://u:p@h/p?header_X=Basic%20${T}"
+        );
+        assert_eq!(
+            fill_from_stored("r2://b/p?secret=${S}", "r2://b/p"),
+            "r2://b/p?secret=${S}"
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
-use super::credentials::{matches_template, unresolved, unresolved_error};
+use super::credentials::{fill_from_stored, matches_template, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
@@ -542,6 +542,17 @@ fn plan_entry(
                  delete the job or give the new one another name"
             ),
         });
+    }
+    // The credentials a file leaves to the job (references no variable resolved) are the job's.
+    let mut want = want;
+    if let (Some(Value::String(wanted)), Some(stored)) = (
+        want.get("destination_conf"),
+        job.get("destination_conf").and_then(Value::as_str),
+    ) {
+        if !unresolved(wanted).is_empty() {
+            let filled = fill_from_stored(wanted.trim(), stored.trim());
+            want.insert("destination_conf".to_owned(), Value::String(filled));
+        }
     }
     let ds = crate::dataset::Dataset::get(stored_dataset, Some(scope))?;
     let mut changes = Map::new();
