@@ -153,12 +153,12 @@ __all__ = [
     "TransportError",
     "Zone",
     "__version__",
+    "check_terraform_plan",
     "dataset_fields",
     "dataset_schema",
     "datasets",
     "esc_cookie",
     "esc_replacements",
     "field",
-    "check_terraform_plan",
     "redact_destination_conf",
 ]

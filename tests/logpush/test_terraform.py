@@ -20,8 +20,8 @@ from typing import Any
 
 import hcl2
 import pytest
-from cli_support import Cli
 
+from cli_support import Cli
 from escpush import Filter, InvalidInput, check_terraform_plan
 from escpush.testing import Emulator
 
@@ -227,7 +227,9 @@ def test_exported_terraform_parses_back_as_the_same_jobs(
         assert {j["action"] for j in plan.json()["jobs"]} == {"unchanged"}  # type: ignore[index]
 
 
-def test_credentials_come_from_the_environment(api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_credentials_come_from_the_environment(
+    api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     zone = zone_id(99)
     logpush = api.client().zone(zone).logpush
     logpush.create_job(destination_conf=DESTINATIONS[0], dataset="http_requests", name="keys")
@@ -250,10 +252,14 @@ def test_credentials_come_from_the_environment(api: Emulator, cli: Cli, tmp_path
     monkeypatch.setenv("KEYS_ACCESS_KEY_ID", "AK2")
     monkeypatch.setenv("KEYS_SECRET_ACCESS_KEY", "SK2")
     assert cli("logpush", "apply", str(path), "--zone", other).code == 0
-    assert api.client().zone(other).logpush.jobs()[0].reveal()["destination_conf"].endswith("id=AK2&secret-access-key=SK2")
+    assert (
+        api.client().zone(other).logpush.jobs()[0].reveal()["destination_conf"].endswith("id=AK2&secret-access-key=SK2")
+    )
 
 
-def test_ensure_takes_a_job_from_a_terraform_file(api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ensure_takes_a_job_from_a_terraform_file(
+    api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     zone = zone_id(97)
     path = tmp_path / "main.tf"
     path.write_text(
@@ -290,7 +296,9 @@ resource "cloudflare_logpush_job" "errors" {
 
 def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:
     zone = escpush_emulator.client().zone(zone_id(96))
-    zone.logpush.create_job(destination_conf=DESTINATIONS[5], dataset="http_requests", name="r2", filter="ClientCountry == \"cn\"")
+    zone.logpush.create_job(
+        destination_conf=DESTINATIONS[5], dataset="http_requests", name="r2", filter='ClientCountry == "cn"'
+    )
     text = zone.logpush.export(format="terraform", filter_form="jsonencode")
     assert "jsonencode({" in text and "SAK-R2T" not in text
     jobs = zone.logpush.read_terraform(text)
@@ -339,7 +347,9 @@ def test_check_plan_shows_the_record_of_a_real_change(cli: Cli) -> None:
     assert run.code == 1
     assert "filter: REAL change" in run.out
     record = json.loads(re.search(r"on the record (\{.*\}):", run.out).group(1))  # type: ignore[union-attr]
-    before = Filter.parse('{"where":{"key":"ClientRequestHost","operator":"in","value":["a.example.com","b.example.com"]}}')
+    before = Filter.parse(
+        '{"where":{"key":"ClientRequestHost","operator":"in","value":["a.example.com","b.example.com"]}}'
+    )
     after = Filter.parse('{"where":{"key":"ClientRequestHost","operator":"in","value":["a.example.com"]}}')
     assert before.matches(record) != after.matches(record)
     assert "enabled: false -> true" in run.out
@@ -355,4 +365,3 @@ def test_check_plan_refuses_what_is_not_a_plan(cli: Cli, tmp_path: Path) -> None
     assert "2.0" in cli("logpush", "check-plan", str(path)).err
     report = check_terraform_plan({"format_version": "1.2", "resource_changes": []})
     assert report == {"real": False, "changes": []}
-

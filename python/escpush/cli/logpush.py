@@ -579,7 +579,9 @@ def run_ensure(args: argparse.Namespace) -> int:
         fields = {**_file_job(args, fields["name"]), **fields}
     for option, key in (("--dataset", "dataset"), ("--destination-conf", "destination_conf")):
         if fields.get(key) is None:
-            raise CliError(f"{option} is required" + (f" (the job in {args.from_file} has none)" if args.from_file else ""))
+            raise CliError(
+                f"{option} is required" + (f" (the job in {args.from_file} has none)" if args.from_file else "")
+            )
     name, dataset, destination = fields.pop("name"), fields.pop("dataset"), fields.pop("destination_conf")
     result = scope(args).logpush.ensure_job(
         name=name, dataset=dataset, destination_conf=destination, variables=environment(), **fields

@@ -138,7 +138,9 @@ def _change_text(change: dict[str, Any]) -> list[str]:
                 lines.append(f"      on the record {_shown(flt['counterexample'])}: {side}")
     for attribute in change["attributes"]:
         note = "" if attribute["real"] else "  (set by the API)"
-        lines.append(f"    {attribute['attribute']}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}")
+        lines.append(
+            f"    {attribute['attribute']}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
+        )
     return lines
 
 

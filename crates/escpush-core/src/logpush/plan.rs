@@ -543,17 +543,7 @@ fn plan_entry(
             ),
         });
     }
-    // The credentials a file leaves to the job (references no variable resolved) are the job's.
-    let mut want = want;
-    if let (Some(Value::String(wanted)), Some(stored)) = (
-        want.get("destination_conf"),
-        job.get("destination_conf").and_then(Value::as_str),
-    ) {
-        if !unresolved(wanted).is_empty() {
-            let filled = fill_from_stored(wanted.trim(), stored.trim());
-            want.insert("destination_conf".to_owned(), Value::String(filled));
-        }
-    }
+    let want = with_job_credentials(want, job);
     let ds = crate::dataset::Dataset::get(stored_dataset, Some(scope))?;
     let mut changes = Map::new();
     let mut shown = Vec::new();
@@ -603,6 +593,21 @@ fn plan_entry(
         spec: None,
         update: Some(update),
     })
+}
+
+/// `want` with the credentials its `destination_conf` leaves to the stored `job` (references
+/// no variable resolved) taken from the job's.
+fn with_job_credentials(mut want: Map<String, Value>, job: &Map<String, Value>) -> Map<String, Value> {
+    if let (Some(Value::String(wanted)), Some(stored)) = (
+        want.get("destination_conf"),
+        job.get("destination_conf").and_then(Value::as_str),
+    ) {
+        if !unresolved(wanted).is_empty() {
+            let filled = fill_from_stored(wanted.trim(), stored.trim());
+            want.insert("destination_conf".to_owned(), Value::String(filled));
+        }
+    }
+    want
 }
 
 /// Refuses `fields` whose `destination_conf`, to be sent (`doing`), still names a credential
