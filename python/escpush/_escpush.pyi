@@ -54,6 +54,7 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "check_terraform_plan",
     "dataset_fields",
     "dataset_schema",
     "datasets",
@@ -334,6 +335,12 @@ def _register(
     the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
     ``escpush._display`` and the schema builders."""
 
+def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
+    """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
+    change on ``cloudflare_logpush_job`` resources: for each change, its filter change
+    (``spelling``, ``equivalent``, ``real`` with a ``counterexample`` record, or
+    ``unknown``) and the other attributes that change; ``real`` when any change is."""
+
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
     (``region``, ...), a ``user:password@`` and a Sumo Logic collector code masked; ``***``
@@ -471,17 +478,41 @@ class Logpush:
         destination_conf: str,
         filter: Filter | str | Mapping[str, Any] | None = None,
         logpull_options: LogpullOptions | str | None = None,
+        variables: Mapping[str, str] | None = None,
         **fields: Any,
     ) -> dict[str, Any]: ...
     def apply(
-        self, jobs: Mapping[str, Any], *, prune: bool = False, dry_run: bool = False, delete_first: bool = False
+        self,
+        jobs: Mapping[str, Any],
+        *,
+        prune: bool = False,
+        dry_run: bool = False,
+        delete_first: bool = False,
+        variables: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """The plan bringing the scope's jobs to ``jobs``; without ``dry_run``, carried out.
         Refused (``InvalidInput``) before anything is sent past the API's job limits (4 per
         zone; 4 ``dlp_forensic_copies`` jobs per account). Writes go updates and creations
         first, deletions last (``delete_first=True`` deletes first, to replace a job on a
         scope at its limit). A failure part-way raises the write's error, saying what was
-        written before it, with the plan so far as its ``plan`` attribute."""
+        written before it, with the plan so far as its ``plan`` attribute. A ``${NAME}`` in a
+        ``destination_conf`` is a credential by reference: ``variables[NAME]`` (``os.environ``,
+        say), else the credential the stored job holds (a creation needs every one)."""
+    def export(
+        self,
+        *,
+        format: Literal["toml", "json", "terraform"] = "toml",
+        jobs: Sequence[int] | None = None,
+        filter_form: Literal["string", "jsonencode"] = "string",
+    ) -> str:
+        """The scope's jobs (all, or those whose id is in ``jobs``) as a jobs file (TOML or
+        JSON) that ``apply`` reads back as nothing to do, or as Terraform
+        ``cloudflare_logpush_job`` resources (provider v5) with ``import`` blocks. No
+        credential is written: each is a reference, ``${NAME}`` (a jobs file) or
+        ``${var.name}`` with a sensitive variable (Terraform)."""
+    def read_terraform(self, text: str) -> dict[str, Any]:
+        """The ``cloudflare_logpush_job`` resources of a Terraform file's text as desired jobs,
+        ``{"jobs": [...]}``, for ``apply`` (``${var.x}`` in a destination as ``${TF_VAR_x}``)."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
     def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...

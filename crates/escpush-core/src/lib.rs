@@ -71,6 +71,10 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
+    check_terraform_plan, export_jobs, read_terraform_jobs, resolve_references, terraform_import_id, ExportFormat,
+    FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+};
+pub use logpush::{
     check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
     plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
     read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,

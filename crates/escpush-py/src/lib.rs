@@ -34,6 +34,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_job_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(logpush::check_terraform_plan, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;

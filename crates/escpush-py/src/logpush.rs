@@ -297,10 +297,13 @@ impl PyLogpush {
     /// API does not give it back, so it is not compared), and needed only then. A
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
+    /// A `${NAME}` in `destination_conf` is a credential by reference, given by `variables`
+    /// or else the one the stored job holds (see `apply`).
+    ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
     /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
     /// `***` (`result["job"].reveal()` gives them).
-    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, **fields))]
+    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, variables=None, **fields))]
     #[allow(clippy::too_many_arguments)]
     fn ensure_job(
         &self,
@@ -310,6 +313,7 @@ impl PyLogpush {
         destination_conf: Text,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
+        variables: Option<std::collections::HashMap<String, String>>,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let name = &*name;
@@ -324,6 +328,11 @@ impl PyLogpush {
         }
         if let Some(o) = logpull_options.filter(|o| !o.is_none()) {
             desired.insert("logpull_options".into(), options_field(py, o)?);
+        }
+        if let Some(variables) = variables {
+            let mut doc = serde_json::json!({ "jobs": [desired] });
+            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
+            desired = doc["jobs"][0].as_object().cloned().unwrap_or_default();
         }
         let (entry, job) = py
             .detach(|| self.client.ensure_job(&self.scope, &desired))
@@ -353,13 +362,19 @@ impl PyLogpush {
     /// has no room for that: `delete_first=True` deletes first, and then a failed creation
     /// leaves the job it replaces deleted.
     ///
+    /// A `destination_conf` may name a credential by a reference, `${NAME}` (what `export`
+    /// writes, so that no credential is written out): `variables` (a mapping, such as
+    /// `os.environ`) gives their values; one it does not give stands for the credential the
+    /// stored job holds, so it compares equal, but a job is created or moved to another
+    /// destination only with every credential given.
+    ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises the write's error, its message saying what was
     /// written before it and what was not sent, with the plan so far (each entry's `done`) as
     /// the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
     /// `escpush.Terminated`, in the main thread where their handler is the default), which
     /// stop it between writes: the write under way ends, no other starts.
-    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false))]
+    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false, variables=None))]
     fn apply(
         &self,
         py: Python<'_>,
@@ -367,8 +382,12 @@ impl PyLogpush {
         prune: bool,
         dry_run: bool,
         delete_first: bool,
+        variables: Option<std::collections::HashMap<String, String>>,
     ) -> PyResult<Py<PyAny>> {
-        let doc = jobs_doc(py, jobs)?;
+        let mut doc = jobs_doc(py, jobs)?;
+        if let Some(variables) = variables {
+            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
+        }
         let options = PlanOptions::new().prune(prune).delete_first(delete_first);
         let plan = py
             .detach(|| self.client.plan_jobs(&self.scope, &doc, options))
@@ -426,6 +445,66 @@ impl PyLogpush {
             return Err(err);
         }
         Ok(out)
+    }
+
+    /// The scope's jobs (all, or those whose id is in `jobs`) as text: `format="toml"` or
+    /// `"json"`, a jobs file that `apply` reads back as nothing to do (each job needs a
+    /// name, and a name one job); `"terraform"`, `cloudflare_logpush_job` resources of the
+    /// Terraform provider's v5 schema with an `import` block each (id
+    /// `zones/<zone_id>/<job_id>` or `accounts/...`), the filter as its canonical JSON text
+    /// (`filter_form="string"`) or as `jsonencode({...})` of its tree (`"jsonencode"`).
+    ///
+    /// No credential is written: each one of a `destination_conf` is a reference, `${NAME}`
+    /// in a jobs file (an environment variable for `escpush logpush apply`, `variables` for
+    /// `apply`), `${var.name}` in Terraform with a sensitive `variable` block.
+    #[pyo3(signature = (*, format="toml", jobs=None, filter_form="string"))]
+    fn export(&self, py: Python<'_>, format: &str, jobs: Option<Vec<Int>>, filter_form: &str) -> PyResult<String> {
+        let form = match filter_form {
+            "string" => escpush_core::FilterForm::Text,
+            "jsonencode" => escpush_core::FilterForm::Jsonencode,
+            other => {
+                return Err(errors::invalid_input(
+                    py,
+                    format!("filter_form is {other:?}; it takes \"string\" or \"jsonencode\""),
+                ))
+            }
+        };
+        let format = match format {
+            "toml" => escpush_core::ExportFormat::Toml,
+            "json" => escpush_core::ExportFormat::Json,
+            "terraform" => escpush_core::ExportFormat::Terraform(form),
+            other => {
+                return Err(errors::invalid_input(
+                    py,
+                    format!("format is {other:?}; it takes \"toml\", \"json\" or \"terraform\""),
+                ))
+            }
+        };
+        let only = jobs
+            .map(|ids| {
+                ids.into_iter()
+                    .map(|id| checked_id(py, id))
+                    .collect::<PyResult<Vec<u64>>>()
+            })
+            .transpose()?;
+        let stored = py
+            .detach(|| self.client.jobs(&self.scope))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let stored: Vec<serde_json::Map<String, serde_json::Value>> =
+            stored.into_iter().filter_map(|j| j.as_object().cloned()).collect();
+        escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
+    }
+
+    /// The `cloudflare_logpush_job` resources of a Terraform file's text as desired jobs,
+    /// `{"jobs": [...]}`, for `apply` (or one of them for `ensure_job`): what `export`
+    /// writes, or hand-written resources of that shape. `${var.name}` in a
+    /// `destination_conf` becomes `${TF_VAR_name}` (Terraform's own environment variable for
+    /// it). An attribute escpush cannot evaluate (`local.x`, another resource's attribute,
+    /// a function other than `jsonencode`), a literal `zone_id` or `account_id` of another
+    /// scope, `count` and `for_each` raise `InvalidInput`, each with its line.
+    fn read_terraform(&self, py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        let doc = escpush_core::read_terraform_jobs(&text, &self.scope).map_err(|e| errors::core_error(py, &e))?;
+        convert::from_json(py, &doc)
     }
 
     /// The live field list of a dataset, `{field: description}`, as the API gives it.
@@ -707,6 +786,27 @@ fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Val
     Ok(convert::to_json(jobs, "jobs")
         .map_err(|m| errors::invalid_input(py, m))?
         .into())
+}
+
+/// What a Terraform plan would change on log-push jobs: `plan` is the JSON of `terraform
+/// show -json PLANFILE` (its text, or the parsed dict), in HashiCorp's documented format.
+/// For each change of a `cloudflare_logpush_job`, whether its filter change is spelling
+/// only, the same by meaning (`Filter.equivalent`) or real (with a record on which the two
+/// differ, `Filter.counterexample`), and the other attributes that change; `real` says
+/// whether any change is real. Sensitive values and credentials are never shown.
+#[pyfunction]
+pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let value: serde_json::Value = if let Ok(text) = plan.extract::<Text>() {
+        serde_json::from_str(&text).map_err(|e| errors::invalid_input(py, format!("the plan is not JSON: {e}")))?
+    } else {
+        convert::to_json(plan, "plan")
+            .map_err(|m| errors::invalid_input(py, m))?
+            .into()
+    };
+    let report = py
+        .detach(|| escpush_core::check_terraform_plan(&value))
+        .map_err(|e| errors::core_error(py, &e))?;
+    convert::from_json(py, &report)
 }
 
 /// A job's `filter` as an `escpush.Filter` (its string form, the quoted form or the object

@@ -25,6 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
+use super::credentials::{fill_from_stored, matches_template, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
@@ -505,6 +506,7 @@ fn plan_entry(
         .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
         .collect();
     let Some(&job) = namesakes.first() else {
+        sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
             action: PlanAction::Create,
@@ -541,6 +543,7 @@ fn plan_entry(
             ),
         });
     }
+    let want = with_job_credentials(want, job);
     let ds = crate::dataset::Dataset::get(stored_dataset, Some(scope))?;
     let mut changes = Map::new();
     let mut shown = Vec::new();
@@ -567,6 +570,7 @@ fn plan_entry(
             changes.insert(key.clone(), value.clone());
         }
     }
+    sendable(&changes, "moving the job to another destination")?;
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
@@ -591,6 +595,34 @@ fn plan_entry(
     })
 }
 
+/// `want` with the credentials its `destination_conf` leaves to the stored `job` (references
+/// no variable resolved) taken from the job's.
+fn with_job_credentials(mut want: Map<String, Value>, job: &Map<String, Value>) -> Map<String, Value> {
+    if let (Some(Value::String(wanted)), Some(stored)) = (
+        want.get("destination_conf"),
+        job.get("destination_conf").and_then(Value::as_str),
+    ) {
+        if !unresolved(wanted).is_empty() {
+            let filled = fill_from_stored(wanted.trim(), stored.trim());
+            want.insert("destination_conf".to_owned(), Value::String(filled));
+        }
+    }
+    want
+}
+
+/// Refuses `fields` whose `destination_conf`, to be sent (`doing`), still names a credential
+/// by a reference no variable resolved.
+fn sendable(fields: &Map<String, Value>, doing: &str) -> Result<(), Error> {
+    match fields
+        .get("destination_conf")
+        .and_then(Value::as_str)
+        .and_then(|d| unresolved_error(d, doing))
+    {
+        Some(err) => Err(err),
+        None => Ok(()),
+    }
+}
+
 /// Whether the stored value of `key` means what the desired one says.
 fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Dataset) -> bool {
     let blank = |v: &Value| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty());
@@ -605,7 +637,13 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(a), Some(b)) => logpull_options_equal(a, b),
             _ => blank(before) && blank(after),
         },
-        "destination_conf" => same_conf(Some(before), Some(after)),
+        // A credential named by a reference left unresolved is the one the job holds.
+        "destination_conf" => match (before.as_str(), after.as_str()) {
+            (Some(stored), Some(wanted)) if !unresolved(wanted).is_empty() => {
+                matches_template(wanted.trim(), stored.trim())
+            }
+            _ => same_conf(Some(before), Some(after)),
+        },
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,
