@@ -18,7 +18,7 @@
 //! ranges, and their checks),
 //! `client` (one method per API operation), `assess` (the driver of an ESC
 //! assessment: core's machine run with this client, and the fetches of the user's own URLs), `send` (the one generic send: deadline,
-//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `scrub` (a call's secrets out of its errors), `error`.
+//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `events` (the request events, target `escpush`, for the `log` facade), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
 mod assess;
@@ -27,6 +27,7 @@ mod builder;
 mod client;
 mod error;
 mod limit;
+mod events;
 mod scrub;
 mod send;
 
@@ -39,4 +40,5 @@ pub use builder::{
 };
 pub use client::Client;
 pub use error::Error;
+pub use events::LOG_TARGET;
 pub use limit::{RateLimit, API_RATE_LIMIT, MAX_RATE_LIMIT_REQUESTS};
