@@ -24,6 +24,9 @@ __all__ = [
     "_DEFAULT_SETTLE",
     "_ENDPOINTS",
     "_ESC_COOKIE_NAME",
+    "_LOG_TARGET",
+    "_ENV_ACCOUNT_ID",
+    "_closest",
     "_ESC_IGNORED_HEADERS",
     "_JOB_FIELDS",
     "_MASK",
@@ -317,6 +320,11 @@ _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lo
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+_LOG_TARGET: str  # the transport's log target, the Python logger of its events (escpush-http's LOG_TARGET)
+_ENV_ACCOUNT_ID: str  # the variable of the command line's default account (escpush-http's ENV_ACCOUNT_ID)
+
+def _closest(given: str, candidates: list[str]) -> str | None:
+    """The name among ``candidates`` closest to ``given`` (core's did-you-mean rule), or None."""
 _SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
 # Every endpoint of core's table by name (`ValidateOrigin`), as `METHOD /{scope}/template`.
 _ENDPOINTS: dict[str, str]

@@ -26,13 +26,13 @@ mod auth;
 mod builder;
 mod client;
 mod error;
-mod limit;
 mod events;
+mod limit;
 mod scrub;
 mod send;
 
 pub use assess::{random_secret, MAX_SITE_BODY};
-pub use auth::{Auth, EnvOverrides, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};
+pub use auth::{Auth, EnvOverrides, ENV_ACCOUNT_ID, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};
 pub use builder::{
     ClientBuilder, TimeSetting, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_RETRY_BACKOFF, DEFAULT_TIMEOUT,

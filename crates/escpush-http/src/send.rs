@@ -195,36 +195,41 @@ impl Client {
         let queued = Instant::now();
         let _slot = match &self.limiter {
             None => None,
-            Some(limiter) => Some(limiter.acquire(deadline).map(|slot| {
-                let waited = queued.elapsed();
-                if waited >= Duration::from_millis(1) {
-                    events::event(
-                        secrets,
-                        format_args!(
-                            "{} {}: waited {} for the client-side rate limit of {}",
-                            req.method,
-                            req.path,
-                            secs(waited),
-                            limiter.limit()
-                        ),
-                    );
-                }
-                slot
-            }).map_err(|wait| {
-                let when = wait.map_or_else(
-                    || "only after every request in its window has been answered".to_owned(),
-                    |w| format!("in {}", secs(w)),
-                );
-                Failed {
-                    error: self.timed_out(format!(
+            Some(limiter) => Some(
+                limiter
+                    .acquire(deadline)
+                    .map(|slot| {
+                        let waited = queued.elapsed();
+                        if waited >= Duration::from_millis(1) {
+                            events::event(
+                                secrets,
+                                format_args!(
+                                    "{} {}: waited {} for the client-side rate limit of {}",
+                                    req.method,
+                                    req.path,
+                                    secs(waited),
+                                    limiter.limit()
+                                ),
+                            );
+                        }
+                        slot
+                    })
+                    .map_err(|wait| {
+                        let when = wait.map_or_else(
+                            || "only after every request in its window has been answered".to_owned(),
+                            |w| format!("in {}", secs(w)),
+                        );
+                        Failed {
+                            error: self.timed_out(format!(
                         "the client-side rate limit of {} lets the next request go {when}, after the deadline; \
                          attempt {} was not sent",
                         limiter.limit(),
                         attempt + 1
                     )),
-                    maybe_sent: false,
-                }
-            })?),
+                            maybe_sent: false,
+                        }
+                    })?,
+            ),
         };
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {

@@ -84,26 +84,41 @@ fn each_attempt_and_retry_is_an_event_with_no_secret() {
     let path = "/zones/023e105f4ecef8ad9ca31a8372d0c353/disable_esc";
     assert_eq!(
         got[0],
-        format!("POST {}{path} {{\"with_secret\":\"***\"}} -> HTTP 429 (attempt 1, ", emu.base_url())
-            + got[0].rsplit_once(", ").unwrap().1
+        format!(
+            "POST {}{path} {{\"with_secret\":\"***\"}} -> HTTP 429 (attempt 1, ",
+            emu.base_url()
+        ) + got[0].rsplit_once(", ").unwrap().1
     );
     assert!(
-        got[1].starts_with(&format!("POST {path}: retrying in 0 s, HTTP 429 asked for it (Retry-After); attempt 2 of 3")),
+        got[1].starts_with(&format!(
+            "POST {path}: retrying in 0 s, HTTP 429 asked for it (Retry-After); attempt 2 of 3"
+        )),
         "{}",
         got[1]
     );
     assert!(got[2].contains("-> HTTP 503 (attempt 2, "), "{}", got[2]);
-    assert!(got[3].contains("after HTTP 503 (backoff); attempt 3 of 3"), "{}", got[3]);
+    assert!(
+        got[3].contains("after HTTP 503 (backoff); attempt 3 of 3"),
+        "{}",
+        got[3]
+    );
     assert!(got[4].contains("-> HTTP 200 (attempt 3, "), "{}", got[4]);
     let all = got.join("\n");
-    assert!(!all.contains("s3cret-for-the-log") && !all.contains(emu.api_token()), "{all}");
+    assert!(
+        !all.contains("s3cret-for-the-log") && !all.contains(emu.api_token()),
+        "{all}"
+    );
 }
 
 #[test]
 fn a_failed_connection_names_the_url_and_how_to_change_it() {
     let _g = capture(true);
     // A port nothing listens on: bind one, then free it.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let base = format!("http://127.0.0.1:{port}/client/v4");
     let c = Client::builder()
         .base_url(&base)
@@ -116,7 +131,9 @@ fn a_failed_connection_names_the_url_and_how_to_change_it() {
     assert!(err.contains("CLOUDFLARE_BASE_URL") && err.contains("base_url"), "{err}");
     let got = lines();
     assert_eq!(got.len(), 1, "{got:?}");
-    assert!(got[0].starts_with(&format!("GET {base}/zones/z/disable_esc -> failed: transport error: cannot connect")));
+    assert!(got[0].starts_with(&format!(
+        "GET {base}/zones/z/disable_esc -> failed: transport error: cannot connect"
+    )));
     assert!(!format!("{err}{got:?}").contains("tok-not-in-any-message"));
 }
 
