@@ -285,3 +285,106 @@ def test_gcs_and_azure_without_credentials_fail_at_once(s3: Any) -> None:
     with pytest.raises(ScanError) as info:
         FILTER.scan("ftp://host/logs/")
     check_error(info.value, "not an object store escpush reads")
+
+
+# -- AWS profiles: only AWS_PROFILE set, files written here, read by the AWS SDK's provider ----
+
+
+@pytest.fixture
+def profile_env(s3: Any, moto_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Logs in moto, an IAM user that moto checks requests against (auth on), and an
+    environment with no AWS key: the user's keys are for the profiles to give. Yields them."""
+    import boto3
+    import moto.settings
+
+    counts = expected(put_logs(s3))
+    user = f"scanner-{tmp_path.name}"  # moto's IAM outlives a test
+    iam = boto3.client(
+        "iam", endpoint_url=moto_url, aws_access_key_id=KEY_ID, aws_secret_access_key=SECRET, region_name="us-east-1"
+    )
+    iam.create_user(UserName=user)
+    policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}
+    iam.put_user_policy(UserName=user, PolicyName="read", PolicyDocument=json.dumps(policy))
+    key = iam.create_access_key(UserName=user)["AccessKey"]
+    for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"):
+        monkeypatch.delenv(var)
+    aws = tmp_path / "aws"
+    aws.mkdir()
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(aws / "credentials"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(aws / "config"))
+    before = moto.settings.INITIAL_NO_AUTH_ACTION_COUNT
+    moto.settings.INITIAL_NO_AUTH_ACTION_COUNT = 0  # moto checks every request's signature and user
+    try:
+        yield {"key_id": key["AccessKeyId"], "secret": key["SecretAccessKey"], "dir": str(aws), "counts": counts}
+    finally:
+        moto.settings.INITIAL_NO_AUTH_ACTION_COUNT = before
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def test_s3_scan_with_only_aws_profile_set(
+    profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    aws = profile_env["dir"]
+    _write(
+        f"{aws}/credentials",
+        f"[default]\naws_access_key_id = AKIANOTTHEONE000000\naws_secret_access_key = wrong-default-secret-000\n\n"
+        f"[dev]\naws_access_key_id = {profile_env['key_id']}\naws_secret_access_key = {profile_env['secret']}\n",
+    )
+    _write(f"{aws}/config", "[profile dev]\nregion = us-east-1\n")
+    monkeypatch.setenv("AWS_PROFILE", "dev")
+    result = FILTER.scan("s3://logs/http/")
+    assert (result.total, result.matched) == profile_env["counts"]
+    assert main(["filter", "scan", FILTER.to_json(), "s3://logs/http/", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matched"] == profile_env["counts"][1]
+    # The default profile's keys are not moto's user's: refused, and no secret shown.
+    monkeypatch.delenv("AWS_PROFILE")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "InvalidAccessKeyId")
+    assert "wrong-default-secret-000" not in str(info.value)
+
+
+def test_credential_process_runs_once_per_scan(profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    aws = profile_env["dir"]
+    runs = Path(aws) / "runs"
+    script = Path(aws) / "creds.py"
+    answer = {
+        "Version": 1,
+        "AccessKeyId": profile_env["key_id"],
+        "SecretAccessKey": profile_env["secret"],
+        "Expiration": "2999-01-01T00:00:00Z",
+    }
+    _write(
+        str(script),
+        f"import json\nwith open({str(runs)!r}, 'a') as f:\n    f.write('x')\nprint(json.dumps({answer!r}))\n",
+    )
+    _write(f"{aws}/config", f"[profile tool]\nregion = us-east-1\ncredential_process = {sys.executable} {script}\n")
+    monkeypatch.setenv("AWS_PROFILE", "tool")
+    result = FILTER.scan("s3://logs/http/")
+    assert (result.total, result.matched) == profile_env["counts"]
+    assert runs.read_text() == "x"  # 8 objects, one run of the process
+
+
+def test_a_profile_without_credentials_names_it_and_shows_no_secret(
+    profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    aws = profile_env["dir"]
+    script = Path(aws) / "fails.py"
+    _write(str(script), f"import sys\nprint('token {profile_env['secret']} expired', file=sys.stderr)\nsys.exit(3)\n")
+    _write(f"{aws}/config", f"[profile broken]\ncredential_process = {sys.executable} {script}\n")
+    monkeypatch.setenv("AWS_PROFILE", "nosuch")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "profile `nosuch`")
+    monkeypatch.setenv("AWS_PROFILE", "broken")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "profile `broken`")
+    assert profile_env["secret"] not in str(info.value), str(info.value)
