@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -348,8 +349,6 @@ def test_s3_scan_with_only_aws_profile_set(
 
 
 def test_credential_process_runs_once_per_scan(profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     aws = profile_env["dir"]
     runs = Path(aws) / "runs"
     script = Path(aws) / "creds.py"
@@ -373,8 +372,6 @@ def test_credential_process_runs_once_per_scan(profile_env: dict[str, Any], monk
 def test_a_profile_without_credentials_names_it_and_shows_no_secret(
     profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sys
-
     aws = profile_env["dir"]
     script = Path(aws) / "fails.py"
     _write(str(script), f"import sys\nprint('token {profile_env['secret']} expired', file=sys.stderr)\nsys.exit(3)\n")
@@ -388,3 +385,54 @@ def test_a_profile_without_credentials_names_it_and_shows_no_secret(
         FILTER.scan("s3://logs/http/")
     check_error(info.value, "s3://logs/http/", "profile `broken`")
     assert profile_env["secret"] not in str(info.value), str(info.value)
+
+
+def test_azure_uses_the_azure_cli_login(s3: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No Azure keys, `az` installed: its token (`az account get-access-token`) signs the
+    requests; here a stand-in `az` and a loopback server that records what it is sent."""
+    import http.server
+    import threading
+
+    token = "az-cli-token-never-shown-0123456789"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    ran = tmp_path / "az-ran"
+    answer = json.dumps({"accessToken": token, "expiresOn": "2999-01-01 00:00:00.000000", "tokenType": "Bearer"})
+    az = bin_dir / "az"
+    az.write_text(f"#!/bin/sh\necho \"$@\" > {ran}\necho '{answer}'\n", encoding="utf-8")
+    az.chmod(0o755)
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization", ""))
+            body = f"<?xml version='1.0'?><Error><Code>AuthorizationFailure</Code><Message>not allowed</Message></Error>"
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("PATH", f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin")
+        monkeypatch.setenv("AZURE_STORAGE_ACCOUNT_NAME", "account")
+        monkeypatch.setenv("AZURE_STORAGE_ENDPOINT", f"http://127.0.0.1:{server.server_port}/account")
+        with pytest.raises(ScanError) as info:
+            FILTER.scan("az://container/logs/")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "get-access-token" in ran.read_text()
+    assert seen and seen[0] == f"Bearer {token}"
+    check_error(info.value, "az://container/logs/", "AuthorizationFailure")
+    assert token not in str(info.value)
+    # Without `az` on PATH, the error says how to log in.
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("az://container/logs/")
+    check_error(info.value, "no Azure credentials", "az login")

@@ -23,8 +23,8 @@
 //! them (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`,
 //! `AWS_ENDPOINT_URL`; without keys, an AWS profile as the AWS SDK reads it: `AWS_PROFILE`,
 //! `~/.aws/credentials`, `~/.aws/config`, `credential_process`, roles, SSO (`aws_profile.rs`); `GOOGLE_APPLICATION_CREDENTIALS` or `GOOGLE_SERVICE_ACCOUNT(_KEY)`;
-//! `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY`, `AZURE_STORAGE_SAS_KEY` or
-//! a service principal). `r2://` is S3 at the account's endpoint: `R2_ACCOUNT_ID` (giving
+//! `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY`, `AZURE_STORAGE_SAS_KEY`, a
+//! service principal, or else the Azure CLI's login when `az` is installed). `r2://` is S3 at the account's endpoint: `R2_ACCOUNT_ID` (giving
 //! `https://<id>.r2.cloudflarestorage.com`) or `R2_ENDPOINT`, else `AWS_ENDPOINT_URL`, with
 //! `R2_ACCESS_KEY_ID`/`R2_SECRET_ACCESS_KEY` when set, else the `AWS_` ones, region `auto`.
 //! When none of a store's credentials are set the scan stops at once with an error saying
@@ -480,19 +480,38 @@ fn azure(url: &str, bucket: &str) -> Result<Store, ScanError> {
     .iter()
     .any(|v| env(v).is_some())
         || env("AZURE_STORAGE_USE_EMULATOR").is_some_and(|v| v.eq_ignore_ascii_case("true"));
-    if !credentials {
+    // Else the Azure CLI's login (`az login`), as object_store runs it (`az account
+    // get-access-token`), when `az` is installed or AZURE_USE_AZURE_CLI says so.
+    let cli =
+        !credentials && (env("AZURE_USE_AZURE_CLI").is_some_and(|v| v.eq_ignore_ascii_case("true")) || on_path("az"));
+    if !credentials && !cli {
         return Err(select_error(
             url,
             "no Azure credentials: set AZURE_STORAGE_ACCOUNT_KEY, or AZURE_STORAGE_SAS_KEY, or a service \
-             principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID)",
+             principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID), or log \
+             in with the Azure CLI (`az login`)",
         ));
     }
-    let (client, retry, _) = options(None);
+    let endpoint = env("AZURE_STORAGE_ENDPOINT").or_else(|| env("AZURE_ENDPOINT"));
+    let (client, retry, allow_http) = options(endpoint.as_deref());
     let builder = object_store::azure::MicrosoftAzureBuilder::from_env()
         .with_container_name(bucket)
         .with_client_options(client)
+        .with_allow_http(allow_http)
+        .with_use_azure_cli(cli)
         .with_retry(retry);
     Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
+}
+
+/// Whether an executable `name` is in a folder of `PATH`.
+fn on_path(name: &str) -> bool {
+    let names = if cfg!(windows) {
+        vec![format!("{name}.cmd"), format!("{name}.exe")]
+    } else {
+        vec![name.to_owned()]
+    };
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| names.iter().any(|n| dir.join(n).is_file())))
 }
 
 /// The objects a URL stands for (see the module docs), sorted by key. With a time range
