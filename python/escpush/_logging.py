@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 
+# The transport's log target (escpush-http's LOG_TARGET), which names the logger.
+from ._escpush import _LOG_TARGET as LOGGER_NAME
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["LOGGER_NAME", "setup_from_env", "verbose"]
-
-# The transport's log target (escpush-http's LOG_TARGET), which names the logger.
-from ._escpush import _LOG_TARGET as LOGGER_NAME
 
 # The format of Cloudflare's SDK for CLOUDFLARE_LOG (cloudflare/_utils/_logs.py).
 _FORMAT = "[%(asctime)s - %(name)s:%(lineno)d - %(levelname)s] %(message)s"

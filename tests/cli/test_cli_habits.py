@@ -7,8 +7,8 @@ from __future__ import annotations
 import socket
 
 import pytest
-from cli_support import Cli
 
+from cli_support import Cli
 from escpush.cli import EXIT_API, EXIT_USAGE
 from escpush.testing import Emulator
 

@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from cli_support import Cli
 
 import escpush
+from cli_support import Cli
 from escpush.testing import Emulator
 
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
@@ -33,7 +33,9 @@ def test_each_request_and_retry_is_logged_at_debug_with_no_secret(
     zone.esc.set_secret(SECRET)
     lines = _lines(caplog)
     path = f"/zones/{ZONE}/disable_esc"
-    assert lines[0].startswith(f'POST {escpush_emulator.base_url}{path} {{"with_secret":"***"}} -> HTTP 429 (attempt 1, ')
+    assert lines[0].startswith(
+        f'POST {escpush_emulator.base_url}{path} {{"with_secret":"***"}} -> HTTP 429 (attempt 1, '
+    )
     assert lines[1].startswith(f"POST {path}: retrying in 0 s, HTTP 429 asked for it (Retry-After); attempt 2 of 3")
     assert "-> HTTP 200 (attempt 2, " in lines[2] and len(lines) == 3
     assert all(r.levelno == logging.DEBUG for r in caplog.records if r.name == "escpush")

@@ -79,7 +79,7 @@ def test_a_mistyped_attribute_names_the_field() -> None:
     job = Job(id=1, dataset="http_requests")
     with pytest.raises(AttributeError, match="did you mean `dataset`"):
         _ = job.datset  # type: ignore[attr-defined]
-    with pytest.raises(AttributeError, match="no attribute 'zzzzzzzzzz'$"):
+    with pytest.raises(AttributeError, match=r"no attribute 'zzzzzzzzzz'$"):
         _ = job.zzzzzzzzzz  # type: ignore[attr-defined]
     # Fields the record does not hold read None.
     assert job.last_error is None and job.filter is None

@@ -50,6 +50,12 @@ def test_readme_python_block_runs_alone_in_a_fresh_interpreter(block: str, tmp_p
     ):
         if needle in block:
             assert printed in out, (printed, out)
+    if "logging.basicConfig" in block:  # the request lines, on stderr, the secret masked
+        err = subprocess.run(
+            [sys.executable, "-c", block], capture_output=True, text=True, cwd=tmp_path, env=env
+        ).stderr
+        assert '{"with_secret":"***"} -> HTTP 429 (attempt 1, ' in err and "HTTP 200 (attempt 2, " in err, err
+        assert "retrying in 0 s, HTTP 429 asked for it" in err and "s3cret-value" not in err
 
 
 def test_readme_shell_blocks_make_what_they_use(tmp_path: Path) -> None:
