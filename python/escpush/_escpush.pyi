@@ -312,7 +312,8 @@ def _load_json(text: str) -> Any:
 # What the command line and the displays read of core's job field table (JOB_FIELDS), one
 # dict per field in the order a job is shown: name, type ("int", "string", "bool",
 # "object"), secret, always (every record holds a value, never null), create, update
-# (whether a creation, an update may set it), parsed (read by a type of its own) and about. The rules themselves stay in core (docs/job-rules.md).
+# (whether a creation, an update may set it), parsed (read by a type of its own) and about.
+# The rules themselves stay in core (docs/job-rules.md).
 _JOB_FIELDS: tuple[dict[str, Any], ...]
 _MASK: str  # what stands for a secret wherever one is shown (escpush-core's `MASK`)
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
