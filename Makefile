@@ -67,7 +67,7 @@ DIST ?= dist
 dist: $(VENV)/.installed ## Build the release wheel and the sdist into dist/ and check them with twine
 	rm -rf $(DIST)
 	$(VENV)/bin/maturin build --quiet --release --out $(DIST)
-	$(VENV)/bin/maturin sdist --quiet --out $(DIST)
+	$(VENV)/bin/maturin sdist --out $(DIST)
 	$(PYTHON) -m pip install --quiet "twine>=6.1"
 	$(PYTHON) -m twine check --strict $(DIST)/*
 

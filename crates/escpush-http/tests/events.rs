@@ -54,6 +54,17 @@ fn capture(on: bool) -> MutexGuard<'static, ()> {
     guard
 }
 
+/// A client of the emulator (token credentials, short backoff), with this rate limit.
+fn client(emu: &Emulator, limit: Option<RateLimit>) -> Client {
+    Client::builder()
+        .base_url(emu.base_url())
+        .api_token(emu.api_token())
+        .backoff(Duration::from_millis(5))
+        .rate_limit(limit)
+        .build()
+        .unwrap()
+}
+
 fn lines() -> Vec<String> {
     lock(&CAPTURE.lines).clone()
 }
@@ -62,12 +73,7 @@ fn lines() -> Vec<String> {
 fn each_attempt_and_retry_is_an_event_with_no_secret() {
     let _g = capture(true);
     let emu = Emulator::start().unwrap();
-    let c = Client::builder()
-        .base_url(emu.base_url())
-        .api_token(emu.api_token())
-        .backoff(Duration::from_millis(5))
-        .build()
-        .unwrap();
+    let c = client(&emu, None);
     let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
     emu.fail_next(
         Fault::Status {
@@ -141,12 +147,7 @@ fn a_failed_connection_names_the_url_and_how_to_change_it() {
 fn rate_limit_waits_are_events() {
     let _g = capture(true);
     let emu = Emulator::start().unwrap();
-    let c = Client::builder()
-        .base_url(emu.base_url())
-        .api_token(emu.api_token())
-        .rate_limit(Some(RateLimit::new(1, Duration::from_millis(200)).unwrap()))
-        .build()
-        .unwrap();
+    let c = client(&emu, Some(RateLimit::new(1, Duration::from_millis(200)).unwrap()));
     let zone = Scope::zone("z").unwrap();
     c.esc_status(&zone).unwrap();
     c.esc_status(&zone).unwrap();
@@ -162,11 +163,7 @@ fn rate_limit_waits_are_events() {
 fn nothing_is_sent_while_the_target_is_off() {
     let _g = capture(false);
     let emu = Emulator::start().unwrap();
-    let c = Client::builder()
-        .base_url(emu.base_url())
-        .api_token(emu.api_token())
-        .build()
-        .unwrap();
+    let c = client(&emu, None);
     c.esc_status(&Scope::zone("z").unwrap()).unwrap();
     // Capture::log asserts that no event of ours arrives while off.
     assert!(lines().is_empty());
