@@ -406,9 +406,7 @@ def test_azure_uses_the_azure_cli_login(s3: Any, monkeypatch: pytest.MonkeyPatch
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             seen.append(self.headers.get("Authorization", ""))
-            body = (
-                "<?xml version='1.0'?><Error><Code>AuthorizationFailure</Code><Message>not allowed</Message></Error>"
-            )
+            body = "<?xml version='1.0'?><Error><Code>AuthorizationFailure</Code><Message>not allowed</Message></Error>"
             self.send_response(403)
             self.send_header("Content-Type", "application/xml")
             self.send_header("Content-Length", str(len(body)))

@@ -198,7 +198,7 @@ impl Client {
             Some(limiter) => Some(
                 limiter
                     .acquire(deadline)
-                    .map(|slot| {
+                    .inspect(|_| {
                         let waited = queued.elapsed();
                         if waited >= Duration::from_millis(1) {
                             events::event(
@@ -212,7 +212,6 @@ impl Client {
                                 ),
                             );
                         }
-                        slot
                     })
                     .map_err(|wait| {
                         let when = wait.map_or_else(
