@@ -10,6 +10,8 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 
 from __future__ import annotations
 
+import os as _os
+
 from . import _escpush
 from ._escpush import (
     DEFAULT_MAX_BYTES,
@@ -111,6 +113,13 @@ _escpush._register(
     polars_expr=_polars_expr,
     spark_column=_spark_column,
 )
+
+
+# Cloudflare's SDK reads CLOUDFLARE_LOG=debug at import: so does escpush (escpush._logging).
+if "CLOUDFLARE_LOG" in _os.environ:
+    from ._logging import setup_from_env as _setup_logging
+
+    _setup_logging()
 
 
 def __getattr__(name: str) -> object:

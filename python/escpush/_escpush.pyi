@@ -23,9 +23,11 @@ __all__ = [
     "_DEFAULT_RETRY_BACKOFF",
     "_DEFAULT_SETTLE",
     "_ENDPOINTS",
+    "_ENV_ACCOUNT_ID",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_JOB_FIELDS",
+    "_LOG_TARGET",
     "_MASK",
     "_SCOPES",
     "_SECRET_BODY_KEYS",
@@ -48,6 +50,7 @@ __all__ = [
     "_Terminating",
     "__version__",
     "_check_client_settings",
+    "_closest",
     "_job_filter",
     "_load_json",
     "_percent",
@@ -309,8 +312,9 @@ def _load_json(text: str) -> Any:
 
 # What the command line and the displays read of core's job field table (JOB_FIELDS), one
 # dict per field in the order a job is shown: name, type ("int", "string", "bool",
-# "object"), secret, create, update (whether a creation, an update may set it), parsed (read
-# by a type of its own) and about. The rules themselves stay in core (docs/job-rules.md).
+# "object"), secret, always (every record holds a value, never null), create, update
+# (whether a creation, an update may set it), parsed (read by a type of its own) and about.
+# The rules themselves stay in core (docs/job-rules.md).
 _JOB_FIELDS: tuple[dict[str, Any], ...]
 _MASK: str  # what stands for a secret wherever one is shown (escpush-core's `MASK`)
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
@@ -318,6 +322,13 @@ _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lo
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+# The transport's log target, the Python logger of its events (escpush-http's LOG_TARGET).
+_LOG_TARGET: str
+_ENV_ACCOUNT_ID: str  # the variable of the command line's default account (escpush-http's ENV_ACCOUNT_ID)
+
+def _closest(given: str, candidates: list[str]) -> str | None:
+    """The name among ``candidates`` closest to ``given`` (core's did-you-mean rule), or None."""
+
 _SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
 # Every endpoint of core's table by name (`ValidateOrigin`), as `METHOD /{scope}/template`.
 _ENDPOINTS: dict[str, str]
@@ -409,6 +420,11 @@ class Client:
 
     One client may be shared by many threads: calls release the GIL while they wait on the
     network, and connections are pooled safely.
+
+    Each request is logged at DEBUG on the ``escpush`` logger of :mod:`logging` (method,
+    URL, status, attempt, retry waits; every secret masked) when logging takes it, or with
+    ``CLOUDFLARE_LOG=debug``. A connection that cannot be made names the URL it tried and
+    ``CLOUDFLARE_BASE_URL``.
     """
 
     def __new__(

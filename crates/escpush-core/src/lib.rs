@@ -96,3 +96,4 @@ pub use redact::{
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
+pub use suggest::closest_name;

@@ -16,6 +16,7 @@ mod errors;
 mod esc;
 mod field;
 mod filter;
+mod logging;
 mod logpush;
 mod registry;
 mod scan;
@@ -51,6 +52,11 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
         pyo3::types::PyTuple::new(m.py(), escpush_core::SECRET_HEADERS)?,
     )?;
     m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
+    // The transport's log target, the name of the Python logger its events go to.
+    m.add("_LOG_TARGET", escpush_http::LOG_TARGET)?;
+    // The command line's default account, and core's did-you-mean for its commands and options.
+    m.add("_ENV_ACCOUNT_ID", escpush_http::ENV_ACCOUNT_ID)?;
+    m.add_function(wrap_pyfunction!(schema::_closest, m)?)?;
     // The scopes' names, zone first: the CLI's `--scope` choices.
     let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
     m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;

@@ -211,8 +211,7 @@ impl PyLogpush {
             }
         }
         let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
-        let job = py
-            .detach(|| self.client.create_job(&self.scope, &spec))
+        let job = crate::logging::detach(py, || self.client.create_job(&self.scope, &spec))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -221,12 +220,11 @@ impl PyLogpush {
     /// `dataset`, only that dataset's jobs (`GET .../logpush/datasets/{dataset}/jobs`).
     #[pyo3(signature = (dataset=None))]
     fn jobs<'py>(&self, py: Python<'py>, dataset: Option<Text>) -> PyResult<Bound<'py, PyList>> {
-        let jobs = py
-            .detach(|| match dataset {
-                None => self.client.jobs(&self.scope),
-                Some(d) => self.client.dataset_jobs(&self.scope, &d),
-            })
-            .map_err(|e| errors::http_error(py, &e))?;
+        let jobs = crate::logging::detach(py, || match dataset {
+            None => self.client.jobs(&self.scope),
+            Some(d) => self.client.dataset_jobs(&self.scope, &d),
+        })
+        .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
             .map(|j| job_from_json(py, j))
@@ -237,8 +235,7 @@ impl PyLogpush {
     /// One log-push job, by its id, as an `escpush.Job` (a dict).
     fn job(&self, py: Python<'_>, job_id: Int) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
-        let job = py
-            .detach(|| self.client.job(&self.scope, job_id))
+        let job = crate::logging::detach(py, || self.client.job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -261,8 +258,7 @@ impl PyLogpush {
                 "invalid fields: name at least one field to update, like enabled=False",
             ));
         }
-        let job = py
-            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+        let job = crate::logging::detach(py, || self.client.update_job(&self.scope, job_id, &changes))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -281,8 +277,7 @@ impl PyLogpush {
     /// `NotFoundError` saying so.
     fn delete_job(&self, py: Python<'_>, job_id: Int) -> PyResult<u64> {
         let job_id = checked_id(py, job_id)?;
-        let deleted = py
-            .detach(|| self.client.delete_job(&self.scope, job_id))
+        let deleted = crate::logging::detach(py, || self.client.delete_job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
         Ok(deleted.unwrap_or(job_id))
     }
@@ -334,8 +329,7 @@ impl PyLogpush {
             escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
             desired = doc["jobs"][0].as_object().cloned().unwrap_or_default();
         }
-        let (entry, job) = py
-            .detach(|| self.client.ensure_job(&self.scope, &desired))
+        let (entry, job) = crate::logging::detach(py, || self.client.ensure_job(&self.scope, &desired))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = entry.to_json();
         let done = match entry.action {
@@ -389,8 +383,7 @@ impl PyLogpush {
             escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
         }
         let options = PlanOptions::new().prune(prune).delete_first(delete_first);
-        let plan = py
-            .detach(|| self.client.plan_jobs(&self.scope, &doc, options))
+        let plan = crate::logging::detach(py, || self.client.plan_jobs(&self.scope, &doc, options))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
         let termination = if dry_run {
@@ -403,7 +396,7 @@ impl PyLogpush {
         let outcome = if dry_run {
             Ok(vec![None; plan.entries.len()])
         } else {
-            py.detach(|| {
+            crate::logging::detach(py, || {
                 self.client.apply_plan_until(&self.scope, &plan, || {
                     stopped = Python::attach(|py| py.check_signals().err());
                     stopped.is_some()
@@ -487,9 +480,8 @@ impl PyLogpush {
                     .collect::<PyResult<Vec<u64>>>()
             })
             .transpose()?;
-        let stored = py
-            .detach(|| self.client.jobs(&self.scope))
-            .map_err(|e| errors::http_error(py, &e))?;
+        let stored =
+            crate::logging::detach(py, || self.client.jobs(&self.scope)).map_err(|e| errors::http_error(py, &e))?;
         let stored: Vec<serde_json::Map<String, serde_json::Value>> =
             stored.into_iter().filter_map(|j| j.as_object().cloned()).collect();
         escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
@@ -510,8 +502,7 @@ impl PyLogpush {
     /// The live field list of a dataset, `{field: description}`, as the API gives it.
     fn fields<'py>(&self, py: Python<'py>, dataset: Text) -> PyResult<Bound<'py, PyDict>> {
         let dataset = &*dataset;
-        let fields = py
-            .detach(|| self.client.fields(&self.scope, dataset))
+        let fields = crate::logging::detach(py, || self.client.fields(&self.scope, dataset))
             .map_err(|e| errors::http_error(py, &e))?;
         let out = PyDict::new(py);
         for (name, description) in fields {
@@ -539,8 +530,7 @@ impl PyLogpush {
         for name in names {
             let dataset =
                 escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
-            let live = py
-                .detach(|| self.client.fields(&self.scope, &name))
+            let live = crate::logging::detach(py, || self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;
             let drift = escpush_core::field_drift(dataset, live.iter().map(|(n, _)| n.as_str()));
             if !drift.is_empty() {
@@ -560,8 +550,7 @@ impl PyLogpush {
     fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: Text) -> PyResult<Bound<'py, PyDict>> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
-        let answer = py
-            .detach(|| self.client.ownership_challenge(&self.scope, &conf))
+        let answer = crate::logging::detach(py, || self.client.ownership_challenge(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))?;
         let out = PyDict::new(py);
         out.set_item("filename", answer.filename)?;
@@ -575,7 +564,7 @@ impl PyLogpush {
         let destination_conf = &*destination_conf;
         let challenge = &*challenge;
         let conf = destination(py, destination_conf)?;
-        py.detach(|| self.client.validate_ownership(&self.scope, &conf, challenge))
+        crate::logging::detach(py, || self.client.validate_ownership(&self.scope, &conf, challenge))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -584,7 +573,7 @@ impl PyLogpush {
     fn validate_destination(&self, py: Python<'_>, destination_conf: Text) -> PyResult<String> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
-        py.detach(|| self.client.validate_destination(&self.scope, &conf))
+        crate::logging::detach(py, || self.client.validate_destination(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -596,7 +585,7 @@ impl PyLogpush {
         let destination_conf = &*destination_conf;
         let conf =
             escpush_core::DestinationConf::parse_address(destination_conf).map_err(|e| errors::core_error(py, &e))?;
-        py.detach(|| self.client.destination_exists(&self.scope, &conf))
+        crate::logging::detach(py, || self.client.destination_exists(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -618,7 +607,7 @@ impl PyLogpush {
             .transpose()?;
         let check = OriginCheck::new(options.as_ref(), dataset.as_deref(), self.scope.kind())
             .map_err(|e| errors::core_error(py, &e))?;
-        py.detach(|| self.client.validate_origin(&self.scope, &check))
+        crate::logging::detach(py, || self.client.validate_origin(&self.scope, &check))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -626,8 +615,7 @@ impl PyLogpush {
     /// with its `wss://` address (`destination_conf`), `session_id`, `fields`, `filter` and
     /// `sample`. An account has none: `InvalidInput` before anything is sent.
     fn instant_logs_jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let jobs = py
-            .detach(|| self.client.instant_logs_jobs(&self.scope))
+        let jobs = crate::logging::detach(py, || self.client.instant_logs_jobs(&self.scope))
             .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
@@ -673,8 +661,7 @@ impl PyLogpush {
             Some(Int::Huge { negative }) => builder = builder.sample(if negative { i128::MIN } else { i128::MAX }),
         }
         let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
-        let job = py
-            .detach(|| self.client.create_instant_logs_job(&self.scope, &spec))
+        let job = crate::logging::detach(py, || self.client.create_instant_logs_job(&self.scope, &spec))
             .map_err(|e| errors::http_error(py, &e))?;
         convert::from_json(py, &job)
     }
@@ -689,8 +676,7 @@ impl PyLogpush {
         let job_id = checked_id(py, job_id)?;
         let mut changes = serde_json::Map::new();
         changes.insert("enabled".into(), on.into());
-        let job = py
-            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+        let job = crate::logging::detach(py, || self.client.update_job(&self.scope, job_id, &changes))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -862,7 +848,7 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
 
 /// What Python reads of core's job field table (`JOB_FIELDS`), one dict per field in the
 /// order a job is shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`),
-/// `secret`, `create`, `update`, `parsed` (read by a type of its own: the dataset, the
+/// `secret`, `always` (every record holds a value, never null), `create`, `update`, `parsed` (read by a type of its own: the dataset, the
 /// destination, the options, the filter) and `about`. The rules stay in core.
 pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
     let mut rows = Vec::new();
@@ -871,6 +857,7 @@ pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTupl
         row.set_item("name", f.name)?;
         row.set_item("type", f.ty.json_type())?;
         row.set_item("secret", f.secret)?;
+        row.set_item("always", f.always_in_record())?;
         row.set_item("create", f.create)?;
         row.set_item("update", f.update)?;
         row.set_item("parsed", f.ty.has_own_reader())?;

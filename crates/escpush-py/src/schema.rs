@@ -114,3 +114,11 @@ pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyR
     }
     Ok(dict.unbind())
 }
+
+/// The name among `candidates` closest to `given` (core's did-you-mean rule), or None: for
+/// the command line's commands and options.
+#[pyfunction]
+pub fn _closest(given: &str, candidates: Vec<String>) -> Option<String> {
+    let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    escpush_core::closest_name(given, &names).map(str::to_owned)
+}
