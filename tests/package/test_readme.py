@@ -128,3 +128,23 @@ def test_readme_rust_excerpt_is_the_runnable_example() -> None:
             continue
         assert line in example[at:], f"README's Rust line is not in the example (in order): {line}"
         at = example.index(line, at) + 1
+
+
+def test_the_command_line_section_names_every_command() -> None:
+    """The README's list of commands is the parser's: a command added or renamed shows here."""
+    import argparse
+
+    from escpush.cli import build_parser
+
+    section = README.split("covers the same ground for shells and CI jobs:", 1)[1].split("`demo`.", 1)[0] + "`demo`"
+    listed: set[str] = set()
+    for group, actions in re.findall(r"`([a-z]+)(?: ([a-z|-]+))?`", section):
+        listed |= {f"{group} {a}" for a in actions.split("|")} if actions else {group}
+
+    def commands(parser: argparse.ArgumentParser, prefix: str) -> set[str]:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or prefix.count(" ") == 1:  # a command and its action (`logpush instant-logs`)
+            return {prefix}
+        return {n for name, sub in subs[0].choices.items() for n in commands(sub, f"{prefix} {name}".strip())}
+
+    assert listed == commands(build_parser(), "")
