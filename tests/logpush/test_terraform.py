@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import hcl2
 import pytest
@@ -163,17 +163,29 @@ def hcl_string(text: str) -> str:
     return text.replace("$${", "${").replace("%%{", "%{")
 
 
-def hcl_value(value: Any) -> Any:
+def hcl_tree(value: Any, string: Callable[[str], Any] = str) -> Any:
+    """python-hcl2's tree without its position keys (``__start_line__``, ...), each string
+    through ``string``."""
     if isinstance(value, str):
-        if value.startswith("${jsonencode(") and value.endswith(")}"):
-            inner = hcl2.loads("x = " + value[len("${jsonencode(") : -2], serialization_options=HCL)["x"]
-            return json.dumps(hcl_value(inner))
-        return hcl_string(value)
+        return string(value)
     if isinstance(value, list):
-        return [hcl_value(v) for v in value]
+        return [hcl_tree(v, string) for v in value]
     if isinstance(value, dict):
-        return {k: hcl_value(v) for k, v in value.items() if not k.startswith("__")}
+        return {k: hcl_tree(v, string) for k, v in value.items() if not k.startswith("__")}
     return value
+
+
+def hcl_value(value: Any) -> Any:
+    """python-hcl2's tree with its strings as the values they stand for (a ``jsonencode``
+    as its JSON text)."""
+
+    def string(text: str) -> str:
+        if text.startswith("${jsonencode(") and text.endswith(")}"):
+            inner = hcl2.loads("x = " + text[len("${jsonencode(") : -2], serialization_options=HCL)["x"]
+            return json.dumps(hcl_value(inner))
+        return hcl_string(text)
+
+    return hcl_tree(value, string)
 
 
 @pytest.mark.parametrize("form", ["string", "jsonencode"])
@@ -294,17 +306,6 @@ resource "cloudflare_logpush_job" "errors" {
     assert run.code == 2 and "has no job named 'other' (its jobs: 'errors')" in run.err
 
 
-def json_syntax(value: Any) -> Any:
-    """python-hcl2's reading of a native-syntax file as Terraform's JSON syntax: its strings
-    are templates as written (``$${`` kept, ``${jsonencode(...)}`` and ``${var.x}`` as
-    interpolations), which is what the JSON syntax holds; its position keys left out."""
-    if isinstance(value, list):
-        return [json_syntax(v) for v in value]
-    if isinstance(value, dict):
-        return {k: json_syntax(v) for k, v in value.items() if not k.startswith("__")}
-    return value
-
-
 @pytest.mark.parametrize("form", ["string", "jsonencode"])
 def test_terraform_json_syntax_reads_as_the_same_jobs(api: Emulator, cli: Cli, tmp_path: Path, form: str) -> None:
     # Every job shape, exported as HCL, turned into a .tf.json by python-hcl2 (HashiCorp's
@@ -312,7 +313,9 @@ def test_terraform_json_syntax_reads_as_the_same_jobs(api: Emulator, cli: Cli, t
     for kind, scope, _ in populate(api):
         run = cli("logpush", "export", f"--{kind}", scope, "--format", "terraform", "--filter-form", form)
         assert run.code == 0, run.err
-        doc = json_syntax(hcl2.loads(run.out, serialization_options=HCL))
+        # python-hcl2 gives strings as templates as written (`$${` kept, `${jsonencode(...)}`
+        # and `${var.x}` as interpolations): what the JSON syntax holds.
+        doc = hcl_tree(hcl2.loads(run.out, serialization_options=HCL))
         path = tmp_path / f"{scope}.tf.json"
         path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
         plan = cli("logpush", "apply", str(path), f"--{kind}", scope, "--dry-run", "--json")
