@@ -370,7 +370,9 @@ def test_problems_name_the_terraform_resource(
     assert run.code == 0 and run.json()["action"] == "created", run.err  # type: ignore[index]
     job = api.client().zone(zone).logpush.jobs()[0]
     assert job.reveal()["destination_conf"].endswith("secret-access-key=TF-SECRET")
-    assert Filter.parse(job["filter"]) == Filter.parse('{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}')
+    assert Filter.parse(job["filter"]) == Filter.parse(
+        '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'
+    )
 
 
 def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:

@@ -260,8 +260,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "--from",
         dest="from_file",
         metavar="FILE",
-        help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply reads them); "
-        "the job fields given as options replace its",
+        help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
+        "reads them); the job fields given as options replace its",
     )
     ensure.set_defaults(run=run_ensure)
     apply = command(
