@@ -417,8 +417,7 @@ fn number(n: &hcl_edit::Number, negative: bool) -> Evaluated {
 /// Whether `text` is of Terraform's JSON syntax: a native-syntax file starts with a
 /// comment, an attribute or a block, never with `{`.
 fn is_json(text: &str) -> bool {
-    text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-        .starts_with('{')
+    text.trim_start().starts_with('{')
 }
 
 /// The desired jobs (`{"jobs": [...], "addresses": [...]}`, as
@@ -455,6 +454,8 @@ fn is_json(text: &str) -> bool {
 /// assert_eq!(doc["addresses"][0], "cloudflare_logpush_job.errors");
 /// ```
 pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
+    // A byte-order mark an editor saved is not part of the file's text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let invalid = |problem: Problem| Error::Invalid {
         problems: vec![problem],
     };
@@ -883,6 +884,10 @@ resource "cloudflare_logpush_job" "errors" {
 }"#;
         let from_native = read_terraform_jobs(native, &zone()).unwrap();
         assert_eq!(read_terraform_jobs(json, &zone()).unwrap(), from_native);
+        let with_bom = format!("\u{feff}{json}");
+        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        let with_bom = format!("\u{feff}{native}");
+        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
         assert_eq!(from_native["addresses"], json!(["cloudflare_logpush_job.errors"]));
         // Problems name the resource and the attribute; the JSON syntax has no line to give.
         let err = refused(
