@@ -513,7 +513,9 @@ class Logpush:
         scope at its limit). A failure part-way raises the write's error, saying what was
         written before it, with the plan so far as its ``plan`` attribute. A ``${NAME}`` in a
         ``destination_conf`` is a credential by reference: ``variables[NAME]`` (``os.environ``,
-        say), else the credential the stored job holds (a creation needs every one)."""
+        say), else the credential the stored job holds (a creation needs every one). Problems
+        name each job by ``jobs["addresses"]`` when it gives one per job (``read_terraform``
+        does), else as ``jobs[i]``."""
     def export(
         self,
         *,
@@ -527,8 +529,10 @@ class Logpush:
         credential is written: each is a reference, ``${NAME}`` (a jobs file) or
         ``${var.name}`` with a sensitive variable (Terraform)."""
     def read_terraform(self, text: str) -> dict[str, Any]:
-        """The ``cloudflare_logpush_job`` resources of a Terraform file's text as desired jobs,
-        ``{"jobs": [...]}``, for ``apply`` (``${var.x}`` in a destination as ``${TF_VAR_x}``)."""
+        """The ``cloudflare_logpush_job`` resources of a Terraform file's text (``.tf``, or
+        ``.tf.json`` told by its leading ``{``) as desired jobs, ``{"jobs": [...],
+        "addresses": [...]}``, for ``apply`` (``${var.x}`` in a destination as
+        ``${TF_VAR_x}``; problems name each job by its resource address)."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
     def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...

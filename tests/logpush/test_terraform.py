@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import hcl2
 import pytest
@@ -163,17 +163,29 @@ def hcl_string(text: str) -> str:
     return text.replace("$${", "${").replace("%%{", "%{")
 
 
-def hcl_value(value: Any) -> Any:
+def hcl_tree(value: Any, string: Callable[[str], Any] = str) -> Any:
+    """python-hcl2's tree without its position keys (``__start_line__``, ...), each string
+    through ``string``."""
     if isinstance(value, str):
-        if value.startswith("${jsonencode(") and value.endswith(")}"):
-            inner = hcl2.loads("x = " + value[len("${jsonencode(") : -2], serialization_options=HCL)["x"]
-            return json.dumps(hcl_value(inner))
-        return hcl_string(value)
+        return string(value)
     if isinstance(value, list):
-        return [hcl_value(v) for v in value]
+        return [hcl_tree(v, string) for v in value]
     if isinstance(value, dict):
-        return {k: hcl_value(v) for k, v in value.items() if not k.startswith("__")}
+        return {k: hcl_tree(v, string) for k, v in value.items() if not k.startswith("__")}
     return value
+
+
+def hcl_value(value: Any) -> Any:
+    """python-hcl2's tree with its strings as the values they stand for (a ``jsonencode``
+    as its JSON text)."""
+
+    def string(text: str) -> str:
+        if text.startswith("${jsonencode(") and text.endswith(")}"):
+            inner = hcl2.loads("x = " + text[len("${jsonencode(") : -2], serialization_options=HCL)["x"]
+            return json.dumps(hcl_value(inner))
+        return hcl_string(text)
+
+    return hcl_tree(value, string)
 
 
 @pytest.mark.parametrize("form", ["string", "jsonencode"])
@@ -294,6 +306,75 @@ resource "cloudflare_logpush_job" "errors" {
     assert run.code == 2 and "has no job named 'other' (its jobs: 'errors')" in run.err
 
 
+@pytest.mark.parametrize("form", ["string", "jsonencode"])
+def test_terraform_json_syntax_reads_as_the_same_jobs(api: Emulator, cli: Cli, tmp_path: Path, form: str) -> None:
+    # Every job shape, exported as HCL, turned into a .tf.json by python-hcl2 (HashiCorp's
+    # JSON syntax: "resource" a list of objects, filters as "${jsonencode(...)}"): nothing to do.
+    for kind, scope, _ in populate(api):
+        run = cli("logpush", "export", f"--{kind}", scope, "--format", "terraform", "--filter-form", form)
+        assert run.code == 0, run.err
+        # python-hcl2 gives strings as templates as written (`$${` kept, `${jsonencode(...)}`
+        # and `${var.x}` as interpolations): what the JSON syntax holds.
+        doc = hcl_tree(hcl2.loads(run.out, serialization_options=HCL))
+        path = tmp_path / f"{scope}.tf.json"
+        path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+        plan = cli("logpush", "apply", str(path), f"--{kind}", scope, "--dry-run", "--json")
+        assert plan.code == 0, plan.err
+        jobs = plan.json()["jobs"]  # type: ignore[index]
+        assert jobs and {j["action"] for j in jobs} == {"unchanged"}, jobs
+
+
+def test_problems_name_the_terraform_resource(
+    api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    zone = zone_id(95)
+    body = {
+        "name": "keys",
+        "dataset": "http_requests",
+        "destination_conf": "r2://bucket/logs?account-id=acc&access-key-id=AK&secret-access-key=${var.keys_secret}",
+        "filter": '${jsonencode({ where = { key = "EdgeResponseStatus", operator = "geq", value = 500 } })}',
+    }
+    path = tmp_path / "main.tf.json"
+    path.write_text(json.dumps({"resource": {"cloudflare_logpush_job": {"keys": body}}}), encoding="utf-8")
+    # Found while applying: a creation needs the credential its variable stands for.
+    monkeypatch.delenv("TF_VAR_keys_secret", raising=False)
+    run = cli("logpush", "apply", str(path), "--zone", zone)
+    assert run.code == 2, run.err
+    assert "cloudflare_logpush_job.keys.destination_conf: creating the job" in run.err, run.err
+    assert "TF_VAR_keys_secret" in run.err and "jobs[0]" not in run.err
+    # Found while reading: what apply checks in any jobs file, under the resource's address.
+    tf = tmp_path / "main.tf"
+    tf.write_text(
+        'resource "cloudflare_logpush_job" "keys" {\n  name = "keys"\n  dataset = "http_request"\n'
+        '  destination_conf = "s3://bucket/logs?region=us-east-1"\n}\n',
+        encoding="utf-8",
+    )
+    for args in (["apply", str(tf)], ["ensure", "--name", "keys", "--from", str(tf)]):
+        run = cli("logpush", *args, "--zone", zone)
+        assert run.code == 2 and "cloudflare_logpush_job.keys.dataset: " in run.err, run.err
+        assert "jobs[0]" not in run.err
+    # A template directive, and a syntax error, with their lines.
+    tf.write_text(
+        '/* jobs */\nresource "cloudflare_logpush_job" "keys" {\n  name = "keys"\n'
+        '  destination_conf = "s3://b/%{ if var.x }a%{ endif }"\n}\n',
+        encoding="utf-8",
+    )
+    run = cli("logpush", "apply", str(tf), "--zone", zone)
+    assert "cloudflare_logpush_job.keys.destination_conf: line 4: the template directive `%{ if var.x }`" in run.err
+    tf.write_text('resource "cloudflare_logpush_job" "keys" {\n  name = "keys"\n  dataset "x"\n}\n', encoding="utf-8")
+    run = cli("logpush", "apply", str(tf), "--zone", zone)
+    assert run.code == 2 and "line 3, column " in run.err, run.err
+    # ensure --from takes a .tf.json too.
+    monkeypatch.setenv("TF_VAR_keys_secret", "TF-SECRET")
+    run = cli("logpush", "ensure", "--zone", zone, "--name", "keys", "--from", str(path), "--json")
+    assert run.code == 0 and run.json()["action"] == "created", run.err  # type: ignore[index]
+    job = api.client().zone(zone).logpush.jobs()[0]
+    assert job.reveal()["destination_conf"].endswith("secret-access-key=TF-SECRET")
+    assert Filter.parse(job["filter"]) == Filter.parse(
+        '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}'
+    )
+
+
 def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:
     zone = escpush_emulator.client().zone(zone_id(96))
     zone.logpush.create_job(
@@ -309,6 +390,12 @@ def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:
         zone.logpush.export(jobs=[9])
     with pytest.raises(InvalidInput, match=r"line 2: a reference to `local\.n`"):
         zone.logpush.read_terraform('resource "cloudflare_logpush_job" "a" {\n  name = local.n\n}\n')
+    # The JSON syntax, told by its `{`; the addresses go with the jobs to apply's problems.
+    r2 = {"name": "r2", "dataset": "http_requests", "destination_conf": DESTINATIONS[5]}
+    doc = zone.logpush.read_terraform(json.dumps({"resource": {"cloudflare_logpush_job": {"r2": r2}}}))
+    assert doc == {"jobs": [r2], "addresses": ["cloudflare_logpush_job.r2"]}
+    with pytest.raises(InvalidInput, match=r"cloudflare_logpush_job\.r2\.dataset"):
+        zone.logpush.apply({**doc, "jobs": [{**r2, "dataset": "nope"}]}, dry_run=True)
 
 
 # -- check-plan ---------------------------------------------------------------------------

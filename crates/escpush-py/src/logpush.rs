@@ -362,6 +362,9 @@ impl PyLogpush {
     /// stored job holds, so it compares equal, but a job is created or moved to another
     /// destination only with every credential given.
     ///
+    /// Problems name each job by `jobs["addresses"]` when it gives one per job (what
+    /// `read_terraform` gives: the resource addresses), else as `jobs[i]`.
+    ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises the write's error, its message saying what was
     /// written before it and what was not sent, with the plan so far (each entry's `done`) as
@@ -487,13 +490,17 @@ impl PyLogpush {
         escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
     }
 
-    /// The `cloudflare_logpush_job` resources of a Terraform file's text as desired jobs,
-    /// `{"jobs": [...]}`, for `apply` (or one of them for `ensure_job`): what `export`
-    /// writes, or hand-written resources of that shape. `${var.name}` in a
-    /// `destination_conf` becomes `${TF_VAR_name}` (Terraform's own environment variable for
-    /// it). An attribute escpush cannot evaluate (`local.x`, another resource's attribute,
-    /// a function other than `jsonencode`), a literal `zone_id` or `account_id` of another
-    /// scope, `count` and `for_each` raise `InvalidInput`, each with its line.
+    /// The `cloudflare_logpush_job` resources of a Terraform file's text, in the native
+    /// syntax (`.tf`) or the JSON syntax (`.tf.json`, told by its leading `{`), as desired
+    /// jobs, `{"jobs": [...], "addresses": [...]}`, for `apply` (or one of them for
+    /// `ensure_job`): what `export` writes, or hand-written resources of that shape.
+    /// `addresses` holds each job's resource address, which `apply`'s problems name instead
+    /// of `jobs[i]`. `${var.name}` in a `destination_conf` becomes `${TF_VAR_name}`
+    /// (Terraform's own environment variable for it). A syntax error, an attribute escpush
+    /// cannot evaluate (`local.x`, another resource's attribute, a function other than
+    /// `jsonencode`, a template directive), a literal `zone_id` or `account_id` of another
+    /// scope, `count`, `for_each` and a job `apply` would refuse raise `InvalidInput`, each
+    /// problem with its resource and line.
     fn read_terraform(&self, py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
         let doc = escpush_core::read_terraform_jobs(&text, &self.scope).map_err(|e| errors::core_error(py, &e))?;
         convert::from_json(py, &doc)
@@ -752,11 +759,8 @@ fn job_fields(
 /// form `create_job` does (a `Filter`, `LogpullOptions`); any other shape goes to core as
 /// JSON, which says what is wrong with it.
 fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
-    let listed = jobs
-        .cast::<PyDict>()
-        .ok()
-        .and_then(|d| d.get_item("jobs").ok().flatten())
-        .and_then(|l| l.cast_into::<PyList>().ok());
+    let member = |name: &str| jobs.cast::<PyDict>().ok().and_then(|d| d.get_item(name).ok().flatten());
+    let listed = member("jobs").and_then(|l| l.cast_into::<PyList>().ok());
     if let Some(items) = listed {
         let mut out = Vec::new();
         for item in items.iter() {
@@ -767,7 +771,14 @@ fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Val
                     .into(),
             });
         }
-        return Ok(serde_json::json!({ "jobs": out }));
+        let mut doc = serde_json::json!({ "jobs": out });
+        // Where each job was read from (`read_terraform`'s resource addresses), for problems to name.
+        if let Some(addresses) = member("addresses") {
+            doc["addresses"] = convert::to_json(&addresses, "addresses")
+                .map_err(|m| errors::invalid_input(py, m))?
+                .into();
+        }
+        return Ok(doc);
     }
     Ok(convert::to_json(jobs, "jobs")
         .map_err(|m| errors::invalid_input(py, m))?

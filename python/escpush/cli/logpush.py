@@ -260,8 +260,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "--from",
         dest="from_file",
         metavar="FILE",
-        help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf file, as apply reads them); "
-        "the job fields given as options replace its",
+        help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
+        "reads them); the job fields given as options replace its",
     )
     ensure.set_defaults(run=run_ensure)
     apply = command(
@@ -270,8 +270,9 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "make the scope's jobs those a file lists",
         'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
         '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
-        "JSON), or a Terraform file (.tf), its cloudflare_logpush_job resources (what `escpush logpush export "
-        "--format terraform` writes, or hand-written ones of that shape). Each filter is JSON text, the text form "
+        "JSON), or a Terraform file (.tf, or .tf.json in Terraform's JSON syntax), its cloudflare_logpush_job "
+        "resources (what `escpush logpush export --format terraform` writes, or hand-written ones of that shape); "
+        "a problem with one names its resource (cloudflare_logpush_job.NAME). Each filter is JSON text, the text form "
         "(EdgeResponseStatus >= 500) or an object. A ${NAME} in a destination_conf is a credential read from "
         "the environment variable NAME (a Terraform var.x from TF_VAR_x); unset, the job keeps the credential "
         "it has. Every job "
@@ -290,8 +291,8 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     apply.add_argument(
         "file",
         metavar="FILE",
-        help="the jobs: JSON or TOML (- reads JSON or TOML from stdin), or a Terraform file (.tf) whose "
-        "cloudflare_logpush_job resources are the jobs",
+        help="the jobs: JSON or TOML (- reads JSON or TOML from stdin), or a Terraform file (.tf, .tf.json) "
+        "whose cloudflare_logpush_job resources are the jobs",
     )
     apply.add_argument("--dry-run", action="store_true", help="print the plan, send nothing")
     apply.add_argument("--prune", action="store_true", help="delete the jobs of the scope the file does not list")
@@ -614,9 +615,9 @@ _ACTIONS = {
 
 
 def _jobs_document(args: argparse.Namespace, arg: str) -> dict[str, Any]:
-    """The jobs of FILE: a Terraform file (``.tf``: its cloudflare_logpush_job resources),
-    else JSON or TOML."""
-    if arg.endswith(".tf"):
+    """The jobs of FILE: a Terraform file (``.tf``, or ``.tf.json`` in Terraform's JSON
+    syntax: its cloudflare_logpush_job resources), else JSON or TOML."""
+    if arg.endswith((".tf", ".tf.json")):
         from .logpush_terraform import read_terraform_jobs
 
         return read_terraform_jobs(args, arg)

@@ -60,7 +60,9 @@ pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
-pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
+pub use plan::{
+    desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
+};
 pub use provider::{
     terraform_import_id, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };

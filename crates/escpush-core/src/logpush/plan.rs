@@ -264,6 +264,11 @@ fn and_list(items: &[String]) -> String {
 /// (`jobs[1].filter.where.value`; `jobs[1].filter, line 1, column 20` in the text form). A
 /// `filter` may be the JSON text, the quoted form, the text form or the object form.
 ///
+/// A document may say where each job was read from, `"addresses": [...]`, one string per
+/// job in the order of `jobs` (what [`read_terraform_jobs`](super::read_terraform_jobs)
+/// gives: each job's resource address); its problems then name each job by it
+/// (`cloudflare_logpush_job.errors.dataset`) instead of `jobs[i]`.
+///
 /// The `ownership_challenge` a destination needs is not asked here: it is a one-time token,
 /// needed when a job is created or moved to the destination, and [`plan_jobs`] refuses such
 /// an entry without one before anything is written; a job that already exists there needs
@@ -279,13 +284,13 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
             )],
         });
     };
+    let labels = job_labels(doc, items.len());
     let mut problems = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let at = format!("jobs[{i}]");
+    for (i, (item, at)) in items.iter().zip(&labels).enumerate() {
         let Some(obj) = item.as_object() else {
-            problems.push(problem(at, "a job is an object of its fields".to_owned()));
+            problems.push(problem(at.clone(), "a job is an object of its fields".to_owned()));
             continue;
         };
         match obj.get("name").and_then(Value::as_str).map(str::trim) {
@@ -294,7 +299,8 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                     problems.push(problem(
                         format!("{at}.name"),
                         format!(
-                            "`{name}` is the name of jobs[{first}] too; jobs are kept by name, so names are unique"
+                            "`{name}` is the name of {} too; jobs are kept by name, so names are unique",
+                            labels[first]
                         ),
                     ));
                 }
@@ -318,7 +324,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 Error::Filter(f) => f.into_problems(),
                 other => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
             };
-            problems.extend(found.into_iter().map(|p| p.within(&at)));
+            problems.extend(found.into_iter().map(|p| p.within(at)));
         }
         out.push(desired);
     }
@@ -326,6 +332,21 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
         Ok(out)
     } else {
         Err(Error::Invalid { problems })
+    }
+}
+
+/// How the problems of a jobs document name each of its `count` jobs: by the document's
+/// `addresses` when it gives one string per job, else `jobs[i]`.
+fn job_labels(doc: &Value, count: usize) -> Vec<String> {
+    let given: Vec<String> = doc
+        .get("addresses")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    if given.len() == count {
+        given
+    } else {
+        (0..count).map(|i| format!("jobs[{i}]")).collect()
     }
 }
 
@@ -361,13 +382,37 @@ pub fn plan_jobs(
     scope: &Scope,
     options: PlanOptions,
 ) -> Result<Plan, Error> {
+    let labels = job_labels(&Value::Null, desired.len());
+    plan_labelled(desired, &labels, stored, scope, options)
+}
+
+/// [`plan_jobs`] for the jobs of a document (`{"jobs": [...]}`, read by [`desired_jobs`]),
+/// its problems naming each job as the document's own do: by its `addresses` when it has
+/// them (a Terraform file's resources), else `jobs[i]`.
+pub fn plan_document(
+    doc: &Value,
+    stored: &[Map<String, Value>],
+    scope: &Scope,
+    options: PlanOptions,
+) -> Result<Plan, Error> {
+    let desired = desired_jobs(doc, scope.kind())?;
+    plan_labelled(&desired, &job_labels(doc, desired.len()), stored, scope, options)
+}
+
+fn plan_labelled(
+    desired: &[Map<String, Value>],
+    labels: &[String],
+    stored: &[Map<String, Value>],
+    scope: &Scope,
+    options: PlanOptions,
+) -> Result<Plan, Error> {
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
-    for (i, want) in desired.iter().enumerate() {
+    for (want, label) in desired.iter().zip(labels) {
         let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
             Error::Invalid { problems } => Error::Invalid {
-                problems: problems.into_iter().map(|p| p.within(&format!("jobs[{i}]"))).collect(),
+                problems: problems.into_iter().map(|p| p.within(label)).collect(),
             },
             other => other,
         })?;
