@@ -1,6 +1,7 @@
 # escpush: `make help` lists the targets. Two commands set up a fresh machine:
 #   make test    build everything and run every Rust and Python test
 #   make demo    build and run the main job against the embedded emulator
+# and `make dist` builds what a release publishes (the wheel and the sdist, checked).
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
@@ -49,9 +50,44 @@ test-rust: ## Rust tests and the runnable tour example; the core stays free of p
 test-python: develop ## pytest (includes the stub check and the notebooks)
 	ESCPUSH_REQUIRE_ENGINES=1 $(PYTHON) -m pytest -q   # every engine the test extra installs must be there: none skips
 
+# The demo needs escpush alone: no test extra, no test hooks (a first build compiles the
+# Rust crates: about 5 minutes on 2 cores; later ones take seconds).
 .PHONY: demo
-demo: develop ## Build and run the demo against the embedded emulator
+demo: $(VENV)/.installed ## Build escpush (without the test extra) and run the demo against the embedded emulator
+	@test -d $(CARGO_TARGET_DIR)/debug || echo "make demo: the first build compiles the Rust crates (about 5 minutes on 2 cores)"
+	$(VENV)/bin/maturin develop --quiet
 	$(PYTHON) -m escpush demo
+
+# Release artifacts: the abi3 wheel (one for every CPython from 3.9 on this platform; about 8
+# minutes on 2 cores) and the sdist, in dist/, checked by twine as PyPI would render them.
+# .github/workflows/release.yml builds the wheels of every platform the same way.
+DIST ?= dist
+
+.PHONY: dist
+dist: $(VENV)/.installed ## Build the release wheel and the sdist into dist/ and check them with twine
+	rm -rf $(DIST)
+	$(VENV)/bin/maturin build --quiet --release --out $(DIST)
+	$(VENV)/bin/maturin sdist --out $(DIST)
+	$(PYTHON) -m pip install --quiet "twine>=6.1"
+	$(PYTHON) -m twine check --strict $(DIST)/*
+
+# What a user gets from `pip install escpush`: the wheel of dist/ in an empty venv (no
+# test extra, no checkout on the path), its command and its demo.
+.PHONY: check-wheel
+check-wheel: ## Install dist/*.whl into an empty venv and run escpush from it (after make dist)
+	rm -rf $(DIST)/venv
+	python3 -m venv $(DIST)/venv
+	$(DIST)/venv/bin/python -m pip install --quiet $(DIST)/*.whl
+	cd $(DIST) && venv/bin/escpush --version
+	cd $(DIST) && venv/bin/escpush filter validate 'EdgeResponseStatus >= 500' --dataset http_requests
+	cd $(DIST) && venv/bin/python -c "import escpush, sys; assert escpush.__file__.startswith(sys.prefix), escpush.__file__; print(escpush.field('EdgeResponseStatus') >= 500)"
+	cd $(DIST) && venv/bin/escpush demo > /dev/null
+	rm -rf $(DIST)/venv
+
+# The reusable crates as crates.io would take them (each built from its package alone).
+.PHONY: package-crates
+package-crates: ## cargo package escpush-core, escpush-http and escpush-scan (metadata, readme, a build of each)
+	cargo package --quiet --allow-dirty -p escpush-core -p escpush-http -p escpush-scan
 
 .PHONY: lint
 lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict
@@ -78,7 +114,7 @@ bench: $(VENV)/.installed ## Run the committed benchmarks (figures go to stdout)
 .PHONY: clean
 clean: ## Remove build outputs and .venv
 	cargo clean
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(DIST) .pytest_cache .ruff_cache .mypy_cache .hypothesis
 
 # The fuzz campaign (not part of `make test`): every cargo-fuzz target of fuzz/ in turn, each
 # for FUZZ_RUNS executions, from a scratch corpus (fuzz/corpus/<target>, ignored by git) that

@@ -10,6 +10,8 @@ Build, parse, validate and preview the ``filter`` of a log-push job::
 
 from __future__ import annotations
 
+import os as _os
+
 from . import _escpush
 from ._escpush import (
     DEFAULT_MAX_BYTES,
@@ -29,6 +31,7 @@ from ._escpush import (
     ScanResult,
     Zone,
     __version__,
+    check_terraform_plan,
     dataset_fields,
     dataset_schema,
     datasets,
@@ -113,6 +116,13 @@ _escpush._register(
 )
 
 
+# Cloudflare's SDK reads CLOUDFLARE_LOG=debug at import: so does escpush (escpush._logging).
+if "CLOUDFLARE_LOG" in _os.environ:
+    from ._logging import setup_from_env as _setup_logging
+
+    _setup_logging()
+
+
 def __getattr__(name: str) -> object:
     # FilterProblem needs `typing`, which start-up does without (see escpush.errors).
     if name == "FilterProblem":
@@ -153,6 +163,7 @@ __all__ = [
     "TransportError",
     "Zone",
     "__version__",
+    "check_terraform_plan",
     "dataset_fields",
     "dataset_schema",
     "datasets",

@@ -23,9 +23,11 @@ __all__ = [
     "_DEFAULT_RETRY_BACKOFF",
     "_DEFAULT_SETTLE",
     "_ENDPOINTS",
+    "_ENV_ACCOUNT_ID",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
     "_JOB_FIELDS",
+    "_LOG_TARGET",
     "_MASK",
     "_OPERATORS",
     "_SCOPES",
@@ -49,12 +51,14 @@ __all__ = [
     "_Terminating",
     "__version__",
     "_check_client_settings",
+    "_closest",
     "_job_filter",
     "_load_json",
     "_percent",
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "check_terraform_plan",
     "dataset_fields",
     "dataset_schema",
     "datasets",
@@ -315,8 +319,9 @@ def _load_json(text: str) -> Any:
 
 # What the command line and the displays read of core's job field table (JOB_FIELDS), one
 # dict per field in the order a job is shown: name, type ("int", "string", "bool",
-# "object"), secret, create, update (whether a creation, an update may set it), parsed (read
-# by a type of its own) and about. The rules themselves stay in core (docs/job-rules.md).
+# "object"), secret, always (every record holds a value, never null), create, update
+# (whether a creation, an update may set it), parsed (read by a type of its own) and about.
+# The rules themselves stay in core (docs/job-rules.md).
 _JOB_FIELDS: tuple[dict[str, Any], ...]
 _MASK: str  # what stands for a secret wherever one is shown (escpush-core's `MASK`)
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
@@ -324,6 +329,13 @@ _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lo
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+# The transport's log target, the Python logger of its events (escpush-http's LOG_TARGET).
+_LOG_TARGET: str
+_ENV_ACCOUNT_ID: str  # the variable of the command line's default account (escpush-http's ENV_ACCOUNT_ID)
+
+def _closest(given: str, candidates: list[str]) -> str | None:
+    """The name among ``candidates`` closest to ``given`` (core's did-you-mean rule), or None."""
+
 _SCOPES: tuple[str, ...]  # the scopes' names, zone first (core's DatasetScope::ALL)
 # Every endpoint of core's table by name (`ValidateOrigin`), as `METHOD /{scope}/template`.
 _ENDPOINTS: dict[str, str]
@@ -340,6 +352,12 @@ def _register(
     """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
     the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
     ``escpush._display`` and the schema builders."""
+
+def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
+    """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
+    change on ``cloudflare_logpush_job`` resources: for each change, its filter change
+    (``spelling``, ``equivalent``, ``real`` with a ``counterexample`` record, or
+    ``unknown``) and the other attributes that change; ``real`` when any change is."""
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
@@ -418,6 +436,11 @@ class Client:
 
     One client may be shared by many threads: calls release the GIL while they wait on the
     network, and connections are pooled safely.
+
+    Each request is logged at DEBUG on the ``escpush`` logger of :mod:`logging` (method,
+    URL, status, attempt, retry waits; every secret masked) when logging takes it, or with
+    ``CLOUDFLARE_LOG=debug``. A connection that cannot be made names the URL it tried and
+    ``CLOUDFLARE_BASE_URL``.
     """
 
     def __new__(
@@ -487,17 +510,45 @@ class Logpush:
         destination_conf: str,
         filter: Filter | str | Mapping[str, Any] | None = None,
         logpull_options: LogpullOptions | str | None = None,
+        variables: Mapping[str, str] | None = None,
         **fields: Any,
     ) -> dict[str, Any]: ...
     def apply(
-        self, jobs: Mapping[str, Any], *, prune: bool = False, dry_run: bool = False, delete_first: bool = False
+        self,
+        jobs: Mapping[str, Any],
+        *,
+        prune: bool = False,
+        dry_run: bool = False,
+        delete_first: bool = False,
+        variables: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
         """The plan bringing the scope's jobs to ``jobs``; without ``dry_run``, carried out.
         Refused (``InvalidInput``) before anything is sent past the API's job limits (4 per
         zone; 4 ``dlp_forensic_copies`` jobs per account). Writes go updates and creations
         first, deletions last (``delete_first=True`` deletes first, to replace a job on a
         scope at its limit). A failure part-way raises the write's error, saying what was
-        written before it, with the plan so far as its ``plan`` attribute."""
+        written before it, with the plan so far as its ``plan`` attribute. A ``${NAME}`` in a
+        ``destination_conf`` is a credential by reference: ``variables[NAME]`` (``os.environ``,
+        say), else the credential the stored job holds (a creation needs every one). Problems
+        name each job by ``jobs["addresses"]`` when it gives one per job (``read_terraform``
+        does), else as ``jobs[i]``."""
+    def export(
+        self,
+        *,
+        format: Literal["toml", "json", "terraform"] = "toml",
+        jobs: Sequence[int] | None = None,
+        filter_form: Literal["string", "jsonencode"] = "string",
+    ) -> str:
+        """The scope's jobs (all, or those whose id is in ``jobs``) as a jobs file (TOML or
+        JSON) that ``apply`` reads back as nothing to do, or as Terraform
+        ``cloudflare_logpush_job`` resources (provider v5) with ``import`` blocks. No
+        credential is written: each is a reference, ``${NAME}`` (a jobs file) or
+        ``${var.name}`` with a sensitive variable (Terraform)."""
+    def read_terraform(self, text: str) -> dict[str, Any]:
+        """The ``cloudflare_logpush_job`` resources of a Terraform file's text (``.tf``, or
+        ``.tf.json`` told by its leading ``{``) as desired jobs, ``{"jobs": [...],
+        "addresses": [...]}``, for ``apply`` (``${var.x}`` in a destination as
+        ``${TF_VAR_x}``; problems name each job by its resource address)."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
     def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...

@@ -35,6 +35,12 @@ class Job(_Dict):
     logging, ``json.dumps`` and pickling a job show none (core's ``redact_job``). A value set
     on it is masked the same way.
 
+    Every documented field is also a read-only attribute, as on the SDK's ``LogpushJob``
+    (``job.id``, ``job.dataset``, ``job.destination_conf``, ...: the fields of core's job
+    field table, ``docs/job-rules.md``), typed as the table says; a field the record does not
+    hold reads ``None``. An attribute shows what the item shows (a credential masked); set a
+    field with ``job["name"] = ...``.
+
     ``reveal()`` gives the fields as the API sent them, credentials included, for the rare
     need (copying a destination to another job); a copy (``copy.copy``) keeps them, a
     pickled or JSON copy does not. ``parsed_filter`` reads its filter as an
@@ -44,6 +50,49 @@ class Job(_Dict):
     # The credentials masked out of the items: {field: (the masked value, the real one)}.
     __slots__ = ("_secrets",)
     _secrets: dict[str, tuple[Any, Any]]
+
+    if TYPE_CHECKING:
+        # The fields of core's table (the native module's _JOB_FIELDS), one each, typed by
+        # its type and `always`: the attributes are made from the table at import (below), and
+        # tests/logpush/test_job_attributes.py checks that these are the table's.
+        @property
+        def id(self) -> int: ...
+        @property
+        def name(self) -> str | None: ...
+        @property
+        def dataset(self) -> str | None: ...
+        @property
+        def destination_conf(self) -> str | None: ...
+        @property
+        def enabled(self) -> bool: ...
+        @property
+        def logpull_options(self) -> str | None: ...
+        @property
+        def filter(self) -> str | None: ...
+        @property
+        def kind(self) -> str | None: ...
+        @property
+        def frequency(self) -> str | None: ...
+        @property
+        def max_upload_bytes(self) -> int | None: ...
+        @property
+        def max_upload_records(self) -> int | None: ...
+        @property
+        def max_upload_interval_seconds(self) -> int | None: ...
+        @property
+        def output_options(self) -> dict[str, Any] | None: ...
+        @property
+        def ownership_challenge(self) -> str | None: ...
+        @property
+        def filter_attack_traffic(self) -> bool | None: ...
+        @property
+        def merge_subrequests(self) -> bool | None: ...
+        @property
+        def last_complete(self) -> str | None: ...
+        @property
+        def last_error(self) -> str | None: ...
+        @property
+        def error_message(self) -> str | None: ...
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -147,6 +196,36 @@ class Job(_Dict):
         from ._display import job_html
 
         return job_html(self)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for a name that is not an attribute: say which field was meant.
+        hint = ""
+        if not name.startswith("_"):
+            from ._escpush import _closest
+
+            near = _closest(name, list(_FIELD_NAMES))
+            hint = f"; did you mean `{near}`?" if near else ""
+        raise AttributeError(f"'Job' object has no attribute {name!r}{hint}")
+
+
+def _field(name: str) -> property:
+    def get(self: Job) -> Any:
+        return self.get(name)
+
+    get.__name__ = name
+    return property(get, doc=f"The job's ``{name}`` (``job[{name!r}]``; None when the record does not hold it).")
+
+
+def _job_fields() -> tuple[str, ...]:
+    from ._escpush import _JOB_FIELDS
+
+    names = tuple(f["name"] for f in _JOB_FIELDS)
+    for name in names:
+        setattr(Job, name, _field(name))
+    return names
+
+
+_FIELD_NAMES = _job_fields()
 
 
 # Shown, and pickled, under the name users import it by, like the native classes.

@@ -139,7 +139,10 @@ def test_every_scope_option_takes_cores_scopes(cli: Cli, argv: list[str]) -> Non
     assert _SCOPES == ("zone", "account")
     run = cli(*argv, "--scope", "zones")
     assert run.code == EXIT_USAGE
-    assert "invalid choice: 'zones' (choose from " + ", ".join(repr(s) for s in _SCOPES) + ")" in run.err
+    assert (
+        "invalid choice: 'zones'; did you mean `zone`? (choose from " + ", ".join(repr(s) for s in _SCOPES) + ")"
+        in run.err
+    )
 
 
 def test_python_m_and_the_console_script_run() -> None:

@@ -93,6 +93,12 @@ def _timestamps(doc: Document) -> None:
     options["timestamp_format"]["enum"] = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]
 
 
+def _merge_subrequests(doc: Document) -> None:
+    for body in _job_bodies(doc):
+        body["properties"]["merge_subrequests"] = {"type": "boolean"}
+    _schemas(doc)["logpush_logpush_job"]["properties"]["merge_subrequests"] = {"type": "boolean"}
+
+
 def _newer_output_options(doc: Document) -> None:
     options = _schemas(doc)["logpush_output_options"]["properties"]
     for name in ("merge_subrequests", "stringify_object"):
@@ -222,6 +228,17 @@ DEVIATIONS: list[Deviation] = [
         "changelog logs/2026-09-18-filter-ddos-attack-traffic.mdx",
         _filter_attack_traffic,
         _create(dataset="http_requests", filter_attack_traffic=True),
+        "request",
+        "loosens",
+    ),
+    Deviation(
+        "merge_subrequests on the job",
+        "neither the job bodies nor the job record have `merge_subrequests`",
+        "a boolean of create and update, held by the record when it was given (http_requests only)",
+        "docs logs/logpush/logpush-job/subrequests.mdx; changelog logs/2026-04-21-logpush-subrequests-merging.mdx "
+        "(core's job field table, docs/job-rules.md)",
+        _merge_subrequests,
+        _create(dataset="http_requests", merge_subrequests=True),
         "request",
         "loosens",
     ),

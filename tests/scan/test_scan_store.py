@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -285,3 +286,153 @@ def test_gcs_and_azure_without_credentials_fail_at_once(s3: Any) -> None:
     with pytest.raises(ScanError) as info:
         FILTER.scan("ftp://host/logs/")
     check_error(info.value, "not an object store escpush reads")
+
+
+# -- AWS profiles: only AWS_PROFILE set, files written here, read by the AWS SDK's provider ----
+
+
+@pytest.fixture
+def profile_env(s3: Any, moto_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Logs in moto, an IAM user that moto checks requests against (auth on), and an
+    environment with no AWS key: the user's keys are for the profiles to give. Yields them."""
+    import boto3
+    import moto.settings
+
+    counts = expected(put_logs(s3))
+    user = f"scanner-{tmp_path.name}"  # moto's IAM outlives a test
+    iam = boto3.client(
+        "iam", endpoint_url=moto_url, aws_access_key_id=KEY_ID, aws_secret_access_key=SECRET, region_name="us-east-1"
+    )
+    iam.create_user(UserName=user)
+    policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}
+    iam.put_user_policy(UserName=user, PolicyName="read", PolicyDocument=json.dumps(policy))
+    key = iam.create_access_key(UserName=user)["AccessKey"]
+    for var in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"):
+        monkeypatch.delenv(var)
+    aws = tmp_path / "aws"
+    aws.mkdir()
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(aws / "credentials"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(aws / "config"))
+    before = moto.settings.INITIAL_NO_AUTH_ACTION_COUNT
+    moto.settings.INITIAL_NO_AUTH_ACTION_COUNT = 0  # moto checks every request's signature and user
+    try:
+        yield {"key_id": key["AccessKeyId"], "secret": key["SecretAccessKey"], "dir": str(aws), "counts": counts}
+    finally:
+        moto.settings.INITIAL_NO_AUTH_ACTION_COUNT = before
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def test_s3_scan_with_only_aws_profile_set(
+    profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    aws = profile_env["dir"]
+    _write(
+        f"{aws}/credentials",
+        f"[default]\naws_access_key_id = AKIANOTTHEONE000000\naws_secret_access_key = wrong-default-secret-000\n\n"
+        f"[dev]\naws_access_key_id = {profile_env['key_id']}\naws_secret_access_key = {profile_env['secret']}\n",
+    )
+    _write(f"{aws}/config", "[profile dev]\nregion = us-east-1\n")
+    monkeypatch.setenv("AWS_PROFILE", "dev")
+    result = FILTER.scan("s3://logs/http/")
+    assert (result.total, result.matched) == profile_env["counts"]
+    assert main(["filter", "scan", FILTER.to_json(), "s3://logs/http/", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matched"] == profile_env["counts"][1]
+    # The default profile's keys are not moto's user's: refused, and no secret shown.
+    monkeypatch.delenv("AWS_PROFILE")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "InvalidAccessKeyId")
+    assert "wrong-default-secret-000" not in str(info.value)
+
+
+def test_credential_process_runs_once_per_scan(profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    aws = profile_env["dir"]
+    runs = Path(aws) / "runs"
+    script = Path(aws) / "creds.py"
+    answer = {
+        "Version": 1,
+        "AccessKeyId": profile_env["key_id"],
+        "SecretAccessKey": profile_env["secret"],
+        "Expiration": "2999-01-01T00:00:00Z",
+    }
+    _write(
+        str(script),
+        f"import json\nwith open({str(runs)!r}, 'a') as f:\n    f.write('x')\nprint(json.dumps({answer!r}))\n",
+    )
+    _write(f"{aws}/config", f"[profile tool]\nregion = us-east-1\ncredential_process = {sys.executable} {script}\n")
+    monkeypatch.setenv("AWS_PROFILE", "tool")
+    result = FILTER.scan("s3://logs/http/")
+    assert (result.total, result.matched) == profile_env["counts"]
+    assert runs.read_text() == "x"  # 8 objects, one run of the process
+
+
+def test_a_profile_without_credentials_names_it_and_shows_no_secret(
+    profile_env: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    aws = profile_env["dir"]
+    script = Path(aws) / "fails.py"
+    _write(str(script), f"import sys\nprint('token {profile_env['secret']} expired', file=sys.stderr)\nsys.exit(3)\n")
+    _write(f"{aws}/config", f"[profile broken]\ncredential_process = {sys.executable} {script}\n")
+    monkeypatch.setenv("AWS_PROFILE", "nosuch")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "profile `nosuch`")
+    monkeypatch.setenv("AWS_PROFILE", "broken")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    check_error(info.value, "s3://logs/http/", "profile `broken`")
+    assert profile_env["secret"] not in str(info.value), str(info.value)
+
+
+def test_azure_uses_the_azure_cli_login(s3: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No Azure keys, `az` installed: its token (`az account get-access-token`) signs the
+    requests; here a stand-in `az` and a loopback server that records what it is sent."""
+    import http.server
+    import threading
+
+    token = "az-cli-token-never-shown-0123456789"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    ran = tmp_path / "az-ran"
+    answer = json.dumps({"accessToken": token, "expiresOn": "2999-01-01 00:00:00.000000", "tokenType": "Bearer"})
+    az = bin_dir / "az"
+    az.write_text(f"#!/bin/sh\necho \"$@\" > {ran}\necho '{answer}'\n", encoding="utf-8")
+    az.chmod(0o755)
+    seen: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization", ""))
+            body = "<?xml version='1.0'?><Error><Code>AuthorizationFailure</Code><Message>not allowed</Message></Error>"
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("PATH", f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin")
+        monkeypatch.setenv("AZURE_STORAGE_ACCOUNT_NAME", "account")
+        monkeypatch.setenv("AZURE_STORAGE_ENDPOINT", f"http://127.0.0.1:{server.server_port}/account")
+        with pytest.raises(ScanError) as info:
+            FILTER.scan("az://container/logs/")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "get-access-token" in ran.read_text()
+    assert seen and seen[0] == f"Bearer {token}"
+    check_error(info.value, "az://container/logs/", "AuthorizationFailure")
+    assert token not in str(info.value)
+    # Without `az` on PATH, the error says how to log in.
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("az://container/logs/")
+    check_error(info.value, "no Azure credentials", "az login")

@@ -71,11 +71,15 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
-    plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
-    read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,
-    InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
-    PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
+    check_terraform_plan, export_jobs, read_terraform_jobs, resolve_references, terraform_import_id, ExportFormat,
+    FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+};
+pub use logpush::{
+    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal,
+    plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift,
+    InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction,
+    PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
@@ -92,3 +96,4 @@ pub use redact::{
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
+pub use suggest::closest_name;

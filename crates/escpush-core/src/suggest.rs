@@ -30,6 +30,17 @@ pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     format!("{head}…{tail}").into()
 }
 
+/// The name among `candidates` closest to `given` by the rule of every did-you-mean escpush
+/// shows ([`closest`]): for other faces' suggestions (the command line's commands and options).
+///
+/// ```
+/// assert_eq!(escpush_core::closest_name("scna", &["validate", "scan"]), Some("scan"));
+/// assert_eq!(escpush_core::closest_name("zzzz", &["validate", "scan"]), None);
+/// ```
+pub fn closest_name<'a>(given: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    closest(given, candidates.iter().map(|c| (*c, *c)))
+}
+
 /// The candidate closest to `given`: the same name in another case first, then the
 /// smallest edit distance, if it is small for the name's length. `given` and the
 /// candidates' keys are compared as they are (fold the case beforehand if wanted).

@@ -13,6 +13,9 @@ pub const ENV_API_KEY: &str = "CLOUDFLARE_API_KEY";
 pub const ENV_EMAIL: &str = "CLOUDFLARE_EMAIL";
 /// `CLOUDFLARE_BASE_URL`: the API root, ending in `/client/v4`.
 pub const ENV_BASE_URL: &str = "CLOUDFLARE_BASE_URL";
+/// `CLOUDFLARE_ACCOUNT_ID`: the account a command acts on when it is given no zone or account
+/// (the name Cloudflare's own tools use; the command line reads it).
+pub const ENV_ACCOUNT_ID: &str = "CLOUDFLARE_ACCOUNT_ID";
 
 /// How the client authenticates.
 #[derive(Clone, PartialEq, Eq)]

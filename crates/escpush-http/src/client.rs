@@ -6,7 +6,7 @@ use std::fmt;
 use std::time::Duration;
 
 use escpush_core::{
-    desired_jobs, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    desired_jobs, plan_document, plan_job, read_deleted, read_exists, read_fields, read_instant_logs_job,
     read_instant_logs_jobs, read_job, read_job_list, read_ownership_challenge, read_valid, ApiMessage, DestinationConf,
     EscOp, EscSecret, EscStatus, InstantLogsSpec, JobOp, JobSpec, JobUpdate, Operation, OriginCheck,
     OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
@@ -286,9 +286,10 @@ impl Client {
     /// [`escpush_core::desired_jobs`]); nothing is sent but the list of jobs. A plan that
     /// would break the scope's job limits is refused ([`escpush_core::plan_jobs`]).
     pub fn plan_jobs(&self, scope: &Scope, doc: &Value, options: PlanOptions) -> Result<Plan, Error> {
-        let wanted = desired_jobs(doc, scope.kind())?;
+        // Checked before anything is sent; planned with each job named as the document names it.
+        desired_jobs(doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
-        Ok(plan_jobs(&wanted, &stored, scope, options)?)
+        Ok(plan_document(doc, &stored, scope, options)?)
     }
 
     /// Carries out a plan's writes in the order of [`Plan::steps`] (updates and creations,

@@ -18,7 +18,7 @@
 //! ranges, and their checks),
 //! `client` (one method per API operation), `assess` (the driver of an ESC
 //! assessment: core's machine run with this client, and the fetches of the user's own URLs), `send` (the one generic send: deadline,
-//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `scrub` (a call's secrets out of its errors), `error`.
+//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `events` (the request events, target `escpush`, for the `log` facade), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
 mod assess;
@@ -26,12 +26,13 @@ mod auth;
 mod builder;
 mod client;
 mod error;
+mod events;
 mod limit;
 mod scrub;
 mod send;
 
 pub use assess::{random_secret, MAX_SITE_BODY};
-pub use auth::{Auth, EnvOverrides, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};
+pub use auth::{Auth, EnvOverrides, ENV_ACCOUNT_ID, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};
 pub use builder::{
     ClientBuilder, TimeSetting, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_RETRY_BACKOFF, DEFAULT_TIMEOUT,
@@ -39,4 +40,5 @@ pub use builder::{
 };
 pub use client::Client;
 pub use error::Error;
+pub use events::LOG_TARGET;
 pub use limit::{RateLimit, API_RATE_LIMIT, MAX_RATE_LIMIT_REQUESTS};

@@ -22,7 +22,6 @@ impl Secrets {
     }
 
     /// `text` with every secret replaced.
-    #[cfg(test)]
     pub(crate) fn scrub(&self, text: &str) -> String {
         self.0.scrub(text)
     }

@@ -19,8 +19,11 @@ use escpush_core::{parse_response, Request};
 use serde_json::Value;
 use ureq::http;
 
+use crate::auth::ENV_BASE_URL;
+use crate::builder::DEFAULT_BASE_URL;
 use crate::client::{Client, RetryPolicy};
 use crate::error::Error;
+use crate::events;
 use crate::scrub::Secrets;
 
 /// What one attempt gave.
@@ -83,13 +86,15 @@ impl Client {
         read: impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
     ) -> Result<T, Error> {
         let secrets = Secrets::of(&self.auth, req);
-        self.execute_unscrubbed(req, &read).map_err(|e| secrets.scrub_error(e))
+        self.execute_unscrubbed(req, &read, &secrets)
+            .map_err(|e| secrets.scrub_error(e))
     }
 
     fn execute_unscrubbed<T>(
         &self,
         req: &Request,
         read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
+        secrets: &Secrets,
     ) -> Result<T, Error> {
         let started = Instant::now();
         // A timeout too large for the clock is as good as none.
@@ -102,7 +107,11 @@ impl Client {
         // the retry says what the server had been answering.
         let mut asked_by: Option<u16> = None;
         loop {
-            let mut outcome = self.send_once(req, deadline, attempt);
+            let sent = Instant::now();
+            let mut outcome = self.send_once(req, deadline, attempt, secrets);
+            if events::enabled() {
+                self.log_attempt(req, &outcome, attempt, sent, secrets);
+            }
             if let (
                 Some(status),
                 Err(Failed {
@@ -150,6 +159,28 @@ impl Client {
             if let Ok(answer) = &outcome {
                 asked_by = Some(answer.status);
             }
+            if events::enabled() {
+                let why = match &outcome {
+                    Ok(Answer {
+                        status,
+                        retry_after: Some(_),
+                        ..
+                    }) => format!("HTTP {status} asked for it (Retry-After)"),
+                    Ok(Answer { status, .. }) => format!("after HTTP {status} (backoff)"),
+                    Err(_) => "after a failed connection (backoff)".to_owned(),
+                };
+                events::event(
+                    secrets,
+                    format_args!(
+                        "{} {}: retrying in {}, {why}; attempt {} of {}",
+                        req.method,
+                        req.path,
+                        secs(wait),
+                        attempt + 2,
+                        self.retry.max_retries + 1
+                    ),
+                );
+            }
             std::thread::sleep(wait);
             attempt += 1;
         }
@@ -160,24 +191,44 @@ impl Client {
     // `Failed` (an `Error` and a flag) lives for one attempt, next to a network round trip:
     // boxing it would buy nothing.
     #[allow(clippy::result_large_err)]
-    fn send_once(&self, req: &Request, deadline: Instant, attempt: u32) -> Result<Answer, Failed> {
+    fn send_once(&self, req: &Request, deadline: Instant, attempt: u32, secrets: &Secrets) -> Result<Answer, Failed> {
+        let queued = Instant::now();
         let _slot = match &self.limiter {
             None => None,
-            Some(limiter) => Some(limiter.acquire(deadline).map_err(|wait| {
-                let when = wait.map_or_else(
-                    || "only after every request in its window has been answered".to_owned(),
-                    |w| format!("in {}", secs(w)),
-                );
-                Failed {
-                    error: self.timed_out(format!(
+            Some(limiter) => Some(
+                limiter
+                    .acquire(deadline)
+                    .inspect(|_| {
+                        let waited = queued.elapsed();
+                        if waited >= Duration::from_millis(1) {
+                            events::event(
+                                secrets,
+                                format_args!(
+                                    "{} {}: waited {} for the client-side rate limit of {}",
+                                    req.method,
+                                    req.path,
+                                    secs(waited),
+                                    limiter.limit()
+                                ),
+                            );
+                        }
+                    })
+                    .map_err(|wait| {
+                        let when = wait.map_or_else(
+                            || "only after every request in its window has been answered".to_owned(),
+                            |w| format!("in {}", secs(w)),
+                        );
+                        Failed {
+                            error: self.timed_out(format!(
                         "the client-side rate limit of {} lets the next request go {when}, after the deadline; \
                          attempt {} was not sent",
                         limiter.limit(),
                         attempt + 1
                     )),
-                    maybe_sent: false,
-                }
-            })?),
+                            maybe_sent: false,
+                        }
+                    })?,
+            ),
         };
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
@@ -241,6 +292,33 @@ impl Client {
         self.agent.run(req)
     }
 
+    /// The event of one attempt: what was sent, and the status it got or why it failed.
+    fn log_attempt(
+        &self,
+        req: &Request,
+        outcome: &Result<Answer, Failed>,
+        attempt: u32,
+        sent: Instant,
+        secrets: &Secrets,
+    ) {
+        let took = sent.elapsed().as_millis();
+        let result = match outcome {
+            Ok(answer) => format!("HTTP {}", answer.status),
+            Err(failed) => format!("failed: {}", failed.error),
+        };
+        events::event(
+            secrets,
+            format_args!(
+                "{} {}{}{} -> {result} (attempt {}, {took} ms)",
+                req.method,
+                self.base_url,
+                req.path,
+                events::shown_body(req),
+                attempt + 1
+            ),
+        );
+    }
+
     fn timed_out(&self, detail: impl std::fmt::Display) -> Error {
         Error::Timeout {
             message: format!(
@@ -256,8 +334,15 @@ impl Client {
             ureq::Error::Timeout(t) => self.timed_out(t),
             ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => self.timed_out(io),
             ureq::Error::BodyExceedsLimit(limit) => Error::ResponseTooLarge { limit },
+            other if !maybe_sent => Error::Transport {
+                message: format!(
+                    "cannot connect to {} ({other}); the API root is set by base_url or {ENV_BASE_URL} \
+                     (default {DEFAULT_BASE_URL})",
+                    self.base_url
+                ),
+            },
             other => Error::Transport {
-                message: other.to_string(),
+                message: format!("{} ({other})", self.base_url),
             },
         };
         Failed { error, maybe_sent }

@@ -188,7 +188,7 @@ pub(crate) fn run(
     let progress: Option<Py<PyAny>> = progress.filter(|p| !p.is_none()).map(|p| p.clone().unbind());
     let mut raised: Option<PyErr> = None;
     let termination = Termination::catch(py)?;
-    let report = py.detach(|| {
+    let report = crate::logging::detach(py, || {
         client.assess(plan, None, &mut |step| {
             Python::attach(|py| {
                 if raised.is_none() {

@@ -81,6 +81,11 @@ fn default_max_retries() -> Int {
 ///
 /// One client may be shared by many threads: calls release the GIL while they wait on the
 /// network, and connections are pooled safely.
+///
+/// Each request is logged at DEBUG on the `escpush` logger of `logging` (method,
+/// URL, status, attempt, retry waits; every secret masked) when logging takes it, or with
+/// `CLOUDFLARE_LOG=debug`. A connection that cannot be made names the URL it tried and
+/// `CLOUDFLARE_BASE_URL`.
 #[pyclass(name = "Client", module = "escpush", frozen)]
 #[derive(Debug)]
 pub struct PyClient {

@@ -79,18 +79,15 @@ pub struct PyEsc {
 
 impl PyEsc {
     fn read_status(&self, py: Python<'_>) -> PyResult<EscStatus> {
-        py.detach(|| self.client.esc_status(&self.scope))
-            .map_err(|e| errors::http_error(py, &e))
+        crate::logging::detach(py, || self.client.esc_status(&self.scope)).map_err(|e| errors::http_error(py, &e))
     }
 
     fn do_disable(&self, py: Python<'_>) -> PyResult<()> {
-        py.detach(|| self.client.esc_disable(&self.scope))
-            .map_err(|e| errors::http_error(py, &e))
+        crate::logging::detach(py, || self.client.esc_disable(&self.scope)).map_err(|e| errors::http_error(py, &e))
     }
 
     fn do_enable(&self, py: Python<'_>) -> PyResult<()> {
-        py.detach(|| self.client.esc_enable(&self.scope))
-            .map_err(|e| errors::http_error(py, &e))
+        crate::logging::detach(py, || self.client.esc_enable(&self.scope)).map_err(|e| errors::http_error(py, &e))
     }
 }
 
@@ -123,7 +120,7 @@ impl PyEsc {
             let made: String = py.import("secrets")?.call_method1("token_urlsafe", (32,))?.extract()?;
             secret_arg(py, &made)?
         };
-        py.detach(|| self.client.esc_set_secret(&self.scope, &secret))
+        crate::logging::detach(py, || self.client.esc_set_secret(&self.scope, &secret))
             .map_err(|e| errors::http_error(py, &e))?;
         Ok(secret.expose().to_owned())
     }

@@ -16,6 +16,7 @@ mod errors;
 mod esc;
 mod field;
 mod filter;
+mod logging;
 mod logpush;
 mod registry;
 mod scan;
@@ -34,6 +35,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
     m.add_function(wrap_pyfunction!(logpush::_job_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(logpush::check_terraform_plan, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
@@ -50,6 +52,11 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
         pyo3::types::PyTuple::new(m.py(), escpush_core::SECRET_HEADERS)?,
     )?;
     m.add("_ESC_COOKIE_NAME", escpush_core::ESC_COOKIE_NAME)?;
+    // The transport's log target, the name of the Python logger its events go to.
+    m.add("_LOG_TARGET", escpush_http::LOG_TARGET)?;
+    // The command line's default account, and core's did-you-mean for its commands and options.
+    m.add("_ENV_ACCOUNT_ID", escpush_http::ENV_ACCOUNT_ID)?;
+    m.add_function(wrap_pyfunction!(schema::_closest, m)?)?;
     // The scopes' names, zone first: the CLI's `--scope` choices.
     let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
     m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;

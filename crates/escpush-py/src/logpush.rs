@@ -211,8 +211,7 @@ impl PyLogpush {
             }
         }
         let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
-        let job = py
-            .detach(|| self.client.create_job(&self.scope, &spec))
+        let job = crate::logging::detach(py, || self.client.create_job(&self.scope, &spec))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -221,12 +220,11 @@ impl PyLogpush {
     /// `dataset`, only that dataset's jobs (`GET .../logpush/datasets/{dataset}/jobs`).
     #[pyo3(signature = (dataset=None))]
     fn jobs<'py>(&self, py: Python<'py>, dataset: Option<Text>) -> PyResult<Bound<'py, PyList>> {
-        let jobs = py
-            .detach(|| match dataset {
-                None => self.client.jobs(&self.scope),
-                Some(d) => self.client.dataset_jobs(&self.scope, &d),
-            })
-            .map_err(|e| errors::http_error(py, &e))?;
+        let jobs = crate::logging::detach(py, || match dataset {
+            None => self.client.jobs(&self.scope),
+            Some(d) => self.client.dataset_jobs(&self.scope, &d),
+        })
+        .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
             .map(|j| job_from_json(py, j))
@@ -237,8 +235,7 @@ impl PyLogpush {
     /// One log-push job, by its id, as an `escpush.Job` (a dict).
     fn job(&self, py: Python<'_>, job_id: Int) -> PyResult<Py<PyAny>> {
         let job_id = checked_id(py, job_id)?;
-        let job = py
-            .detach(|| self.client.job(&self.scope, job_id))
+        let job = crate::logging::detach(py, || self.client.job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -261,8 +258,7 @@ impl PyLogpush {
                 "invalid fields: name at least one field to update, like enabled=False",
             ));
         }
-        let job = py
-            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+        let job = crate::logging::detach(py, || self.client.update_job(&self.scope, job_id, &changes))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -281,8 +277,7 @@ impl PyLogpush {
     /// `NotFoundError` saying so.
     fn delete_job(&self, py: Python<'_>, job_id: Int) -> PyResult<u64> {
         let job_id = checked_id(py, job_id)?;
-        let deleted = py
-            .detach(|| self.client.delete_job(&self.scope, job_id))
+        let deleted = crate::logging::detach(py, || self.client.delete_job(&self.scope, job_id))
             .map_err(|e| errors::http_error(py, &e))?;
         Ok(deleted.unwrap_or(job_id))
     }
@@ -297,10 +292,13 @@ impl PyLogpush {
     /// API does not give it back, so it is not compared), and needed only then. A
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
+    /// A `${NAME}` in `destination_conf` is a credential by reference, given by `variables`
+    /// or else the one the stored job holds (see `apply`).
+    ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
     /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
     /// `***` (`result["job"].reveal()` gives them).
-    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, **fields))]
+    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, variables=None, **fields))]
     #[allow(clippy::too_many_arguments)]
     fn ensure_job(
         &self,
@@ -310,6 +308,7 @@ impl PyLogpush {
         destination_conf: Text,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
+        variables: Option<std::collections::HashMap<String, String>>,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let name = &*name;
@@ -325,8 +324,12 @@ impl PyLogpush {
         if let Some(o) = logpull_options.filter(|o| !o.is_none()) {
             desired.insert("logpull_options".into(), options_field(py, o)?);
         }
-        let (entry, job) = py
-            .detach(|| self.client.ensure_job(&self.scope, &desired))
+        if let Some(variables) = variables {
+            let mut doc = serde_json::json!({ "jobs": [desired] });
+            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
+            desired = doc["jobs"][0].as_object().cloned().unwrap_or_default();
+        }
+        let (entry, job) = crate::logging::detach(py, || self.client.ensure_job(&self.scope, &desired))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = entry.to_json();
         let done = match entry.action {
@@ -353,13 +356,22 @@ impl PyLogpush {
     /// has no room for that: `delete_first=True` deletes first, and then a failed creation
     /// leaves the job it replaces deleted.
     ///
+    /// A `destination_conf` may name a credential by a reference, `${NAME}` (what `export`
+    /// writes, so that no credential is written out): `variables` (a mapping, such as
+    /// `os.environ`) gives their values; one it does not give stands for the credential the
+    /// stored job holds, so it compares equal, but a job is created or moved to another
+    /// destination only with every credential given.
+    ///
+    /// Problems name each job by `jobs["addresses"]` when it gives one per job (what
+    /// `read_terraform` gives: the resource addresses), else as `jobs[i]`.
+    ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`). An error part-way raises the write's error, its message saying what was
     /// written before it and what was not sent, with the plan so far (each entry's `done`) as
     /// the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
     /// `escpush.Terminated`, in the main thread where their handler is the default), which
     /// stop it between writes: the write under way ends, no other starts.
-    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false))]
+    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false, variables=None))]
     fn apply(
         &self,
         py: Python<'_>,
@@ -367,11 +379,14 @@ impl PyLogpush {
         prune: bool,
         dry_run: bool,
         delete_first: bool,
+        variables: Option<std::collections::HashMap<String, String>>,
     ) -> PyResult<Py<PyAny>> {
-        let doc = jobs_doc(py, jobs)?;
+        let mut doc = jobs_doc(py, jobs)?;
+        if let Some(variables) = variables {
+            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
+        }
         let options = PlanOptions::new().prune(prune).delete_first(delete_first);
-        let plan = py
-            .detach(|| self.client.plan_jobs(&self.scope, &doc, options))
+        let plan = crate::logging::detach(py, || self.client.plan_jobs(&self.scope, &doc, options))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
         let termination = if dry_run {
@@ -384,7 +399,7 @@ impl PyLogpush {
         let outcome = if dry_run {
             Ok(vec![None; plan.entries.len()])
         } else {
-            py.detach(|| {
+            crate::logging::detach(py, || {
                 self.client.apply_plan_until(&self.scope, &plan, || {
                     stopped = Python::attach(|py| py.check_signals().err());
                     stopped.is_some()
@@ -428,11 +443,73 @@ impl PyLogpush {
         Ok(out)
     }
 
+    /// The scope's jobs (all, or those whose id is in `jobs`) as text: `format="toml"` or
+    /// `"json"`, a jobs file that `apply` reads back as nothing to do (each job needs a
+    /// name, and a name one job); `"terraform"`, `cloudflare_logpush_job` resources of the
+    /// Terraform provider's v5 schema with an `import` block each (id
+    /// `zones/<zone_id>/<job_id>` or `accounts/...`), the filter as its canonical JSON text
+    /// (`filter_form="string"`) or as `jsonencode({...})` of its tree (`"jsonencode"`).
+    ///
+    /// No credential is written: each one of a `destination_conf` is a reference, `${NAME}`
+    /// in a jobs file (an environment variable for `escpush logpush apply`, `variables` for
+    /// `apply`), `${var.name}` in Terraform with a sensitive `variable` block.
+    #[pyo3(signature = (*, format="toml", jobs=None, filter_form="string"))]
+    fn export(&self, py: Python<'_>, format: &str, jobs: Option<Vec<Int>>, filter_form: &str) -> PyResult<String> {
+        let form = match filter_form {
+            "string" => escpush_core::FilterForm::Text,
+            "jsonencode" => escpush_core::FilterForm::Jsonencode,
+            other => {
+                return Err(errors::invalid_input(
+                    py,
+                    format!("filter_form is {other:?}; it takes \"string\" or \"jsonencode\""),
+                ))
+            }
+        };
+        let format = match format {
+            "toml" => escpush_core::ExportFormat::Toml,
+            "json" => escpush_core::ExportFormat::Json,
+            "terraform" => escpush_core::ExportFormat::Terraform(form),
+            other => {
+                return Err(errors::invalid_input(
+                    py,
+                    format!("format is {other:?}; it takes \"toml\", \"json\" or \"terraform\""),
+                ))
+            }
+        };
+        let only = jobs
+            .map(|ids| {
+                ids.into_iter()
+                    .map(|id| checked_id(py, id))
+                    .collect::<PyResult<Vec<u64>>>()
+            })
+            .transpose()?;
+        let stored =
+            crate::logging::detach(py, || self.client.jobs(&self.scope)).map_err(|e| errors::http_error(py, &e))?;
+        let stored: Vec<serde_json::Map<String, serde_json::Value>> =
+            stored.into_iter().filter_map(|j| j.as_object().cloned()).collect();
+        escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
+    }
+
+    /// The `cloudflare_logpush_job` resources of a Terraform file's text, in the native
+    /// syntax (`.tf`) or the JSON syntax (`.tf.json`, told by its leading `{`), as desired
+    /// jobs, `{"jobs": [...], "addresses": [...]}`, for `apply` (or one of them for
+    /// `ensure_job`): what `export` writes, or hand-written resources of that shape.
+    /// `addresses` holds each job's resource address, which `apply`'s problems name instead
+    /// of `jobs[i]`. `${var.name}` in a `destination_conf` becomes `${TF_VAR_name}`
+    /// (Terraform's own environment variable for it). A syntax error, an attribute escpush
+    /// cannot evaluate (`local.x`, another resource's attribute, a function other than
+    /// `jsonencode`, a template directive), a literal `zone_id` or `account_id` of another
+    /// scope, `count`, `for_each` and a job `apply` would refuse raise `InvalidInput`, each
+    /// problem with its resource and line.
+    fn read_terraform(&self, py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        let doc = escpush_core::read_terraform_jobs(&text, &self.scope).map_err(|e| errors::core_error(py, &e))?;
+        convert::from_json(py, &doc)
+    }
+
     /// The live field list of a dataset, `{field: description}`, as the API gives it.
     fn fields<'py>(&self, py: Python<'py>, dataset: Text) -> PyResult<Bound<'py, PyDict>> {
         let dataset = &*dataset;
-        let fields = py
-            .detach(|| self.client.fields(&self.scope, dataset))
+        let fields = crate::logging::detach(py, || self.client.fields(&self.scope, dataset))
             .map_err(|e| errors::http_error(py, &e))?;
         let out = PyDict::new(py);
         for (name, description) in fields {
@@ -460,8 +537,7 @@ impl PyLogpush {
         for name in names {
             let dataset =
                 escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
-            let live = py
-                .detach(|| self.client.fields(&self.scope, &name))
+            let live = crate::logging::detach(py, || self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;
             let drift = escpush_core::field_drift(dataset, live.iter().map(|(n, _)| n.as_str()));
             if !drift.is_empty() {
@@ -481,8 +557,7 @@ impl PyLogpush {
     fn ownership_challenge<'py>(&self, py: Python<'py>, destination_conf: Text) -> PyResult<Bound<'py, PyDict>> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
-        let answer = py
-            .detach(|| self.client.ownership_challenge(&self.scope, &conf))
+        let answer = crate::logging::detach(py, || self.client.ownership_challenge(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))?;
         let out = PyDict::new(py);
         out.set_item("filename", answer.filename)?;
@@ -496,7 +571,7 @@ impl PyLogpush {
         let destination_conf = &*destination_conf;
         let challenge = &*challenge;
         let conf = destination(py, destination_conf)?;
-        py.detach(|| self.client.validate_ownership(&self.scope, &conf, challenge))
+        crate::logging::detach(py, || self.client.validate_ownership(&self.scope, &conf, challenge))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -505,7 +580,7 @@ impl PyLogpush {
     fn validate_destination(&self, py: Python<'_>, destination_conf: Text) -> PyResult<String> {
         let destination_conf = &*destination_conf;
         let conf = destination(py, destination_conf)?;
-        py.detach(|| self.client.validate_destination(&self.scope, &conf))
+        crate::logging::detach(py, || self.client.validate_destination(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -517,7 +592,7 @@ impl PyLogpush {
         let destination_conf = &*destination_conf;
         let conf =
             escpush_core::DestinationConf::parse_address(destination_conf).map_err(|e| errors::core_error(py, &e))?;
-        py.detach(|| self.client.destination_exists(&self.scope, &conf))
+        crate::logging::detach(py, || self.client.destination_exists(&self.scope, &conf))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -539,7 +614,7 @@ impl PyLogpush {
             .transpose()?;
         let check = OriginCheck::new(options.as_ref(), dataset.as_deref(), self.scope.kind())
             .map_err(|e| errors::core_error(py, &e))?;
-        py.detach(|| self.client.validate_origin(&self.scope, &check))
+        crate::logging::detach(py, || self.client.validate_origin(&self.scope, &check))
             .map_err(|e| errors::http_error(py, &e))
     }
 
@@ -547,8 +622,7 @@ impl PyLogpush {
     /// with its `wss://` address (`destination_conf`), `session_id`, `fields`, `filter` and
     /// `sample`. An account has none: `InvalidInput` before anything is sent.
     fn instant_logs_jobs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let jobs = py
-            .detach(|| self.client.instant_logs_jobs(&self.scope))
+        let jobs = crate::logging::detach(py, || self.client.instant_logs_jobs(&self.scope))
             .map_err(|e| errors::http_error(py, &e))?;
         let items = jobs
             .iter()
@@ -594,8 +668,7 @@ impl PyLogpush {
             Some(Int::Huge { negative }) => builder = builder.sample(if negative { i128::MIN } else { i128::MAX }),
         }
         let spec = builder.build().map_err(|e| errors::core_error(py, &e))?;
-        let job = py
-            .detach(|| self.client.create_instant_logs_job(&self.scope, &spec))
+        let job = crate::logging::detach(py, || self.client.create_instant_logs_job(&self.scope, &spec))
             .map_err(|e| errors::http_error(py, &e))?;
         convert::from_json(py, &job)
     }
@@ -610,8 +683,7 @@ impl PyLogpush {
         let job_id = checked_id(py, job_id)?;
         let mut changes = serde_json::Map::new();
         changes.insert("enabled".into(), on.into());
-        let job = py
-            .detach(|| self.client.update_job(&self.scope, job_id, &changes))
+        let job = crate::logging::detach(py, || self.client.update_job(&self.scope, job_id, &changes))
             .map_err(|e| errors::http_error(py, &e))?;
         job_from_json(py, &job)
     }
@@ -687,11 +759,8 @@ fn job_fields(
 /// form `create_job` does (a `Filter`, `LogpullOptions`); any other shape goes to core as
 /// JSON, which says what is wrong with it.
 fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
-    let listed = jobs
-        .cast::<PyDict>()
-        .ok()
-        .and_then(|d| d.get_item("jobs").ok().flatten())
-        .and_then(|l| l.cast_into::<PyList>().ok());
+    let member = |name: &str| jobs.cast::<PyDict>().ok().and_then(|d| d.get_item(name).ok().flatten());
+    let listed = member("jobs").and_then(|l| l.cast_into::<PyList>().ok());
     if let Some(items) = listed {
         let mut out = Vec::new();
         for item in items.iter() {
@@ -702,11 +771,39 @@ fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Val
                     .into(),
             });
         }
-        return Ok(serde_json::json!({ "jobs": out }));
+        let mut doc = serde_json::json!({ "jobs": out });
+        // Where each job was read from (`read_terraform`'s resource addresses), for problems to name.
+        if let Some(addresses) = member("addresses") {
+            doc["addresses"] = convert::to_json(&addresses, "addresses")
+                .map_err(|m| errors::invalid_input(py, m))?
+                .into();
+        }
+        return Ok(doc);
     }
     Ok(convert::to_json(jobs, "jobs")
         .map_err(|m| errors::invalid_input(py, m))?
         .into())
+}
+
+/// What a Terraform plan would change on log-push jobs: `plan` is the JSON of `terraform
+/// show -json PLANFILE` (its text, or the parsed dict), in HashiCorp's documented format.
+/// For each change of a `cloudflare_logpush_job`, whether its filter change is spelling
+/// only, the same by meaning (`Filter.equivalent`) or real (with a record on which the two
+/// differ, `Filter.counterexample`), and the other attributes that change; `real` says
+/// whether any change is real. Sensitive values and credentials are never shown.
+#[pyfunction]
+pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let value: serde_json::Value = if let Ok(text) = plan.extract::<Text>() {
+        serde_json::from_str(&text).map_err(|e| errors::invalid_input(py, format!("the plan is not JSON: {e}")))?
+    } else {
+        convert::to_json(plan, "plan")
+            .map_err(|m| errors::invalid_input(py, m))?
+            .into()
+    };
+    let report = py
+        .detach(|| escpush_core::check_terraform_plan(&value))
+        .map_err(|e| errors::core_error(py, &e))?;
+    convert::from_json(py, &report)
 }
 
 /// A job's `filter` as an `escpush.Filter` (its string form, the quoted form or the object
@@ -762,7 +859,7 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
 
 /// What Python reads of core's job field table (`JOB_FIELDS`), one dict per field in the
 /// order a job is shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`),
-/// `secret`, `create`, `update`, `parsed` (read by a type of its own: the dataset, the
+/// `secret`, `always` (every record holds a value, never null), `create`, `update`, `parsed` (read by a type of its own: the dataset, the
 /// destination, the options, the filter) and `about`. The rules stay in core.
 pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
     let mut rows = Vec::new();
@@ -771,6 +868,7 @@ pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTupl
         row.set_item("name", f.name)?;
         row.set_item("type", f.ty.json_type())?;
         row.set_item("secret", f.secret)?;
+        row.set_item("always", f.always_in_record())?;
         row.set_item("create", f.create)?;
         row.set_item("update", f.update)?;
         row.set_item("parsed", f.ty.has_own_reader())?;

@@ -150,3 +150,11 @@ pub fn operator_table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
         .collect::<PyResult<Vec<_>>>()?;
     PyTuple::new(py, rows)
 }
+
+/// The name among `candidates` closest to `given` (core's did-you-mean rule), or None: for
+/// the command line's commands and options.
+#[pyfunction]
+pub fn _closest(given: &str, candidates: Vec<String>) -> Option<String> {
+    let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    escpush_core::closest_name(given, &names).map(str::to_owned)
+}

@@ -55,6 +55,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "store")]
+mod aws_profile;
 mod error;
 mod gzip;
 mod input;

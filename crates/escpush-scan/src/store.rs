@@ -21,9 +21,10 @@
 //!
 //! Credentials come from each store's usual environment variables, as `object_store` reads
 //! them (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`,
-//! `AWS_ENDPOINT_URL`; `GOOGLE_APPLICATION_CREDENTIALS` or `GOOGLE_SERVICE_ACCOUNT(_KEY)`;
-//! `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY`, `AZURE_STORAGE_SAS_KEY` or
-//! a service principal). `r2://` is S3 at the account's endpoint: `R2_ACCOUNT_ID` (giving
+//! `AWS_ENDPOINT_URL`; without keys, an AWS profile as the AWS SDK reads it: `AWS_PROFILE`,
+//! `~/.aws/credentials`, `~/.aws/config`, `credential_process`, roles, SSO (`aws_profile.rs`); `GOOGLE_APPLICATION_CREDENTIALS` or `GOOGLE_SERVICE_ACCOUNT(_KEY)`;
+//! `AZURE_STORAGE_ACCOUNT_NAME` with `AZURE_STORAGE_ACCOUNT_KEY`, `AZURE_STORAGE_SAS_KEY`, a
+//! service principal, or else the Azure CLI's login when `az` is installed). `r2://` is S3 at the account's endpoint: `R2_ACCOUNT_ID` (giving
 //! `https://<id>.r2.cloudflarestorage.com`) or `R2_ENDPOINT`, else `AWS_ENDPOINT_URL`, with
 //! `R2_ACCESS_KEY_ID`/`R2_SECRET_ACCESS_KEY` when set, else the `AWS_` ones, region `auto`.
 //! When none of a store's credentials are set the scan stops at once with an error saying
@@ -33,7 +34,7 @@
 
 use std::fmt;
 use std::io::{self, Read};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -44,6 +45,7 @@ use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, Object
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
+use crate::aws_profile::{self, ProfileCredentials};
 use crate::inputs::{has_glob, is_log_file_name, parse_time};
 use crate::ScanError;
 
@@ -239,12 +241,27 @@ fn message(e: &object_store::Error) -> String {
     clean(&short)
 }
 
+/// Credentials read from elsewhere than the environment (an AWS profile's), to be cleaned out
+/// of messages as those of [`SECRET_VARS`] are.
+static READ_SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Adds a credential read from a profile to those [`clean`] removes.
+pub(crate) fn remember_secret(value: &str) {
+    let mut known = READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner);
+    if !value.is_empty() && !known.iter().any(|k| k == value) {
+        known.push(value.to_owned());
+    }
+}
+
 /// `message` without credential values (core's rule and mask: [`Secrets`]) and without URL
 /// query strings.
 pub(crate) fn clean(message: &str) -> String {
     let mut secrets = Secrets::new();
     for value in SECRET_VARS.iter().filter_map(|var| env(var)) {
         secrets.add(&value);
+    }
+    for value in READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        secrets.add(value);
     }
     let out = secrets.scrub(message);
     // Query strings of URLs (`?sig=...`, `?X-Amz-Signature=...`).
@@ -294,8 +311,10 @@ fn options(endpoint: Option<&str>) -> (ClientOptions, RetryConfig, bool) {
     (options, retry, allow_http)
 }
 
-const AWS_HINT: &str = "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary \
-                        credentials), or AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN, or \
+const AWS_HINT: &str = "set AWS_PROFILE to a profile of ~/.aws/credentials or ~/.aws/config (or \
+                        AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE), or AWS_ACCESS_KEY_ID and \
+                        AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or \
+                        AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN, or \
                         AWS_CONTAINER_CREDENTIALS_RELATIVE_URI/FULL_URI";
 
 fn has_aws_credentials() -> bool {
@@ -330,10 +349,27 @@ fn open(url: &str) -> Result<(Store, &'static str, String, String), ScanError> {
     Ok((store, scheme, bucket.to_owned(), key.to_owned()))
 }
 
+/// The credentials of the AWS profile (see `aws_profile`), loaded now so that a profile
+/// without any stops the scan at once, naming it; and the profile's region.
+fn profile(url: &str) -> Result<(Arc<ProfileCredentials>, Option<String>), ScanError> {
+    let provider = Arc::new(ProfileCredentials::new());
+    let region = runtime().block_on(async {
+        provider.load().await?;
+        Ok::<_, String>(aws_profile::region().await)
+    });
+    region
+        .map(|region| (provider, region))
+        .map_err(|e| select_error(url, clean(&e)))
+}
+
 fn s3(url: &str, bucket: &str) -> Result<Store, ScanError> {
-    if !has_aws_credentials() {
+    let from_profile = if has_aws_credentials() {
+        None
+    } else if aws_profile::configured() {
+        Some(profile(url)?)
+    } else {
         return Err(select_error(url, format!("no AWS credentials: {AWS_HINT}")));
-    }
+    };
     let endpoint = env("AWS_ENDPOINT_URL_S3")
         .or_else(|| env("AWS_ENDPOINT_URL"))
         .or_else(|| env("AWS_ENDPOINT"));
@@ -343,8 +379,15 @@ fn s3(url: &str, bucket: &str) -> Result<Store, ScanError> {
         .with_client_options(client)
         .with_retry(retry)
         .with_allow_http(allow_http);
-    if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() && endpoint.is_some() {
-        builder = builder.with_region("us-east-1");
+    let mut region = None;
+    if let Some((credentials, profile_region)) = from_profile {
+        builder = builder.with_credentials(credentials);
+        region = profile_region;
+    }
+    if env("AWS_REGION").is_none() && env("AWS_DEFAULT_REGION").is_none() {
+        if let Some(region) = region.or_else(|| endpoint.is_some().then(|| "us-east-1".to_owned())) {
+            builder = builder.with_region(region);
+        }
     }
     Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
 }
@@ -362,23 +405,27 @@ fn r2(url: &str, bucket: &str) -> Result<Store, ScanError> {
     };
     let key_id = env("R2_ACCESS_KEY_ID").or_else(|| env("AWS_ACCESS_KEY_ID"));
     let secret = env("R2_SECRET_ACCESS_KEY").or_else(|| env("AWS_SECRET_ACCESS_KEY"));
-    let (Some(key_id), Some(secret)) = (key_id, secret) else {
-        return Err(select_error(
-            url,
-            "no R2 credentials: set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 \
-             credentials), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
-        ));
-    };
     let (client, retry, allow_http) = options(Some(&endpoint));
-    let builder = object_store::aws::AmazonS3Builder::from_env()
+    let mut builder = object_store::aws::AmazonS3Builder::from_env()
         .with_bucket_name(bucket)
         .with_endpoint(endpoint)
         .with_region(env("R2_REGION").unwrap_or_else(|| "auto".to_owned()))
-        .with_access_key_id(key_id)
-        .with_secret_access_key(secret)
         .with_client_options(client)
         .with_retry(retry)
         .with_allow_http(allow_http);
+    builder = match (key_id, secret) {
+        (Some(key_id), Some(secret)) => builder.with_access_key_id(key_id).with_secret_access_key(secret),
+        // An R2 token's keys kept in a profile (`aws configure --profile r2`).
+        _ if aws_profile::configured() => builder.with_credentials(profile(url)?.0),
+        _ => {
+            return Err(select_error(
+                url,
+                "no R2 credentials: set R2_ACCESS_KEY_ID and R2_SECRET_ACCESS_KEY (an R2 API token's S3 \
+                 credentials), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile \
+                 that holds them",
+            ))
+        }
+    };
     Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
 }
 
@@ -433,19 +480,38 @@ fn azure(url: &str, bucket: &str) -> Result<Store, ScanError> {
     .iter()
     .any(|v| env(v).is_some())
         || env("AZURE_STORAGE_USE_EMULATOR").is_some_and(|v| v.eq_ignore_ascii_case("true"));
-    if !credentials {
+    // Else the Azure CLI's login (`az login`), as object_store runs it (`az account
+    // get-access-token`), when `az` is installed or AZURE_USE_AZURE_CLI says so.
+    let cli =
+        !credentials && (env("AZURE_USE_AZURE_CLI").is_some_and(|v| v.eq_ignore_ascii_case("true")) || on_path("az"));
+    if !credentials && !cli {
         return Err(select_error(
             url,
             "no Azure credentials: set AZURE_STORAGE_ACCOUNT_KEY, or AZURE_STORAGE_SAS_KEY, or a service \
-             principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID)",
+             principal (AZURE_STORAGE_CLIENT_ID, AZURE_STORAGE_CLIENT_SECRET, AZURE_STORAGE_TENANT_ID), or log \
+             in with the Azure CLI (`az login`)",
         ));
     }
-    let (client, retry, _) = options(None);
+    let endpoint = env("AZURE_STORAGE_ENDPOINT").or_else(|| env("AZURE_ENDPOINT"));
+    let (client, retry, allow_http) = options(endpoint.as_deref());
     let builder = object_store::azure::MicrosoftAzureBuilder::from_env()
         .with_container_name(bucket)
         .with_client_options(client)
+        .with_allow_http(allow_http)
+        .with_use_azure_cli(cli)
         .with_retry(retry);
     Ok(Arc::new(builder.build().map_err(|e| select_error(url, message(&e)))?))
+}
+
+/// Whether an executable `name` is in a folder of `PATH`.
+fn on_path(name: &str) -> bool {
+    let names = if cfg!(windows) {
+        vec![format!("{name}.cmd"), format!("{name}.exe")]
+    } else {
+        vec![name.to_owned()]
+    };
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| names.iter().any(|n| dir.join(n).is_file())))
 }
 
 /// The objects a URL stands for (see the module docs), sorted by key. With a time range

@@ -18,7 +18,10 @@ apply`` between writes) ends it
 once that is done, with the status 128 + the signal's number, as Ctrl-C does with 130.
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
-``CLOUDFLARE_EMAIL``) or the options, and are never printed.
+``CLOUDFLARE_EMAIL``) or the options, and are never printed; ``CLOUDFLARE_ACCOUNT_ID`` is the
+account of a command given neither ``--zone`` nor ``--account``. Every command takes
+``-v/--verbose`` (each API request on stderr, as ``CLOUDFLARE_LOG=debug`` shows it), and a
+mistyped command, choice or option is answered with the nearest name.
 """
 
 from __future__ import annotations
@@ -131,6 +134,11 @@ def _run(argv: list[str], as_json: bool) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    quiet_again = None
+    if getattr(args, "verbose", 0):
+        from .._logging import verbose
+
+        quiet_again = verbose()
     try:
         code = int(args.run(args))
         sys.stdout.flush()  # a closed stdout shows here, not at exit
@@ -145,6 +153,9 @@ def _run(argv: list[str], as_json: bool) -> int:
         reported = failure(err)
         report(getattr(args, "json", False), reported)
         return reported.code
+    finally:
+        if quiet_again is not None:
+            quiet_again()
 
 
 def _stopped(as_json: bool, message: str, code: int, stop: BaseException) -> int:

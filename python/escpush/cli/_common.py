@@ -64,10 +64,68 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are raised (:class:`UsageError`), not printed, so that
-    ``main`` can print them as ``--json`` asks."""
+    ``main`` can print them as ``--json`` asks. Every command's parser is one (argparse makes
+    sub-commands of their parent's class), so each gets, with nothing written per command:
+
+    - ``-v/--verbose``: each API request on stderr (the ``escpush`` logger, see
+      :mod:`escpush._logging`), wherever it stands on the line;
+    - did-you-mean (core's rule) for a mistyped command, action or choice, and for an
+      unknown option (among the options of the command it was given to);
+    - ``CLOUDFLARE_ACCOUNT_ID`` as the account of a command that takes ``--zone`` or
+      ``--account`` (:func:`api_options`) when it is given neither.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.add_help:  # a command (option groups shared through `parents` have no help)
+            self.add_argument(
+                "-v",
+                "--verbose",
+                action="count",
+                default=argparse.SUPPRESS,
+                help="show each API request (method, URL, status, retries; no secrets) on stderr",
+            )
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices and isinstance(value, str):
+            names = [str(c) for c in choices]
+            hint = _did_you_mean(value, names)
+            if hint:
+                listed = ", ".join(map(repr, names))
+                raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} (choose from {listed})")
+        super()._check_value(action, value)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        # argparse gives a sub-command's leftovers to its parent, which can only name them:
+        # here, in the command that got them, an unknown option is named with the nearest.
+        unknown = [a for a in extras if a.startswith("-") and a != "-"]
+        if unknown:
+            options = [o for o in self._option_string_actions if o.startswith("--")]
+            given = unknown[0].split("=", 1)[0]
+            self.error(f"unrecognized arguments: {' '.join(extras)}{_did_you_mean(given, options)}")
+        if getattr(parsed, "_needs_scope", False) and parsed.zone is None and parsed.account is None:
+            from .._escpush import _ENV_ACCOUNT_ID
+
+            account = os.environ.get(_ENV_ACCOUNT_ID, "").strip()
+            if not account:
+                self.error(f"one of the arguments --zone --account is required (or set {_ENV_ACCOUNT_ID})")
+            parsed.account = account
+        return parsed, extras
+
+
+def _did_you_mean(given: str, names: Sequence[str]) -> str:
+    """``; did you mean `X`?`` with the name nearest to ``given`` (core's rule), or nothing."""
+    from .._escpush import _closest
+
+    near = _closest(given, list(names))
+    return f"; did you mean `{near}`?" if near else ""
 
 
 # -- help layout ----------------------------------------------------------------------------
@@ -196,9 +254,17 @@ def api_options(target: bool = True) -> argparse.ArgumentParser:
     them required. A command that names its scopes otherwise adds its own options."""
     api = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
     if target:
-        scopes = api.add_mutually_exclusive_group(required=True)
+        from .._escpush import _ENV_ACCOUNT_ID
+
+        # One of them, or the account of CLOUDFLARE_ACCOUNT_ID (checked by `Parser`).
+        scopes = api.add_mutually_exclusive_group()
         scopes.add_argument("--zone", metavar="ZONE_ID", help="act on this zone")
-        scopes.add_argument("--account", metavar="ACCOUNT_ID", help="act on this account (and so all its zones)")
+        scopes.add_argument(
+            "--account",
+            metavar="ACCOUNT_ID",
+            help=f"act on this account (and so all its zones); default {_ENV_ACCOUNT_ID} when no --zone is given",
+        )
+        api.set_defaults(_needs_scope=True)
     creds = api.add_argument_group(
         "API access",
         "Each option falls back on its CLOUDFLARE_* variable; prefer the variables, since options "

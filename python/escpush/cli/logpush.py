@@ -146,6 +146,9 @@ def add(commands: Commands, summary: str) -> None:
     _add_lifecycle(logpush, parents)
     _add_checks(logpush, parents)
     _add_instant_logs(logpush, parents)
+    from . import logpush_terraform
+
+    logpush_terraform.add(logpush)
 
 
 _JOB_ID = integer(1, 2**63 - 1)
@@ -159,7 +162,8 @@ def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
     from .._escpush import _JOB_FIELDS
 
     job = parser.add_argument_group("job fields")
-    required = mode != "update"
+    # ensure may take the dataset and destination from --from FILE instead.
+    required = mode == "create"
     plain = {f["name"] for f in _plain_fields(mode)}
     for field in _JOB_FIELDS:
         name = field["name"]
@@ -168,14 +172,19 @@ def _job_options(parser: argparse.ArgumentParser, mode: str) -> None:
         elif not field[("update" if mode == "update" else "create")]:
             continue
         elif name == "dataset":
-            job.add_argument("--dataset", required=True, metavar="NAME", help="the dataset to push (required)")
+            job.add_argument(
+                "--dataset",
+                required=required,
+                metavar="NAME",
+                help="the dataset to push (required" + (" unless --from gives it)" if mode == "ensure" else ")"),
+            )
         elif name == "destination_conf":
             job.add_argument(
                 "--destination-conf",
                 required=required,
                 metavar="URL",
                 help="where to push, e.g. s3://bucket/path?region=us-east-1 ("
-                + ("required; " if required else "")
+                + ("required; " if required else "required unless --from gives it; " if mode == "ensure" else "")
                 + "- reads it from stdin)",
             )
         elif name == "filter":
@@ -247,6 +256,13 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         parents,
     )
     _job_options(ensure, "ensure")
+    ensure.add_argument(
+        "--from",
+        dest="from_file",
+        metavar="FILE",
+        help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
+        "reads them); the job fields given as options replace its",
+    )
     ensure.set_defaults(run=run_ensure)
     apply = command(
         logpush,
@@ -254,7 +270,12 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "make the scope's jobs those a file lists",
         'Read FILE, the jobs the zone or account should have, by name: JSON {"jobs": [{"name": ..., '
         '"dataset": ..., ...}]} or the same in TOML ([[jobs]] tables; a .toml file, or any file that is not '
-        "JSON). Each filter is JSON text, the text form (EdgeResponseStatus >= 500) or an object. Every job "
+        "JSON), or a Terraform file (.tf, or .tf.json in Terraform's JSON syntax), its cloudflare_logpush_job "
+        "resources (what `escpush logpush export --format terraform` writes, or hand-written ones of that shape); "
+        "a problem with one names its resource (cloudflare_logpush_job.NAME). Each filter is JSON text, the text form "
+        "(EdgeResponseStatus >= 500) or an object. A ${NAME} in a destination_conf is a credential read from "
+        "the environment variable NAME (a Terraform var.x from TF_VAR_x); unset, the job keeps the credential "
+        "it has. Every job "
         "is checked first, and so are the API's job limits (4 per zone; 4 dlp_forensic_copies jobs per "
         "account); then the plan is printed "
         "(create; update, field by field; unchanged; jobs not in the file) and carried out: updates and "
@@ -267,7 +288,12 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         ],
         parents,
     )
-    apply.add_argument("file", metavar="FILE", help="the jobs, JSON or TOML (- reads JSON or TOML from stdin)")
+    apply.add_argument(
+        "file",
+        metavar="FILE",
+        help="the jobs: JSON or TOML (- reads JSON or TOML from stdin), or a Terraform file (.tf, .tf.json) "
+        "whose cloudflare_logpush_job resources are the jobs",
+    )
     apply.add_argument("--dry-run", action="store_true", help="print the plan, send nothing")
     apply.add_argument("--prune", action="store_true", help="delete the jobs of the scope the file does not list")
     apply.add_argument(
@@ -545,13 +571,37 @@ def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
 
 
 def run_ensure(args: argparse.Namespace) -> int:
+    from .logpush_terraform import environment
+
     fields = _given_fields(args)
-    name, destination = fields.pop("name"), fields.pop("destination_conf")
-    result = scope(args).logpush.ensure_job(name=name, dataset=args.dataset, destination_conf=destination, **fields)
+    if args.dataset is not None:
+        fields["dataset"] = args.dataset
+    if args.from_file is not None:
+        fields = {**_file_job(args, fields["name"]), **fields}
+    for option, key in (("--dataset", "dataset"), ("--destination-conf", "destination_conf")):
+        if fields.get(key) is None:
+            raise CliError(
+                f"{option} is required" + (f" (the job in {args.from_file} has none)" if args.from_file else "")
+            )
+    name, dataset, destination = fields.pop("name"), fields.pop("dataset"), fields.pop("destination_conf")
+    result = scope(args).logpush.ensure_job(
+        name=name, dataset=dataset, destination_conf=destination, variables=environment(), **fields
+    )
     view = {**result, "job": result["job"].redacted()}
     head = f"{result['action']} job {result['id']} {name!r} on {where(args)}"
     emit(args, view, "\n".join([head, *_change_lines(result["changes"])]))
     return EXIT_OK
+
+
+def _file_job(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The job named ``name`` in ``--from`` FILE, as apply reads the file."""
+    jobs = _jobs_document(args, args.from_file).get("jobs")
+    listed = [j for j in jobs if isinstance(j, dict)] if isinstance(jobs, list) else []
+    for job in listed:
+        if isinstance(job.get("name"), str) and job["name"].strip() == name.strip():
+            return dict(job)
+    names = ", ".join(repr(j["name"]) for j in listed if isinstance(j.get("name"), str)) or "none"
+    raise CliError(f"{args.from_file} has no job named {name!r} (its jobs: {names})")
 
 
 # How each plan action is shown: a sign, and the words of a dry run and of a run.
@@ -562,6 +612,16 @@ _ACTIONS = {
     "delete": ("-", "delete", "deleted"),
     "untracked": ("?", "not in the file (kept; --prune deletes it)", "not in the file (kept; --prune deletes it)"),
 }
+
+
+def _jobs_document(args: argparse.Namespace, arg: str) -> dict[str, Any]:
+    """The jobs of FILE: a Terraform file (``.tf``, or ``.tf.json`` in Terraform's JSON
+    syntax: its cloudflare_logpush_job resources), else JSON or TOML."""
+    if arg.endswith((".tf", ".tf.json")):
+        from .logpush_terraform import read_terraform_jobs
+
+        return read_terraform_jobs(args, arg)
+    return read_jobs_file(arg)
 
 
 def read_jobs_file(arg: str) -> dict[str, Any]:
@@ -595,9 +655,13 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    jobs = read_jobs_file(args.file)
+    from .logpush_terraform import environment
+
+    jobs = _jobs_document(args, args.file)
     try:
-        plan = scope(args).logpush.apply(jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first)
+        plan = scope(args).logpush.apply(
+            jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first, variables=environment()
+        )
     except Exception as err:
         partial = getattr(err, "plan", None)
         if partial is None:

@@ -383,6 +383,47 @@ impl DestinationConf {
             .collect()
     }
 
+    /// Where each part that [`DestinationConf::redacted`] masks sits in
+    /// [`DestinationConf::expose`], with a name for it: `userinfo` (a `user:password@`),
+    /// `collector_path` (a Sumo Logic collector's path) and each masked parameter by its key.
+    /// What an export turns into variables ([`export_jobs`](super::export_jobs)); empty
+    /// parameter values hold nothing and are left out.
+    pub(crate) fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
+        let base = self.scheme.len() + "://".len();
+        let path = self.path.as_str();
+        let mut out = Vec::new();
+        let host_end = path.find('/').unwrap_or(path.len());
+        let mut rest = 0;
+        if let Some(at) = path[..host_end].rfind('@') {
+            if at > 0 {
+                out.push((base..base + at, "userinfo".to_owned()));
+            }
+            rest = at + 1;
+        }
+        if self.scheme == "sumo" {
+            if let Some(slash) = path[rest..].find('/') {
+                let start = rest + slash + 1;
+                if start < path.len() {
+                    out.push((base + start..base + path.len(), "collector_path".to_owned()));
+                }
+            }
+        }
+        let Some(query) = self.text.get(base + path.len() + 1..) else {
+            return out;
+        };
+        let mut at = base + path.len() + 1;
+        for part in query.split('&') {
+            if let Some((k, v)) = part.split_once('=') {
+                if !v.is_empty() && !SHOWN_PARAMS.contains(&k) {
+                    let start = at + k.len() + 1;
+                    out.push((start..start + v.len(), k.to_owned()));
+                }
+            }
+            at += part.len() + 1;
+        }
+        out
+    }
+
     /// The path as (`user:password` before an `@` of the host, what is shown, a Sumo Logic
     /// collector code after the endpoint).
     fn path_parts(&self) -> (Option<&str>, &str, Option<&str>) {

@@ -451,6 +451,13 @@ impl JobField {
         JOB_FIELDS.iter().find(|f| f.name == name)
     }
 
+    /// Whether every job record holds a value for the field, never null: one the API assigns
+    /// (`id`) or one a creation that leaves it out gets (`enabled`: false). Every other field
+    /// may be null or missing in a record (Python types its `Job` attribute `... | None`).
+    pub fn always_in_record(&self) -> bool {
+        !self.nullable && matches!(self.record, InRecord::Always(d) if d != RecordDefault::Null)
+    }
+
     /// The problems of `value` given for this field in a job of `dataset` (none when it
     /// fits): null where the field takes none, its type, its allowed values, a mask where a
     /// secret goes, the datasets it (or the value) applies to.

@@ -25,26 +25,34 @@
 //! sessions).
 
 mod compare;
+mod credentials;
 mod destination;
+mod export;
 mod fields;
+mod hcl;
 mod instant_logs;
 mod job;
 mod limits;
 mod options;
 mod origin;
 mod plan;
+mod provider;
 mod requests;
 #[cfg(test)]
 mod tests;
+mod tfplan;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
+pub use credentials::resolve_references;
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
+pub use export::{export_jobs, ExportFormat, FilterForm};
 pub(crate) use fields::job_secrets;
 pub use fields::{
     job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
     OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
+pub use hcl::read_terraform_jobs;
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
 };
@@ -52,7 +60,13 @@ pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
-pub use plan::{desired_jobs, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
+pub use plan::{
+    desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
+};
+pub use provider::{
+    terraform_import_id, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
+pub use tfplan::check_terraform_plan;
 pub use update::{check_update, updated_record, JobUpdate};

@@ -25,6 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
+use super::credentials::{fill_from_stored, matches_template, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
@@ -263,6 +264,11 @@ fn and_list(items: &[String]) -> String {
 /// (`jobs[1].filter.where.value`; `jobs[1].filter, line 1, column 20` in the text form). A
 /// `filter` may be the JSON text, the quoted form, the text form or the object form.
 ///
+/// A document may say where each job was read from, `"addresses": [...]`, one string per
+/// job in the order of `jobs` (what [`read_terraform_jobs`](super::read_terraform_jobs)
+/// gives: each job's resource address); its problems then name each job by it
+/// (`cloudflare_logpush_job.errors.dataset`) instead of `jobs[i]`.
+///
 /// The `ownership_challenge` a destination needs is not asked here: it is a one-time token,
 /// needed when a job is created or moved to the destination, and [`plan_jobs`] refuses such
 /// an entry without one before anything is written; a job that already exists there needs
@@ -278,13 +284,13 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
             )],
         });
     };
+    let labels = job_labels(doc, items.len());
     let mut problems = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let at = format!("jobs[{i}]");
+    for (i, (item, at)) in items.iter().zip(&labels).enumerate() {
         let Some(obj) = item.as_object() else {
-            problems.push(problem(at, "a job is an object of its fields".to_owned()));
+            problems.push(problem(at.clone(), "a job is an object of its fields".to_owned()));
             continue;
         };
         match obj.get("name").and_then(Value::as_str).map(str::trim) {
@@ -293,7 +299,8 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                     problems.push(problem(
                         format!("{at}.name"),
                         format!(
-                            "`{name}` is the name of jobs[{first}] too; jobs are kept by name, so names are unique"
+                            "`{name}` is the name of {} too; jobs are kept by name, so names are unique",
+                            labels[first]
                         ),
                     ));
                 }
@@ -317,7 +324,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 Error::Filter(f) => f.into_problems(),
                 other => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
             };
-            problems.extend(found.into_iter().map(|p| p.within(&at)));
+            problems.extend(found.into_iter().map(|p| p.within(at)));
         }
         out.push(desired);
     }
@@ -325,6 +332,21 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
         Ok(out)
     } else {
         Err(Error::Invalid { problems })
+    }
+}
+
+/// How the problems of a jobs document name each of its `count` jobs: by the document's
+/// `addresses` when it gives one string per job, else `jobs[i]`.
+fn job_labels(doc: &Value, count: usize) -> Vec<String> {
+    let given: Vec<String> = doc
+        .get("addresses")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    if given.len() == count {
+        given
+    } else {
+        (0..count).map(|i| format!("jobs[{i}]")).collect()
     }
 }
 
@@ -360,13 +382,37 @@ pub fn plan_jobs(
     scope: &Scope,
     options: PlanOptions,
 ) -> Result<Plan, Error> {
+    let labels = job_labels(&Value::Null, desired.len());
+    plan_labelled(desired, &labels, stored, scope, options)
+}
+
+/// [`plan_jobs`] for the jobs of a document (`{"jobs": [...]}`, read by [`desired_jobs`]),
+/// its problems naming each job as the document's own do: by its `addresses` when it has
+/// them (a Terraform file's resources), else `jobs[i]`.
+pub fn plan_document(
+    doc: &Value,
+    stored: &[Map<String, Value>],
+    scope: &Scope,
+    options: PlanOptions,
+) -> Result<Plan, Error> {
+    let desired = desired_jobs(doc, scope.kind())?;
+    plan_labelled(&desired, &job_labels(doc, desired.len()), stored, scope, options)
+}
+
+fn plan_labelled(
+    desired: &[Map<String, Value>],
+    labels: &[String],
+    stored: &[Map<String, Value>],
+    scope: &Scope,
+    options: PlanOptions,
+) -> Result<Plan, Error> {
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
-    for (i, want) in desired.iter().enumerate() {
+    for (want, label) in desired.iter().zip(labels) {
         let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
             Error::Invalid { problems } => Error::Invalid {
-                problems: problems.into_iter().map(|p| p.within(&format!("jobs[{i}]"))).collect(),
+                problems: problems.into_iter().map(|p| p.within(label)).collect(),
             },
             other => other,
         })?;
@@ -505,6 +551,7 @@ fn plan_entry(
         .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
         .collect();
     let Some(&job) = namesakes.first() else {
+        sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
             action: PlanAction::Create,
@@ -541,6 +588,7 @@ fn plan_entry(
             ),
         });
     }
+    let want = with_job_credentials(want, job);
     let ds = crate::dataset::Dataset::get(stored_dataset, Some(scope))?;
     let mut changes = Map::new();
     let mut shown = Vec::new();
@@ -567,6 +615,7 @@ fn plan_entry(
             changes.insert(key.clone(), value.clone());
         }
     }
+    sendable(&changes, "moving the job to another destination")?;
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
@@ -591,6 +640,34 @@ fn plan_entry(
     })
 }
 
+/// `want` with the credentials its `destination_conf` leaves to the stored `job` (references
+/// no variable resolved) taken from the job's.
+fn with_job_credentials(mut want: Map<String, Value>, job: &Map<String, Value>) -> Map<String, Value> {
+    if let (Some(Value::String(wanted)), Some(stored)) = (
+        want.get("destination_conf"),
+        job.get("destination_conf").and_then(Value::as_str),
+    ) {
+        if !unresolved(wanted).is_empty() {
+            let filled = fill_from_stored(wanted.trim(), stored.trim());
+            want.insert("destination_conf".to_owned(), Value::String(filled));
+        }
+    }
+    want
+}
+
+/// Refuses `fields` whose `destination_conf`, to be sent (`doing`), still names a credential
+/// by a reference no variable resolved.
+fn sendable(fields: &Map<String, Value>, doing: &str) -> Result<(), Error> {
+    match fields
+        .get("destination_conf")
+        .and_then(Value::as_str)
+        .and_then(|d| unresolved_error(d, doing))
+    {
+        Some(err) => Err(err),
+        None => Ok(()),
+    }
+}
+
 /// Whether the stored value of `key` means what the desired one says.
 fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Dataset) -> bool {
     let blank = |v: &Value| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty());
@@ -605,7 +682,13 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(a), Some(b)) => logpull_options_equal(a, b),
             _ => blank(before) && blank(after),
         },
-        "destination_conf" => same_conf(Some(before), Some(after)),
+        // A credential named by a reference left unresolved is the one the job holds.
+        "destination_conf" => match (before.as_str(), after.as_str()) {
+            (Some(stored), Some(wanted)) if !unresolved(wanted).is_empty() => {
+                matches_template(wanted.trim(), stored.trim())
+            }
+            _ => same_conf(Some(before), Some(after)),
+        },
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,

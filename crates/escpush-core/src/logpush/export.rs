@@ -1,0 +1,689 @@
+//! A scope's jobs written out: as a jobs file that `apply` reads back as "nothing to do"
+//! (JSON or TOML), or as Terraform `cloudflare_logpush_job` resources with their `import`
+//! blocks ([`export_jobs`]).
+//!
+//! What is written is every field a creation may set that the job holds (the rows of
+//! [`JOB_FIELDS`] with `create`, in the table's order; `null` left out), the filter in its
+//! canonical form. No credential is written: each part of a `destination_conf` that escpush
+//! masks becomes a reference (`${NAME}` in a jobs file, resolved from the environment by
+//! `apply`; `${var.name}` in Terraform, with a `sensitive` variable declared for it), and
+//! `ownership_challenge`, a secret the API never gives back, is not written at all.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::scope::Scope;
+
+use super::compare::filter_value;
+use super::destination::DestinationConf;
+use super::fields::{JobFieldType, JOB_FIELDS, OUTPUT_OPTIONS};
+use super::provider::{
+    has_attribute, output_option_attribute, scope_attribute, terraform_import_id, TERRAFORM_PROVIDER_VERSION,
+    TERRAFORM_RESOURCE,
+};
+
+/// How a Terraform export writes a filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum FilterForm {
+    /// One string: the canonical JSON text (what the API stores, what `to_json` prints).
+    #[default]
+    Text,
+    /// `jsonencode({where = {...}})` of the canonical tree, readable and diffable in HCL.
+    Jsonencode,
+}
+
+/// What [`export_jobs`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExportFormat {
+    /// A jobs file in JSON, `{"jobs": [...]}`.
+    Json,
+    /// A jobs file in TOML, `[[jobs]]` tables.
+    Toml,
+    /// Terraform: `cloudflare_logpush_job` resources, `import` blocks and a `variable` for
+    /// each credential.
+    Terraform(FilterForm),
+}
+
+/// A job's fields to write, in the table's order.
+type Fields = Vec<(&'static str, Value)>;
+
+/// The credentials of a destination, each `(variable, what it is)`.
+type Credentials = Vec<(String, String)>;
+
+/// One job as it is written: its id, its label and its fields (credentials as references).
+struct Exported {
+    id: u64,
+    name: Option<String>,
+    label: String,
+    fields: Fields,
+    credentials: Credentials,
+}
+
+/// The jobs `jobs` (as the API lists them) of `scope`, or of them those whose id is in
+/// `only` (all, when `None`), written as `format` says.
+///
+/// A jobs file keeps jobs by name, so every job it holds needs one, and a name only one
+/// job: a job without a name, or two with the same, is refused with their ids (name them
+/// with `update_job(id, name=...)`). A Terraform export takes any job: a resource is named
+/// by its job's name (or `job_<id>`).
+///
+/// ```
+/// use escpush_core::{export_jobs, ExportFormat, Scope};
+/// use serde_json::json;
+///
+/// let job = json!({"id": 7, "name": "errors", "dataset": "http_requests", "enabled": true,
+///     "destination_conf": "s3://logs/http?region=us-east-1&access-key-id=AKIA&secret-access-key=s3cr3t"});
+/// let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+/// let toml = export_jobs(&[job.as_object().unwrap().clone()], &zone, ExportFormat::Toml, None).unwrap();
+/// assert!(toml.contains("secret-access-key=${ERRORS_SECRET_ACCESS_KEY}") && !toml.contains("s3cr3t"));
+/// ```
+pub fn export_jobs(
+    jobs: &[Map<String, Value>],
+    scope: &Scope,
+    format: ExportFormat,
+    only: Option<&[u64]>,
+) -> Result<String, Error> {
+    let chosen = choose(jobs, scope, only)?;
+    let terraform = matches!(format, ExportFormat::Terraform(_));
+    if !terraform {
+        check_names(&chosen)?;
+    }
+    let mut labels = BTreeSet::new();
+    let mut exported = Vec::new();
+    for job in chosen {
+        let id = job.get("id").and_then(Value::as_u64).unwrap_or_default();
+        let name = job
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned);
+        let mut label = identifier(name.as_deref().unwrap_or_default(), id);
+        if !labels.insert(label.clone()) {
+            label = format!("{label}_{id}");
+            labels.insert(label.clone());
+        }
+        let (fields, credentials) = job_fields(job, &label, terraform);
+        exported.push(Exported {
+            id,
+            name,
+            label,
+            fields,
+            credentials,
+        });
+    }
+    Ok(match format {
+        ExportFormat::Json => json_file(&exported),
+        ExportFormat::Toml => toml_file(&exported, scope),
+        ExportFormat::Terraform(form) => terraform_file(&exported, scope, form),
+    })
+}
+
+/// The jobs of `only`, in their order in `jobs` (all when `None`); an id the scope has no
+/// job of is refused.
+fn choose<'a>(
+    jobs: &'a [Map<String, Value>],
+    scope: &Scope,
+    only: Option<&[u64]>,
+) -> Result<Vec<&'a Map<String, Value>>, Error> {
+    let id_of = |j: &Map<String, Value>| j.get("id").and_then(Value::as_u64);
+    let Some(only) = only else {
+        return Ok(jobs.iter().collect());
+    };
+    let missing: Vec<String> = only
+        .iter()
+        .filter(|id| !jobs.iter().any(|j| id_of(j) == Some(**id)))
+        .map(ToString::to_string)
+        .collect();
+    if !missing.is_empty() {
+        let held: Vec<String> = jobs.iter().filter_map(id_of).map(|id| id.to_string()).collect();
+        return Err(Error::InvalidInput {
+            what: "jobs",
+            message: format!(
+                "{scope} has no job {} (its jobs: {})",
+                missing.join(", "),
+                if held.is_empty() {
+                    "none".to_owned()
+                } else {
+                    held.join(", ")
+                }
+            ),
+        });
+    }
+    Ok(jobs
+        .iter()
+        .filter(|j| id_of(j).is_some_and(|id| only.contains(&id)))
+        .collect())
+}
+
+/// A jobs file finds its jobs by name: each needs one, and one job a name.
+fn check_names(jobs: &[&Map<String, Value>]) -> Result<(), Error> {
+    let name_of = |j: &Map<String, Value>| {
+        j.get("name")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+    };
+    let id_of = |j: &Map<String, Value>| j.get("id").map_or_else(|| "?".to_owned(), ToString::to_string);
+    let nameless: Vec<String> = jobs.iter().filter(|j| name_of(j).is_none()).map(|j| id_of(j)).collect();
+    if !nameless.is_empty() {
+        return Err(Error::InvalidInput {
+            what: "jobs",
+            message: format!(
+                "a jobs file keeps jobs by name, and job{} {} {} none: name {} first (`escpush logpush update ID \
+                 --name NAME`), export only named jobs (--job), or export to Terraform, which takes any job",
+                if nameless.len() == 1 { "" } else { "s" },
+                nameless.join(", "),
+                if nameless.len() == 1 { "has" } else { "have" },
+                if nameless.len() == 1 { "it" } else { "them" },
+            ),
+        });
+    }
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for job in jobs {
+        let name = name_of(job).unwrap_or_default();
+        if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            return Err(Error::InvalidInput {
+                what: "jobs",
+                message: format!(
+                    "jobs {first} and {} are both named `{name}`, and a jobs file keeps jobs by name: rename one \
+                     first (`escpush logpush update ID --name NAME`), or export to Terraform, which takes both",
+                    id_of(job)
+                ),
+            });
+        }
+        seen.push((name, id_of(job)));
+    }
+    Ok(())
+}
+
+/// An identifier for a job (a Terraform label, the start of its variables' names): its name
+/// with every character but letters, digits and `_` as `_`, or `job_<id>`.
+fn identifier(name: &str, id: u64) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || out.chars().all(|c| c == '_') {
+        out = format!("job_{id}");
+    }
+    out
+}
+
+/// The fields of `job` to write, in the table's order, and the credentials of its
+/// destination (each a variable: upper case in a jobs file, an environment variable; lower
+/// case in Terraform).
+fn job_fields(job: &Map<String, Value>, label: &str, terraform: bool) -> (Fields, Credentials) {
+    let mut fields = Vec::new();
+    let mut credentials = Vec::new();
+    for field in JOB_FIELDS.iter().filter(|f| f.create && !f.secret) {
+        let Some(value) = job.get(field.name).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let value = match field.ty {
+            JobFieldType::Filter => match filter_value(Some(value)) {
+                Ok(Some(filter)) => Value::String(filter.to_json()),
+                Ok(None) => continue,
+                Err(_) => value.clone(),
+            },
+            JobFieldType::Destination => {
+                if let Some(Ok(dest)) = value.as_str().map(DestinationConf::parse) {
+                    Value::String(with_references(&dest, label, terraform, &mut credentials))
+                } else {
+                    // Not a destination escpush reads: it may be a credential whole.
+                    let variable = variable(label, "destination_conf", terraform);
+                    credentials.push((variable.clone(), "destination_conf".to_owned()));
+                    Value::String(reference(&variable, terraform))
+                }
+            }
+            _ => value.clone(),
+        };
+        fields.push((field.name, value));
+    }
+    (fields, credentials)
+}
+
+fn variable(label: &str, part: &str, terraform: bool) -> String {
+    let name = format!("{label}_{}", identifier(part, 0));
+    if terraform {
+        name
+    } else {
+        name.to_ascii_uppercase()
+    }
+}
+
+fn reference(variable: &str, terraform: bool) -> String {
+    if terraform {
+        format!("${{var.{variable}}}")
+    } else {
+        format!("${{{variable}}}")
+    }
+}
+
+/// The destination's text with each credential a reference to its variable: a jobs file's
+/// `${NAME}`, or in Terraform (`hcl`) the inside of an HCL string, `${var.name}` in text
+/// escaped as HCL escapes it.
+fn with_references(dest: &DestinationConf, label: &str, terraform: bool, credentials: &mut Credentials) -> String {
+    let text = dest.expose();
+    let literal = |s: &str| if terraform { quoted_inner(s, true) } else { s.to_owned() };
+    let mut out = String::new();
+    let mut last = 0;
+    for (range, part) in dest.secret_parts() {
+        let mut name = variable(label, &part, terraform);
+        if credentials.iter().any(|(v, _)| *v == name) {
+            name = format!("{name}_{}", credentials.len() + 1);
+        }
+        out.push_str(&literal(&text[last..range.start]));
+        out.push_str(&reference(&name, terraform));
+        last = range.end;
+        credentials.push((name, part));
+    }
+    out.push_str(&literal(&text[last..]));
+    out
+}
+
+/// `{"jobs": [...]}`, each job's fields in the table's order.
+fn json_file(jobs: &[Exported]) -> String {
+    let mut out = String::from("{\n  \"jobs\": [");
+    for (i, job) in jobs.iter().enumerate() {
+        out.push_str(if i == 0 { "\n    {" } else { ",\n    {" });
+        for (j, (key, value)) in job.fields.iter().enumerate() {
+            let text = match value {
+                Value::Object(_) => serde_json::to_string_pretty(value)
+                    .unwrap_or_default()
+                    .replace('\n', "\n      "),
+                _ => value.to_string(),
+            };
+            let _ = write!(out, "{}\n      \"{key}\": {text}", if j == 0 { "" } else { "," });
+        }
+        out.push_str("\n    }");
+    }
+    out.push_str(if jobs.is_empty() { "]\n}\n" } else { "\n  ]\n}\n" });
+    out
+}
+
+/// `[[jobs]]` tables; `output_options` as the job's `[jobs.output_options]` table.
+fn toml_file(jobs: &[Exported], scope: &Scope) -> String {
+    let mut out =
+        format!("# The log-push jobs of {scope}, written by `escpush logpush export` for `escpush logpush apply`.\n");
+    let credentials: Vec<&(String, String)> = jobs.iter().flat_map(|j| &j.credentials).collect();
+    if !credentials.is_empty() {
+        out.push_str(
+            "# No credential is written: each ${NAME} in a destination_conf is read from the environment\n\
+             # variable NAME; unset, the job keeps the credential it has (it is needed to create a job or\n\
+             # move it to another destination). Variables:",
+        );
+        for (variable, _) in credentials {
+            let _ = write!(out, " {variable}");
+        }
+        out.push('\n');
+    }
+    if jobs.is_empty() {
+        out.push_str("jobs = []\n");
+    }
+    for job in jobs {
+        let _ = write!(out, "\n# job {}\n[[jobs]]\n", job.id);
+        let mut tables = String::new();
+        for (key, value) in &job.fields {
+            if let Value::Object(options) = value {
+                let _ = writeln!(tables, "\n[jobs.{key}]");
+                for (k, v) in ordered_options(options) {
+                    if !v.is_null() {
+                        let _ = writeln!(tables, "{} = {}", toml_key(k), toml_value(v));
+                    }
+                }
+            } else {
+                let _ = writeln!(out, "{key} = {}", toml_value(value));
+            }
+        }
+        out.push_str(&tables);
+    }
+    out
+}
+
+/// The keys of an `output_options` object in the order of [`OUTPUT_OPTIONS`], then any other.
+fn ordered_options(options: &Map<String, Value>) -> Vec<(&str, &Value)> {
+    let known = OUTPUT_OPTIONS
+        .iter()
+        .filter_map(|o| options.get_key_value(o.name))
+        .map(|(k, v)| (k.as_str(), v));
+    let other = options
+        .iter()
+        .filter(|(k, _)| !OUTPUT_OPTIONS.iter().any(|o| o.name == k.as_str()))
+        .map(|(k, v)| (k.as_str(), v));
+    known.chain(other).collect()
+}
+
+fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        key.to_owned()
+    } else {
+        quoted(key, false)
+    }
+}
+
+/// A JSON value (no null) as TOML.
+fn toml_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => quoted(s, false),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| format!("{} = {}", toml_key(k), toml_value(v)))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A double-quoted string of TOML (`hcl` false) or HCL (`hcl` true): `"` and `\` escaped,
+/// control characters as escapes; in HCL, `${` and `%{` (which would start a template
+/// sequence) as `$${` and `%%{`.
+fn quoted(text: &str, hcl: bool) -> String {
+    format!("\"{}\"", quoted_inner(text, hcl))
+}
+
+/// The inside of [`quoted`].
+fn quoted_inner(text: &str, hcl: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '$' | '%' if hcl && chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JSON value as an HCL expression; objects and arrays of objects over several lines,
+/// indented by `indent` spaces.
+fn hcl_value(value: &Value, indent: usize) -> String {
+    let pad = " ".repeat(indent + 2);
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::String(s) => quoted(s, true),
+        Value::Array(items) if items.iter().all(|v| !v.is_object()) => {
+            let items: Vec<String> = items.iter().map(|v| hcl_value(v, indent)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|v| format!("{pad}{}", hcl_value(v, indent + 2)))
+                .collect();
+            format!("[\n{}\n{}]", items.join(",\n"), " ".repeat(indent))
+        }
+        // A condition of a filter on one line, as its JSON is read.
+        Value::Object(map)
+            if map
+                .values()
+                .all(|v| (!v.is_object() && !v.is_array()) || is_flat_array(v)) =>
+        {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{} = {}", hcl_key(k), hcl_value(v, indent)))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{pad}{} = {}", hcl_key(k), hcl_value(v, indent + 2)))
+                .collect();
+            format!("{{\n{}\n{}}}", items.join("\n"), " ".repeat(indent))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn is_flat_array(value: &Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|items| items.iter().all(|v| !v.is_object() && !v.is_array()))
+}
+
+/// An object key of HCL: bare when it is an identifier, else quoted.
+fn hcl_key(key: &str) -> String {
+    let mut chars = key.chars();
+    let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if identifier {
+        key.to_owned()
+    } else {
+        quoted(key, true)
+    }
+}
+
+/// The attributes of a body, `name = value` with the `=` of consecutive one-line attributes
+/// aligned (as `terraform fmt` writes them).
+fn hcl_body(attributes: &[(String, String)], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    let mut i = 0;
+    while i < attributes.len() {
+        let mut end = i;
+        while end < attributes.len() && !attributes[end].1.contains('\n') {
+            end += 1;
+        }
+        let width = attributes[i..end].iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        for (key, value) in &attributes[i..end] {
+            let _ = writeln!(out, "{pad}{key:<width$} = {value}");
+        }
+        if end < attributes.len() {
+            let (key, value) = &attributes[end];
+            let _ = writeln!(out, "{pad}{key} = {value}");
+            end += 1;
+        }
+        i = end;
+    }
+    out
+}
+
+/// The resources, their `import` blocks and the credentials' variables.
+fn terraform_file(jobs: &[Exported], scope: &Scope, form: FilterForm) -> String {
+    let mut out = format!(
+        "# The log-push jobs of {scope}, written by `escpush logpush export --format terraform`:\n\
+         # {TERRAFORM_RESOURCE} of Cloudflare's Terraform provider v5 (schema of v{TERRAFORM_PROVIDER_VERSION}),\n\
+         # each with the import block of its documented id (`<zones|accounts>/<id>/<job_id>`, Terraform 1.5+).\n\
+         # No credential is written: each is a sensitive variable (TF_VAR_<name> in the environment).\n"
+    );
+    for job in jobs {
+        for (variable, part) in &job.credentials {
+            let about = format!(
+                "{part} of the destination of log-push job {}{}",
+                job.id,
+                job.name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+            );
+            let body = hcl_body(
+                &[
+                    ("description".to_owned(), quoted(&about, true)),
+                    ("type".to_owned(), "string".to_owned()),
+                    ("sensitive".to_owned(), "true".to_owned()),
+                ],
+                2,
+            );
+            let _ = write!(out, "\nvariable \"{variable}\" {{\n{body}}}\n");
+        }
+    }
+    for job in jobs {
+        let mut attributes = vec![(scope_attribute(scope.kind()).to_owned(), quoted(scope.id(), true))];
+        let mut left_out = Vec::new();
+        for (key, value) in &job.fields {
+            if !has_attribute(key) {
+                left_out.push(format!("{key} = {value}"));
+                continue;
+            }
+            let written = match (*key, value) {
+                ("filter", Value::String(text)) if form == FilterForm::Jsonencode => {
+                    match filter_value(Some(value)).ok().flatten() {
+                        Some(filter) => format!("jsonencode({})", hcl_value(&filter.to_value(), 2)),
+                        None => quoted(text, true),
+                    }
+                }
+                // Already the inside of an HCL string, its references `${var.name}`.
+                ("destination_conf", Value::String(inner)) => format!("\"{inner}\""),
+                ("output_options", Value::Object(options)) => {
+                    let mut nested = Vec::new();
+                    for (k, v) in ordered_options(options).into_iter().filter(|(_, v)| !v.is_null()) {
+                        match output_option_attribute(k) {
+                            Some(attribute) => nested.push((attribute, hcl_value(v, 4))),
+                            None => left_out.push(format!("output_options.{k} = {v}")),
+                        }
+                    }
+                    format!("{{\n{}  }}", hcl_body(&nested, 4))
+                }
+                (_, value) => hcl_value(value, 2),
+            };
+            attributes.push(((*key).to_owned(), written));
+        }
+        let _ = write!(
+            out,
+            "\n# job {}\nresource \"{TERRAFORM_RESOURCE}\" \"{}\" {{\n{}",
+            job.id,
+            job.label,
+            hcl_body(&attributes, 2)
+        );
+        if !left_out.is_empty() {
+            out.push_str("  # Not in the provider's v5 schema, so Terraform leaves them as they are (escpush apply keeps them):\n");
+            for line in left_out {
+                let _ = writeln!(out, "  #   {line}");
+            }
+        }
+        let _ = write!(
+            out,
+            "}}\n\nimport {{\n  to = {TERRAFORM_RESOURCE}.{}\n  id = {}\n}}\n",
+            job.label,
+            quoted(&terraform_import_id(scope, job.id), true)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn zone() -> Scope {
+        Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
+    }
+
+    fn job(value: &Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn credentials_become_references_and_are_never_written() {
+        let jobs = [job(&json!({
+            "id": 3, "name": "edge.errors", "dataset": "http_requests", "enabled": true,
+            "destination_conf": "https://user:pw@logs.example.com/in?header_Authorization=Basic%20c2VjcmV0&tags=a",
+            "filter": "{\"where\": {\"operator\": \"geq\", \"value\": \"500\", \"key\": \"EdgeResponseStatus\"}}",
+        }))];
+        for format in [
+            ExportFormat::Toml,
+            ExportFormat::Json,
+            ExportFormat::Terraform(FilterForm::Jsonencode),
+        ] {
+            let out = export_jobs(&jobs, &zone(), format, None).unwrap();
+            for secret in ["user:pw", "c2VjcmV0", "Basic%20", "\"a\"", "tags=a"] {
+                assert!(!out.contains(secret), "{format:?} holds {secret}:\n{out}");
+            }
+        }
+        let toml = export_jobs(&jobs, &zone(), ExportFormat::Toml, None).unwrap();
+        assert!(toml.contains(
+            "destination_conf = \"https://${EDGE_ERRORS_USERINFO}@logs.example.com/in?header_Authorization=\
+             ${EDGE_ERRORS_HEADER_AUTHORIZATION}&tags=${EDGE_ERRORS_TAGS}\""
+        ));
+        assert!(toml.contains(
+            r#"filter = "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":\"500\"}}""#
+        ));
+        let tf = export_jobs(&jobs, &zone(), ExportFormat::Terraform(FilterForm::Jsonencode), None).unwrap();
+        assert!(tf.contains("variable \"edge_errors_userinfo\" {"), "{tf}");
+        assert!(
+            tf.contains("https://${var.edge_errors_userinfo}@logs.example.com"),
+            "{tf}"
+        );
+        assert!(tf.contains("id = \"zones/023e105f4ecef8ad9ca31a8372d0c353/3\""), "{tf}");
+        assert!(
+            tf.contains("key = \"EdgeResponseStatus\", operator = \"geq\", value = \"500\""),
+            "{tf}"
+        );
+    }
+
+    #[test]
+    fn a_jobs_file_needs_names_and_terraform_does_not() {
+        let jobs = [
+            job(&json!({"id": 1, "dataset": "http_requests", "destination_conf": "r2://b/p"})),
+            job(&json!({"id": 2, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"})),
+            job(&json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/q"})),
+        ];
+        let err = export_jobs(&jobs, &zone(), ExportFormat::Toml, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("job 1 has none"), "{err}");
+        let err = export_jobs(&jobs, &zone(), ExportFormat::Json, Some(&[2, 3]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("jobs 2 and 3 are both named `a`"), "{err}");
+        let err = export_jobs(&jobs, &zone(), ExportFormat::Json, Some(&[9]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("has no job 9 (its jobs: 1, 2, 3)"), "{err}");
+        let tf = export_jobs(&jobs, &zone(), ExportFormat::Terraform(FilterForm::Text), None).unwrap();
+        for label in ["\"job_1\"", "\"a\"", "\"a_3\""] {
+            assert!(
+                tf.contains(&format!("resource \"cloudflare_logpush_job\" {label}")),
+                "{tf}"
+            );
+        }
+    }
+
+    #[test]
+    fn hcl_strings_escape_template_sequences() {
+        assert_eq!(quoted("a${b}%{c}\"\\\n\u{1}", true), r#""a$${b}%%{c}\"\\\n\u0001""#);
+        assert_eq!(quoted("a${b}", false), r#""a${b}""#);
+    }
+
+    #[test]
+    fn fields_outside_the_provider_schema_are_comments() {
+        let jobs = [job(&json!({
+            "id": 4, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p",
+            "filter_attack_traffic": true,
+            "output_options": {"CVE-2021-44228": true, "stringify_object": true, "sample_rate": 0.5},
+        }))];
+        let tf = export_jobs(&jobs, &zone(), ExportFormat::Terraform(FilterForm::Text), None).unwrap();
+        assert!(tf.contains("  #   filter_attack_traffic = true\n"), "{tf}");
+        assert!(tf.contains("  #   output_options.stringify_object = true\n"), "{tf}");
+        assert!(tf.contains("    cve_2021_44228 = true\n"), "{tf}");
+    }
+}

@@ -1,0 +1,940 @@
+//! Reading Terraform's `cloudflare_logpush_job` resources as desired jobs
+//! ([`read_terraform_jobs`]): what `escpush logpush export --format terraform` writes, and
+//! hand-written resources of the same shape, so that `apply` and `ensure` can take jobs a
+//! team keeps in Terraform.
+//!
+//! Both of Terraform's syntaxes are read. The native one (`.tf`) is parsed by `hcl-edit`,
+//! the parser of the `hcl-rs` project: blocks, attributes, the three kinds of comment,
+//! quoted templates with their escapes (`\n`, `\u00e9`, `$${` and `%%{` for a literal `${`
+//! and `%{`), heredocs (`<<EOF`, and `<<-EOF` with its indent removed), numbers, lists,
+//! objects, calls, references, operators, conditionals, `for` and splats; a syntax error is
+//! refused with its line and column. `hcl-edit` rather than `hcl-rs`'s own parser: it keeps
+//! where each attribute and expression was written (byte spans, turned into the line a
+//! problem names, and the text an unevaluated expression is quoted with), and it hands over
+//! the expression tree as written, which is all this reader evaluates; `hcl-rs`'s evaluator
+//! would add nothing the rules below allow. The JSON syntax (`.tf.json`, HashiCorp's
+//! documented JSON configuration syntax: `{"resource": {"cloudflare_logpush_job": {"NAME":
+//! {...}}}}`, an object or a list of objects at each level, `"//"` members as comments) is
+//! read by escpush's strict JSON reader (a member given twice is refused, as Terraform
+//! does), each string of it a template parsed by `hcl-edit` as Terraform parses it; it has
+//! no lines to name, so its problems name the resource and the attribute.
+//!
+//! What a job's value needs is evaluated without Terraform: literals, `jsonencode(...)` of
+//! literals, a template of literal parts, and in `destination_conf` references to input
+//! variables (`${var.name}`), which become references to `TF_VAR_name`, the environment
+//! variable Terraform itself reads for `var.name` (see the `credentials` module). Any other
+//! expression (a `local.`, another resource's attribute, a function other than
+//! `jsonencode`, an operator, a conditional, a `for`, a splat, a template directive
+//! `%{...}`) is refused with the resource, the attribute and its line: escpush cannot
+//! evaluate it, and guessing would apply something else. `zone_id` and `account_id` may be
+//! any expression: a literal one must be the scope the jobs are applied to. Other blocks
+//! (`variable`, `import`, `provider`, other resources) are read past.
+//!
+//! The jobs read are checked as `apply` checks a jobs file, and the document carries each
+//! job's resource address (`addresses`), so that a problem found then or later, while the
+//! jobs are applied, names the resource (`cloudflare_logpush_job.errors.dataset`) and not
+//! `jobs[0]`.
+
+use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::structure::Body;
+use hcl_edit::template::{Element, Template};
+use hcl_edit::Span;
+use serde_json::{Map, Number, Value};
+
+use crate::dataset_scope::DatasetScope;
+use crate::error::Error;
+use crate::filter::TextError;
+use crate::json::{Json, JsonError};
+use crate::problem::{Problem, ProblemCode};
+use crate::scope::Scope;
+use crate::suggest;
+
+use super::fields::JobField;
+use super::provider::{
+    has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_RESOURCE,
+};
+
+/// How deep a `.tf.json` may nest: a resource's attributes are four levels down (`resource`,
+/// its type, its name, the attribute), and a filter written as an object nests as a filter
+/// may.
+const JSON_DEPTH: usize = crate::filter::MAX_JSON_DEPTH + 8;
+
+/// A value as written: an expression of the native syntax with the text its spans index,
+/// or a value of the JSON syntax (whose strings are templates).
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    Hcl(&'a Expression, &'a str),
+    Json(&'a Json),
+}
+
+/// An attribute: its name, its line (the native syntax only) and its value.
+struct Attribute<'a> {
+    name: &'a str,
+    line: Option<usize>,
+    value: Written<'a>,
+}
+
+/// A nested block of a resource (`output_options` of provider v4, `lifecycle`, ...).
+struct Block<'a> {
+    kind: &'a str,
+    line: Option<usize>,
+    attributes: Vec<Attribute<'a>>,
+}
+
+/// A `cloudflare_logpush_job` resource.
+struct Resource<'a> {
+    address: String,
+    line: Option<usize>,
+    attributes: Vec<Attribute<'a>>,
+    blocks: Vec<Block<'a>>,
+}
+
+/// `line N: ` of a problem's message, for the native syntax.
+fn at_line(line: Option<usize>) -> String {
+    line.map_or_else(String::new, |line| format!("line {line}: "))
+}
+
+/// The 1-based line of what `span` (of `text`) starts.
+fn line(text: &str, span: Option<std::ops::Range<usize>>) -> Option<usize> {
+    span.map(|span| crate::shown::line_of(text, span.start).0)
+}
+
+/// The resources of a native-syntax file, parsed into `body`.
+fn hcl_resources<'a>(text: &'a str, body: &'a Body) -> Vec<Resource<'a>> {
+    let attributes = |body: &'a Body| {
+        body.attributes()
+            .map(|a| Attribute {
+                name: a.key.as_str(),
+                line: line(text, a.key.span()),
+                value: Written::Hcl(&a.value, text),
+            })
+            .collect()
+    };
+    body.blocks()
+        .filter(|b| {
+            b.ident.as_str() == "resource"
+                && b.labels.first().map(hcl_edit::structure::BlockLabel::as_str) == Some(TERRAFORM_RESOURCE)
+        })
+        .map(|b| Resource {
+            address: format!("{TERRAFORM_RESOURCE}.{}", b.labels.get(1).map_or("", |l| l.as_str())),
+            line: line(text, b.ident.span()),
+            attributes: attributes(&b.body),
+            blocks: b
+                .body
+                .blocks()
+                .map(|inner| Block {
+                    kind: inner.ident.as_str(),
+                    line: line(text, inner.ident.span()),
+                    attributes: attributes(&inner.body),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The objects of a JSON-syntax level: an object, or a list of objects (`"//"` comments
+/// left out); `at` names the level in a problem about its shape.
+fn json_objects<'a>(value: &'a Json, at: &str) -> Result<Vec<(&'a str, &'a Json)>, Problem> {
+    let members = |v: &'a Json| match v {
+        Json::Object(members) => Ok(members.iter().filter(|(k, _)| k != "//").map(|(k, v)| (k.as_str(), v))),
+        other => Err(Problem::new(
+            at,
+            ProblemCode::InvalidValue,
+            format!("is {}, where Terraform's JSON syntax has an object", other.kind()),
+        )),
+    };
+    match value {
+        Json::Array(items) => items.iter().map(members).try_fold(Vec::new(), |mut all, m| {
+            all.extend(m?);
+            Ok(all)
+        }),
+        one => Ok(members(one)?.collect()),
+    }
+}
+
+/// The resources of a JSON-syntax file.
+fn json_resources(doc: &Json) -> Result<Vec<Resource<'_>>, Problem> {
+    let mut out = Vec::new();
+    for (key, resources) in json_objects(doc, "the file")? {
+        if key != "resource" {
+            continue;
+        }
+        for (kind, named) in json_objects(resources, "resource")? {
+            if kind != TERRAFORM_RESOURCE {
+                continue;
+            }
+            for (name, body) in json_objects(named, &format!("resource.{kind}"))? {
+                let address = format!("{TERRAFORM_RESOURCE}.{name}");
+                // A list of bodies is the same resource declared more than once.
+                let bodies = match body {
+                    Json::Array(items) => items.iter().collect(),
+                    one => vec![one],
+                };
+                for body in bodies {
+                    let attributes = json_objects(body, &address)?
+                        .into_iter()
+                        .map(|(name, value)| Attribute {
+                            name,
+                            line: None,
+                            value: Written::Json(value),
+                        })
+                        .collect();
+                    out.push(Resource {
+                        address: address.clone(),
+                        line: None,
+                        attributes,
+                        blocks: Vec::new(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What an expression evaluates to, or why escpush cannot evaluate it.
+type Evaluated = Result<Value, String>;
+
+/// Evaluates a value: `var_refs` says whether `${var.name}` may appear in a template (as
+/// `${TF_VAR_name}`).
+fn evaluate(value: Written<'_>, var_refs: bool) -> Evaluated {
+    match value {
+        Written::Hcl(expr, text) => Eval { text, var_refs }.expr(expr),
+        Written::Json(json) => json_value(json, var_refs),
+    }
+}
+
+/// A value of the JSON syntax: each string a template, as Terraform reads it.
+fn json_value(json: &Json, var_refs: bool) -> Evaluated {
+    match json {
+        Json::String(text) => {
+            let template = hcl_edit::parser::parse_template(text)
+                .map_err(|e| format!("a template that does not parse ({})", e.message()))?;
+            Eval { text, var_refs }.template(&template)
+        }
+        Json::Array(items) => items
+            .iter()
+            .map(|v| json_value(v, var_refs))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
+        Json::Object(members) => members
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), json_value(v, var_refs)?)))
+            .collect::<Result<Map<_, _>, String>>()
+            .map(Value::Object),
+        Json::BigNumber(text) => Err(format!("the number {text} is out of range")),
+        other => Ok(Value::from(other.clone())),
+    }
+}
+
+/// The evaluation of native-syntax expressions parsed from `text`.
+#[derive(Clone, Copy)]
+struct Eval<'a> {
+    text: &'a str,
+    var_refs: bool,
+}
+
+const OPERATORS: &str = "an expression with operators, which escpush does not evaluate";
+
+impl Eval<'_> {
+    /// The text `value` was parsed from, for a message.
+    fn source(&self, value: &impl Span) -> &str {
+        value.span().and_then(|span| self.text.get(span)).map_or("", str::trim)
+    }
+
+    fn expr(self, expr: &Expression) -> Evaluated {
+        match expr {
+            Expression::Null(_) => Ok(Value::Null),
+            Expression::Bool(b) => Ok(Value::Bool(*b.value())),
+            Expression::Number(n) => number(n.value(), false),
+            Expression::String(s) => self.literal(s.value()).map(|()| Value::String(s.value().clone())),
+            Expression::Array(items) => items
+                .iter()
+                .map(|e| self.expr(e))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array),
+            Expression::Object(object) => {
+                let mut map = Map::new();
+                for (key, value) in object {
+                    let key = match key {
+                        ObjectKey::Ident(ident) => ident.as_str().to_owned(),
+                        ObjectKey::Expression(e) => match self.expr(e)? {
+                            Value::String(key) => key,
+                            _ => return Err(format!("the object key `{}`, which is not a string", self.source(e))),
+                        },
+                    };
+                    map.insert(key, self.expr(value.expr())?);
+                }
+                Ok(Value::Object(map))
+            }
+            Expression::StringTemplate(template) => self.template(template),
+            Expression::HeredocTemplate(heredoc) => self.template(&heredoc.template),
+            Expression::Parenthesis(inner) => self.expr(inner.inner()),
+            Expression::Variable(_) | Expression::Traversal(_) => Err(format!(
+                "a reference to `{}`, which escpush does not evaluate",
+                self.source(expr)
+            )),
+            Expression::FuncCall(call) => {
+                let name = call
+                    .name
+                    .namespace
+                    .iter()
+                    .chain([&call.name.name])
+                    .map(|part| part.as_str())
+                    .collect::<Vec<_>>()
+                    .join("::");
+                if name != "jsonencode" {
+                    return Err(format!(
+                        "a call of {name}(), which escpush does not evaluate (only jsonencode)"
+                    ));
+                }
+                match call.args.iter().collect::<Vec<_>>().as_slice() {
+                    [arg] if !call.args.expand_final() => {
+                        let plain = Eval {
+                            var_refs: false,
+                            ..self
+                        };
+                        Ok(Value::String(plain.expr(arg)?.to_string()))
+                    }
+                    _ => Err("a call of jsonencode() with other than one value".to_owned()),
+                }
+            }
+            Expression::UnaryOp(op) => match (op.operator.value(), &op.expr) {
+                (UnaryOperator::Neg, Expression::Number(n)) => number(n.value(), true),
+                _ => Err(OPERATORS.to_owned()),
+            },
+            Expression::Conditional(_) => Err(format!(
+                "the conditional `{}`, which escpush does not evaluate",
+                self.source(expr)
+            )),
+            Expression::ForExpr(_) => Err("a `for` expression, which escpush does not evaluate".to_owned()),
+            Expression::BinaryOp(_) => Err(OPERATORS.to_owned()),
+        }
+    }
+
+    /// Refuses a literal `${` in a destination (`var_refs`), which escpush would read as a
+    /// reference.
+    fn literal(self, text: &str) -> Result<(), String> {
+        if self.var_refs && text.contains("${") {
+            return Err("a literal `${` in a destination, which escpush would read as a variable".to_owned());
+        }
+        Ok(())
+    }
+
+    /// A template's value: a template of one interpolation is its expression's value (as
+    /// in HCL); else its text, each interpolation of a string, number or bool, and
+    /// `${var.name}` as `${TF_VAR_name}` where `var_refs` allows it.
+    fn template(self, template: &Template) -> Evaluated {
+        if let Some(Element::Interpolation(one)) = template.as_single_element() {
+            if variable(&one.expr).is_none() {
+                return self.expr(&one.expr);
+            }
+        }
+        let mut out = String::new();
+        let mut strip_next = false;
+        for element in template {
+            match element {
+                Element::Literal(text) => {
+                    let text = if strip_next { text.trim_start() } else { text.as_str() };
+                    self.literal(text)?;
+                    out.push_str(text);
+                    strip_next = false;
+                }
+                Element::Interpolation(interpolation) => {
+                    if interpolation.strip.strip_start() {
+                        out.truncate(out.trim_end().len());
+                    }
+                    strip_next = interpolation.strip.strip_end();
+                    let inner = &interpolation.expr;
+                    match (variable(inner), self.var_refs) {
+                        (Some(name), true) => {
+                            out.push_str("${TF_VAR_");
+                            out.push_str(name);
+                            out.push('}');
+                        }
+                        (Some(_), false) => {
+                            return Err(format!(
+                                "`${{{}}}`: escpush reads input variables in destination_conf only (its credentials)",
+                                self.source(inner)
+                            ))
+                        }
+                        (None, _) => match self.expr(inner)? {
+                            Value::String(text) => out.push_str(&text),
+                            v @ (Value::Number(_) | Value::Bool(_)) => out.push_str(&v.to_string()),
+                            _ => {
+                                return Err(format!(
+                                    "`${{{}}}`, which is not a string, a number or a bool",
+                                    self.source(inner)
+                                ))
+                            }
+                        },
+                    }
+                }
+                Element::Directive(_) => {
+                    let text = self.source(element);
+                    let head = text.find('}').map_or(text, |end| &text[..=end]);
+                    return Err(format!(
+                        "the template directive `{head}`, which escpush does not evaluate"
+                    ));
+                }
+            }
+        }
+        Ok(Value::String(out))
+    }
+}
+
+/// The `name` of a `var.name` reference (a name an environment variable can hold).
+fn variable(expr: &Expression) -> Option<&str> {
+    let Expression::Traversal(traversal) = expr else {
+        return None;
+    };
+    let (Expression::Variable(root), [op]) = (&traversal.expr, traversal.operators.as_slice()) else {
+        return None;
+    };
+    match op.value() {
+        TraversalOperator::GetAttr(name) if root.as_str() == "var" => {
+            Some(name.as_str()).filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        }
+        _ => None,
+    }
+}
+
+fn number(n: &hcl_edit::Number, negative: bool) -> Evaluated {
+    let value = if negative {
+        n.as_i64()
+            .and_then(i64::checked_neg)
+            .map(Value::from)
+            .or_else(|| n.as_f64().and_then(|f| Number::from_f64(-f)).map(Value::Number))
+    } else {
+        n.as_i64()
+            .map(Value::from)
+            .or_else(|| n.as_u64().map(Value::from))
+            .or_else(|| n.as_f64().and_then(Number::from_f64).map(Value::Number))
+    };
+    value.ok_or_else(|| format!("the number {}{n} is out of range", if negative { "-" } else { "" }))
+}
+
+/// Whether `text` is of Terraform's JSON syntax: a native-syntax file starts with a
+/// comment, an attribute or a block, never with `{`.
+fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// The desired jobs (`{"jobs": [...], "addresses": [...]}`, as
+/// [`desired_jobs`](super::desired_jobs) reads them) of the `cloudflare_logpush_job`
+/// resources of a Terraform file, in the native syntax (`.tf`) or the JSON syntax
+/// (`.tf.json`, told by its first character, `{`), for `scope`.
+///
+/// Each resource is one job, its attributes the job's fields of the same name
+/// (`output_options` as an attribute, v5, or a block, v4; its `cve_2021_44228` is
+/// `CVE-2021-44228`). An attribute left out is left as the job has it, as in any jobs file
+/// (where Terraform would set the provider's default). `addresses` gives each job's
+/// resource address, which the problems of [`desired_jobs`](super::desired_jobs) and
+/// [`plan_document`](super::plan_document) name instead of `jobs[i]`.
+///
+/// Refused, every problem with its resource, attribute and line: a syntax error (an
+/// attribute given twice is one), an attribute the resource does not have, a value escpush cannot evaluate, a
+/// literal `zone_id`/`account_id` of another scope, `count` and `for_each` (one resource is
+/// one job here), and a job `apply` would refuse (a job needs a name, a known dataset, ...).
+///
+/// ```
+/// use escpush_core::{read_terraform_jobs, Scope};
+///
+/// let tf = r#"
+/// resource "cloudflare_logpush_job" "errors" {
+///   zone_id          = var.zone_id
+///   name             = "errors"
+///   dataset          = "http_requests"
+///   destination_conf = "s3://logs/http?region=us-east-1&secret-access-key=${var.errors_secret}"
+///   filter           = jsonencode({ where = { key = "EdgeResponseStatus", operator = "geq", value = 500 } })
+/// }"#;
+/// let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+/// let doc = read_terraform_jobs(tf, &zone).unwrap();
+/// assert_eq!(doc["jobs"][0]["destination_conf"], "s3://logs/http?region=us-east-1&secret-access-key=${TF_VAR_errors_secret}");
+/// assert_eq!(doc["addresses"][0], "cloudflare_logpush_job.errors");
+/// ```
+pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
+    // A byte-order mark an editor saved is not part of the file's text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let invalid = |problem: Problem| Error::Invalid {
+        problems: vec![problem],
+    };
+    let json;
+    let body;
+    let resources = if is_json(text) {
+        json = Json::parse_unique(text, JSON_DEPTH).map_err(|e| invalid(json_syntax(&e)))?;
+        json_resources(&json).map_err(invalid)?
+    } else {
+        body = hcl_edit::parser::parse_body(text).map_err(|e| {
+            let at = e.location().offset();
+            invalid(TextError::at(text, at, at + 1, ProblemCode::InvalidSyntax, e.message()).into())
+        })?;
+        hcl_resources(text, &body)
+    };
+    let mut problems = Vec::new();
+    let mut jobs = Vec::new();
+    let mut addresses = Vec::new();
+    for resource in &resources {
+        let mut found = Vec::new();
+        let job = resource_job(resource, scope, &mut found);
+        if found.is_empty() {
+            jobs.push(Value::Object(job));
+            addresses.push(Value::String(resource.address.clone()));
+        }
+        problems.extend(found);
+    }
+    if !problems.is_empty() {
+        return Err(Error::Invalid { problems });
+    }
+    let doc = serde_json::json!({ "jobs": jobs, "addresses": addresses });
+    super::desired_jobs(&doc, scope.kind())?;
+    Ok(doc)
+}
+
+/// A JSON syntax error as a problem at its line and column.
+fn json_syntax(err: &JsonError) -> Problem {
+    Problem::new(
+        format!("line {}, column {}", err.line, err.column),
+        ProblemCode::InvalidSyntax,
+        format!("not JSON: {}", err.message),
+    )
+}
+
+/// One resource's job; its problems pushed on `problems`.
+fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Problem>) -> Map<String, Value> {
+    let address = &resource.address;
+    let mut problem = |attribute: &str, line: Option<usize>, message: String| {
+        let path = if attribute.is_empty() {
+            address.clone()
+        } else {
+            format!("{address}.{attribute}")
+        };
+        problems.push(Problem::new(
+            path,
+            ProblemCode::InvalidValue,
+            format!("{}{message}", at_line(line)),
+        ));
+    };
+    let mut job = Map::new();
+    let mut scopes = Vec::new();
+    for &Attribute { name, line, value } in &resource.attributes {
+        match name {
+            "zone_id" | "account_id" => {
+                let kind = if name == "zone_id" {
+                    DatasetScope::Zone
+                } else {
+                    DatasetScope::Account
+                };
+                scopes.push(kind);
+                if let Some(message) = other_scope(kind, value, scope) {
+                    problem(name, line, message);
+                }
+            }
+            "count" | "for_each" => problem(
+                name,
+                line,
+                format!("escpush reads one job per resource and does not expand {name}; write each job out"),
+            ),
+            // Meta-arguments; `lifecycle` and `timeouts` are attributes in the JSON syntax.
+            "provider" | "depends_on" | "lifecycle" | "timeouts" => {}
+            field if has_attribute(field) && JobField::get(field).is_some() => {
+                match evaluate(value, field == "destination_conf") {
+                    Ok(Value::Null) => {}
+                    Ok(Value::Object(options)) if field == "output_options" => {
+                        job.insert(field.to_owned(), output_options(&options, line, &mut problem));
+                    }
+                    Ok(v) => {
+                        job.insert(field.to_owned(), v);
+                    }
+                    Err(why) => problem(field, line, format!("{why}; write its value")),
+                }
+            }
+            other => {
+                let hint =
+                    suggest::did_you_mean(suggest::closest(other, TERRAFORM_ATTRIBUTES.iter().map(|a| (*a, *a))));
+                problem(
+                    other,
+                    line,
+                    format!("`{other}` is not an attribute of {TERRAFORM_RESOURCE}{hint}"),
+                );
+            }
+        }
+    }
+    for block in &resource.blocks {
+        match block.kind {
+            "lifecycle" | "timeouts" => {}
+            "output_options" => {
+                let mut options = Map::new();
+                for attribute in &block.attributes {
+                    match evaluate(attribute.value, false) {
+                        Ok(v) => {
+                            options.insert(attribute.name.to_owned(), v);
+                        }
+                        Err(why) => problem(
+                            &format!("output_options.{}", attribute.name),
+                            attribute.line,
+                            format!("{why}; write its value"),
+                        ),
+                    }
+                }
+                job.insert(
+                    "output_options".to_owned(),
+                    output_options(&options, block.line, &mut problem),
+                );
+            }
+            other => problem(
+                other,
+                block.line,
+                format!("`{other}` is not a block of {TERRAFORM_RESOURCE}"),
+            ),
+        }
+    }
+    if scopes.len() > 1 {
+        problem(
+            "",
+            resource.line,
+            "a job has zone_id or account_id, not both".to_owned(),
+        );
+    }
+    job
+}
+
+/// Why a resource's `zone_id` (`kind` zone) or `account_id` is not `scope`, if it is not:
+/// another kind, or a literal id of another zone or account (any other expression is taken
+/// as the scope).
+fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope) -> Option<String> {
+    let attribute = super::provider::scope_attribute(kind);
+    if let Ok(Value::String(id)) = evaluate(value, false) {
+        (kind != scope.kind() || id != scope.id()).then(|| {
+            format!(
+                "the job is of {} {id}, and the jobs are applied to {scope}: change {attribute}, or apply to that {}",
+                kind.as_str(),
+                kind.as_str()
+            )
+        })
+    } else {
+        (kind != scope.kind()).then(|| {
+            format!(
+                "the job is of {}, and the jobs are applied to {scope}",
+                kind.with_article()
+            )
+        })
+    }
+}
+
+/// An `output_options` object of attributes, as the job's keys (`cve_2021_44228` as
+/// `CVE-2021-44228`); `null` attributes left out.
+fn output_options(
+    options: &Map<String, Value>,
+    line: Option<usize>,
+    problem: &mut impl FnMut(&str, Option<usize>, String),
+) -> Value {
+    let mut out = Map::new();
+    for (attribute, value) in options {
+        if value.is_null() {
+            continue;
+        }
+        if let Some(key) =
+            output_option_key(attribute).filter(|_| TERRAFORM_OUTPUT_OPTIONS.contains(&attribute.as_str()))
+        {
+            out.insert(key.to_owned(), value.clone());
+        } else {
+            let hint = suggest::did_you_mean(suggest::closest(
+                attribute,
+                TERRAFORM_OUTPUT_OPTIONS.iter().map(|a| (*a, *a)),
+            ));
+            problem(
+                &format!("output_options.{attribute}"),
+                line,
+                format!("`{attribute}` is not an attribute of output_options{hint}"),
+            );
+        }
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logpush::{export_jobs, ExportFormat, FilterForm};
+    use serde_json::json;
+
+    fn zone() -> Scope {
+        Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
+    }
+
+    #[test]
+    fn an_export_reads_back_as_its_jobs() {
+        let job = json!({
+            "id": 3, "name": "edge.errors", "dataset": "http_requests", "enabled": true, "kind": "",
+            "destination_conf": "https://user:pw@logs.example.com/in?header_Authorization=Basic%20x&region=eu",
+            "filter": r#"{"where":{"and":[{"key":"ClientRequestHost","operator":"in","value":["a\"${b}","%{c}\\"]},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}}"#,
+            "max_upload_bytes": 5_000_000,
+            "output_options": {"CVE-2021-44228": true, "field_names": ["ClientIP"], "sample_rate": 0.25,
+                                "record_suffix": "}\n", "stringify_object": true},
+        });
+        for form in [FilterForm::Text, FilterForm::Jsonencode] {
+            let tf = export_jobs(
+                &[job.as_object().unwrap().clone()],
+                &zone(),
+                ExportFormat::Terraform(form),
+                None,
+            )
+            .unwrap();
+            let doc = read_terraform_jobs(&tf, &zone()).unwrap();
+            let read = &doc["jobs"][0];
+            assert_eq!(
+                read["destination_conf"],
+                "https://${TF_VAR_edge_errors_userinfo}@logs.example.com/in?header_Authorization=${TF_VAR_edge_errors_header_authorization}&region=eu"
+            );
+            let filter = crate::Filter::parse(read["filter"].as_str().unwrap()).unwrap();
+            assert_eq!(filter, crate::Filter::parse(job["filter"].as_str().unwrap()).unwrap());
+            assert_eq!(
+                read["output_options"],
+                json!({"CVE-2021-44228": true, "field_names": ["ClientIP"], "sample_rate": 0.25, "record_suffix": "}\n"})
+            );
+            for key in ["name", "dataset", "enabled", "kind", "max_upload_bytes"] {
+                assert_eq!(read[key], job[key], "{key}");
+            }
+        }
+    }
+
+    #[test]
+    fn hand_written_resources_of_the_same_shape() {
+        let tf = r#"
+            /* v4 style */
+            resource "cloudflare_logpush_job" "a" {
+              zone_id = cloudflare_zone.main.id  // any expression
+              name    = "a"
+              dataset = "http_requests"
+              destination_conf = <<-EOT
+                s3://b/p?region=r&secret-access-key=${var.key}
+              EOT
+              output_options {
+                cve_2021_44228 = false
+              }
+              lifecycle { prevent_destroy = true }
+            }
+            resource "cloudflare_zone" "main" { name = "example.com" }
+        "#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        assert_eq!(
+            doc["jobs"][0]["destination_conf"],
+            "s3://b/p?region=r&secret-access-key=${TF_VAR_key}\n"
+        );
+        assert_eq!(doc["jobs"][0]["output_options"], json!({"CVE-2021-44228": false}));
+    }
+
+    #[test]
+    fn what_cannot_be_evaluated_is_refused_with_its_place() {
+        let tf = r#"
+resource "cloudflare_logpush_job" "a" {
+  zone_id = "0000000000000000000000000000000f"
+  name    = local.name
+  filtr   = "x"
+  filter  = "${var.f}"
+  enabled = var.on ? true : false
+  count   = 2
+}"#;
+        let err = read_terraform_jobs(tf, &zone()).unwrap_err().to_string();
+        for expected in [
+            "cloudflare_logpush_job.a.zone_id: line 3: the job is of zone 0000000000000000000000000000000f",
+            "cloudflare_logpush_job.a.name: line 4: a reference to `local.name`",
+            "cloudflare_logpush_job.a.filtr: line 5: `filtr` is not an attribute of cloudflare_logpush_job; did you mean `filter`",
+            "cloudflare_logpush_job.a.filter: line 6: `${var.f}`: escpush reads input variables in destination_conf only",
+            "cloudflare_logpush_job.a.enabled: line 7",
+            "cloudflare_logpush_job.a.count: line 8",
+        ] {
+            assert!(err.contains(expected), "{expected}\n{err}");
+        }
+        let err = read_terraform_jobs("resource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\n}", &zone())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    /// The problems of `read_terraform_jobs`, one `path: message` a line.
+    fn refused(tf: &str) -> String {
+        read_terraform_jobs(tf, &zone()).unwrap_err().to_string()
+    }
+
+    fn job(body: &str) -> String {
+        format!(
+            "resource \"cloudflare_logpush_job\" \"a\" {{\n  name = \"a\"\n  dataset = \"http_requests\"\n{body}\n}}\n"
+        )
+    }
+
+    #[test]
+    fn escapes_heredocs_and_comments_read_as_terraform_reads_them() {
+        let tf = r#"
+# a comment
+// another
+/* and one
+   over lines */
+resource "cloudflare_logpush_job" "a" {
+  name             = "a" # after an attribute
+  dataset          = "http_requests"
+  destination_conf = <<-EOT
+    s3://b/p?region=r&secret-access-key=${var.key}
+    EOT
+  filter = <<EOT
+  {"where": {"key": "ClientRequestPath", "operator": "eq", "value": "$${x} %%{y} \u00e9"}}
+EOT
+  max_upload_bytes = 5e6 /* a number in exponent form */
+  output_options = {
+    record_prefix = "caf\u00e9 \U0001F600 \"q\" \\ $${x} %%{y}"
+    sample_rate   = 0.25
+  }
+}
+"#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        let job = &doc["jobs"][0];
+        // `<<-` takes the indent off; a heredoc keeps its text as written (no `\` escapes,
+        // `$${` and `%%{` as literal `${` and `%{`), ending with its line end.
+        assert_eq!(
+            job["destination_conf"],
+            "s3://b/p?region=r&secret-access-key=${TF_VAR_key}\n"
+        );
+        let filter: Value = serde_json::from_str(job["filter"].as_str().unwrap()).unwrap();
+        assert_eq!(filter["where"]["value"], "${x} %{y} é");
+        assert_eq!(job["max_upload_bytes"], 5_000_000.0);
+        assert_eq!(
+            job["output_options"],
+            json!({"record_prefix": "café 😀 \"q\" \\ ${x} %{y}", "sample_rate": 0.25})
+        );
+        assert_eq!(doc["addresses"], json!(["cloudflare_logpush_job.a"]));
+    }
+
+    #[test]
+    fn a_syntax_error_names_its_line_and_column() {
+        // The block comment spans lines: the error is on line 6 of the file.
+        let err =
+            refused("/*\n\n*/\nresource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  dataset \"x\"\n}\n");
+        assert!(err.contains("line 6, column "), "{err}");
+        assert!(err.contains("dataset \"x\"\n"), "{err}");
+        let err = refused(&job("  destination_conf = <<EOT\ns3://b\n"));
+        assert!(err.contains("line "), "{err}");
+    }
+
+    #[test]
+    fn templates_escpush_cannot_evaluate_are_refused_clearly() {
+        let err = refused(&job(
+            "  destination_conf = \"s3://b/%{ if var.x }a%{ endif }\"\n  filter = \"${local.f}\"\n  frequency = \"${var.f}\"",
+        ));
+        for expected in [
+            "cloudflare_logpush_job.a.destination_conf: line 4: the template directive `%{ if var.x }`, which escpush \
+             does not evaluate; write its value",
+            "cloudflare_logpush_job.a.filter: line 5: a reference to `local.f`, which escpush does not evaluate",
+            "cloudflare_logpush_job.a.frequency: line 6: `${var.f}`: escpush reads input variables in destination_conf only",
+        ] {
+            assert!(err.contains(expected), "{expected}\n{err}");
+        }
+        // A literal `${` (written `$${`) in a destination would read back as a variable.
+        let err = refused(&job("  destination_conf = \"s3://b?k=$${x}\""));
+        assert!(
+            err.contains("destination_conf: line 4: a literal `${` in a destination"),
+            "{err}"
+        );
+        // Splats, calls, operators and `for` name what they are.
+        let err = refused(&job(
+            "  zone_id = cloudflare_zone.all[*].id\n  kind = local.k[*].v\n  frequency = lower(\"X\")\n  enabled = !false\n  max_upload_records = [for x in [1] : x][0]",
+        ));
+        for expected in [
+            "kind: line 5: a reference to `local.k[*].v`",
+            "frequency: line 6: a call of lower(), which escpush does not evaluate (only jsonencode)",
+            "enabled: line 7: an expression with operators",
+            "max_upload_records: line 8",
+        ] {
+            assert!(err.contains(expected), "{expected}\n{err}");
+        }
+        assert!(!err.contains("zone_id"), "{err}");
+        // An attribute given twice is refused, as Terraform does.
+        let err = refused(&job("  destination_conf = \"s3://b\"\n  name = \"b\""));
+        assert!(
+            err.contains("line 5, column 3: invalid attribute; expected unique attribute key"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn terraforms_json_syntax_reads_as_the_native_one() {
+        let native = r#"
+resource "cloudflare_logpush_job" "errors" {
+  zone_id          = var.zone_id
+  name             = "errors"
+  dataset          = "http_requests"
+  destination_conf = "s3://logs/http?region=us-east-1&secret-access-key=${var.key}"
+  filter           = jsonencode({ where = { key = "EdgeResponseStatus", operator = "geq", value = 500 } })
+  enabled          = true
+  output_options   = { cve_2021_44228 = true }
+}"#;
+        let json = r#"{
+  "//": "jobs kept in Terraform",
+  "variable": {"key": {"sensitive": true}},
+  "resource": [{"cloudflare_logpush_job": {"errors": {
+    "zone_id": "${var.zone_id}",
+    "name": "errors",
+    "dataset": "http_requests",
+    "destination_conf": "s3://logs/http?region=us-east-1&secret-access-key=${var.key}",
+    "filter": "${jsonencode({ where = { key = \"EdgeResponseStatus\", operator = \"geq\", value = 500 } })}",
+    "enabled": "${true}",
+    "output_options": {"cve_2021_44228": true},
+    "lifecycle": {"prevent_destroy": true}
+  }}}, {"cloudflare_zone": {"main": {"name": "example.com"}}}]
+}"#;
+        let from_native = read_terraform_jobs(native, &zone()).unwrap();
+        assert_eq!(read_terraform_jobs(json, &zone()).unwrap(), from_native);
+        let with_bom = format!("\u{feff}{json}");
+        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        let with_bom = format!("\u{feff}{native}");
+        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        assert_eq!(from_native["addresses"], json!(["cloudflare_logpush_job.errors"]));
+        // Problems name the resource and the attribute; the JSON syntax has no line to give.
+        let err = refused(
+            r#"{"resource": {"cloudflare_logpush_job": {"a": {"name": "${local.n}", "dataset": "http_requests",
+                "destination_conf": "s3://b/$${x}", "zone_id": "0000000000000000000000000000000f", "filtr": 1}}}}"#,
+        );
+        for expected in [
+            "cloudflare_logpush_job.a.name: a reference to `local.n`",
+            "cloudflare_logpush_job.a.destination_conf: a literal `${` in a destination",
+            "cloudflare_logpush_job.a.zone_id: the job is of zone 0000000000000000000000000000000f",
+            "cloudflare_logpush_job.a.filtr: `filtr` is not an attribute of cloudflare_logpush_job; did you mean `filter`",
+        ] {
+            assert!(err.contains(expected), "{expected}\n{err}");
+        }
+        // A member given twice, and JSON that is not, are refused at their line and column.
+        let err =
+            refused("{\"resource\": {\"cloudflare_logpush_job\": {\"a\": {\n\"name\": \"a\", \"name\": \"b\"}}}}");
+        assert!(err.contains("line 2, column "), "{err}");
+        assert!(refused("{\"resource\": [1]}").contains("resource: is a number"));
+        assert!(refused("{\"resource\": ").contains("line 1, column 14: not JSON"));
+    }
+
+    #[test]
+    fn problems_found_later_name_the_resource() {
+        // Checked as apply checks a jobs file, under the resource's address.
+        let err = refused(&job("  destination_conf = \"s3://b\"").replace("http_requests", "http_request"));
+        assert!(err.contains("cloudflare_logpush_job.a.dataset: "), "{err}");
+        assert!(!err.contains("jobs[0]"), "{err}");
+        let err = refused(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  dataset = \"http_requests\"\n  destination_conf = \"s3://b\"\n}",
+        );
+        assert!(
+            err.contains("cloudflare_logpush_job.a.name: a job kept in a file needs a name"),
+            "{err}"
+        );
+        // While planning: a creation needs the credentials its variables stand for.
+        let doc = read_terraform_jobs(
+            &job("  destination_conf = \"s3://b?region=r&secret-access-key=${var.k}\""),
+            &zone(),
+        )
+        .unwrap();
+        let err = crate::logpush::plan_document(&doc, &[], &zone(), crate::logpush::PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("cloudflare_logpush_job.a.destination_conf: creating the job"),
+            "{err}"
+        );
+    }
+}
