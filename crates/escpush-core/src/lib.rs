@@ -52,6 +52,7 @@ mod scope;
 mod share;
 mod shown;
 mod suggest;
+mod time;
 
 pub use assess::{
     esc_replacements, status_json, AssessPlan, AssessPlanBuilder, AssessReport, Assessment, DiffKind, Difference,
@@ -66,8 +67,8 @@ pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use filter::{
-    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
-    Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
+    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, GroupValue, Limits, LineValue,
+    Malformation, MalformedLine, Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
@@ -92,3 +93,4 @@ pub use redact::{
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
+pub use time::{format_time, unix_from_civil, Timestamp};

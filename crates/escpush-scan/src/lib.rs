@@ -67,10 +67,12 @@ mod store;
 mod work;
 
 pub use error::ScanError;
+/// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
+pub use escpush_core::format_time;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;
 pub use input::Input;
-pub use inputs::{format_time, logpush_range, parse_time, Selection};
+pub use inputs::{logpush_range, parse_time, Selection};
 pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
 #[cfg(feature = "store")]
 pub use store::Object;
