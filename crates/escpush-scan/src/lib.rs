@@ -55,6 +55,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod breakdown;
 mod error;
 mod gzip;
 mod input;
@@ -66,6 +67,7 @@ mod scan;
 mod store;
 mod work;
 
+pub use breakdown::{parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, MAX_BUCKETS, MIN_HELD_GROUPS};
 pub use error::ScanError;
 /// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
 pub use escpush_core::format_time;
