@@ -72,11 +72,11 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal, plan_job,
-    plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
-    read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,
-    InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
-    PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
+    check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,
+    logpull_options_equal, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift,
+    InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction,
+    PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,

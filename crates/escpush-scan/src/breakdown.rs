@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use escpush_core::{CompiledFilter, GroupValue, Timestamp};
+use escpush_core::{field_list_problems, CompiledFilter, Dataset, Error, GroupValue, Problem, ProblemCode, Timestamp};
 
 /// What to break a scan down by: see [`crate::Scanner::breakdown`].
 ///
@@ -30,6 +30,10 @@ pub struct Breakdown {
     top: Option<usize>,
     max_groups: Option<usize>,
 }
+
+/// The dataset whose time field the buckets read when the caller names neither a field nor a
+/// dataset: log-push's most common dataset.
+pub const DEFAULT_DATASET: &str = "http_requests";
 
 /// The most groups held when `top` is set, at least: past them the smallest go to "other".
 pub const MIN_HELD_GROUPS: usize = 10_000;
@@ -82,6 +86,96 @@ impl Breakdown {
             (None, Some(top)) => top.saturating_mul(64).max(MIN_HELD_GROUPS),
             (None, None) => usize::MAX,
         }
+    }
+
+    /// A breakdown from what a caller names, every problem reported at once
+    /// ([`Error::Invalid`], each problem at `group_by[i]`, `every`, `time_field` or `top`):
+    /// fields named once and not empty, and with a dataset, fields of it (with a did-you-mean,
+    /// the rule of every list of a dataset's fields); `time_field` and `top` only with what
+    /// they apply to (`every`, `group_by`), `top` at least 1. The time buckets read
+    /// `time_field`, else the dataset's time field ([`Dataset::time_field`]; without a
+    /// dataset, [`DEFAULT_DATASET`]'s).
+    pub fn checked(
+        group_by: &[String],
+        every: Option<u64>,
+        time_field: Option<&str>,
+        top: Option<usize>,
+        dataset: Option<&Dataset>,
+    ) -> Result<Breakdown, Error> {
+        let mut problems = Vec::new();
+        let invalid = ProblemCode::InvalidValue;
+        if let Some(dataset) = dataset.filter(|_| !group_by.is_empty()) {
+            problems.extend(field_list_problems(
+                "group_by",
+                group_by.iter().map(|s| Some(s.as_str())),
+                dataset,
+                invalid,
+            ));
+        } else {
+            for (i, name) in group_by.iter().enumerate() {
+                if name.is_empty() {
+                    problems.push(Problem::new(format!("group_by[{i}]"), invalid, "an empty field name"));
+                } else if group_by[..i].contains(name) {
+                    let message = format!("`{name}` is listed twice in `group_by`");
+                    problems.push(Problem::new(format!("group_by[{i}]"), invalid, message));
+                }
+            }
+        }
+        if top == Some(0) {
+            problems.push(Problem::new(
+                "top",
+                invalid,
+                "top is at least 1 (the number of groups listed)",
+            ));
+        } else if top.is_some() && group_by.is_empty() {
+            problems.push(Problem::new("top", invalid, "top bounds the groups: give group_by too"));
+        }
+        if every == Some(0) {
+            problems.push(Problem::new("every", invalid, "an interval is at least one second"));
+        }
+        let field = match (every, time_field) {
+            (None, None) => None,
+            (None, Some(_)) => {
+                let message = "time_field names the field of the time buckets: give every too";
+                problems.push(Problem::new("time_field", invalid, message));
+                None
+            }
+            (Some(_), Some(name)) => {
+                match dataset {
+                    Some(dataset) => problems.extend(field_list_problems("time_field", [Some(name)], dataset, invalid)),
+                    None if name.is_empty() => {
+                        problems.push(Problem::new("time_field", invalid, "an empty field name"))
+                    }
+                    None => {}
+                }
+                Some(name.to_owned())
+            }
+            (Some(_), None) => {
+                let dataset = match dataset {
+                    Some(d) => d,
+                    None => Dataset::get(DEFAULT_DATASET, None)?,
+                };
+                if let Some(name) = dataset.time_field() {
+                    Some(name.to_owned())
+                } else {
+                    let message = format!(
+                        "{} has no single time field (no field typed `int or string`, or several): name one \
+                         with time_field",
+                        dataset.name()
+                    );
+                    problems.push(Problem::new("time_field", invalid, message));
+                    None
+                }
+            }
+        };
+        if !problems.is_empty() {
+            return Err(Error::Invalid { problems });
+        }
+        let mut breakdown = Breakdown::new().group_by(group_by.iter().cloned()).top(top);
+        if let (Some(seconds), Some(field)) = (every, field) {
+            breakdown = breakdown.every(seconds, field);
+        }
+        Ok(breakdown)
     }
 
     /// Whether there is anything to break down.
@@ -520,6 +614,47 @@ mod tests {
         assert_eq!(result.groups.len(), 50_000);
         assert_eq!(result.groups[0].counts.lines, 6);
         assert_eq!(result.other, Counts::default());
+    }
+
+    #[test]
+    fn checked_breakdowns() {
+        let http = Dataset::get("http_requests", None).unwrap();
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let b = Breakdown::checked(&names(&["ClientCountry"]), Some(3600), None, Some(5), None).unwrap();
+        assert_eq!(b.observed(), ["ClientCountry", "EdgeStartTimestamp"]);
+        let fw = Dataset::get("firewall_events", None).unwrap();
+        assert_eq!(
+            Breakdown::checked(&[], Some(60), None, None, Some(fw))
+                .unwrap()
+                .observed(),
+            ["Datetime"]
+        );
+        assert_eq!(
+            Breakdown::checked(&[], Some(60), Some("T"), None, None)
+                .unwrap()
+                .observed(),
+            ["T"]
+        );
+        let Err(Error::Invalid { problems }) = Breakdown::checked(
+            &names(&["ClientCountyr", "ClientCountyr"]),
+            None,
+            Some("EdgeStart"),
+            Some(0),
+            Some(http),
+        ) else {
+            panic!("refused")
+        };
+        let paths: Vec<(&str, String)> = problems.iter().map(|p| (p.path.as_str(), p.message.clone())).collect();
+        assert_eq!(paths[0].0, "group_by[0]");
+        assert!(paths[0].1.contains("did you mean `ClientCountry`"), "{}", paths[0].1);
+        assert_eq!(
+            paths.iter().map(|p| p.0).collect::<Vec<_>>(),
+            ["group_by[0]", "group_by[1]", "top", "time_field"]
+        );
+        let post = Dataset::get("email_security_post_delivery_events", None).unwrap();
+        assert!(Breakdown::checked(&[], Some(60), None, None, Some(post)).is_err());
+        assert!(Breakdown::checked(&names(&["A", ""]), None, None, None, None).is_err());
+        assert!(Breakdown::checked(&[], None, None, Some(3), None).is_err());
     }
 
     #[test]

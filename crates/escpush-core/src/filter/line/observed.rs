@@ -65,6 +65,22 @@ pub enum GroupValue {
     Object(String),
 }
 
+/// The value as tables and the command line show a group: strings as their text, numbers and
+/// `true`/`false`/`null` as JSON writes them (a float always with a fraction or exponent,
+/// `200.0`), arrays and objects as their compact JSON, a missing field as `(missing)`.
+impl std::fmt::Display for GroupValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GroupValue::Missing => f.write_str("(missing)"),
+            GroupValue::Null => f.write_str("null"),
+            GroupValue::Bool(b) => write!(f, "{b}"),
+            GroupValue::Int(text) | GroupValue::Array(text) | GroupValue::Object(text) => f.write_str(text),
+            GroupValue::Float(x) => write!(f, "{x:?}"),
+            GroupValue::Str(bytes) => f.write_str(&String::from_utf8_lossy(bytes)),
+        }
+    }
+}
+
 const MISSING: u8 = 0;
 const NULL: u8 = 1;
 const FALSE: u8 = 2;
@@ -339,6 +355,25 @@ mod tests {
             ])
         );
         assert_eq!(GroupValue::read_keys(&[INT, 9, 0, 0, 0]), None);
+        let shown: Vec<String> = GroupValue::read_keys(&all)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "(missing)",
+                "null",
+                "false",
+                "-12345678901234567890123",
+                "inf",
+                "cn",
+                r#"["x\"]"]"#,
+                r#"{"k":[]}"#
+            ]
+        );
+        assert_eq!(GroupValue::Float(200.0).to_string(), "200.0");
     }
 
     #[test]
