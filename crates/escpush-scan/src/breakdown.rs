@@ -294,8 +294,8 @@ pub struct BreakdownResult {
     pub other_buckets: Counts,
 }
 
-/// A fast hash for short keys (FxHash's multiply-rotate): group keys are a few bytes, and
-/// the hash runs once per line.
+/// A fast hash for short keys (FxHash's multiply-rotate, with a finishing mix): group keys are
+/// a few bytes, and the hash runs once per line.
 #[derive(Default)]
 pub(crate) struct FastHasher(u64);
 
@@ -329,9 +329,16 @@ impl Hasher for FastHasher {
         self.add(n as u64);
     }
 
+    /// The words' mix, finished as splitmix64 finishes: the multiply-rotate leaves the low
+    /// bits, which pick the bucket, depending on few input bits.
     #[inline]
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 30;
+        h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h ^= h >> 27;
+        h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
     }
 }
 
