@@ -35,13 +35,14 @@ if TYPE_CHECKING:
 # rules (`.jp-RenderedHTMLCommon td {text-align: right}`, centred tables) win over a style
 # sheet in the output wherever theirs is as specific and comes later, so what must hold is
 # written on the elements themselves too (`_INLINE`, added by `_box`): an inline style beats
-# every selector. A right-aligned `<pre>` would put the caret under a problem's text off its
-# spot.
+# every selector. A right-aligned `<pre>`, or one in a proportional font (nbconvert's lab
+# template has no code font for it), would put the caret under a problem's text off its spot:
+# its font is monospace inline too (`monospace,monospace` keeps browsers' monospace size).
 _INLINE = {
     "table": "border-collapse:collapse;margin:.25em 0;",
     "th": "text-align:left;vertical-align:top;padding:.1em 1em .1em 0;",
     "td": "text-align:left;vertical-align:top;padding:.1em 1em .1em 0;",
-    "pre": "text-align:left;margin:.25em 0;",
+    "pre": "text-align:left;margin:.25em 0;padding:0;white-space:pre;font-family:monospace,monospace;",
 }
 _TAG = re.compile(r"<(table|th|td|pre)>")
 _STYLE = (

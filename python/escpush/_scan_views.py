@@ -111,6 +111,9 @@ def to_polars(result: ScanResult, table: str) -> Any:
 def plot(result: ScanResult, top: int, by: str) -> Any:
     """Kept against dropped: over time (a stacked area per bucket) and for the ``top`` groups
     (stacked horizontal bars), ``by`` lines or bytes. Returns the matplotlib figure."""
+    # Made by pyplot (whose import lets Jupyter's inline backend show a figure) and closed
+    # there before it is returned: Jupyter shows it once, as the value returned, and pyplot's
+    # current figure stays whatever it was.
     plt = _need("matplotlib.pyplot", "plot")
     if by not in ("lines", "bytes"):
         raise ValueError(f"by is 'lines' or 'bytes', not {by!r}")
@@ -119,7 +122,8 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
     if breakdown is None:
         raise ValueError("nothing to plot: scan with group_by= and/or every=")
     panels = [name for name in ("buckets", "groups") if (breakdown["every"] if name == "buckets" else breakdown["group_by"])]
-    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 3.2 * len(panels)), squeeze=False)
+    fig = plt.figure(figsize=(9, 3.2 * len(panels)))
+    axes = fig.subplots(len(panels), 1, squeeze=False)
     kept_key = "matched" if by == "lines" else "matched_bytes"
     total_key = "lines" if by == "lines" else "bytes"
     for ax, panel in zip(axes[:, 0], panels):
@@ -135,7 +139,9 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
             untimed = sum(cols[total_key][i] for i in range(len(starts), len(cols["start"])))
             if untimed:
                 ax.annotate(f"{untimed:,} {by} without a readable time", (0.01, 0.92), xycoords="axes fraction")
-            fig.autofmt_xdate()
+            for label in ax.get_xticklabels():
+                label.set_rotation(20)
+                label.set_horizontalalignment("right")
         else:
             cols = columns(result, "groups")
             n = min(top, len(cols["group"]))
@@ -148,4 +154,5 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
             ax.set_xlabel(by)
         ax.legend(loc="upper right")
     fig.tight_layout()
+    plt.close(fig)
     return fig
