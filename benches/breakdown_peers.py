@@ -47,7 +47,8 @@ def polars_peer(filter_path: str, logs: str) -> None:
 
     f = Filter.parse(open(filter_path).read())
     schema = dataset_schema("http_requests", "polars")
-    frame = pl.scan_ndjson(logs, schema=schema) if not logs.endswith(".gz") else pl.read_ndjson(logs, schema=schema).lazy()
+    gzipped = logs.endswith(".gz")
+    frame = pl.read_ndjson(logs, schema=schema).lazy() if gzipped else pl.scan_ndjson(logs, schema=schema)
     kept = f.to_polars(dataset="http_requests").cast(pl.Int64).alias("kept")
     hour = (pl.col("EdgeStartTimestamp").str.to_datetime(time_zone="UTC").dt.epoch("s") // 3600 * 3600).alias("b")
     both = frame.with_columns(kept, hour)

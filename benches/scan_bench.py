@@ -437,7 +437,8 @@ def breakdown(inputs: dict[str, str], scan: Path | None, reps: int) -> list[str]
 
     problems = []
     print(f"\nbreakdown: {BREAKDOWN_FILTER.stem} by {', '.join(GROUP_BY)} and every hour of EdgeStartTimestamp")
-    print("| input | peer | groups | buckets | median wall s | CPU s | peak RSS MiB | x DuckDB wall | x DuckDB CPU | target |")
+    print("| input | peer | groups | buckets | median wall s | CPU s | peak RSS MiB", end="")
+    print(" | x DuckDB wall | x DuckDB CPU | target |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for kind in kinds:
         (duck_out,) = outputs[(kind, "duckdb")]
@@ -484,7 +485,8 @@ def breakdown(inputs: dict[str, str], scan: Path | None, reps: int) -> list[str]
 def escpush_unix(text: str) -> int:
     import datetime
 
-    return int(datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc).timestamp())
+    when = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    return int(when.timestamp())
 
 
 if __name__ == "__main__":

@@ -208,7 +208,8 @@ def scan_result_html(result: ScanResult) -> str:
     for caption, header, cells in breakdown_tables(result.to_dict()):
         head = "".join(f"<th>{_text(h)}</th>" for h in header)
         lines = "".join("<tr>" + "".join(f"<td>{_text(c)}</td>" for c in r) + "</tr>" for r in cells)
-        body += f"<div><strong>{_text(caption)}</strong></div><table><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table>"
+        body += f"<div><strong>{_text(caption)}</strong></div>"
+        body += f"<table><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table>"
     return _box("scan-result", title, body)
 
 

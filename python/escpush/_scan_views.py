@@ -26,9 +26,7 @@ def _need(module: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         package = module.split(".")[0]
-        raise ImportError(
-            f"ScanResult.{what} needs {package}, which is not installed: pip install {package}"
-        ) from None
+        raise ImportError(f"ScanResult.{what} needs {package}, which is not installed: pip install {package}") from None
 
 
 def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
@@ -121,7 +119,7 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
     breakdown = data["breakdown"]
     if breakdown is None:
         raise ValueError("nothing to plot: scan with group_by= and/or every=")
-    panels = [name for name in ("buckets", "groups") if (breakdown["every"] if name == "buckets" else breakdown["group_by"])]
+    panels = [name for name, asked in (("buckets", breakdown["every"]), ("groups", breakdown["group_by"])) if asked]
     fig = plt.figure(figsize=(9, 3.2 * len(panels)))
     axes = fig.subplots(len(panels), 1, squeeze=False)
     kept_key = "matched" if by == "lines" else "matched_bytes"

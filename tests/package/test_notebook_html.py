@@ -47,7 +47,8 @@ def notebook(tmp_path: Path) -> nbformat.NotebookNode:
         Filter.from_text('ClientRequestHost endswith ".example.com" and EdgeResponseStatus >== 500')
     except FilterError as err:
         error = err
-    shown = [error._repr_html_(), (field("EdgeResponseStatus") >= 500).scan(logs, group_by="ClientCountry")._repr_html_()]
+    scanned = (field("EdgeResponseStatus") >= 500).scan(logs, group_by="ClientCountry")
+    shown = [error._repr_html_(), scanned._repr_html_()]
     cells = []
     for html in shown:
         cell = new_code_cell("x")

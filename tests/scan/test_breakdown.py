@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import FILTERS, RECORDS
 
 import escpush
 from escpush import Filter, InvalidInput, field
+from strategies import FILTERS, RECORDS
 
 MISSING = object()
 HOUR = 3600
@@ -105,8 +105,7 @@ def observed(result: escpush.ScanResult, group_by: list[str]) -> dict[str, Any]:
     b = result.breakdown
     assert b is not None
     groups = {
-        tuple(tagged(g["key"].get(name, MISSING)) for name in group_by): (g["lines"], g["matched"])
-        for g in b["groups"]
+        tuple(tagged(g["key"].get(name, MISSING)) for name in group_by): (g["lines"], g["matched"]) for g in b["groups"]
     }
     buckets: dict[Any, tuple[int, int]] = {}
     for row in b["buckets"]:
@@ -334,7 +333,7 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
         FILTER.scan(logs, group_by="Country").to_pandas("buckets")
     monkeypatch.setitem(sys.modules, "pandas", None)
     monkeypatch.setitem(sys.modules, "polars", None)
-    with pytest.raises(ImportError, match="to_pandas needs pandas.*pip install pandas"):
+    with pytest.raises(ImportError, match=r"to_pandas needs pandas.*pip install pandas"):
         result.to_pandas()
     with pytest.raises(ImportError, match="to_polars needs polars"):
         result.to_polars()
@@ -376,7 +375,7 @@ def test_bad_breakdown_arguments_name_what_is_wrong(tmp_path: Path) -> None:
         FILTER.scan(logs, group_by=[1])
     with pytest.raises(InvalidInput, match="no single time field"):
         FILTER.scan(logs, every="1h", dataset="workers_trace_events")
-    with pytest.raises(InvalidInput, match="lone surrogate|surrogate"):
+    with pytest.raises(InvalidInput, match="surrogate"):
         FILTER.scan(logs, group_by="\ud800")
     # The dataset's time field by default; http_requests' without a dataset.
     assert (FILTER.scan(logs, every="1h").breakdown or {})["time_field"] == "EdgeStartTimestamp"

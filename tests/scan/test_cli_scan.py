@@ -123,7 +123,10 @@ def test_group_by_and_every_print_tables_with_shares(capsys: pytest.CaptureFixtu
     logs = tmp_path / "logs.ndjson"
     rows = [("cn", 503, "2026-11-22T00:10:00Z")] * 3 + [("us", 200, 1795305630)] * 2 + [("us", 500, "bad")]
     logs.write_text(
-        "".join(json.dumps({"ClientCountry": c, "EdgeResponseStatus": s, "EdgeStartTimestamp": t}) + "\n" for c, s, t in rows)
+        "".join(
+            json.dumps({"ClientCountry": c, "EdgeResponseStatus": s, "EdgeStartTimestamp": t}) + "\n"
+            for c, s, t in rows
+        )
         + '{"EdgeResponseStatus": 200}\n'
     )
     argv = [FILTER, str(logs), "--group-by", "ClientCountry", "--every", "1h", "--top", "1"]

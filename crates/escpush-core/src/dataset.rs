@@ -175,16 +175,16 @@ impl Dataset {
     /// field or several (workers_trace_events has none, email_security_post_delivery_events
     /// three): name one.
     pub fn time_field(&self) -> Option<&str> {
+        fn only<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+            let first = names.next();
+            names.next().is_none().then_some(first).flatten()
+        }
         let times: Vec<&str> = self
             .fields
             .iter()
             .filter(|f| f.field_type == FieldType::IntOrString)
             .map(|f| f.name.as_str())
             .collect();
-        fn only<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-            let first = names.next();
-            names.next().is_none().then_some(first).flatten()
-        }
         times
             .iter()
             .copied()

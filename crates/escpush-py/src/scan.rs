@@ -146,7 +146,6 @@ fn group_value<'py>(py: Python<'py>, v: &GroupValue) -> PyResult<Option<Bound<'p
             Err(_) => pyo3::types::PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass"))?,
         },
         GroupValue::Array(text) | GroupValue::Object(text) => json()?.call1((text,))?,
-        _ => py.None().into_bound(py),
     }))
 }
 
@@ -589,7 +588,7 @@ impl<'a, 'py> Options<'a, 'py> {
             },
         };
         let every = every_arg(py, args.every)?;
-        let top = args.top.clone().map(|t| t.count(py, "top", 0, i64::MAX)).transpose()?;
+        let top = args.top.map(|t| t.count(py, "top", 0, i64::MAX)).transpose()?;
         let time_field = text_arg("time_field", args.time_field)?;
         let dataset = text_arg("dataset", args.dataset)?
             .map(|name| Dataset::get(&name, None))

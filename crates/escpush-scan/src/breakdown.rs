@@ -144,7 +144,7 @@ impl Breakdown {
                 match dataset {
                     Some(dataset) => problems.extend(field_list_problems("time_field", [Some(name)], dataset, invalid)),
                     None if name.is_empty() => {
-                        problems.push(Problem::new("time_field", invalid, "an empty field name"))
+                        problems.push(Problem::new("time_field", invalid, "an empty field name"));
                     }
                     None => {}
                 }

@@ -409,7 +409,7 @@ impl<'a> Scanner<'a> {
                 let spawned = thread::Builder::new()
                     .name(format!("escpush-scan-{i}"))
                     .spawn_scoped(s, move || {
-                        work(&work_rx, &tx, &mut filter, plan, select, strict, max_line)
+                        work(&work_rx, &tx, &mut filter, plan, select, strict, max_line);
                     });
                 if let Err(error) = spawned {
                     return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));

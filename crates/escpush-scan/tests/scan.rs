@@ -846,6 +846,6 @@ fn breakdowns_cover_every_line_once_whatever_the_threads_and_chunks() {
         .unwrap();
     let tb = top.breakdown.unwrap();
     assert_eq!(tb.groups[..], b.groups[..3]);
-    assert_eq!(tb.other_groups as usize, b.groups.len() - 3);
+    assert_eq!(tb.other_groups, b.groups.len() as u64 - 3);
     assert_eq!(sum(&mut tb.groups.iter().map(|g| g.counts).chain([tb.other])), groups);
 }

@@ -29,8 +29,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import Any
 
-    from .._escpush import Filter, ScanResult
+    from .._escpush import Filter
     from .._problem import FilterProblem
     from ._common import Commands
 
@@ -401,7 +402,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.dataset:
         f.validate(args.dataset)
     progress = _ProgressBar(args.logs) if sys.stderr.isatty() else None
-    window: dict[str, object] = {"since": args.since, "until": args.until, "limit": args.limit}
+    window: dict[str, Any] = {"since": args.since, "until": args.until, "limit": args.limit}
     if args.group_by or args.every or args.top is not None or args.time_field:
         top = args.top if args.top is not None or not args.group_by else 10
         window.update(group_by=args.group_by, every=args.every, top=top, time_field=args.time_field)
