@@ -6,9 +6,7 @@ lose no line (top N with "other", a bounded table of groups, lines without a rea
 from __future__ import annotations
 
 import datetime
-import importlib
 import json
-import os
 import random
 import sys
 from collections import Counter
@@ -20,21 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import escpush
+from engines import need
 from escpush import Filter, InvalidInput, field
 from strategies import FILTERS, RECORDS
 
 MISSING = object()
 HOUR = 3600
-
-
-def need(module: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        message = f"{module} is not installed (pip install -e '.[test]')"
-        if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def tagged(value: Any) -> tuple[str, Any]:
