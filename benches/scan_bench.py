@@ -423,6 +423,9 @@ def breakdown(inputs: dict[str, str], scan: Path | None, reps: int) -> list[str]
                 out, wall, rss, cpu = timed([a.replace("{logs}", inputs[kind]) for a in template])
                 if peer == "escpush (CLI)":
                     out = cli_rows(out)
+                # `matched total` only: scan_count's first line goes on with bytes and seconds.
+                first, _, rest = out.strip().partition("\n")
+                out = "\n".join([" ".join(first.split()[:2]), rest])
                 runs.setdefault((kind, peer), []).append((wall, rss, cpu))
                 outputs.setdefault((kind, peer), set()).add(out.strip())
                 print(f"  rep {rep + 1} {kind:<6} breakdown {peer:<22} {wall:6.2f} s {rss:6.0f} MiB", flush=True)
