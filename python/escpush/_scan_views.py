@@ -84,6 +84,11 @@ def to_pandas(result: ScanResult, table: str) -> Any:
     pd = _need("pandas", "to_pandas")
     cols = columns(result, table)
     frame = pd.DataFrame(cols)
+    for name, values in cols.items():
+        present = [v for v in values if v is not None]
+        if None in values and present and all(type(v) is int and abs(v) < 2**63 for v in present):
+            # Integers with a gap (the "other" row): nullable integers, not floats.
+            frame[name] = pd.array(values, dtype="Int64")
     if table == "buckets":
         for name in ("start", "end"):
             frame[name] = pd.to_datetime(frame[name], utc=True)

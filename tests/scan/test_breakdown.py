@@ -307,6 +307,8 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
     groups = result.to_pandas()
     assert list(groups.columns[:3]) == ["group", "Country", "Status"]
     assert len(groups) == 6 and groups["group"].iloc[-1] == "other"
+    statuses = result.to_pandas().loc[:, "Status"]
+    assert statuses.dtype == object or str(statuses.dtype) == "Int64"  # never floats for integers
     assert groups["lines"].sum() == result.total - result.malformed
     buckets = result.to_pandas("buckets")
     assert isinstance(buckets["start"].dtype, pd.DatetimeTZDtype)
