@@ -3,7 +3,10 @@
 log-push: one plain file, the same gzip-compressed (`gzip -6`, one file), and split into 200
 gzip files in date folders (`20261122/20261122T000000Z_20261122T001424Z_<hash>.log.gz`), plus
 those 200 files served by moto's S3 server on loopback (escpush only: DuckDB's S3 reader
-needs an extension from the internet).
+needs an extension from the internet). Then the breakdown case (`breakdown()`): the same
+counts by `ClientCountry, EdgeResponseStatus` and by hour of `EdgeStartTimestamp` on the plain
+and gzip file, escpush against DuckDB's `GROUP BY` of the SQL escpush prints and polars'
+`group_by` (`benches/breakdown_peers.py`), every count asserted equal to DuckDB's.
 
 Needs ../shared/bench (the log generator and the peers' runners); without it the benchmark
 says so and skips. It generates the logs once into /tmp/escpush-bench (about 1.6 GB in all;
@@ -25,7 +28,11 @@ peers), and each run is one process whose wall time and peak RSS are measured:
 The counts of all peers must agree (and match the known 1M-line counts). MB/s is NDJSON bytes
 (after decompression) / median wall. Targets: at least 3x DuckDB's throughput, at most 64 MiB
 peak RSS. Environment: ESCPUSH_BENCH_LINES (default 1000000), REPS (3), JQ_REPS (1), PEERS
-(subset of: rust cli duckdb jq; default all but jq), KINDS (subset of: plain gzip files s3).
+(subset of: rust cli duckdb jq; default all but jq), KINDS (subset of: plain gzip files s3),
+CASES (subset of: count breakdown; default both).
+
+Breakdown targets: at least 2x DuckDB in CPU time and in wall time, the breakdown at most 25%
+over a plain count (escpush (Rust) against itself), peak RSS at most 64 MiB with `top` bounded.
 """
 
 from __future__ import annotations
@@ -52,6 +59,10 @@ EXPECTED_1M = {
 }
 TARGET_RATIO = 3.0  # at least three times DuckDB's throughput
 TARGET_RSS_MIB = 64
+BREAKDOWN_FILTER = ROOT / "tests" / "data" / "filters" / "c_and3.json"
+GROUP_BY = ["ClientCountry", "EdgeResponseStatus"]
+TARGET_BREAKDOWN_RATIO = 2.0  # at least twice DuckDB, in wall and in CPU time
+TARGET_OVERHEAD = 1.25  # the breakdown costs at most 25% over a plain count
 
 
 def logs(lines: int) -> Path:
@@ -243,6 +254,7 @@ def main() -> None:
     jq_reps = int(os.environ.get("JQ_REPS", "1"))
     wanted = set(os.environ.get("PEERS", "rust cli duckdb").split())
     kinds = os.environ.get("KINDS", "plain gzip files s3").split()
+    cases = os.environ.get("CASES", "count breakdown").split()
 
     path = logs(lines)
     size = path.stat().st_size
@@ -293,7 +305,7 @@ def main() -> None:
                     _, wall, rss, cpu = timed([str(scan), "--inflate-only", inputs[kind]])
                     inflate.setdefault(kind, []).append((wall, rss, cpu))
                     print(f"  rep {rep + 1} {kind:<6} {'(inflate only)':<17} {wall:6.2f} s {rss:6.0f} MiB", flush=True)
-                for f in FILTERS:
+                for f in FILTERS if "count" in cases else []:
                     for peer, template in commands(kind).items():
                         if peer == "jq" and rep >= jq_reps:
                             continue
@@ -329,7 +341,7 @@ def main() -> None:
                 "| - | - | - |"
             )
         peers = commands(kind)
-        for f in FILTERS:
+        for f in FILTERS if "count" in cases else []:
             found = set().union(*(counts[(kind, f.stem, p)] for p in peers))
             expected = EXPECTED_1M.get(f.stem) if lines == 1_000_000 else None
             if len(found) != 1 or (expected is not None and found != {expected}):
@@ -353,10 +365,131 @@ def main() -> None:
                     f"| {kind} | {f.stem} | {peer} | {count} | {wall:.2f} | {size / wall / 1e6:.0f} | {cpu:.2f} "
                     f"| {rss:.0f} | {ratio:.2f} | {cpu_ratio:.2f} | {target} |"
                 )
+    if "breakdown" in cases:
+        problems += breakdown(inputs, scan, reps)
     if problems:
         print("\n" + "\n".join(problems))
         sys.exit(1)
     print("\nAll peers agree on every count.")
+
+
+def breakdown(inputs: dict[str, str], scan: Path | None, reps: int) -> list[str]:
+    """The breakdown case: escpush (the Rust engine, and the CLI's --json) against DuckDB and
+    polars, on the plain and the gzip file. Returns the problems (counts that differ)."""
+    import json
+
+    import escpush
+
+    f = escpush.Filter.parse(BREAKDOWN_FILTER.read_text())
+    ddl = escpush.dataset_schema("http_requests", "duckdb", table="t")
+    types = dict(
+        (line.strip().split(" ", 1)[0].strip('"'), line.strip().split(" ", 1)[1].rstrip(","))
+        for line in ddl.splitlines()[1:-1]
+    )
+    wanted = {c["key"] for c in f.to_dict()["where"]["and"]} | set(GROUP_BY) | {"EdgeStartTimestamp"}
+    columns = [f"{name}={types[name]}" for name in sorted(wanted)]
+    sql = f.to_sql("duckdb", dataset="http_requests")
+    peers_py = ROOT / "benches" / "breakdown_peers.py"
+    split = ["--group-by", ",".join(GROUP_BY), "--every", "3600"]
+
+    def cli_rows(out: str) -> str:
+        data = json.loads(out)
+        b = data["breakdown"]
+        rows = [f"{data['matched']} {data['total']}"]
+        for g in b["groups"]:
+            values = [str(g["key"].get(k, "(missing)")) for k in GROUP_BY]
+            rows.append("\t".join(["G", *values, str(g["lines"]), str(g["matched"])]))
+        for x in b["buckets"]:
+            start = escpush_unix(x["start"])
+            rows.append(f"B\t{start}\t{x['lines']}\t{x['matched']}")
+        return "\n".join(rows)
+
+    peers: dict[str, list[str]] = {}
+    if scan is not None:
+        peers["escpush count (Rust)"] = [str(scan), str(BREAKDOWN_FILTER), "{logs}"]
+        peers["escpush (Rust)"] = [str(scan), *split, str(BREAKDOWN_FILTER), "{logs}"]
+        peers["escpush top 10 (Rust)"] = [str(scan), *split, "--top", "10", str(BREAKDOWN_FILTER), "{logs}"]
+    cli = [sys.executable, "-m", "escpush", "filter", "scan", str(BREAKDOWN_FILTER), "{logs}"]
+    peers["escpush (CLI)"] = [*cli, "--group-by", GROUP_BY[0], "--group-by", GROUP_BY[1], "--every", "1h"]
+    peers["escpush (CLI)"] += ["--top", str(2**62), "--json"]
+    peers["duckdb"] = [sys.executable, str(peers_py), "duckdb", sql, "{logs}", *columns]
+    peers["polars"] = [sys.executable, str(peers_py), "polars", str(BREAKDOWN_FILTER), "{logs}"]
+    runs: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+    outputs: dict[tuple[str, str], set[str]] = {}
+    kinds = [k for k in ("plain", "gzip") if k in inputs]
+    for rep in range(reps):
+        for kind in kinds:
+            for peer, template in peers.items():
+                out, wall, rss, cpu = timed([a.replace("{logs}", inputs[kind]) for a in template])
+                if peer == "escpush (CLI)":
+                    out = cli_rows(out)
+                # `matched total` only: scan_count's first line goes on with bytes and seconds.
+                first, _, rest = out.strip().partition("\n")
+                out = "\n".join([" ".join(first.split()[:2]), rest])
+                runs.setdefault((kind, peer), []).append((wall, rss, cpu))
+                outputs.setdefault((kind, peer), set()).add(out.strip())
+                print(f"  rep {rep + 1} {kind:<6} breakdown {peer:<22} {wall:6.2f} s {rss:6.0f} MiB", flush=True)
+
+    def table(text: str) -> tuple[str, dict[str, str]]:
+        head, *rows = text.splitlines()
+        counts = {}
+        for row in rows:
+            *key, lines, kept = row.split("\t")
+            counts["\t".join(key)] = f"{lines}\t{kept}"
+        return " ".join(head.split()[:2]), counts
+
+    problems = []
+    print(f"\nbreakdown: {BREAKDOWN_FILTER.stem} by {', '.join(GROUP_BY)} and every hour of EdgeStartTimestamp")
+    print("| input | peer | groups | buckets | median wall s | CPU s | peak RSS MiB", end="")
+    print(" | x DuckDB wall | x DuckDB CPU | target |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for kind in kinds:
+        (duck_out,) = outputs[(kind, "duckdb")]
+        duck_head, duck = table(duck_out)
+        med = {p: statistics.median(w for w, _, _ in runs[(kind, p)]) for p in peers}
+        cpu = {p: statistics.median(c for _, _, c in runs[(kind, p)]) for p in peers}
+        for peer in peers:
+            outs = outputs[(kind, peer)]
+            if len(outs) != 1:
+                problems.append(f"{kind} {peer}: the runs disagree")
+            head, got = table(next(iter(outs)))
+            if peer == "escpush count (Rust)":
+                groups = buckets = "-"
+                if head != duck_head:
+                    problems.append(f"{kind} {peer}: {head} != DuckDB's {duck_head}")
+            else:
+                groups = str(sum(k.startswith("G") for k in got))
+                buckets = str(sum(k.startswith("B") for k in got))
+                if head != duck_head or (got != duck and not peer.startswith("escpush top")):
+                    problems.append(f"{kind} {peer}: counts differ from DuckDB's")
+                if peer.startswith("escpush top") and any(duck.get(k) != v for k, v in got.items()):
+                    problems.append(f"{kind} {peer}: a listed group's counts differ from DuckDB's")
+            rss = max(r for _, r, _ in runs[(kind, peer)])
+            target = ""
+            if peer == "escpush (Rust)" and "escpush count (Rust)" in peers:
+                over = med[peer] / med["escpush count (Rust)"]
+                over_cpu = cpu[peer] / cpu["escpush count (Rust)"]
+                missed = [f"{over:.2f}x wall of a count"] if over > TARGET_OVERHEAD else []
+                missed += [f"{over_cpu:.2f}x CPU of a count"] if over_cpu > TARGET_OVERHEAD else []
+                target = f"over a count: {over:.2f}x wall, {over_cpu:.2f}x CPU; "
+                for name, ratio in (("wall", med["duckdb"] / med[peer]), ("CPU", cpu["duckdb"] / cpu[peer])):
+                    if ratio < TARGET_BREAKDOWN_RATIO:
+                        missed.append(f"{ratio:.2f}x DuckDB {name}")
+                target += "missed: " + ", ".join(missed) if missed else "met"
+            if peer == "escpush top 10 (Rust)":
+                target = "met" if rss <= TARGET_RSS_MIB else f"missed: {rss:.0f} MiB > {TARGET_RSS_MIB} MiB"
+            print(
+                f"| {kind} | {peer} | {groups} | {buckets} | {med[peer]:.2f} | {cpu[peer]:.2f} | {rss:.0f} "
+                f"| {med['duckdb'] / med[peer]:.2f} | {cpu['duckdb'] / cpu[peer]:.2f} | {target} |"
+            )
+    return problems
+
+
+def escpush_unix(text: str) -> int:
+    import datetime
+
+    when = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    return int(when.timestamp())
 
 
 if __name__ == "__main__":

@@ -73,6 +73,12 @@ def _render_html(name: str, args: tuple[object, ...]) -> str:
     return html
 
 
+def _scan_view(name: str, args: tuple[object, ...]) -> object:
+    from . import _scan_views
+
+    return getattr(_scan_views, name)(*args)
+
+
 def _schema(fmt: str, columns: list[tuple[str, str]]) -> object:
     from ._schemas import build
 
@@ -110,6 +116,7 @@ _escpush._register(
     },
     job=Job,
     render_html=_render_html,
+    scan_view=_scan_view,
     schema=_schema,
     polars_expr=_polars_expr,
     spark_column=_spark_column,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from ._format import condition_parts, group_of, job_items, percent, plural, size, usage, walk
+from ._format import breakdown_tables, condition_parts, group_of, job_items, percent, plural, size, usage, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +31,20 @@ if TYPE_CHECKING:
     from .errors import _WithProblems
 
 # Notebook front ends align table cells right and stripe rows; a job or a scan reads better
-# left-aligned. Scoped to .escpush, so nothing else on the page changes.
+# left-aligned. Scoped to .escpush, so nothing else on the page changes. JupyterLab's own
+# rules (`.jp-RenderedHTMLCommon td {text-align: right}`, centred tables) win over a style
+# sheet in the output wherever theirs is as specific and comes later, so what must hold is
+# written on the elements themselves too (`_INLINE`, added by `_box`): an inline style beats
+# every selector. A right-aligned `<pre>`, or one in a proportional font (nbconvert's lab
+# template has no code font for it), would put the caret under a problem's text off its spot:
+# its font is monospace inline too (`monospace,monospace` keeps browsers' monospace size).
+_INLINE = {
+    "table": "border-collapse:collapse;margin:.25em 0;",
+    "th": "text-align:left;vertical-align:top;padding:.1em 1em .1em 0;",
+    "td": "text-align:left;vertical-align:top;padding:.1em 1em .1em 0;",
+    "pre": "text-align:left;margin:.25em 0;padding:0;white-space:pre;font-family:monospace,monospace;",
+}
+_TAG = re.compile(r"<(table|th|td|pre)>")
 _STYLE = (
     "<style>"
     ".escpush table{border-collapse:collapse;margin:.25em 0}"
@@ -63,7 +76,10 @@ def _message(text: str) -> str:
 
 
 def _box(kind: str, title: str, body: str) -> str:
-    """One object's display: ``title`` and ``body`` are HTML already escaped."""
+    """One object's display: ``title`` and ``body`` are HTML already escaped (so every ``<``
+    of a value is ``&lt;``, and each tag matched here is one of ours); its tables, cells and
+    preformatted text get their alignment inline (see ``_INLINE``)."""
+    body = _TAG.sub(lambda m: f'<{m[1]} style="{_INLINE[m[1]]}">', body)
     return f'<div class="escpush escpush-{kind}">{_STYLE}<div><strong>{title}</strong></div>{body}</div>'
 
 
@@ -188,7 +204,13 @@ def scan_result_html(result: ScanResult) -> str:
         rate = f"{size(result.bytes / result.seconds)}/s, {result.total / result.seconds:,.0f} lines/s"
         rows.append(("throughput", rate))
     title = f"ScanResult: {result.matched} of {plural(result.total, 'line')} matched"
-    return _box("scan-result", title, _rows(rows))
+    body = _rows(rows)
+    for caption, header, cells in breakdown_tables(result.to_dict()):
+        head = "".join(f"<th>{_text(h)}</th>" for h in header)
+        lines = "".join("<tr>" + "".join(f"<td>{_text(c)}</td>" for c in r) + "</tr>" for r in cells)
+        body += f"<div><strong>{_text(caption)}</strong></div>"
+        body += f"<table><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table>"
+    return _box("scan-result", title, body)
 
 
 # Job

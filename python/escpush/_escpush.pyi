@@ -74,6 +74,8 @@ _LogPath: TypeAlias = str | os.PathLike[str]
 _LogPaths: TypeAlias = _LogPath | Sequence[_LogPath]
 _Progress: TypeAlias = Callable[[int, int], object]
 _Time: TypeAlias = datetime.datetime | datetime.date | str | int | float
+_Every: TypeAlias = str | int | datetime.timedelta
+_Table: TypeAlias = Literal["groups", "buckets", "inputs"]
 
 @final
 class Filter:
@@ -150,6 +152,11 @@ class Filter:
         since: _Time | None = None,
         until: _Time | None = None,
         limit: int | None = None,
+        group_by: str | Sequence[str] | None = None,
+        every: _Every | None = None,
+        top: int | None = None,
+        time_field: str | None = None,
+        dataset: str | None = None,
     ) -> ScanResult:
         """Runs the filter over NDJSON logs (plain or gzip) on every core, with the GIL
         released, and counts the lines and bytes that match. ``paths``: files, folders (read
@@ -161,7 +168,17 @@ class Filter:
         come back in ``lines``. ``progress(bytes, lines)`` is called about every 0.1 s. Raises
         ``ScanError`` naming an input that cannot be read (with the counts so far in its
         message and ``partial``) and, with ``strict=True``, the first line that is not a JSON
-        object."""
+        object.
+
+        Breakdowns, counted in the same pass: ``group_by`` (a field or a list) counts the
+        lines and bytes read and kept per distinct value (``result.groups``, most lines
+        first; a value as ``json.loads`` reads it, ``null`` and a missing field each a group
+        of their own), ``top=N`` lists only the N largest, the rest as ``other``, and bounds
+        the groups held while scanning; ``every`` (``"1h"``, ``"15m"``, seconds or a
+        ``timedelta``) counts per time bucket (``result.buckets``) of ``time_field``, by
+        default the dataset's time field (``dataset``, by default ``http_requests``:
+        ``EdgeStartTimestamp``), read in any log-push timestamp format; lines without a
+        readable time are counted apart (``no_time``, ``unreadable_time``)."""
     def select(
         self,
         src: _LogPaths,
@@ -173,6 +190,11 @@ class Filter:
         since: _Time | None = None,
         until: _Time | None = None,
         limit: int | None = None,
+        group_by: str | Sequence[str] | None = None,
+        every: _Every | None = None,
+        top: int | None = None,
+        time_field: str | None = None,
+        dataset: str | None = None,
     ) -> ScanResult:
         """Writes the lines of ``src`` that match to the file ``dst``, in input order (only the
         first ``limit`` with a limit; the counts cover every line)."""
@@ -243,6 +265,34 @@ class ScanResult:
     @property
     def summary(self) -> str:
         """The answer in one line: ``keeps 23.1% of lines, 18.4% of bytes``."""
+    @property
+    def breakdown(self) -> dict[str, Any] | None:
+        """With ``group_by`` or ``every``: ``group_by``, ``groups``, ``other`` (the lines of
+        the groups not listed, and how many ``groups``), ``exact`` (False when more groups
+        came than could be held: the smallest were then moved to ``other`` as the scan went),
+        ``peak_groups``, ``time_field``, ``every`` (seconds), ``buckets``, ``no_time``,
+        ``unreadable_time`` and ``other_buckets``; every row has ``lines``, ``matched``,
+        ``bytes``, ``matched_bytes``, ``line_share`` and ``byte_share``."""
+    @property
+    def groups(self) -> list[dict[str, Any]] | None:
+        """With ``group_by``: the groups, most lines first, each with ``key`` (the fields'
+        values as ``json.loads`` gives them; a missing field is left out), ``label`` and the
+        counts of a row."""
+    @property
+    def buckets(self) -> list[dict[str, Any]] | None:
+        """With ``every``: the time buckets that hold lines, in time order, each with
+        ``start`` and ``end`` (ISO-8601, UTC) and the counts of a row."""
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain data, the shape of ``escpush filter scan --json``."""
+    def to_pandas(self, table: _Table = "groups") -> Any:
+        """One table (``groups``, ``buckets`` or ``inputs``) as a ``pandas.DataFrame``, with a
+        ``share`` column (of the lines read); needs pandas."""
+    def to_polars(self, table: _Table = "groups") -> Any:
+        """One table as a ``polars.DataFrame`` (a field whose values differ in type holds
+        their JSON text); needs polars."""
+    def plot(self, *, top: int = 10, by: Literal["lines", "bytes"] = "lines") -> Any:
+        """Draws kept against dropped over time (with ``every``) and for the ``top`` groups
+        (with ``group_by``); returns the matplotlib figure. Needs matplotlib."""
     def __eq__(self, other: object, /) -> bool: ...
     def _repr_html_(self) -> str:
         """In Jupyter: the counts with their shares, the first malformed line, the throughput."""
@@ -345,6 +395,7 @@ def _register(
     errors: Mapping[str, type[BaseException]],
     job: type[Job],
     render_html: Callable[[str, tuple[object, ...]], str],
+    scan_view: Callable[[str, tuple[object, ...]], object],
     schema: Callable[[str, list[tuple[str, str]]], object],
     polars_expr: Callable[[str], object],
     spark_column: Callable[[str], object],

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterator, Mapping, Sequence
     from typing import Any
 
 __all__ = [
@@ -169,3 +169,71 @@ def tree_lines(where: Mapping[str, Any], ascii_only: bool) -> list[str]:
             below = "" if depth == 0 else prefixes[depth - 1] + ("   " if last else bar)
             prefixes.append(below)
     return lines
+
+
+_BREAKDOWN_HEADER = ["lines", "of all", "kept", "kept %", "bytes kept", "of bytes"]
+_NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
+
+
+def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The breakdown of ``ScanResult.to_dict()`` as tables of text, for the command line and
+    the notebook display: (title, header, rows). Each row: the group or bucket, its lines and
+    their share of the lines read, the lines kept and their share of the row, the bytes kept
+    and their share of the row's bytes. The groups beyond ``top`` make one row, ``other``;
+    lines without a readable time, rows of their own."""
+    breakdown = data.get("breakdown")
+    if not breakdown:
+        return []
+    read = data["total"] - data["malformed"]
+
+    def cells(label: str, row: Mapping[str, Any]) -> list[str]:
+        return [
+            label,
+            f"{row['lines']:,}",
+            percent(row["lines"], read) or "-",
+            f"{row['matched']:,}",
+            percent(row["matched"], row["lines"]) or "-",
+            size(row["matched_bytes"]),
+            percent(row["matched_bytes"], row["bytes"]) or "-",
+        ]
+
+    tables = []
+    if breakdown["group_by"]:
+        rows = [cells(g["label"], g) for g in breakdown["groups"]]
+        other = breakdown["other"]
+        if other["lines"]:
+            rows.append(cells(f"other ({plural(other['groups'], 'group')})", other))
+        listed = len(breakdown["groups"])
+        total = listed + other["groups"]
+        title = f"by {', '.join(breakdown['group_by'])}: {plural(total, 'group')}"
+        if other["groups"]:
+            title += f", the {listed:,} with the most lines"
+        if not breakdown["exact"]:
+            title += " (approximate: more groups than could be held; the smallest went to other)"
+        tables.append((title, ["group", *_BREAKDOWN_HEADER], rows))
+    if breakdown["every"] is not None:
+        rows = [cells(b["start"], b) for b in breakdown["buckets"]]
+        rows += [cells(label, breakdown[name]) for name, label in _NAMED_TIME_ROWS if breakdown[name]["lines"]]
+        title = f"every {interval(breakdown['every'])} of {breakdown['time_field']}"
+        tables.append((title, ["start (UTC)", *_BREAKDOWN_HEADER], rows))
+    return tables
+
+
+def interval(seconds: int) -> str:
+    """``3600`` as ``1h``, ``90`` as ``90s``: the largest unit that divides it."""
+    for unit, n in (("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60)):
+        if seconds % n == 0:
+            return f"{seconds // n}{unit}"
+    return f"{seconds}s"
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+    """Rows of cells as aligned lines: the first column left-aligned, the others right."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
+        return indent + "  ".join([first, *rest]).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]

@@ -30,6 +30,7 @@ from escpush import (
     ScanResult,
     field,
 )
+from escpush._display import _INLINE
 from escpush._format import JOB_FIELD_ORDER, percent
 from escpush.testing import Emulator
 
@@ -323,8 +324,9 @@ def test_jobs_are_job_dicts_with_masked_display(escpush_emulator: Emulator) -> N
     assert shown.startswith(f"Log-push job {job['id']}: <b>errors</b>")
     # The main fields first, in the order the command line shows them too.
     assert f"id {job['id']} name <b>errors</b> dataset http_requests destination_conf {masked} enabled True" in shown
-    heads = [markup.index(f"<th>{k}</th>") for k in JOB_FIELD_ORDER if k in job and k != "ownership_challenge"]
-    assert heads == sorted(heads) and markup.count("<th>") == len(job)
+    th = f'<th style="{_INLINE["th"]}">'
+    heads = [markup.index(f"{th}{k}</th>") for k in JOB_FIELD_ORDER if k in job and k != "ownership_challenge"]
+    assert heads == sorted(heads) and markup.count(th) == len(job)
     assert "logpull_options fields=ClientIP&timestamps=rfc3339" in shown
     assert f"filter Filter 2 of {DEFAULT_MAX_OPERATORS} operators" in shown
     assert 'EdgeResponseStatus geq "500"' in shown
@@ -448,3 +450,44 @@ def test_scan_result_shows_bytes_kept_and_inputs(tmp_path: Path) -> None:
     (tmp_path / "empty.ndjson").write_text("")
     nothing = (field("EdgeResponseStatus") >= 500).scan(tmp_path / "empty.ndjson")
     assert nothing.byte_share is None and "bytes kept" in nothing._repr_html_()
+
+
+class _Tags(HTMLParser):
+    """Every start tag with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_alignment_is_inline_so_that_jupyterlab_styles_cannot_override_it(tmp_path: Path) -> None:
+    """JupyterLab right-aligns `.jp-RenderedHTMLCommon td` and centres tables; a style sheet in
+    the output does not win over it (as specific, earlier or later depending on the page), an
+    inline style does. Every table, cell and <pre> of every display carries its alignment."""
+    logs = tmp_path / "logs.ndjson"
+    logs.write_text('{"EdgeResponseStatus": 503, "ClientCountry": "cn", "EdgeStartTimestamp": 1795305630}\n')
+    result = (field("EdgeResponseStatus") >= 500).scan(logs, group_by="ClientCountry", every="1h")
+    try:
+        Filter.from_text("EdgeResponseStatus >== 500")
+    except FilterError as err:
+        text_error = err
+    shown = [
+        result._repr_html_(),
+        text_error._repr_html_(),
+        (field("A") == 1)._repr_html_(),
+        escpush.Job({"id": 1, "name": "x", "filter": '{"where":{"key":"A","operator":"eq","value":1}}'})._repr_html_(),
+    ]
+    seen = set()
+    for markup in shown:
+        parser = _Tags()
+        parser.feed(markup)
+        for tag, attrs in parser.tags:
+            if tag in ("table", "td", "th", "pre"):
+                seen.add(tag)
+                assert attrs.get("style") == _INLINE[tag], (tag, markup)
+                if tag != "table":
+                    assert "text-align:left" in (attrs.get("style") or "")
+    assert seen == {"table", "td", "th", "pre"}

@@ -115,3 +115,40 @@ def test_a_time_range_is_refused_for_stdin(logs: Path) -> None:
         assert done.stdout == b""
         assert b"`-`: --since/--until pick files by the time range" in done.stderr
         assert b"standard input has no such name" in done.stderr
+
+
+def test_group_by_and_every_print_tables_with_shares(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    logs = tmp_path / "logs.ndjson"
+    rows = [("cn", 503, "2026-11-22T00:10:00Z")] * 3 + [("us", 200, 1795305630)] * 2 + [("us", 500, "bad")]
+    logs.write_text(
+        "".join(
+            json.dumps({"ClientCountry": c, "EdgeResponseStatus": s, "EdgeStartTimestamp": t}) + "\n"
+            for c, s, t in rows
+        )
+        + '{"EdgeResponseStatus": 200}\n'
+    )
+    argv = [FILTER, str(logs), "--group-by", "ClientCountry", "--every", "1h", "--top", "1"]
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    at = lines.index("by ClientCountry: 3 groups, the 1 with the most lines:")
+    assert lines[at + 1].split() == ["group", "lines", "of", "all", "kept", "kept", "%", "bytes", "kept", "of", "bytes"]
+    assert lines[at + 2].split()[:6] == ["cn", "3", "42.9%", "3", "100.0%", "291"]
+    assert lines[at + 3].split()[:6] == ["other", "(2", "groups)", "4", "57.1%", "1"]
+    assert "every 1h of EdgeStartTimestamp:" in lines
+    assert any(line.split()[:3] == ["2026-11-22T00:00:00Z", "5", "71.4%"] for line in lines)
+    assert any(line.split()[:4] == ["no", "time", "1", "14.3%"] for line in lines)
+    assert any(line.split()[:4] == ["unreadable", "time", "1", "14.3%"] for line in lines)
+    code, out, err = run(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert data["breakdown"]["groups"][0]["key"] == {"ClientCountry": "cn"}
+    assert data["breakdown"]["other"]["groups"] == 2
+    assert [b["start"] for b in data["breakdown"]["buckets"]] == ["2026-11-22T00:00:00Z"]
+    assert data["inputs"] == 1 and data["total"] == 7
+    # Mistakes are usage errors naming the option's problem.
+    code, out, err = run(capsys, FILTER, str(logs), "--group-by", "ClientCountyr", "--dataset", "http_requests")
+    assert code == 2 and "did you mean `ClientCountry`" in err
+    code, out, err = run(capsys, FILTER, str(logs), "--every", "soon")
+    assert code == 2 and "not an interval" in err

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 import pytest
 
 import escpush
+from engines import need
 from escpush import Filter, field
 
 DATASET = "http_requests"
@@ -107,17 +107,6 @@ FLOATS = [0.5, -2.5, 499.5, 503.25, 1e300, 0, 200, 503, -3, 2**53, 2**53 + 2, 2*
 # An `int or string` column holds an integer as its canonical text; other text is a string.
 INT_OR_STRING = [*INTS, "2024-01-01T00:00:00Z", "abc", "0123", "-0", "12a", " 5", "+5", "", "a'b"]
 INT_OR_STRING += [2**64, -(2**64), 2**63, 10**30, f"{2**64}\n", f"0{2**64}"]
-
-
-def need(module: str) -> Any:
-    """The engine's module, or a skip naming it (a failure under CI)."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        message = f"{module} is not installed (pip install -e '.[test]')"
-        if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def field_value(rng: random.Random, kind: str) -> Any:

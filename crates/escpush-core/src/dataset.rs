@@ -167,6 +167,32 @@ impl Dataset {
         self.by_name.get(name).map(|&i| &self.fields[i])
     }
 
+    /// The field that says when a record happened, which a scan's time buckets read
+    /// (`EdgeStartTimestamp` for http_requests, `Datetime` for firewall_events), read from the
+    /// schema: a dataset's timestamps are its fields typed `int or string` (the form follows
+    /// the job's timestamp format); of those, the one named `Timestamp` or `Datetime`, else
+    /// the only one whose name holds `Start`, else the only one. `None` when that leaves no
+    /// field or several (workers_trace_events has none, email_security_post_delivery_events
+    /// three): name one.
+    pub fn time_field(&self) -> Option<&str> {
+        fn only<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+            let first = names.next();
+            names.next().is_none().then_some(first).flatten()
+        }
+        let times: Vec<&str> = self
+            .fields
+            .iter()
+            .filter(|f| f.field_type == FieldType::IntOrString)
+            .map(|f| f.name.as_str())
+            .collect();
+        times
+            .iter()
+            .copied()
+            .find(|n| matches!(*n, "Timestamp" | "Datetime"))
+            .or_else(|| only(times.iter().copied().filter(|n| n.contains("Start"))))
+            .or_else(|| only(times.iter().copied()))
+    }
+
     /// The field name closest to a mistyped one.
     pub fn suggest_field(&self, name: &str) -> Option<&str> {
         suggest::closest(name, self.fields.iter().map(|f| (f.name.as_str(), f.name.as_str())))
@@ -289,6 +315,25 @@ fn load(text: &str) -> Result<Vec<Dataset>, serde_json::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_fields_come_from_the_schema() {
+        let time = |name, scope| Dataset::get(name, Some(scope)).unwrap().time_field();
+        assert_eq!(time("http_requests", DatasetScope::Zone), Some("EdgeStartTimestamp"));
+        assert_eq!(time("firewall_events", DatasetScope::Zone), Some("Datetime"));
+        assert_eq!(time("spectrum_events", DatasetScope::Zone), Some("Timestamp"));
+        assert_eq!(time("zaraz_events", DatasetScope::Zone), Some("TimestampStart"));
+        assert_eq!(time("ssh_logs", DatasetScope::Account), Some("Datetime"));
+        assert_eq!(
+            time("zero_trust_network_sessions", DatasetScope::Account),
+            Some("SessionStartTime")
+        );
+        assert_eq!(time("audit_logs", DatasetScope::Account), Some("When"));
+        assert_eq!(time("workers_trace_events", DatasetScope::Account), None);
+        assert_eq!(time("email_security_post_delivery_events", DatasetScope::Account), None);
+        // Every dataset but those two has one.
+        assert_eq!(datasets().iter().filter(|d| d.time_field().is_none()).count(), 2);
+    }
 
     #[test]
     fn every_dataset_of_both_scopes_is_embedded_with_typed_fields() {

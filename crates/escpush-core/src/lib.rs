@@ -52,6 +52,7 @@ mod scope;
 mod share;
 mod shown;
 mod suggest;
+mod time;
 
 pub use assess::{
     esc_replacements, status_json, AssessPlan, AssessPlanBuilder, AssessReport, Assessment, DiffKind, Difference,
@@ -66,8 +67,8 @@ pub use error::{ApiMessage, Error};
 pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, MAX_SECRET_LEN};
 pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use filter::{
-    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, Limits, Malformation, MalformedLine,
-    Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
+    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, GroupValue, Limits, LineValue,
+    Malformation, MalformedLine, Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
@@ -75,11 +76,11 @@ pub use logpush::{
     FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
-    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal,
-    plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
-    read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift,
-    InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction,
-    PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
+    check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,
+    logpull_options_equal, plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields,
+    read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange,
+    FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan,
+    PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
@@ -97,3 +98,4 @@ pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
 pub use suggest::closest_name;
+pub use time::{format_time, unix_from_civil, Timestamp};

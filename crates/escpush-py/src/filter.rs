@@ -306,7 +306,7 @@ impl PyFilter {
 
     /// Runs the filter over NDJSON log files (plain or gzip; `"-"` is stdin) on every core,
     /// with the GIL released, and counts the lines that match. See `escpush.ScanResult`.
-    #[pyo3(signature = (paths, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None))]
+    #[pyo3(signature = (paths, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None, group_by=None, every=None, top=None, time_field=None, dataset=None))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn scan(
         &self,
@@ -318,8 +318,21 @@ impl PyFilter {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<Int>,
+        group_by: Option<&Bound<'_, PyAny>>,
+        every: Option<&Bound<'_, PyAny>>,
+        top: Option<Int>,
+        time_field: Option<&Bound<'_, PyAny>>,
+        dataset: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?;
+        let breakdown = crate::scan::BreakdownArgs {
+            group_by,
+            every,
+            top,
+            time_field,
+            dataset,
+        };
+        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?
+            .with_breakdown(py, &breakdown)?;
         crate::scan::scan(py, self.filter(), paths, options)
     }
 
@@ -329,7 +342,7 @@ impl PyFilter {
     /// latter as `escpush.Terminated`, in the main thread where their handler is the
     /// default) stop the scan and remove it.
     #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python arguments, extracted by value
-    #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None))]
+    #[pyo3(signature = (src, dst, *, strict=false, threads=None, progress=None, since=None, until=None, limit=None, group_by=None, every=None, top=None, time_field=None, dataset=None))]
     fn select(
         &self,
         py: Python<'_>,
@@ -341,8 +354,21 @@ impl PyFilter {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
         limit: Option<Int>,
+        group_by: Option<&Bound<'_, PyAny>>,
+        every: Option<&Bound<'_, PyAny>>,
+        top: Option<Int>,
+        time_field: Option<&Bound<'_, PyAny>>,
+        dataset: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<crate::scan::PyScanResult> {
-        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?;
+        let breakdown = crate::scan::BreakdownArgs {
+            group_by,
+            every,
+            top,
+            time_field,
+            dataset,
+        };
+        let options = crate::scan::Options::new(py, strict, threads, progress, since, until, limit)?
+            .with_breakdown(py, &breakdown)?;
         // A path str holding a lone surrogate that names no bytes (`surrogateescape` ones
         // do) is InvalidInput, not the UnicodeEncodeError that would show the whole path.
         let dst: std::path::PathBuf = dst.extract().map_err(|e| match dst.cast::<PyString>() {

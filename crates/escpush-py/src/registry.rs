@@ -88,6 +88,8 @@ pub(crate) struct Registry {
     pub(crate) job: Py<PyAny>,
     /// `render_html(name, args)`: the HTML of `escpush._display.<name>(*args)`.
     pub(crate) render_html: Py<PyAny>,
+    /// `scan_view(name, args)`: `escpush._scan_views.<name>(*args)`, a scan's tables and plot.
+    pub(crate) scan_view: Py<PyAny>,
     /// `schema(format, columns)`: a pyarrow / polars / pyspark schema of the columns.
     pub(crate) schema: Py<PyAny>,
     /// `polars_expr(sql)`: polars SQL as a `polars.Expr`.
@@ -114,11 +116,12 @@ impl Registry {
 /// [`ErrorClass`], or a `KeyError` naming the one missing), `Job`, and the functions the
 /// native classes call back.
 #[pyfunction]
-#[pyo3(signature = (*, errors, job, render_html, schema, polars_expr, spark_column))]
+#[pyo3(signature = (*, errors, job, render_html, scan_view, schema, polars_expr, spark_column))]
 pub fn _register(
     errors: &Bound<'_, PyDict>,
     job: Py<PyAny>,
     render_html: Py<PyAny>,
+    scan_view: Py<PyAny>,
     schema: Py<PyAny>,
     polars_expr: Py<PyAny>,
     spark_column: Py<PyAny>,
@@ -136,12 +139,24 @@ pub fn _register(
         errors,
         job,
         render_html,
+        scan_view,
         schema,
         polars_expr,
         spark_column,
     };
     *REGISTRY.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(registry));
     Ok(())
+}
+
+/// `escpush._scan_views.<name>(*args)`: a `ScanResult` as a table or a picture.
+pub(crate) fn scan_view<'py, A>(py: Python<'py>, name: &str, args: A) -> PyResult<Py<PyAny>>
+where
+    A: IntoPyObject<'py, Target = pyo3::types::PyTuple>,
+    A::Error: Into<PyErr>,
+{
+    use pyo3::BoundObject;
+    let args = args.into_pyobject(py).map_err(Into::into)?.into_bound();
+    Registry::get()?.scan_view.call1(py, (name, args))
 }
 
 /// `escpush.Job(dict)`.

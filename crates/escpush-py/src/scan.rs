@@ -7,10 +7,13 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use escpush_core::{percent, share, Filter};
-use escpush_scan::{parse_time, Input, InputResult, Malformed, ScanError, ScanResult, Scanner, Selection};
+use escpush_core::{format_time, percent, share, Dataset, Filter, GroupValue};
+use escpush_scan::{
+    parse_every, parse_time, Breakdown, BreakdownResult, Counts, Input, InputResult, Malformed, ScanError, ScanResult,
+    Scanner, Selection,
+};
 
 use crate::errors;
 
@@ -50,6 +53,8 @@ pub struct PyScanResult {
     /// With `limit=N`: the first N matching lines, in input order, without line breaks.
     #[pyo3(get)]
     lines: Option<Vec<String>>,
+    /// With `group_by` or `every`: the counts by group and by time bucket.
+    breakdown: Option<BreakdownResult>,
 }
 
 impl PyScanResult {
@@ -68,6 +73,7 @@ impl PyScanResult {
             source: None,
             per_input: r.inputs.iter().map(PyScanResult::from_input).collect(),
             lines: None,
+            breakdown: r.breakdown.clone(),
         }
     }
 
@@ -83,6 +89,7 @@ impl PyScanResult {
             source: Some(r.name.clone()),
             per_input: Vec::new(),
             lines: None,
+            breakdown: None,
         }
     }
 }
@@ -92,6 +99,99 @@ impl PyScanResult {
 #[pyfunction]
 pub fn _percent(part: u64, whole: u64) -> Option<String> {
     percent(part, whole)
+}
+
+/// `lines`, `matched`, `bytes`, `matched_bytes`, `line_share`, `byte_share` of a row.
+fn put_row(d: &Bound<'_, PyDict>, c: &Counts) -> PyResult<()> {
+    d.set_item("lines", c.lines)?;
+    d.set_item("matched", c.matched)?;
+    d.set_item("bytes", c.bytes)?;
+    d.set_item("matched_bytes", c.matched_bytes)?;
+    d.set_item("line_share", share(c.matched, c.lines))?;
+    d.set_item("byte_share", share(c.matched_bytes, c.bytes))
+}
+
+/// The counts of a whole scan or an input, as `to_dict` and `--json` give them.
+fn put_counts(d: &Bound<'_, PyDict>, r: &PyScanResult) -> PyResult<()> {
+    d.set_item("total", r.total)?;
+    d.set_item("matched", r.matched)?;
+    d.set_item("malformed", r.malformed)?;
+    d.set_item("bytes", r.bytes)?;
+    d.set_item("matched_bytes", r.matched_bytes)?;
+    d.set_item("line_share", share(r.matched, r.total))?;
+    d.set_item("byte_share", share(r.matched_bytes, r.bytes))
+}
+
+fn row<'py>(py: Python<'py>, c: &Counts) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    put_row(&d, c)?;
+    Ok(d)
+}
+
+/// A group value as `json.loads` gives it (`None` for `Missing`: the caller leaves it out).
+fn group_value<'py>(py: Python<'py>, v: &GroupValue) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let json = || py.import("json")?.getattr("loads");
+    Ok(Some(match v {
+        GroupValue::Missing => return Ok(None),
+        GroupValue::Null => py.None().into_bound(py),
+        GroupValue::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        GroupValue::Int(text) => match text.parse::<i64>() {
+            Ok(n) => n.into_pyobject(py)?.into_any(),
+            Err(_) => py.get_type::<pyo3::types::PyInt>().call1((text,))?,
+        },
+        GroupValue::Float(f) => f.into_pyobject(py)?.into_any(),
+        // Not UTF-8 only around an escaped lone surrogate, which `json.loads` keeps as such.
+        GroupValue::Str(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => PyString::new(py, text).into_any(),
+            Err(_) => pyo3::types::PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass"))?,
+        },
+        GroupValue::Array(text) | GroupValue::Object(text) => json()?.call1((text,))?,
+    }))
+}
+
+/// The breakdown as `to_dict()["breakdown"]` gives it.
+fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("group_by", &b.group_by)?;
+    let groups = PyList::empty(py);
+    for g in &b.groups {
+        let key = PyDict::new(py);
+        for (name, value) in b.group_by.iter().zip(&g.key) {
+            if let Some(value) = group_value(py, value)? {
+                key.set_item(name, value)?;
+            }
+        }
+        let item = PyDict::new(py);
+        item.set_item("key", key)?;
+        let label: Vec<String> = g.key.iter().map(ToString::to_string).collect();
+        item.set_item("label", label.join(" · "))?;
+        put_row(&item, &g.counts)?;
+        groups.append(item)?;
+    }
+    d.set_item("groups", groups)?;
+    let other = row(py, &b.other)?;
+    other.set_item("groups", b.other_groups)?;
+    d.set_item("other", other)?;
+    d.set_item("exact", b.exact)?;
+    d.set_item("peak_groups", b.peak_groups)?;
+    d.set_item("time_field", b.every.as_ref().map(|(f, _)| f))?;
+    d.set_item("every", b.every.as_ref().map(|(_, s)| *s))?;
+    let buckets = PyList::empty(py);
+    if let Some((_, every)) = &b.every {
+        let every = i64::try_from(*every).unwrap_or(i64::MAX);
+        for bucket in &b.buckets {
+            let item = PyDict::new(py);
+            item.set_item("start", format_time(bucket.start))?;
+            item.set_item("end", format_time(bucket.start.saturating_add(every)))?;
+            put_row(&item, &bucket.counts)?;
+            buckets.append(item)?;
+        }
+    }
+    d.set_item("buckets", buckets)?;
+    d.set_item("no_time", row(py, &b.no_time)?)?;
+    d.set_item("unreadable_time", row(py, &b.unreadable_time)?)?;
+    d.set_item("other_buckets", row(py, &b.other_buckets)?)?;
+    Ok(d)
 }
 
 #[pymethods]
@@ -122,6 +222,7 @@ impl PyScanResult {
             source,
             per_input: per_input.iter().map(|r| r.get().clone()).collect(),
             lines,
+            breakdown: None,
         }
     }
 
@@ -147,6 +248,88 @@ impl PyScanResult {
             (Some(lines), Some(bytes)) => format!("keeps {lines} of lines, {bytes} of bytes"),
             _ => "read no lines".to_owned(),
         }
+    }
+
+    /// With `group_by` or `every`: the whole breakdown as a dict (see `to_dict`), else None.
+    #[getter]
+    fn breakdown<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.breakdown.as_ref().map(|b| breakdown_dict(py, b)).transpose()
+    }
+
+    /// With `group_by`: the groups, most lines first (the first `top`), each a dict of
+    /// `key` (the grouped fields' values; a missing field is left out), `label`, and the
+    /// counts; else None.
+    #[getter]
+    fn groups<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &self.breakdown {
+            Some(b) if !b.group_by.is_empty() => Ok(Some(breakdown_dict(py, b)?.as_any().get_item("groups")?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// With `every`: the time buckets that hold lines, in time order, each a dict of `start`,
+    /// `end` (ISO-8601, UTC) and the counts; else None.
+    #[getter]
+    fn buckets<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &self.breakdown {
+            Some(b) if b.every.is_some() => Ok(Some(breakdown_dict(py, b)?.as_any().get_item("buckets")?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Everything as plain data (the shape of `escpush filter scan --json`): the counts and
+    /// shares, `seconds`, `summary`, `first_malformed`, `per_input`, `lines` (with `limit`)
+    /// and `breakdown` (None without `group_by` and `every`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        put_counts(&d, self)?;
+        d.set_item("seconds", self.seconds)?;
+        d.set_item("summary", self.summary())?;
+        let first = match &self.first_malformed {
+            Some((source, line, reason)) => {
+                let m = PyDict::new(py);
+                m.set_item("source", source)?;
+                m.set_item("line", line)?;
+                m.set_item("reason", reason)?;
+                Some(m)
+            }
+            None => None,
+        };
+        d.set_item("first_malformed", first)?;
+        let per_input = PyList::empty(py);
+        for r in &self.per_input {
+            let item = PyDict::new(py);
+            item.set_item("source", &r.source)?;
+            put_counts(&item, r)?;
+            per_input.append(item)?;
+        }
+        d.set_item("per_input", per_input)?;
+        if let Some(lines) = &self.lines {
+            d.set_item("lines", lines)?;
+        }
+        d.set_item("breakdown", self.breakdown(py)?)?;
+        Ok(d)
+    }
+
+    /// A table as a `pandas.DataFrame`: `"groups"` (the default), `"buckets"` or `"inputs"`
+    /// (needs pandas).
+    #[pyo3(signature = (table="groups"))]
+    fn to_pandas(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
+        crate::registry::scan_view(slf.py(), "to_pandas", (slf, table))
+    }
+
+    /// A table as a `polars.DataFrame`: `"groups"` (the default), `"buckets"` or `"inputs"`
+    /// (needs polars).
+    #[pyo3(signature = (table="groups"))]
+    fn to_polars(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
+        crate::registry::scan_view(slf.py(), "to_polars", (slf, table))
+    }
+
+    /// Draws what the filter keeps and drops (matplotlib): over time with `every`, for the
+    /// top groups with `group_by`; returns the figure.
+    #[pyo3(signature = (*, top=10, by="lines"))]
+    fn plot(slf: &Bound<'_, Self>, top: usize, by: &str) -> PyResult<Py<PyAny>> {
+        crate::registry::scan_view(slf.py(), "plot", (slf, top, by))
     }
 
     /// In Jupyter: the counts with their shares, the first malformed line, the throughput.
@@ -275,6 +458,75 @@ fn time_arg(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyR
     )))
 }
 
+/// The breakdown keywords of `scan` and `select`.
+pub(crate) struct BreakdownArgs<'a, 'py> {
+    pub(crate) group_by: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) every: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) top: Option<crate::convert::Int>,
+    pub(crate) time_field: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) dataset: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// An optional text argument (`None` is absent); a lone surrogate is `InvalidInput`.
+fn text_arg(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let text = value.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} is a str, not {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+        ))
+    })?;
+    crate::convert::utf8(text, name).map(Some)
+}
+
+/// A bucket width: `"1h"` (escpush-scan's `parse_every`), whole seconds, or a `timedelta` of
+/// whole seconds.
+fn every_arg(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let wrong = || {
+        PyTypeError::new_err(format!(
+            "every is an interval such as \"1h\", a number of seconds or a timedelta, not {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+        ))
+    };
+    if let Ok(text) = value.cast::<PyString>() {
+        return parse_every(&crate::convert::utf8(text, "every")?)
+            .map(Some)
+            .map_err(|e| errors::invalid_input(py, format!("every: {e}")));
+    }
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(wrong());
+    }
+    let seconds: f64 = if value.hasattr("total_seconds")? {
+        value.call_method0("total_seconds")?.extract()?
+    } else if let Ok(n) = value.extract::<i64>() {
+        if n < 1 {
+            return Err(errors::invalid_input(py, "every: an interval is at least one second"));
+        }
+        return Ok(Some(n.cast_unsigned()));
+    } else {
+        return Err(wrong());
+    };
+    if seconds < 1.0 || seconds.fract() != 0.0 || !seconds.is_finite() {
+        return Err(errors::invalid_input(
+            py,
+            format!("every: {seconds} s; an interval is a whole number of seconds, at least one"),
+        ));
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // whole, positive, finite
+    Ok(Some(seconds as u64))
+}
+
 /// The keyword arguments every scan takes.
 pub(crate) struct Options<'a, 'py> {
     pub(crate) strict: bool,
@@ -283,6 +535,7 @@ pub(crate) struct Options<'a, 'py> {
     pub(crate) since: Option<&'a Bound<'py, PyAny>>,
     pub(crate) until: Option<&'a Bound<'py, PyAny>>,
     pub(crate) limit: Option<u64>,
+    pub(crate) breakdown: Option<Breakdown>,
 }
 
 impl<'a, 'py> Options<'a, 'py> {
@@ -309,7 +562,45 @@ impl<'a, 'py> Options<'a, 'py> {
             since,
             until,
             limit,
+            breakdown: None,
         })
+    }
+
+    /// Adds the breakdown of `group_by`, `every`, `top`, `time_field` and `dataset`, checked by
+    /// escpush-scan (every problem at once, as `InvalidInput`).
+    pub(crate) fn with_breakdown(mut self, py: Python<'_>, args: &BreakdownArgs<'_, '_>) -> PyResult<Self> {
+        let group_by: Vec<String> = match args.group_by {
+            None => Vec::new(),
+            Some(g) if g.is_none() => Vec::new(),
+            Some(g) => match g.cast::<PyString>() {
+                Ok(one) => vec![crate::convert::utf8(one, "group_by")?],
+                Err(_) => g
+                    .try_iter()
+                    .map_err(|_| PyTypeError::new_err("group_by is a field name or a list of field names"))?
+                    .map(|item| {
+                        let item = item?;
+                        let s = item
+                            .cast::<PyString>()
+                            .map_err(|_| PyTypeError::new_err("group_by is a field name or a list of field names"))?;
+                        crate::convert::utf8(s, "group_by")
+                    })
+                    .collect::<PyResult<_>>()?,
+            },
+        };
+        let every = every_arg(py, args.every)?;
+        let top = args.top.map(|t| t.count(py, "top", 0, i64::MAX)).transpose()?;
+        let time_field = text_arg("time_field", args.time_field)?;
+        let dataset = text_arg("dataset", args.dataset)?
+            .map(|name| Dataset::get(&name, None))
+            .transpose()
+            .map_err(|e| errors::core_error(py, &e))?;
+        if group_by.is_empty() && every.is_none() && top.is_none() && time_field.is_none() {
+            return Ok(self);
+        }
+        let breakdown = Breakdown::checked(&group_by, every, time_field.as_deref(), top, dataset)
+            .map_err(|e| errors::core_error(py, &e))?;
+        self.breakdown = Some(breakdown);
+        Ok(self)
     }
 
     fn selection(&self, py: Python<'_>) -> PyResult<Selection> {
@@ -342,6 +633,7 @@ where
         threads,
         progress,
         limit,
+        breakdown,
         ..
     } = options;
     let (result, partial) = {
@@ -350,6 +642,7 @@ where
             .strict(strict)
             .threads(threads.unwrap_or(0))
             .limit(limit)
+            .breakdown(breakdown.unwrap_or_default())
             .progress(REPORT_EVERY, move |p| {
                 Python::attach(|py| {
                     let outcome = py.check_signals().and_then(|()| match &progress {

@@ -3,6 +3,11 @@
 //! files, folders, globs or `-` (as `escpush filter scan` takes them). Prints `matched total
 //! malformed bytes seconds` on one line.
 //!
+//! `--group-by A,B`, `--every SECONDS` (of EdgeStartTimestamp) and `--top N` (before FILTER) add a
+//! breakdown: then one line per group (`G <tab> value <tab> value ... <tab> lines <tab> kept`,
+//! `(missing)` for a missing field) and per bucket (`B <tab> start <tab> lines <tab> kept`,
+//! and `B <tab> no time` / `unreadable time` rows) follow.
+//!
 //! `scan_count --inflate-only [--threads N] LOGS...` decompresses the gzip inputs with the
 //! inflater the scan uses (flate2's zlib-rs backend, with each member's CRC-32 checked on
 //! the same thread), N at once, and evaluates nothing: the limit the
@@ -16,7 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use escpush_core::Filter;
-use escpush_scan::{Input, Scanner, Selection};
+use escpush_scan::{Breakdown, Input, Scanner, Selection};
 
 /// Decompresses every gzip file of `inputs`, `threads` at once.
 fn inflate_only(inputs: Vec<Input>, threads: usize) -> Result<u64, String> {
@@ -96,6 +101,18 @@ fn main() -> ExitCode {
             }
         };
     }
+    let mut breakdown = Breakdown::new();
+    loop {
+        match (args.first().map(String::as_str), args.get(1)) {
+            (Some("--group-by"), Some(fields)) => breakdown = breakdown.group_by(fields.split(',')),
+            (Some("--every"), Some(seconds)) => {
+                breakdown = breakdown.every(seconds.parse().unwrap_or(3600), "EdgeStartTimestamp");
+            }
+            (Some("--top"), Some(n)) => breakdown = breakdown.top(n.parse().ok()),
+            _ => break,
+        }
+        args.drain(..2);
+    }
     if args.len() < 2 {
         eprintln!("usage: scan_count [--threads N] [--chunk-size BYTES] FILTER LOGS... | scan_count --inflate-only [--threads N] LOGS...");
         return ExitCode::from(2);
@@ -118,10 +135,25 @@ fn main() -> ExitCode {
     match Scanner::new(&filter)
         .threads(threads)
         .chunk_size(chunk_size)
+        .breakdown(breakdown)
         .scan(inputs)
     {
         Ok(r) => {
             println!("{} {} {} {} {:.4}", r.matched, r.total, r.malformed, r.bytes, r.seconds);
+            if let Some(b) = &r.breakdown {
+                for g in &b.groups {
+                    let values: Vec<String> = g.key.iter().map(ToString::to_string).collect();
+                    println!("G\t{}\t{}\t{}", values.join("\t"), g.counts.lines, g.counts.matched);
+                }
+                for x in &b.buckets {
+                    println!("B\t{}\t{}\t{}", x.start, x.counts.lines, x.counts.matched);
+                }
+                for (name, c) in [("no time", b.no_time), ("unreadable time", b.unreadable_time)] {
+                    if c.lines > 0 {
+                        println!("B\t{name}\t{}\t{}", c.lines, c.matched);
+                    }
+                }
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -4,6 +4,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use escpush_core::{format_time, unix_from_civil};
 use globset::{GlobBuilder, GlobMatcher};
 use walkdir::WalkDir;
 
@@ -329,7 +330,7 @@ fn compact_time(s: &str) -> Option<i64> {
     }
     let date = (digits(&s[0..4])?, digits(&s[4..6])?, digits(&s[6..8])?);
     let time = (digits(&s[9..11])?, digits(&s[11..13])?, digits(&s[13..15])?);
-    to_unix(date, time)
+    unix_from_civil(date, time)
 }
 
 fn digits(s: &str) -> Option<i64> {
@@ -337,54 +338,6 @@ fn digits(s: &str) -> Option<i64> {
         return None;
     }
     s.parse().ok()
-}
-
-fn to_unix((y, m, d): (i64, i64, i64), (hh, mm, ss): (i64, i64, i64)) -> Option<i64> {
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days_in_month = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if !(1..=days_in_month).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
-        return None;
-    }
-    Some(days_from_civil(y, m, d) * 86_400 + hh * 3600 + mm * 60 + ss)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// `unix_seconds` as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn format_time(unix_seconds: i64) -> String {
-    let days = unix_seconds.div_euclid(86_400);
-    let secs = unix_seconds.rem_euclid(86_400);
-    // Inverse of days_from_civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
 }
 
 /// Reads an ISO-8601 time as unix seconds: `2026-11-22`, `2026-11-22T10:30`,
@@ -408,7 +361,7 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
             digits(&s[4..6]).ok_or_else(bad)?,
             digits(&s[6..8]).ok_or_else(bad)?,
         );
-        return to_unix(date, (0, 0, 0)).ok_or_else(bad);
+        return unix_from_civil(date, (0, 0, 0)).ok_or_else(bad);
     }
     let b = s.as_bytes();
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
@@ -421,7 +374,7 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
     );
     let rest = &s[10..];
     if rest.is_empty() {
-        return to_unix(date, (0, 0, 0)).ok_or_else(bad);
+        return unix_from_civil(date, (0, 0, 0)).ok_or_else(bad);
     }
     let rest = rest.strip_prefix(['T', 't', ' ']).ok_or_else(bad)?;
     // The time, then an optional offset.
@@ -443,7 +396,7 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
     let hh = digits(fields[0]).ok_or_else(bad)?;
     let mm = digits(fields[1]).ok_or_else(bad)?;
     let ss = fields.get(2).map_or(Some(0), |f| digits(f)).ok_or_else(bad)?;
-    let local = to_unix(date, (hh, mm, ss)).ok_or_else(bad)?;
+    let local = unix_from_civil(date, (hh, mm, ss)).ok_or_else(bad)?;
     let offset_secs = match offset {
         "" | "Z" | "z" => 0,
         _ => {

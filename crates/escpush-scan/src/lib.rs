@@ -57,6 +57,7 @@
 
 #[cfg(feature = "store")]
 mod aws_profile;
+mod breakdown;
 mod error;
 mod gzip;
 mod input;
@@ -68,11 +69,14 @@ mod scan;
 mod store;
 mod work;
 
+pub use breakdown::{parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, MAX_BUCKETS, MIN_HELD_GROUPS};
 pub use error::ScanError;
+/// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
+pub use escpush_core::format_time;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;
 pub use input::Input;
-pub use inputs::{format_time, logpush_range, parse_time, Selection};
+pub use inputs::{logpush_range, parse_time, Selection};
 pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
 #[cfg(feature = "store")]
 pub use store::Object;

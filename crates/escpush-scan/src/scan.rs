@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use escpush_core::{share, CompiledFilter, Filter, MalformedLine};
 
+use crate::breakdown::{Aggregate, Breakdown, BreakdownResult};
 use crate::output::{self, Output};
 use crate::read::{Chunk, Inputs, Reader};
 use crate::work::{work, Collector, Done};
@@ -41,6 +42,8 @@ pub struct ScanResult {
     /// The same counts for each input, in input order (folders, globs and prefixes expanded:
     /// one entry per file or object).
     pub inputs: Vec<InputResult>,
+    /// The counts by group and by time bucket, when [`Scanner::breakdown`] asked for them.
+    pub breakdown: Option<BreakdownResult>,
 }
 
 impl ScanResult {
@@ -64,6 +67,7 @@ impl ScanResult {
             matched_bytes: 0,
             seconds: 0.0,
             inputs,
+            breakdown: None,
         }
     }
 }
@@ -165,7 +169,9 @@ pub(crate) type ProgressFn<'a> = Box<dyn FnMut(&Progress) -> bool + Send + 'a>;
 
 /// Runs a filter over NDJSON inputs. See the [crate docs](crate).
 pub struct Scanner<'a> {
+    source: Filter,
     filter: CompiledFilter,
+    breakdown: Option<Breakdown>,
     threads: usize,
     strict: bool,
     chunk_size: usize,
@@ -199,7 +205,9 @@ impl<'a> Scanner<'a> {
     /// A scanner for `filter`: one worker per core, not strict, lines up to 16 MiB.
     pub fn new(filter: &Filter) -> Scanner<'a> {
         Scanner {
+            source: filter.clone(),
             filter: filter.compile(),
+            breakdown: None,
             threads: 0,
             strict: false,
             chunk_size: 0,
@@ -248,6 +256,20 @@ impl<'a> Scanner<'a> {
     #[must_use]
     pub fn limit(mut self, lines: Option<u64>) -> Self {
         self.limit = lines;
+        self
+    }
+
+    /// Also count by group and by time bucket ([`ScanResult::breakdown`]), in the same pass:
+    /// the fields grouped by and the time field are read by the walk that evaluates the line.
+    #[must_use]
+    pub fn breakdown(mut self, breakdown: Breakdown) -> Self {
+        if breakdown.is_empty() {
+            self.filter = self.source.compile();
+            self.breakdown = None;
+        } else {
+            self.filter = CompiledFilter::with_observed(&self.source, &breakdown.observed());
+            self.breakdown = Some(breakdown);
+        }
         self
     }
 
@@ -357,6 +379,7 @@ impl<'a> Scanner<'a> {
         let max_line = self.max_line.max(chunk_size + 2);
         // Shared (an `Arc`) with stdin's reader, which outlives the scan (see `input.rs`).
         let cancel = Arc::new(AtomicBool::new(false));
+        let plan = self.breakdown.as_ref().map(Breakdown::plan);
 
         let mut pools = Vec::with_capacity(readers);
         let mut pool_rxs = Vec::with_capacity(readers);
@@ -385,7 +408,9 @@ impl<'a> Scanner<'a> {
                 let mut filter = self.filter.clone();
                 let spawned = thread::Builder::new()
                     .name(format!("escpush-scan-{i}"))
-                    .spawn_scoped(s, move || work(&work_rx, &tx, &mut filter, select, strict, max_line));
+                    .spawn_scoped(s, move || {
+                        work(&work_rx, &tx, &mut filter, plan, select, strict, max_line);
+                    });
                 if let Err(error) = spawned {
                     return Err(abandon(&cancel, done_tx, &done_rx, pools, spawned_readers, error));
                 }
@@ -393,6 +418,7 @@ impl<'a> Scanner<'a> {
             drop(done_tx);
 
             let mut collector = Collector::new(names, out.take(), strict, self.limit);
+            collector.aggregate = self.breakdown.as_ref().map(Aggregate::new);
             collector.collect(&done_rx, &pools, started, self.progress.as_mut());
             if collector.error.is_some() {
                 cancel.store(true, Ordering::Relaxed);
@@ -407,6 +433,9 @@ impl<'a> Scanner<'a> {
                         read = Err((input, error));
                     }
                 }
+            }
+            if let (Some(aggregate), Some(breakdown)) = (&collector.aggregate, &self.breakdown) {
+                collector.result.breakdown = Some(aggregate.result(breakdown));
             }
             so_far.clone_from(&collector.result);
             if let Some(error) = collector.error {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{is_blank, CompiledFilter};
 use memchr::memchr_iter;
 
+use crate::breakdown::{Aggregate, Plan, Tally};
 use crate::gzip::{self, Check};
 use crate::read::{content_len, read_range, Chunk};
 use crate::scan::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
@@ -31,6 +32,8 @@ pub(crate) struct Done {
     pub(crate) selected: Vec<Range<usize>>,
     /// Reading the chunk's range failed.
     pub(crate) error: Option<ScanError>,
+    /// The chunk's breakdown, when the scan has one.
+    pub(crate) tally: Option<Tally>,
 }
 
 /// A worker: evaluates chunks until there are none.
@@ -38,6 +41,7 @@ pub(crate) fn work(
     work_rx: &Mutex<Receiver<Chunk>>,
     done_tx: &mpsc::Sender<Done>,
     filter: &mut CompiledFilter,
+    plan: Option<Plan>,
     select: bool,
     strict: bool,
     max_line: usize,
@@ -53,7 +57,7 @@ pub(crate) fn work(
         let mut chunk = chunk;
         gzip::hash_pieces(&mut chunk.pieces, &chunk.buf);
         let done = match read_range(&mut chunk, max_line) {
-            Ok(()) => evaluate(chunk, filter, select, strict, max_line),
+            Ok(()) => evaluate(chunk, filter, plan, select, strict, max_line),
             Err(error) => Done {
                 error: Some(error),
                 ..Done::empty(chunk)
@@ -76,13 +80,22 @@ impl Done {
             first_malformed: None,
             selected: Vec::new(),
             error: None,
+            tally: None,
             chunk,
         }
     }
 }
 
-pub(crate) fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, strict: bool, max_line: usize) -> Done {
+pub(crate) fn evaluate(
+    chunk: Chunk,
+    filter: &mut CompiledFilter,
+    plan: Option<Plan>,
+    select: bool,
+    strict: bool,
+    max_line: usize,
+) -> Done {
     let mut done = Done::empty(chunk);
+    let mut tally = plan.map(|_| Tally::default());
     let data = &done.chunk.buf[..done.chunk.len];
     let mut start = done.chunk.start;
     let ends = memchr_iter(b'\n', &data[start..])
@@ -102,26 +115,31 @@ pub(crate) fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, 
             if done.first_malformed.is_none() {
                 done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
                 if strict {
-                    return done;
+                    return with_tally(done, tally);
                 }
             }
             continue;
         }
         match filter.matches_line(line) {
-            Ok(true) => {
-                done.matched += 1;
-                done.matched_bytes += (end - range.start) as u64 + u64::from(end < data.len());
-                if select {
-                    done.selected.push(range);
+            Ok(matched) => {
+                let bytes = (end - range.start) as u64 + u64::from(end < data.len());
+                if let (Some(plan), Some(tally)) = (plan, tally.as_mut()) {
+                    tally.add(plan, filter, line, matched, bytes);
+                }
+                if matched {
+                    done.matched += 1;
+                    done.matched_bytes += bytes;
+                    if select {
+                        done.selected.push(range);
+                    }
                 }
             }
-            Ok(false) => {}
             Err(e) => {
                 done.malformed += 1;
                 if done.first_malformed.is_none() {
                     done.first_malformed = Some((done.lines - 1, MalformedReason::Json(e)));
                     if strict {
-                        return done;
+                        return with_tally(done, tally);
                     }
                 }
             }
@@ -135,6 +153,14 @@ pub(crate) fn evaluate(chunk: Chunk, filter: &mut CompiledFilter, select: bool, 
             done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
         }
     }
+    with_tally(done, tally)
+}
+
+fn with_tally(mut done: Done, mut tally: Option<Tally>) -> Done {
+    if let Some(tally) = tally.as_mut() {
+        tally.finish();
+    }
+    done.tally = tally;
     done
 }
 
@@ -154,6 +180,8 @@ pub(crate) struct Collector<'s, 'o> {
     pub(crate) error: Option<ScanError>,
     /// The gzip check of the input being collected.
     check: Check,
+    /// The breakdown's sums, when the scan has one.
+    pub(crate) aggregate: Option<Aggregate>,
 }
 
 impl<'s, 'o> Collector<'s, 'o> {
@@ -169,6 +197,7 @@ impl<'s, 'o> Collector<'s, 'o> {
             limit,
             error: None,
             check: Check::default(),
+            aggregate: None,
         }
     }
 
@@ -239,6 +268,9 @@ impl<'s, 'o> Collector<'s, 'o> {
         }
         if done.chunk.last {
             self.check = Check::default();
+        }
+        if let (Some(aggregate), Some(tally)) = (self.aggregate.as_mut(), done.tally) {
+            aggregate.take(tally);
         }
         let base = self.lines_before[done.chunk.input];
         self.lines_before[done.chunk.input] += done.lines;

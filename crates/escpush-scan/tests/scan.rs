@@ -735,3 +735,117 @@ fn selection_of_folders_globs_and_time_ranges() {
         .unwrap();
     assert_eq!((r.total, r.inputs.len()), (28, 4));
 }
+
+/// Lines of every kind a breakdown meets: strings, integers, floats, booleans, null, missing,
+/// arrays, escapes, and the time in each log-push format (or none, or unreadable).
+fn breakdown_lines() -> String {
+    let mut out = String::new();
+    let countries = [
+        r#""cn""#,
+        r#""c\u006e""#,
+        r#""us""#,
+        "null",
+        "200",
+        "200.0",
+        "2e2",
+        "true",
+        r#"["a", "b"]"#,
+        r#"["a","b"]"#,
+    ];
+    let times = [
+        "1795305630",
+        "1795305630123456789",
+        r#""2026-11-22T00:00:30Z""#,
+        r#""2026-11-22T01:00:30.123Z""#,
+        r#""2026-11-22T02:00:30.123456789Z""#,
+        "null",
+        r#""yesterday""#,
+        "1.5",
+    ];
+    for i in 0..3000 {
+        let status = if i % 3 == 0 { 500 } else { 200 };
+        let _ = write!(out, "{{\"Status\":{status}");
+        if i % 11 != 0 {
+            let _ = write!(out, ",\"Country\":{}", countries[i % countries.len()]);
+        }
+        if i % 13 != 0 {
+            let _ = write!(out, ",\"T\":{}", times[i % times.len()]);
+        }
+        out.push_str("}\n");
+        if i % 500 == 0 {
+            out.push_str("{\"Status\":\n\n");
+        }
+    }
+    out
+}
+
+#[test]
+fn breakdowns_cover_every_line_once_whatever_the_threads_and_chunks() {
+    use escpush_core::GroupValue;
+    use escpush_scan::{Breakdown, Counts};
+
+    let d = dir("breakdown");
+    let text = breakdown_lines();
+    let plain = write(&d.join("a.ndjson"), text.as_bytes());
+    let gz = write(&d.join("b.ndjson.gz"), &gzip(text.as_bytes()));
+    let breakdown = Breakdown::new().group_by(["Country", "Status"]).every(3600, "T");
+    let run = |threads, chunk| {
+        Scanner::new(&filter())
+            .breakdown(breakdown.clone())
+            .threads(threads)
+            .chunk_size(chunk)
+            .scan([Input::path(&plain), Input::path(&gz)])
+            .unwrap()
+    };
+    let first = run(1, 0);
+    for (threads, chunk) in [(4, 0), (3, 4096), (2, 100)] {
+        let mut other = run(threads, chunk);
+        other.seconds = first.seconds;
+        assert_eq!(other, first, "{threads} threads, chunks of {chunk}");
+    }
+    let b = first.breakdown.as_ref().unwrap();
+    assert!(b.exact);
+    let sum = |counts: &mut dyn Iterator<Item = Counts>| {
+        counts.fold((0, 0, 0), |(l, m, by), c| (l + c.lines, m + c.matched, by + c.bytes))
+    };
+    let read = first.total - first.malformed;
+    assert_eq!(first.malformed, 12);
+    // Every line is in one group and one bucket (or a named row): none is dropped.
+    let groups = sum(&mut b.groups.iter().map(|g| g.counts).chain([b.other]));
+    assert_eq!((groups.0, groups.1), (read, first.matched));
+    let buckets = sum(&mut b
+        .buckets
+        .iter()
+        .map(|x| x.counts)
+        .chain([b.no_time, b.unreadable_time, b.other_buckets]));
+    assert_eq!((buckets.0, buckets.1), (read, first.matched));
+    assert_eq!(groups.2, buckets.2);
+    // Malformed and blank lines are in no group; the other lines' bytes are all there.
+    assert_eq!(groups.2 + 2 * 6 * "{\"Status\":\n".len() as u64 + 2 * 6, first.bytes);
+    // One bucket per hour of the five formats, the two unix forms in the first.
+    let starts: Vec<i64> = b.buckets.iter().map(|x| x.start).collect();
+    assert_eq!(starts, [1_795_305_600, 1_795_309_200, 1_795_312_800]);
+    assert!(b.no_time.lines > 0 && b.unreadable_time.lines > 0);
+    // `"cn"` and `"c\u006e"` are one group; 200.0 and 2e2 one, apart from 200; the arrays one.
+    let key = |country: GroupValue, status: &str| vec![country, GroupValue::Int(status.into())];
+    let lines_of = |k: Vec<GroupValue>| b.groups.iter().find(|g| g.key == k).map(|g| g.counts.lines);
+    let cn = lines_of(key(GroupValue::Str(b"cn".to_vec()), "500")).unwrap();
+    let us = lines_of(key(GroupValue::Str(b"us".to_vec()), "500")).unwrap();
+    assert!(cn > us, "{cn} {us}");
+    assert!(
+        lines_of(key(GroupValue::Float(200.0), "200")).unwrap()
+            > lines_of(key(GroupValue::Int("200".into()), "200")).unwrap()
+    );
+    assert!(lines_of(key(GroupValue::Array(r#"["a","b"]"#.into()), "200")).is_some());
+    assert!(lines_of(key(GroupValue::Null, "200")).is_some());
+    assert!(lines_of(key(GroupValue::Missing, "500")).is_some());
+    // top = 3: three listed, the rest in `other`, the same totals.
+    let top = Scanner::new(&filter())
+        .breakdown(breakdown.clone().top(Some(3)))
+        .scan([Input::path(&plain), Input::path(&gz)])
+        .unwrap();
+    let tb = top.breakdown.unwrap();
+    assert_eq!(tb.groups[..], b.groups[..3]);
+    assert_eq!(tb.other_groups, b.groups.len() as u64 - 3);
+    assert_eq!(sum(&mut tb.groups.iter().map(|g| g.counts).chain([tb.other])), groups);
+}

@@ -29,8 +29,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import Any
 
-    from .._escpush import Filter, ScanResult
+    from .._escpush import Filter
     from .._problem import FilterProblem
     from ._common import Commands
 
@@ -139,6 +140,8 @@ def add(commands: Commands, summary: str) -> None:
             "escpush filter scan my-filter.json logs/ --limit 20   # the first 20 matching lines, for a look",
             "escpush filter scan my-filter.json logs.ndjson --output kept.ndjson",
             "zcat big.ndjson.gz | escpush filter scan my-filter.json - --count",
+            "escpush filter scan my-filter.json logs/ --group-by ClientCountry --group-by EdgeResponseStatus "
+            "--every 1h   # what it keeps, by group and by hour",
         ],
         [plain, output],
     )
@@ -169,6 +172,30 @@ def add(commands: Commands, summary: str) -> None:
     scan.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
     scan.add_argument(
         "--threads", type=integer(0, 256), default=None, metavar="N", help="worker threads (default or 0: one per core)"
+    )
+    scan.add_argument(
+        "--group-by",
+        action="append",
+        metavar="FIELD",
+        help="also count by the values of FIELD (repeat for several fields: one group per combination)",
+    )
+    scan.add_argument(
+        "--every",
+        metavar="INTERVAL",
+        help="also count by time buckets of INTERVAL (30s, 15m, 1h, 1d) of the time field",
+    )
+    scan.add_argument(
+        "--top",
+        type=integer(1, 2**63 - 1),
+        default=None,
+        metavar="N",
+        help="with --group-by, list the N groups with the most lines, the rest as other (default 10)",
+    )
+    scan.add_argument(
+        "--time-field",
+        metavar="FIELD",
+        help="with --every, the field to read times from (default: the dataset's, EdgeStartTimestamp for "
+        "http_requests), in any log-push format (rfc3339, rfc3339ms, rfc3339ns, unix, unixnano)",
     )
     scan.set_defaults(run=run_scan)
     add_sql(flt, plain, output)
@@ -362,20 +389,8 @@ def _share(part: int, whole: int) -> str:
     return percent(part, whole) or "-"
 
 
-def _counts(r: ScanResult) -> dict[str, object]:
-    return {
-        "total": r.total,
-        "matched": r.matched,
-        "malformed": r.malformed,
-        "bytes": r.bytes,
-        "matched_bytes": r.matched_bytes,
-        "line_share": r.line_share,
-        "byte_share": r.byte_share,
-    }
-
-
 def run_scan(args: argparse.Namespace) -> int:
-    from .._format import plural, printable, size
+    from .._format import breakdown_tables, plural, printable, size, text_table
 
     if args.filter == "-" and "-" in args.logs:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
@@ -387,7 +402,11 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.dataset:
         f.validate(args.dataset)
     progress = _ProgressBar(args.logs) if sys.stderr.isatty() else None
-    window = {"since": args.since, "until": args.until, "limit": args.limit}
+    window: dict[str, Any] = {"since": args.since, "until": args.until, "limit": args.limit}
+    if args.group_by or args.every or args.top is not None or args.time_field:
+        top = args.top if args.top is not None or not args.group_by else 10
+        window.update(group_by=args.group_by, every=args.every, top=top, time_field=args.time_field)
+        window["dataset"] = args.dataset
     try:
         if args.output is not None:
             result = f.select(
@@ -399,19 +418,12 @@ def run_scan(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     first = result.first_malformed
-    data: dict[str, object] = {
-        **_counts(result),
-        "seconds": result.seconds,
-        "summary": result.summary,
-        "first_malformed": None if first is None else dict(zip(("source", "line", "reason"), first)),
-        "inputs": len(result.per_input),
-        "per_input": [{"source": r.source, **_counts(r)} for r in result.per_input],
-        "output": args.output,
-    }
+    data: dict[str, object] = result.to_dict()
+    data["inputs"] = len(result.per_input)
+    data["output"] = args.output
     # --limit without --output: the lines are the output, and the counts go to stderr.
     to_stdout = result.lines is not None
     if to_stdout:
-        data["lines"] = result.lines
         if not args.json:
             lines = result.lines or []
             sys.stdout.write("".join(line + "\n" for line in lines))
@@ -435,6 +447,8 @@ def run_scan(args: argparse.Namespace) -> int:
                 f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, "
                 f"{_share(r.matched, r.total)} of lines, {_share(r.matched_bytes, r.bytes)} of bytes"
             )
+    for title, header, rows in breakdown_tables(data):
+        lines += [title + ":", *text_table(header, [[printable(c) for c in r] for r in rows])]
     if args.output is not None:
         shown = "" if args.limit is None else f"the first {args.limit:,} "
         lines.append(f"{shown}matching lines written to {args.output}")

@@ -32,7 +32,7 @@ pub use ast::{canonical_integer, Condition, Expr, Operator, Scalar, UnknownOpera
 pub use build::{field, Field};
 pub use equiv::Counterexample;
 pub use eval::{eval_condition, FieldValue, Record};
-pub use line::{is_blank, CompiledFilter, Malformation, MalformedLine};
+pub use line::{is_blank, CompiledFilter, GroupValue, LineValue, Malformation, MalformedLine};
 pub use shared::SharedFilter;
 pub use text::TextError;
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};

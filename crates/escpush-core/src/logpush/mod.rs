@@ -58,7 +58,7 @@ pub use instant_logs::{
 };
 pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
-pub use options::{LogpullOptions, Timestamps};
+pub use options::{field_list_problems, LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use plan::{
     desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,

@@ -277,7 +277,7 @@ impl FromStr for LogpullOptions {
 /// An unknown field is [`ProblemCode::UnknownField`]; every other problem has `code`, the
 /// code of the value the list is part of (`invalid_option` for `logpull_options`, whose every
 /// problem has it; `invalid_value` for a field's value), so that each value keeps one code.
-pub(super) fn field_list_problems<'a>(
+pub fn field_list_problems<'a>(
     path: &str,
     names: impl IntoIterator<Item = Option<&'a str>>,
     dataset: &Dataset,

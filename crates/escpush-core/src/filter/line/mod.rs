@@ -63,6 +63,7 @@
 
 mod eval;
 mod lexer;
+mod observed;
 mod program;
 mod stage1;
 #[cfg(test)]
@@ -74,6 +75,8 @@ use self::eval::Line;
 use self::lexer::{unescape, Quotes, CAREFUL, ESCAPES, INDEXED, PLAIN};
 use self::program::{Program, Span};
 use super::Filter;
+
+pub use self::observed::{GroupValue, LineValue};
 
 /// Why a line is not a JSON object (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,11 +176,18 @@ pub struct CompiledFilter {
     stack: Vec<u8>,
     /// The positions of the current line's quotes (see [`stage1`]).
     quotes: Vec<u32>,
+    /// The slots of the fields recorded for [`CompiledFilter::observed`], in the order given.
+    observed: Vec<usize>,
 }
 impl CompiledFilter {
     /// Compiles `filter`; [`Filter::compile`] says the same.
     pub fn new(filter: &Filter) -> CompiledFilter {
-        let program = Program::new(filter);
+        CompiledFilter::build(filter, &[])
+    }
+
+    /// Compiles `filter`, with slots for the fields `observed` too (see `observed.rs`).
+    fn build(filter: &Filter, observed: &[&str]) -> CompiledFilter {
+        let (program, observed) = Program::with_observed(filter, observed);
         let slots = program.keys.len();
         CompiledFilter {
             program,
@@ -186,6 +196,7 @@ impl CompiledFilter {
             buf: Vec::new(),
             stack: Vec::new(),
             quotes: Vec::new(),
+            observed,
         }
     }
 

@@ -134,14 +134,33 @@ impl Span {
     };
 }
 
+/// The slot of the field `key`, given one if it has none yet.
+fn slot_of(keys: &mut Vec<Box<[u8]>>, key: &[u8]) -> usize {
+    keys.iter().position(|k| &**k == key).unwrap_or_else(|| {
+        keys.push(key.into());
+        keys.len() - 1
+    })
+}
+
 fn text_bytes(s: &Scalar) -> Box<[u8]> {
     s.canonical_text().as_bytes().into()
 }
 
 impl Program {
-    pub(super) fn new(filter: &Filter) -> Program {
+    /// The program of `filter`, with a slot for each field of `observed` too (a field the
+    /// filter reads shares its slot): the walk records their spans, no condition reads them.
+    /// Returns the program and the slots of `observed`, in order.
+    pub(super) fn with_observed(filter: &Filter, observed: &[&str]) -> (Program, Vec<usize>) {
         let mut keys: Vec<Box<[u8]>> = Vec::new();
         let root = Program::compile(filter.expr(), &mut keys);
+        let observed = observed
+            .iter()
+            .map(|name| slot_of(&mut keys, name.as_bytes()))
+            .collect();
+        (Program::new(keys, root), observed)
+    }
+
+    fn new(keys: Vec<Box<[u8]>>, root: Node) -> Program {
         let mut slots: Vec<usize> = (0..keys.len()).collect();
         slots.sort_by_key(|&slot| bucket(&keys[slot]));
         let mut starts = Box::new([0u16; BUCKETS + 1]);
@@ -164,11 +183,7 @@ impl Program {
             Expr::And(items) => Node::All(items.iter().map(|e| Program::compile(e, keys)).collect()),
             Expr::Or(items) => Node::Any(items.iter().map(|e| Program::compile(e, keys)).collect()),
             Expr::Condition(c) => {
-                let key = c.key.as_bytes();
-                let slot = keys.iter().position(|k| &**k == key).unwrap_or_else(|| {
-                    keys.push(key.into());
-                    keys.len() - 1
-                });
+                let slot = slot_of(keys, c.key.as_bytes());
                 let negated = c.operator.is_negative();
                 let positive = if negated { c.operator.negated() } else { c.operator };
                 let test = match (positive, &c.value) {

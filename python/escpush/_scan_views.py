@@ -1,0 +1,161 @@
+"""A scan's results as tables and pictures: ``ScanResult.to_pandas``, ``to_polars`` and
+``plot`` call these (through the native module's registry, see ``__init__._scan_view``).
+
+The data come from ``ScanResult.to_dict()`` alone, so every view shows what ``--json``
+prints. pandas, polars and matplotlib stay optional: each view imports its library when
+called and, without it, raises ``ImportError`` naming the package to install.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._escpush import ScanResult
+
+TABLES = ("groups", "buckets", "inputs")
+_COUNTS = ("lines", "matched", "bytes", "matched_bytes", "line_share", "byte_share")
+
+
+def _need(module: str, what: str) -> Any:
+    """``import module``, or an ``ImportError`` that says what needs it and how to get it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        package = module.split(".")[0]
+        raise ImportError(f"ScanResult.{what} needs {package}, which is not installed: pip install {package}") from None
+
+
+def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
+    """The columns of one table of ``result``: ``groups`` (a column per grouped field, a
+    ``group`` label, the counts, and ``share``, the group's share of the lines read; the
+    groups beyond ``top`` as one row labelled ``other``), ``buckets`` (``start``, ``end`` as
+    UTC datetimes, the counts; the lines without a time, or with one that could not be read,
+    as rows with no start, labelled ``no time`` and ``unreadable time``) or ``inputs``."""
+    import datetime
+
+    data = result.to_dict()
+    breakdown = data["breakdown"]
+    if table not in TABLES:
+        raise ValueError(f"table is one of {', '.join(TABLES)}, not {table!r}")
+    if table == "inputs":
+        rows = [dict(r) for r in data["per_input"]]
+        names = ["source", "total", "matched", "malformed", "bytes", "matched_bytes", "line_share", "byte_share"]
+        return {name: [r[name] for r in rows] for name in names}
+    if breakdown is None or (table == "groups" and not breakdown["group_by"]):
+        raise ValueError(f"this scan has no {table}: scan with {'group_by' if table == 'groups' else 'every'}=")
+    if table == "buckets" and breakdown["every"] is None:
+        raise ValueError("this scan has no buckets: scan with every=")
+    read = data["total"] - data["malformed"]
+    if table == "groups":
+        fields = breakdown["group_by"]
+        rows = list(breakdown["groups"])
+        if breakdown["other"]["lines"]:
+            rows.append({"key": {}, "label": "other", **breakdown["other"]})
+        out: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
+        for name in fields:
+            out[name] = [r["key"].get(name) for r in rows]
+        for name in _COUNTS:
+            out[name] = [r[name] for r in rows]
+        out["share"] = [r["lines"] / read if read else None for r in rows]
+        return out
+
+    def when(text: str | None) -> datetime.datetime | None:
+        if text is None:
+            return None
+        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+
+    rows = [{**r, "label": r["start"]} for r in breakdown["buckets"]]
+    for name, label in (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other")):
+        if breakdown[name]["lines"]:
+            rows.append({**breakdown[name], "start": None, "end": None, "label": label})
+    out = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
+    out["end"] = [when(r["end"]) for r in rows]
+    for name in _COUNTS:
+        out[name] = [r[name] for r in rows]
+    out["share"] = [r["lines"] / read if read else None for r in rows]
+    return out
+
+
+def to_pandas(result: ScanResult, table: str) -> Any:
+    pd = _need("pandas", "to_pandas")
+    cols = columns(result, table)
+    frame = pd.DataFrame(cols)
+    for name, values in cols.items():
+        present = [v for v in values if v is not None]
+        if None in values and present and all(type(v) is int and abs(v) < 2**63 for v in present):
+            # Integers with a gap (the "other" row): nullable integers, not floats.
+            frame[name] = pd.array(values, dtype="Int64")
+    if table == "buckets":
+        for name in ("start", "end"):
+            frame[name] = pd.to_datetime(frame[name], utc=True)
+    return frame
+
+
+def to_polars(result: ScanResult, table: str) -> Any:
+    pl = _need("polars", "to_polars")
+    cols = columns(result, table)
+    series = []
+    for name, values in cols.items():
+        kinds = {type(v) for v in values if v is not None}
+        if len(kinds) > 1 or kinds & {list, dict}:
+            # A field whose values differ in type (200 and "200"): its values as JSON text,
+            # which keeps them apart.
+            import json
+
+            values = [None if v is None else json.dumps(v) for v in values]
+        series.append(pl.Series(name, values, strict=False))
+    return pl.DataFrame(series)
+
+
+def plot(result: ScanResult, top: int, by: str) -> Any:
+    """Kept against dropped: over time (a stacked area per bucket) and for the ``top`` groups
+    (stacked horizontal bars), ``by`` lines or bytes. Returns the matplotlib figure."""
+    # Made by pyplot (whose import lets Jupyter's inline backend show a figure) and closed
+    # there before it is returned: Jupyter shows it once, as the value returned, and pyplot's
+    # current figure stays whatever it was.
+    plt = _need("matplotlib.pyplot", "plot")
+    if by not in ("lines", "bytes"):
+        raise ValueError(f"by is 'lines' or 'bytes', not {by!r}")
+    data = result.to_dict()
+    breakdown = data["breakdown"]
+    if breakdown is None:
+        raise ValueError("nothing to plot: scan with group_by= and/or every=")
+    panels = [name for name, asked in (("buckets", breakdown["every"]), ("groups", breakdown["group_by"])) if asked]
+    fig = plt.figure(figsize=(9, 3.2 * len(panels)))
+    axes = fig.subplots(len(panels), 1, squeeze=False)
+    kept_key = "matched" if by == "lines" else "matched_bytes"
+    total_key = "lines" if by == "lines" else "bytes"
+    for ax, panel in zip(axes[:, 0], panels):
+        if panel == "buckets":
+            cols = columns(result, "buckets")
+            timed = [i for i, s in enumerate(cols["start"]) if s is not None]
+            starts = [cols["start"][i] for i in timed]
+            kept = [cols[kept_key][i] for i in timed]
+            dropped = [cols[total_key][i] - cols[kept_key][i] for i in timed]
+            ax.stackplot(starts, kept, dropped, labels=["kept", "dropped"], step="post", colors=["#2e7d32", "#bdbdbd"])
+            ax.set_title(f"{by} kept and dropped every {breakdown['every']} s ({breakdown['time_field']})")
+            ax.set_ylabel(by)
+            untimed = sum(cols[total_key][i] for i in range(len(starts), len(cols["start"])))
+            if untimed:
+                ax.annotate(f"{untimed:,} {by} without a readable time", (0.01, 0.92), xycoords="axes fraction")
+            for label in ax.get_xticklabels():
+                label.set_rotation(20)
+                label.set_horizontalalignment("right")
+        else:
+            cols = columns(result, "groups")
+            n = min(top, len(cols["group"]))
+            labels = cols["group"][:n][::-1]
+            kept = cols[kept_key][:n][::-1]
+            dropped = [t - k for t, k in zip(cols[total_key][:n][::-1], kept)]
+            ax.barh(labels, kept, color="#2e7d32", label="kept")
+            ax.barh(labels, dropped, left=kept, color="#bdbdbd", label="dropped")
+            ax.set_title(f"{by} kept and dropped by {', '.join(breakdown['group_by'])} (top {n})")
+            ax.set_xlabel(by)
+        ax.legend(loc="upper right")
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
