@@ -7,6 +7,7 @@ of the page (explicit waits), never a sleep."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -242,5 +243,35 @@ def test_an_existing_filter_is_drawn_and_the_text_mode_round_trips(browser: WebD
         page.click("mode-rows")
         page.until(lambda: len(page.rows()) == 2)
         page.shows(g)
+        assert bridge.errors == []
+        assert_no_script_errors(browser)
+
+
+def test_the_sample_is_broken_down_by_the_field_chosen(browser: WebDriver, tmp_path: Path) -> None:
+    logs = tmp_path / "sample.ndjson"
+    logs.write_text(
+        "".join(
+            json.dumps({"EdgeResponseStatus": status, "ClientCountry": country}) + "\n"
+            for status, country in [(503, "cn"), (200, "cn"), (502, "de"), (200, "us"), (504, "cn")]
+        )
+    )
+    f = field("EdgeResponseStatus") >= 500
+    builder = FilterBuilder("http_requests", filter=f, sample=logs, debounce=0.0)
+    with Bridge(builder) as bridge:
+        browser.get(bridge.url)
+        page = Page(browser, builder)
+        page.until(page.settled)
+        page.until(lambda: browser.find_element(By.CSS_SELECTOR, "[data-testid=sample-share]").text == "60.0%")
+        assert browser.find_element(By.CSS_SELECTOR, "[data-testid=sample-counts]").text.startswith("3 of 5 lines")
+        Select(browser.find_element(By.CSS_SELECTOR, "[data-testid=breakdown-field]")).select_by_value("ClientCountry")
+        page.until(page.settled)
+        page.until(lambda: builder.breakdown == "ClientCountry")
+
+        def table() -> list[list[str]]:
+            rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=breakdown-group]")
+            return [[td.text for td in r.find_elements(By.CSS_SELECTOR, "td")] for r in rows]
+
+        page.until(lambda: len(table()) == 3, "the breakdown's table")
+        assert table() == [["cn", "2 / 3", "66.7%"], ["de", "1 / 1", "100.0%"], ["us", "0 / 1", "0.0%"]]
         assert bridge.errors == []
         assert_no_script_errors(browser)

@@ -324,6 +324,29 @@ def test_the_sample_shows_what_the_filter_keeps(tmp_path: Path) -> None:
     assert cached is not None and cached.matched == 2
 
 
+def test_the_sample_is_broken_down_by_a_chosen_field(tmp_path: Path) -> None:
+    logs = write_logs(tmp_path / "sample.ndjson.gz")
+    f = field("EdgeResponseStatus") >= 500
+    b = FilterBuilder(filter=f, sample=logs, debounce=0.0, breakdown="ClientCountry")
+    assert b.wait_for_sample(30) is not None
+    expected = f.scan(logs, group_by="ClientCountry", top=10).breakdown
+    assert expected is not None
+    assert b.sample_report["breakdown"]["groups"] == expected["groups"]
+    assert {g["label"]: (g["matched"], g["lines"]) for g in expected["groups"]} == {
+        "cn": (1, 1),
+        "de": (1, 1),
+        "us": (0, 1),
+        "ru": (0, 1),
+    }
+    b.set_state({"breakdown": "EdgeResponseStatus"})  # chosen in the widget: scanned again
+    result = b.wait_for_sample(30)
+    assert result is not None and result.breakdown is not None
+    assert result.breakdown["group_by"] == ["EdgeResponseStatus"]
+    assert b.sample_report["breakdown"] == result.breakdown
+    b.set_state({"breakdown": ""})
+    assert b.wait_for_sample(30) is not None and b.sample_report["breakdown"] is None
+
+
 def test_the_sample_is_scanned_only_for_a_valid_filter_and_after_a_pause(tmp_path: Path) -> None:
     logs = write_logs(tmp_path / "sample.ndjson.gz")
     b = FilterBuilder(sample=[logs], debounce=0.2)

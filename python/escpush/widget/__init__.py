@@ -43,8 +43,10 @@ _HERE = Path(__file__).parent
 
 _LogPath = Union[str, "os.PathLike[str]"]
 
-# The first matching lines of a sample shown beside the counts.
+# The first matching lines of a sample shown beside the counts, and the groups of a breakdown
+# listed (the others are counted together as `other`).
 _SAMPLE_LINES = 5
+_BREAKDOWN_TOP = 10
 
 
 class _Superseded(Exception):
@@ -62,7 +64,8 @@ class FilterBuilder(anywidget.AnyWidget):
     text) say: ``None`` with no rows, and it raises ``FilterError`` as ``Filter.parse`` would
     while a row is incomplete. ``scope`` picks the account dataset of a name both scopes have;
     ``max_operators`` / ``max_bytes`` change the limits shown (the API's 30 and 1000 by
-    default).
+    default). ``breakdown`` (a field name, also chosen in the widget) breaks the sample's counts
+    down by that field's values (``Filter.scan(group_by=...)``, the 10 largest groups).
     """
 
     _esm = _HERE / "builder.js"
@@ -76,6 +79,7 @@ class FilterBuilder(anywidget.AnyWidget):
     text = traitlets.Unicode("").tag(sync=True)
     report = traitlets.Dict().tag(sync=True)
     sample_report = traitlets.Dict().tag(sync=True)
+    breakdown = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -86,6 +90,7 @@ class FilterBuilder(anywidget.AnyWidget):
         scope: str | None = None,
         max_operators: int | None = None,
         max_bytes: int | None = None,
+        breakdown: str | None = None,
         debounce: float = 0.4,
     ) -> None:
         resolved = _rows.resolve_scope(dataset, scope)
@@ -99,12 +104,14 @@ class FilterBuilder(anywidget.AnyWidget):
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._generation = 0
-        self._scanned: dict[str, tuple[dict[str, Any], ScanResult]] = {}
+        self._scanned: dict[tuple[str, str], tuple[dict[str, Any], ScanResult]] = {}
         self._sample_result: ScanResult | None = None
         self._sample_idle = threading.Event()
         self._sample_idle.set()
         self._ready = False
-        super().__init__(dataset=dataset, scope=resolved, schema=_rows.schema(dataset, resolved))
+        super().__init__(
+            dataset=dataset, scope=resolved, schema=_rows.schema(dataset, resolved), breakdown=breakdown or ""
+        )
         self._open(filter)
         self._ready = True
         self._refresh()
@@ -172,6 +179,11 @@ class FilterBuilder(anywidget.AnyWidget):
         if self._ready and (change["name"] == "tree") == (self.mode == "rows"):
             self._refresh()
 
+    @traitlets.observe("breakdown")
+    def _on_breakdown(self, change: Mapping[str, Any]) -> None:
+        if self._ready:
+            self._refresh()
+
     @traitlets.observe("mode")
     def _on_mode(self, change: Mapping[str, Any]) -> None:
         if not self._ready:
@@ -233,18 +245,18 @@ class FilterBuilder(anywidget.AnyWidget):
                 self.sample_report = {**self._sample_label(), "status": status}
                 self._sample_idle.set()
                 return
-            cached = self._scanned.get(f.to_json())
+            cached = self._scanned.get((f.to_json(), self.breakdown))
             if cached is not None:
                 self.sample_report, self._sample_result = cached
                 self._sample_idle.set()
                 return
             self._sample_idle.clear()
             self.sample_report = {**self._last_counts(), **self._sample_label(), "status": "waiting"}
-            self._timer = threading.Timer(self._debounce, self._scan, args=(generation, f))
+            self._timer = threading.Timer(self._debounce, self._scan, args=(generation, f, self.breakdown))
             self._timer.daemon = True
             self._timer.start()
 
-    def _scan(self, generation: int, f: Filter) -> None:
+    def _scan(self, generation: int, f: Filter, breakdown: str) -> None:
         with self._lock:
             if generation != self._generation:
                 return
@@ -259,7 +271,13 @@ class FilterBuilder(anywidget.AnyWidget):
                 self.sample_report = {**self.sample_report, "read_lines": lines, "read_bytes": read}
 
         try:
-            result = f.scan(self._sample, limit=_SAMPLE_LINES, progress=progress)  # type: ignore[arg-type]
+            result = f.scan(
+                self._sample,  # type: ignore[arg-type]
+                limit=_SAMPLE_LINES,
+                progress=progress,
+                group_by=breakdown or None,
+                top=_BREAKDOWN_TOP if breakdown else None,
+            )
             shown = self._counts(result, f)
         except _Superseded:
             return
@@ -271,7 +289,7 @@ class FilterBuilder(anywidget.AnyWidget):
                 return
             if result is not None:
                 self._sample_result = result
-                self._scanned[f.to_json()] = (shown, result)
+                self._scanned[(f.to_json(), breakdown)] = (shown, result)
             self.sample_report = shown
             self._sample_idle.set()
 
@@ -312,6 +330,7 @@ class FilterBuilder(anywidget.AnyWidget):
             "inputs": len(result.per_input),
             "first_malformed": list(result.first_malformed) if result.first_malformed else None,
             "lines": list(result.lines or []),
+            "breakdown": result.breakdown,
         }
 
     def __repr__(self) -> str:

@@ -764,7 +764,55 @@ function render({ model, el }) {
         ),
       );
     }
+    if (sample.status !== "invalid" && sample.status !== "empty" && sample.status !== "error") body.push(breakdownPart(sample));
     return h("section", { className: "ep-section ep-sample-section" }, h("h4", {}, "On the sample"), ...body);
+  }
+
+  // The sample's counts by the values of a chosen field (Filter.scan's group_by).
+  function breakdownPart(sample) {
+    const chosen = model.get("breakdown") || "";
+    const select = h(
+      "select",
+      {
+        className: "ep-breakdown-field",
+        "data-testid": "breakdown-field",
+        "aria-label": "Break down by",
+        onchange: (e) => {
+          model.set("breakdown", e.target.value);
+          model.save_changes();
+        },
+      },
+      h("option", { value: "" }, "no field"),
+      schema().fields.map((f) => h("option", { value: f.name, selected: f.name === chosen }, f.name)),
+    );
+    select.value = chosen;
+    const parts = [h("label", { className: "ep-breakdown-label" }, "Break down by", select)];
+    const breakdown = sample.breakdown;
+    if (chosen && breakdown && breakdown.groups && !sample.stale) {
+      const row = (label, counts, testid) =>
+        h(
+          "tr",
+          { "data-testid": testid },
+          h("td", { className: "ep-group-key", title: label }, label),
+          h("td", { className: "ep-num" }, `${formatCount(counts.matched)} / ${formatCount(counts.lines)}`),
+          h(
+            "td",
+            { className: "ep-share" },
+            h("div", { className: "ep-bar ep-keep-bar" }, h("div", { className: "ep-fill", style: `width: ${((counts.line_share || 0) * 100).toFixed(1)}%` })),
+            h("span", {}, percent(counts.line_share)),
+          ),
+        );
+      const other = breakdown.other && breakdown.other.groups ? [row(`${formatCount(breakdown.other.groups)} other values`, breakdown.other, "breakdown-other")] : [];
+      parts.push(
+        h(
+          "table",
+          { className: "ep-breakdown", "data-testid": "breakdown" },
+          h("thead", {}, h("tr", {}, h("th", {}, chosen), h("th", { className: "ep-num" }, "kept / lines"), h("th", {}, "share kept"))),
+          h("tbody", {}, breakdown.groups.map((g) => row(g.label, g, "breakdown-group")), other),
+        ),
+      );
+    }
+    return h("div", { className: "ep-breakdown-box" }, ...parts);
   }
 
   function drawProblemsInRows() {
@@ -819,6 +867,7 @@ function render({ model, el }) {
     ["change:text", onText],
     ["change:report", drawPanel],
     ["change:sample_report", drawPanel],
+    ["change:breakdown", drawPanel],
   ];
   for (const [event, callback] of listeners) model.on(event, callback);
   drawHeader();
