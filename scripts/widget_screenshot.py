@@ -74,9 +74,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         write_sample(Path(tmp) / "logs")
         os.chdir(tmp)  # the sample shown as a notebook names it: logs/
-        builder = FilterBuilder(
-            "http_requests", filter=f, sample="logs/", breakdown="ClientRequestHost", debounce=0.0
-        )
+        builder = FilterBuilder("http_requests", filter=f, sample="logs/", breakdown="ClientRequestHost", debounce=0.0)
         builder.wait_for_sample(60)
         with Bridge(builder) as bridge:
             driver = start_chromium(ROOT, width=1280, height=1000)

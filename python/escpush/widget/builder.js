@@ -31,6 +31,11 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// A <select> named `name`: its class `ep-<name>`, its test id `name`, its label for screen readers.
+function select(name, label, onchange, ...options) {
+  return h("select", { className: `ep-${name}`, "data-testid": name, "aria-label": label, onchange }, ...options);
+}
+
 function icon(path) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "0 0 16 16");
@@ -107,16 +112,11 @@ function render({ model, el }) {
 
   // --- the header ---------------------------------------------------------------------------
 
-  const datasetSelect = h("select", {
-    className: "ep-dataset",
-    "data-testid": "dataset",
-    "aria-label": "Dataset",
-    onchange: (e) => {
-      const [scope, name] = e.target.value.split(":");
-      model.set("scope", scope);
-      model.set("dataset", name);
-      model.save_changes();
-    },
+  const datasetSelect = select("dataset", "Dataset", (e) => {
+    const [scope, name] = e.target.value.split(":");
+    model.set("scope", scope);
+    model.set("dataset", name);
+    model.save_changes();
   });
   const modeRows = h("button", { type: "button", "data-testid": "mode-rows", onclick: () => setMode("rows") }, "Rows");
   const modeText = h("button", { type: "button", "data-testid": "mode-text", onclick: () => setMode("text") }, "Text");
@@ -408,14 +408,10 @@ function render({ model, el }) {
     }
     const text = Array.isArray(row.value) ? row.value.join(", ") : row.value;
     if (kind === "bool" && (text === "" || text === "true" || text === "false")) {
-      return h(
-        "select",
-        {
-          className: "ep-value",
-          "data-testid": "value",
-          "aria-label": "Value",
-          onchange: (e) => edit(row.id, (r) => (r.value = e.target.value)),
-        },
+      return select(
+        "value",
+        "Value",
+        (e) => edit(row.id, (r) => (r.value = e.target.value)),
         h("option", { value: "", disabled: true, selected: text === "" }, "choose…"),
         h("option", { value: "true", selected: text === "true" }, "true"),
         h("option", { value: "false", selected: text === "false" }, "false"),
@@ -437,19 +433,15 @@ function render({ model, el }) {
   function rowElement(row) {
     const rowEl = h("div", { className: "ep-row", "data-testid": "row", "data-row": row.id });
     const picker = fieldPicker(row, rowEl);
-    const operator = h(
-      "select",
-      {
-        className: "ep-operator",
-        "data-testid": "operator",
-        "aria-label": "Operator",
-        onchange: (e) => {
-          edit(row.id, (r) => {
-            r.operator = e.target.value;
-            adjustValue(r);
-          });
-          drawRows();
-        },
+    const operator = select(
+      "operator",
+      "Operator",
+      () => {
+        edit(row.id, (r) => {
+          r.operator = operator.value;
+          adjustValue(r);
+        });
+        drawRows();
       },
       operatorOptions(row),
     );
@@ -771,22 +763,18 @@ function render({ model, el }) {
   // The sample's counts by the values of a chosen field (Filter.scan's group_by).
   function breakdownPart(sample) {
     const chosen = model.get("breakdown") || "";
-    const select = h(
-      "select",
-      {
-        className: "ep-breakdown-field",
-        "data-testid": "breakdown-field",
-        "aria-label": "Break down by",
-        onchange: (e) => {
-          model.set("breakdown", e.target.value);
-          model.save_changes();
-        },
+    const picker = select(
+      "breakdown-field",
+      "Break down by",
+      (e) => {
+        model.set("breakdown", e.target.value);
+        model.save_changes();
       },
       h("option", { value: "" }, "no field"),
       schema().fields.map((f) => h("option", { value: f.name, selected: f.name === chosen }, f.name)),
     );
-    select.value = chosen;
-    const parts = [h("label", { className: "ep-breakdown-label" }, "Break down by", select)];
+    picker.value = chosen;
+    const parts = [h("label", { className: "ep-breakdown-label" }, "Break down by", picker)];
     const breakdown = sample.breakdown;
     if (chosen && breakdown && breakdown.groups && !sample.stale) {
       const row = (label, counts, testid) =>
