@@ -8,7 +8,7 @@ use memchr::{memchr, memchr2};
 
 use super::super::eval::cmp_float_int;
 use super::lexer::{skip_ws, unescape};
-use super::program::{Cmp, Group, Kind, Program, Span, NO, YES};
+use super::program::{Group, Kind, Program, Span, NO, YES};
 
 pub(super) struct Line<'a> {
     pub(super) bytes: &'a [u8],
@@ -89,37 +89,22 @@ impl Line<'_> {
 /// The masks of the group's number comparisons that hold for the number `text` (an integer,
 /// or a float), read once for all of them.
 fn numbers(group: &Group, text: &[u8], integer: bool) -> u64 {
-    if group.numbers.is_empty() {
+    let ranges = &group.numbers;
+    if ranges.is_empty() {
         return 0;
     }
-    let holds = |cmp: Cmp, o: Ordering| match cmp {
-        Cmp::Lt => o == Ordering::Less,
-        Cmp::Leq => o != Ordering::Greater,
-        Cmp::Gt => o == Ordering::Greater,
-        Cmp::Geq => o != Ordering::Less,
-    };
-    let mut held = 0;
     if integer {
         match short_int(text) {
-            Some(n) => {
-                for &(cmp, bound, mask) in &group.numbers {
-                    held |= if holds(cmp, n.cmp(&bound)) { mask } else { 0 };
-                }
-            }
-            None => {
-                for &(cmp, bound, mask) in &group.numbers {
-                    held |= if holds(cmp, cmp_int_text(text, bound)) { mask } else { 0 };
-                }
-            }
+            Some(n) => ranges.get(|bound| n.cmp(&bound)),
+            None => ranges.get(|bound| cmp_int_text(text, bound)),
         }
-    } else if let Some(f) = std::str::from_utf8(text).ok().and_then(|t| t.parse::<f64>().ok()) {
-        for &(cmp, bound, mask) in &group.numbers {
-            if cmp_float_int(f, bound).is_some_and(|o| holds(cmp, o)) {
-                held |= mask;
-            }
+    } else {
+        match std::str::from_utf8(text).ok().and_then(|t| t.parse::<f64>().ok()) {
+            // Only NaN has no order, and JSON cannot write it.
+            Some(f) if !f.is_nan() => ranges.get(|bound| cmp_float_int(f, bound).unwrap_or(Ordering::Less)),
+            _ => 0,
         }
     }
-    held
 }
 
 /// The value of a checked integer of up to 18 digits (which fits an `i64`).

@@ -2,6 +2,8 @@
 //! small hash table to find a member's slot from its key, and the condition tree with its
 //! values prepared (canonical texts, integer bounds, substring searchers).
 
+use std::cmp::Ordering;
+
 use aho_corasick::packed;
 use memchr::memmem;
 
@@ -112,6 +114,18 @@ pub(super) enum Cmp {
     Geq,
 }
 
+impl Cmp {
+    /// Whether the relation holds for a number that compares so with the bound.
+    fn holds(self, o: Ordering) -> bool {
+        match self {
+            Cmp::Lt => o == Ordering::Less,
+            Cmp::Leq => o != Ordering::Greater,
+            Cmp::Gt => o == Ordering::Greater,
+            Cmp::Geq => o != Ordering::Less,
+        }
+    }
+}
+
 /// An un-negated condition on one field, its value prepared: what a group is made of.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Atom {
@@ -142,8 +156,72 @@ pub(super) struct Group {
     pub(super) suffixes: Affixes,
     /// Substrings of strings: one search for all of them.
     pub(super) substrings: Substrings,
-    /// Number comparisons, with their bits.
-    pub(super) numbers: Vec<(Cmp, i64, u64)>,
+    /// Number comparisons, merged: see [`Ranges`].
+    pub(super) numbers: Ranges,
+}
+
+/// Number comparisons merged into ranges: the distinct bounds, sorted, cut the numbers into
+/// ranges (below the first bound, equal to it, between it and the next, ...), and each range
+/// has the mask of the comparisons that hold in it. A number's range is found by comparing
+/// it with each bound once, whatever the number of comparisons.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ranges {
+    pub(super) bounds: Vec<i64>,
+    /// Range `2i` lies below `bounds[i]` (and above the bound before), range `2i + 1` is
+    /// `bounds[i]` itself; range `2 * bounds.len()` lies above the last bound.
+    pub(super) masks: Vec<u64>,
+}
+
+impl Ranges {
+    fn new(comparisons: &[(Cmp, i64, u64)]) -> Ranges {
+        let mut bounds: Vec<i64> = comparisons.iter().map(|(_, bound, _)| *bound).collect();
+        bounds.sort_unstable();
+        bounds.dedup();
+        let masks = (0..=2 * bounds.len())
+            .map(|range| {
+                // A number of range `2i` or `2i + 1` against bound `j`.
+                let (i, on) = (range / 2, range % 2 == 1);
+                comparisons.iter().fold(0, |held, &(cmp, bound, mask)| {
+                    let j = bounds.partition_point(|&b| b < bound);
+                    let o = if on && i == j {
+                        Ordering::Equal
+                    } else if i > j {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                    if cmp.holds(o) {
+                        held | mask
+                    } else {
+                        held
+                    }
+                })
+            })
+            .collect();
+        Ranges { bounds, masks }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// The mask of the comparisons that hold for a number, given how it compares with a
+    /// bound.
+    #[inline]
+    pub(super) fn get(&self, cmp: impl Fn(i64) -> Ordering) -> u64 {
+        let mut range = 0;
+        for &bound in &self.bounds {
+            match cmp(bound) {
+                Ordering::Greater => range += 2,
+                Ordering::Equal => {
+                    range += 1;
+                    break;
+                }
+                Ordering::Less => break,
+            }
+        }
+        self.masks[range]
+    }
 }
 
 /// Byte strings, each with a mask: the masks of the strings equal to a value, in one lookup.
@@ -156,6 +234,9 @@ pub(super) struct TextMap {
     table: Vec<u32>,
     /// The masks of all entries together.
     pub(super) all: u64,
+    /// Bit `n` is set when an entry has `n` bytes (bit 63: 63 bytes or more): a value of
+    /// another length is not looked up at all.
+    lengths: u64,
 }
 
 /// Entries compared in turn, up to this many; a hash table for more.
@@ -168,6 +249,7 @@ impl TextMap {
             None => self.entries.push((text.into(), mask)),
         }
         self.all |= mask;
+        self.lengths |= 1 << text.len().min(63);
     }
 
     /// Builds the hash table once every entry is in.
@@ -193,6 +275,9 @@ impl TextMap {
     /// The mask of the entry equal to `text` (0: none).
     #[inline]
     pub(super) fn get(&self, text: &[u8]) -> u64 {
+        if self.lengths >> text.len().min(63) & 1 == 0 {
+            return 0;
+        }
         if self.table.is_empty() {
             return self.entries.iter().find(|(t, _)| same(t, text)).map_or(0, |(_, m)| *m);
         }
@@ -396,6 +481,7 @@ impl Group {
             ..Group::default()
         };
         let mut substrings = Vec::new();
+        let mut numbers = Vec::new();
         for (bit, atom) in atoms.iter().enumerate() {
             let mask = 1u64 << bit;
             match atom {
@@ -406,7 +492,7 @@ impl Group {
                         group.elements.add(text, mask);
                     }
                 }
-                Atom::Cmp(cmp, bound) => group.numbers.push((*cmp, *bound, mask)),
+                Atom::Cmp(cmp, bound) => numbers.push((*cmp, *bound, mask)),
                 Atom::StartsWith(text) => group.prefixes.add(text, mask),
                 Atom::EndsWith(text) => group.suffixes.add(text, mask),
                 Atom::Contains(text) => {
@@ -420,6 +506,7 @@ impl Group {
         group.prefixes.seal();
         group.suffixes.seal();
         group.substrings = Substrings::build(&substrings);
+        group.numbers = Ranges::new(&numbers);
         group
     }
 }
