@@ -215,86 +215,6 @@ fn filter() -> impl Strategy<Value = Filter> {
         .prop_map(|e| Filter::new(e).unwrap())
 }
 
-/// Values chosen to meet each other: prefixes, suffixes and substrings of one another
-/// (`a`, `ab`, `b`, `ba`, `aba`), numbers and their texts, booleans, the empty string.
-fn close_scalar() -> impl Strategy<Value = Scalar> {
-    prop_oneof![
-        prop::sample::select(vec![
-            "", "a", "b", "ab", "ba", "aba", "bab", "abab", "é", "5", "-3", "200", "true"
-        ])
-        .prop_map(Scalar::from),
-        prop::sample::select(vec![-3i64, 0, 5, 199, 200, 201]).prop_map(Scalar::Int),
-        any::<bool>().prop_map(Scalar::Bool),
-    ]
-}
-
-/// A condition on one of two fields, most on the first: every operator, values that meet.
-fn crowded_condition() -> impl Strategy<Value = Expr> {
-    (
-        prop_oneof![4 => Just("A"), 1 => Just("B")],
-        prop::sample::select(Operator::ALL.to_vec()),
-        close_scalar(),
-        prop::collection::vec(close_scalar(), 1..5),
-        prop::sample::select(vec![-3i64, 0, 5, 199, 200, 201, i64::MIN, i64::MAX]),
-    )
-        .prop_map(|(key, op, one, set, n)| {
-            let value = if op.takes_set() {
-                Value::Set(set)
-            } else if op.is_numeric() {
-                Value::Scalar(Scalar::Int(n))
-            } else {
-                Value::Scalar(one)
-            };
-            Expr::Condition(Condition::new(key, op, value).expect("generated conditions are well formed"))
-        })
-}
-
-/// Filters of many conditions on the same field (10 to 60 small trees under an `and` or an
-/// `or`: often more than 64 conditions on one field, which then needs two groups), nested
-/// `and` and `or`.
-fn crowded_filter() -> impl Strategy<Value = Filter> {
-    let tree = crowded_condition().prop_recursive(2, 8, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 1..4).prop_map(Expr::And),
-            prop::collection::vec(inner, 1..4).prop_map(Expr::Or),
-        ]
-    });
-    (prop::collection::vec(tree, 10..60), any::<bool>())
-        .prop_map(|(items, and)| Filter::new(if and { Expr::And(items) } else { Expr::Or(items) }).unwrap())
-}
-
-/// Values of the crowded filters' fields: the same close values, as strings, numbers, arrays.
-fn crowded_value() -> impl Strategy<Value = M> {
-    let scalar = prop_oneof![
-        prop::sample::select(vec![
-            "", "a", "b", "ab", "ba", "aba", "bab", "abab", "xabay", "é", "5", "200", "true"
-        ])
-        .prop_map(|s| M::Str(s.to_owned())),
-        prop::sample::select(vec![-3i128, 0, 5, 199, 200, 201, 1 << 70]).prop_map(|n| M::Int(n, false)),
-        Just(M::Int(0, true)),
-        prop::sample::select(vec!["200.0", "199.5", "2e2", "-3.0"])
-            .prop_map(|t| M::Float(t.parse().unwrap(), t.to_owned())),
-        any::<bool>().prop_map(M::Bool),
-        Just(M::Null),
-    ];
-    prop_oneof![
-        3 => scalar.clone(),
-        1 => prop::collection::vec(scalar, 0..4).prop_map(M::Arr),
-        1 => Just(M::Obj(vec![])),
-    ]
-}
-
-fn crowded_record() -> impl Strategy<Value = Rec> {
-    prop::collection::vec(
-        (
-            prop_oneof![Just("A"), Just("B"), Just("C")].prop_map(str::to_owned),
-            crowded_value(),
-        ),
-        0..4,
-    )
-    .prop_map(Rec)
-}
-
 /// A float written in one of JSON's forms; its value is what Python's `float()` gives.
 fn float() -> impl Strategy<Value = M> {
     (
@@ -566,26 +486,6 @@ proptest! {
                 }
             }
         }
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
-
-    /// The conditions on one field are compiled together (a set of texts for `eq` and `in`,
-    /// one search for several substrings, prefixes and suffixes by length, one reading of a
-    /// number for all comparisons) and must stay exactly the conditions, one by one:
-    /// missing fields, null, type mismatches and negations included.
-    #[test]
-    fn many_conditions_on_one_field_agree_with_filter_matches(
-        f in crowded_filter(),
-        rec in crowded_record(),
-        style in prop::collection::vec(any::<u8>(), 1..16).prop_map(Style),
-    ) {
-        let line = write(&rec, &style);
-        let got = f.compile().matches_line(line.as_bytes());
-        prop_assert_eq!(got, Ok(reference(f.expr(), &rec)), "{} on {}", f, line);
-        prop_assert_eq!(got, Ok(f.matches(&rec)), "Filter::matches: {} on {}", f, line);
     }
 }
 
