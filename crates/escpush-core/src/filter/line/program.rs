@@ -272,12 +272,19 @@ impl TextMap {
         self.entries.is_empty()
     }
 
-    /// The mask of the entry equal to `text` (0: none).
-    #[inline]
+    /// The mask of the entry equal to `text` (0: none). Most values are of a length no entry
+    /// has: they are answered here, without a call.
+    #[inline(always)]
+    #[allow(clippy::inline_always)] // measured: a call for every value of a field costs more
     pub(super) fn get(&self, text: &[u8]) -> u64 {
         if self.lengths >> text.len().min(63) & 1 == 0 {
             return 0;
         }
+        self.find(text)
+    }
+
+    #[inline(never)]
+    fn find(&self, text: &[u8]) -> u64 {
         if self.table.is_empty() {
             return self.entries.iter().find(|(t, _)| same(t, text)).map_or(0, |(_, m)| *m);
         }
