@@ -324,9 +324,13 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
         FILTER.scan(logs, group_by="Country").to_pandas("buckets")
     monkeypatch.setitem(sys.modules, "pandas", None)
     monkeypatch.setitem(sys.modules, "polars", None)
-    with pytest.raises(ImportError, match=r"to_pandas needs pandas.*pip install pandas"):
+    with pytest.raises(
+        ImportError, match=r"ScanResult.to_pandas needs the pandas package.*pip install 'escpush\[pandas\]'"
+    ):
         result.to_pandas()
-    with pytest.raises(ImportError, match="to_polars needs polars"):
+    with pytest.raises(
+        ImportError, match=r"ScanResult.to_polars needs the polars package.*pip install 'escpush\[polars\]'"
+    ):
         result.to_polars()
 
 
