@@ -2,8 +2,10 @@
 //! against the tree evaluator: on any line that serde_json reads as an object, both give
 //! the same answer, and the line evaluator never calls such a line malformed.
 //!
-//! The input is a small filter made from the first bytes (fields `a`, `b`, `c`, every
-//! operator, a few values of each type), then the line. Lines where the two evaluators
+//! The input is a filter of 1 to 16 conditions made from the first bytes (fields `a`, `b`,
+//! `c`, every operator, a few values of each type, several of them prefixes, suffixes and
+//! substrings of one another, so that the conditions on a field are compiled together: sets
+//! of texts, several substrings in one search), then the line. Lines where the two evaluators
 //! differ by design are skipped: integers beyond 64 bits and `-0` (serde_json reads them
 //! as floats, `json.loads` and the line evaluator as integers).
 #![no_main]
@@ -14,7 +16,7 @@ use libfuzzer_sys::fuzz_target;
 const KEYS: [&str; 3] = ["a", "b", "c"];
 
 fn scalar(byte: u8) -> Scalar {
-    match byte % 10 {
+    match byte % 14 {
         0 => Scalar::from("x"),
         1 => Scalar::from("5"),
         2 => Scalar::from(""),
@@ -24,15 +26,19 @@ fn scalar(byte: u8) -> Scalar {
         6 => Scalar::Int(-3),
         7 => Scalar::Int(200),
         8 => Scalar::Bool(true),
-        _ => Scalar::Bool(false),
+        9 => Scalar::Bool(false),
+        10 => Scalar::from("a"),
+        11 => Scalar::from("b"),
+        12 => Scalar::from("aba"),
+        _ => Scalar::from("ba"),
     }
 }
 
-/// A filter of 1 to 4 conditions from the first bytes, and the rest of the input.
+/// A filter of 1 to 16 conditions from the first bytes, and the rest of the input.
 fn filter(data: &[u8]) -> Option<(Filter, &[u8])> {
     let (&head, mut rest) = data.split_first()?;
     let mut out: Option<Filter> = None;
-    for i in 0..=(head % 4) {
+    for _ in 0..=(head % 16) {
         let [k, o, v, w, tail @ ..] = rest else { return None };
         rest = tail;
         let operator = Operator::ALL[usize::from(*o) % Operator::ALL.len()];
@@ -46,7 +52,7 @@ fn filter(data: &[u8]) -> Option<(Filter, &[u8])> {
         let condition = field(KEYS[usize::from(*k) % KEYS.len()]).op(operator, value).ok()?;
         out = Some(match out {
             None => condition,
-            Some(f) if head >> (4 + i) & 1 == 0 => f & condition,
+            Some(f) if k & 0x80 == 0 => f & condition,
             Some(f) => f | condition,
         });
     }

@@ -73,10 +73,12 @@ def _render_html(name: str, args: tuple[object, ...]) -> str:
     return html
 
 
-def _scan_view(name: str, args: tuple[object, ...]) -> object:
-    from . import _scan_views
+def _view(module: str, name: str, args: tuple[object, ...]) -> object:
+    """``escpush.<module>.<name>(*args)``: a result as a table or a picture (``_scan_views``,
+    ``_esc_views``)."""
+    import importlib
 
-    return getattr(_scan_views, name)(*args)
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args)
 
 
 def _schema(fmt: str, columns: list[tuple[str, str]]) -> object:
@@ -116,7 +118,7 @@ _escpush._register(
     },
     job=Job,
     render_html=_render_html,
-    scan_view=_scan_view,
+    view=_view,
     schema=_schema,
     polars_expr=_polars_expr,
     spark_column=_spark_column,

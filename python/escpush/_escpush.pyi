@@ -395,14 +395,14 @@ def _register(
     errors: Mapping[str, type[BaseException]],
     job: type[Job],
     render_html: Callable[[str, tuple[object, ...]], str],
-    scan_view: Callable[[str, tuple[object, ...]], object],
+    view: Callable[[str, str, tuple[object, ...]], object],
     schema: Callable[[str, list[tuple[str, str]]], object],
     polars_expr: Callable[[str], object],
     spark_column: Callable[[str], object],
 ) -> None:
     """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
     the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
-    ``escpush._display`` and the schema builders."""
+    ``escpush._display``, the views of ``_scan_views`` and ``_esc_views`` and the schema builders."""
 
 def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
     """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
@@ -773,6 +773,12 @@ class EscAssessment:
     def not_restored(self) -> list[dict[str, Any]]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def summary(self) -> str: ...
+    def plot(self, ax: Any = None) -> Any:
+        """Draws what changed without ESC, by stage and URL: a grid of the URLs by stage, each
+        with its status with ESC → without (green where it passed its check, red where not),
+        and the differences of each kind per URL. ``ax``: None (a new figure), one Axes (the
+        grid alone) or a pair (the grid, the differences). Returns the matplotlib figure.
+        Needs matplotlib (``pip install 'escpush[plot]'``)."""
     def _repr_html_(self) -> str:
         """In Jupyter: the stages, the differences with their replacements, the way back."""
 

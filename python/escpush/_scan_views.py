@@ -1,12 +1,14 @@
 """A scan's results as tables and pictures: ``ScanResult.to_pandas``, ``to_polars`` and
-``plot`` call these (through the native module's registry, see ``__init__._scan_view``).
+``plot`` call these (through the native module's registry, see ``__init__._view``).
 
 The data come from ``ScanResult.to_dict()`` alone, so every view shows what ``--json``
 prints. pandas, polars and matplotlib stay optional: each view imports its library when
-called and, without it, raises ``ImportError`` naming the package to install.
+called and, without it, raises ``ImportError`` naming the extra to install (``_optional.need``).
 """
 
 from __future__ import annotations
+
+from ._optional import need
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,17 +18,6 @@ if TYPE_CHECKING:
 
 TABLES = ("groups", "buckets", "inputs")
 _COUNTS = ("lines", "matched", "bytes", "matched_bytes", "line_share", "byte_share")
-
-
-def _need(module: str, what: str) -> Any:
-    """``import module``, or an ``ImportError`` that says what needs it and how to get it."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        package = module.split(".")[0]
-        raise ImportError(f"ScanResult.{what} needs {package}, which is not installed: pip install {package}") from None
 
 
 def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
@@ -81,7 +72,7 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
 
 
 def to_pandas(result: ScanResult, table: str) -> Any:
-    pd = _need("pandas", "to_pandas")
+    pd = need("pandas", "ScanResult.to_pandas")
     cols = columns(result, table)
     frame = pd.DataFrame(cols)
     for name, values in cols.items():
@@ -96,7 +87,7 @@ def to_pandas(result: ScanResult, table: str) -> Any:
 
 
 def to_polars(result: ScanResult, table: str) -> Any:
-    pl = _need("polars", "to_polars")
+    pl = need("polars", "ScanResult.to_polars")
     cols = columns(result, table)
     series = []
     for name, values in cols.items():
@@ -117,7 +108,7 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
     # Made by pyplot (whose import lets Jupyter's inline backend show a figure) and closed
     # there before it is returned: Jupyter shows it once, as the value returned, and pyplot's
     # current figure stays whatever it was.
-    plt = _need("matplotlib.pyplot", "plot")
+    plt = need("matplotlib.pyplot", "ScanResult.plot")
     if by not in ("lines", "bytes"):
         raise ValueError(f"by is 'lines' or 'bytes', not {by!r}")
     data = result.to_dict()

@@ -8,27 +8,17 @@ escpush imports without any of them.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-# format -> (module to import, extra that installs it)
-_PACKAGES = {
-    "pyarrow": ("pyarrow", "pyarrow"),
-    "polars": ("polars", "polars"),
-    "pyspark": ("pyspark.sql.types", "spark"),
-}
+from ._optional import need
+
+# format -> the module to import
+_MODULES = {"pyarrow": "pyarrow", "polars": "polars", "pyspark": "pyspark.sql.types"}
 
 
 def require(fmt: str) -> Any:
     """The module of ``fmt``'s package, or an ImportError naming the extra to install."""
-    module, extra = _PACKAGES[fmt]
-    try:
-        return importlib.import_module(module)
-    except ImportError as e:
-        package = module.split(".")[0]
-        raise ImportError(
-            f"{fmt} output needs the {package} package, which is not installed: pip install 'escpush[{extra}]'"
-        ) from e
+    return need(_MODULES[fmt], f"{fmt} output")
 
 
 def build(fmt: str, columns: list[tuple[str, str]]) -> Any:

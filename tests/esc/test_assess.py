@@ -167,7 +167,7 @@ def test_a_failed_restore_says_not_restored_with_the_command(escpush_emulator: E
 
 def test_a_propagation_delay_longer_than_the_settle_time(escpush_emulator: Emulator) -> None:
     emu = escpush_emulator
-    site = emu.serve_site("z1", delay=3.0)
+    site = emu.serve_site("z1", delay=3600)
     result = emu.client().zone("z1").esc.assess([f"{site}/old"], **FAST)
     assert outcomes(result) == ["passed", "rolled_back", "skipped"]
     assert "settle" in result.stages[1]["urls"][0]["problem"]
@@ -202,7 +202,7 @@ def test_keep_disabled_after_every_stage_passed(escpush_emulator: Emulator) -> N
 
 def test_keep_disabled_is_ignored_when_a_stage_fails(escpush_emulator: Emulator) -> None:
     emu = escpush_emulator
-    site = emu.serve_site("z1", delay=3.0)
+    site = emu.serve_site("z1", delay=3600)
     result = emu.client().zone("z1").esc.assess([f"{site}/old"], keep_disabled=True, **FAST)
     assert not result.ok and zone_state(emu)["always"] is False
 

@@ -97,3 +97,6 @@ def test_every_cell_runs(path: Path, kernel_dir: Path, tmp_path: Path, monkeypat
             assert secret not in everything, "a credential reached the notebook's outputs"
         # set_secret() makes 43 URL-safe characters; none such may show.
         assert not re.search(r"[A-Za-z0-9_-]{43}", everything), "the ESC secret reached the outputs"
+    if path.stem.startswith("04_"):
+        assert 'class="escpush escpush-esc-assessment"' in html
+        assert len(outputs(nb, "image/png")) == 1, "result.plot() was drawn, once"

@@ -44,6 +44,10 @@ def tagged(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
+# 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: times outside RFC 3339's four-digit years are unreadable.
+FIRST_SECOND, LAST_SECOND = -62_135_596_800, 253_402_300_799
+
+
 def seconds_of(value: Any) -> int | str:
     """The bucket reading of a time value: unix seconds, or "no time" / "unreadable"."""
     if value is MISSING or value is None:
@@ -52,14 +56,18 @@ def seconds_of(value: Any) -> int | str:
         return "unreadable"
     if isinstance(value, int):
         unit = 1 if abs(value) < 10**11 else 10**3 if abs(value) < 10**14 else 10**6 if abs(value) < 10**17 else 10**9
-        return value // unit
-    try:
-        parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        return "unreadable"
-    if parsed.tzinfo is None:
-        return "unreadable"
-    return int(parsed.timestamp() // 1)
+        seconds = value // unit
+    else:
+        try:
+            parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            return "unreadable"
+        if parsed.tzinfo is None:
+            return "unreadable"
+        seconds = (parsed - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)) // datetime.timedelta(
+            seconds=1
+        )
+    return seconds if FIRST_SECOND <= seconds <= LAST_SECOND else "unreadable"
 
 
 def reference(f: Filter, lines: list[str], group_by: list[str], time_field: str | None, every: int) -> dict[str, Any]:
@@ -182,6 +190,25 @@ def test_breakdowns_agree_with_matches_on_every_kind_of_value_and_time(tmp_path:
     assert starts == ["00"]  # daily buckets: one
     hourly = FILTER.scan(logs, every="1h", time_field="T").buckets or []
     assert [b["start"][11:13] for b in hourly] == ["00", "01", "02", "03", "05"]
+
+
+def test_times_outside_years_1_to_9999_are_unreadable_and_the_tables_still_build(tmp_path: Path) -> None:
+    """Found by the property test: a time before year 1 made a bucket `0000-12-31T23:00:00Z`,
+    which RFC 3339 cannot write and Python's datetime cannot read."""
+    logs = tmp_path / "far.ndjson"
+    values = [
+        -62135596800000001,
+        "0000-12-31T23:00:00Z",
+        "9999-12-31T23:30:00-01:00",
+        -62135596800,
+        LAST_SECOND * 10**9,
+    ]
+    logs.write_text("".join(json.dumps({"T": v, "EdgeResponseStatus": 500}) + "\n" for v in values))
+    result = FILTER.scan(logs, every=HOUR, time_field="T")
+    b = result.breakdown
+    assert b is not None and b["unreadable_time"]["lines"] == 3
+    assert [x["start"] for x in b["buckets"]] == ["0001-01-01T00:00:00Z", "9999-12-31T23:00:00Z"]
+    assert seconds_of(values[0]) == seconds_of(values[1]) == seconds_of(values[2]) == "unreadable"
 
 
 def test_every_line_is_in_one_group_and_one_bucket(tmp_path: Path) -> None:
@@ -324,9 +351,13 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
         FILTER.scan(logs, group_by="Country").to_pandas("buckets")
     monkeypatch.setitem(sys.modules, "pandas", None)
     monkeypatch.setitem(sys.modules, "polars", None)
-    with pytest.raises(ImportError, match=r"to_pandas needs pandas.*pip install pandas"):
+    with pytest.raises(
+        ImportError, match=r"ScanResult.to_pandas needs the pandas package.*pip install 'escpush\[pandas\]'"
+    ):
         result.to_pandas()
-    with pytest.raises(ImportError, match="to_polars needs polars"):
+    with pytest.raises(
+        ImportError, match=r"ScanResult.to_polars needs the polars package.*pip install 'escpush\[polars\]'"
+    ):
         result.to_polars()
 
 

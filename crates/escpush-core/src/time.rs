@@ -20,7 +20,10 @@
 //! space between date and time, any number of fraction digits, `Z`, `z` or an offset, which
 //! RFC 3339 requires; a leap second `:60` counts in its minute). Anything else (a float, a
 //! string in another form, an impossible date, an array) is [`Timestamp::Unreadable`]: a scan
-//! counts such lines apart, it never guesses and never drops them.
+//! counts such lines apart, it never guesses and never drops them. So is a time before
+//! 0001-01-01T00:00:00Z or after 9999-12-31T23:59:59.999999999Z ([`FIRST_SECOND`],
+//! [`LAST_SECOND`]): RFC 3339 writes years in four digits, and a time outside them could not
+//! be printed in it (nor read by Python's `datetime`, which `ScanResult`'s tables use).
 
 /// What a timestamp field of one line holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,6 +40,20 @@ pub enum Timestamp {
         /// Nanoseconds past `seconds`, `0..1_000_000_000`.
         nanos: u32,
     },
+}
+
+/// The first second a timestamp may name: 0001-01-01T00:00:00Z.
+pub(crate) const FIRST_SECOND: i64 = -62_135_596_800;
+/// The last second a timestamp may name: 9999-12-31T23:59:59Z.
+pub(crate) const LAST_SECOND: i64 = 253_402_300_799;
+
+/// A time, when it lies between [`FIRST_SECOND`] and [`LAST_SECOND`].
+fn within_years(seconds: i64, nanos: u32) -> Timestamp {
+    if (FIRST_SECOND..=LAST_SECOND).contains(&seconds) {
+        Timestamp::At { seconds, nanos }
+    } else {
+        Timestamp::Unreadable
+    }
 }
 
 /// Reads the text of a JSON integer as a timestamp (the `unix` and `unixnano` formats, and
@@ -60,20 +77,14 @@ pub(crate) fn read_integer(text: &[u8]) -> Timestamp {
     };
     let nanos = n * unit;
     match i64::try_from(nanos.div_euclid(1_000_000_000)) {
-        Ok(seconds) => Timestamp::At {
-            seconds,
-            nanos: u32::try_from(nanos.rem_euclid(1_000_000_000)).unwrap_or(0),
-        },
+        Ok(seconds) => within_years(seconds, u32::try_from(nanos.rem_euclid(1_000_000_000)).unwrap_or(0)),
         Err(_) => Timestamp::Unreadable,
     }
 }
 
 /// Reads RFC 3339 text (`2026-11-22T00:00:30.5+01:00`); see the [module docs](self).
 pub(crate) fn read_rfc3339(text: &[u8]) -> Timestamp {
-    rfc3339(text).map_or(Timestamp::Unreadable, |(seconds, nanos)| Timestamp::At {
-        seconds,
-        nanos,
-    })
+    rfc3339(text).map_or(Timestamp::Unreadable, |(seconds, nanos)| within_years(seconds, nanos))
 }
 
 fn rfc3339(b: &[u8]) -> Option<(i64, u32)> {
@@ -262,6 +273,34 @@ mod tests {
             );
         }
         assert_eq!(read_integer(b"1".repeat(40).as_slice()), Timestamp::Unreadable);
+    }
+
+    #[test]
+    fn times_outside_years_1_to_9999_are_unreadable() {
+        assert_eq!(read_rfc3339(b"0001-01-01T00:00:00Z"), at(FIRST_SECOND, 0));
+        assert_eq!(
+            read_rfc3339(b"9999-12-31T23:59:59.999999999Z"),
+            at(LAST_SECOND, 999_999_999)
+        );
+        assert_eq!(format_time(FIRST_SECOND), "0001-01-01T00:00:00Z");
+        assert_eq!(format_time(LAST_SECOND), "9999-12-31T23:59:59Z");
+        for bad in [
+            &b"0000-12-31T23:00:00Z"[..],
+            b"0001-01-01T00:30:00+01:00",
+            b"9999-12-31T23:30:00-01:00",
+        ] {
+            assert_eq!(
+                read_rfc3339(bad),
+                Timestamp::Unreadable,
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        // Nanoseconds, as the property test found: one before 0001-01-01, and one past 9999.
+        assert_eq!(read_integer(b"-62135596800000000001"), Timestamp::Unreadable);
+        assert_eq!(read_integer(b"-62135596800000001"), Timestamp::Unreadable);
+        assert_eq!(read_integer(b"-62135596800000000000"), at(FIRST_SECOND, 0));
+        assert_eq!(read_integer(b"253402300800000000000"), Timestamp::Unreadable);
     }
 
     #[test]

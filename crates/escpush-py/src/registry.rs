@@ -88,8 +88,9 @@ pub(crate) struct Registry {
     pub(crate) job: Py<PyAny>,
     /// `render_html(name, args)`: the HTML of `escpush._display.<name>(*args)`.
     pub(crate) render_html: Py<PyAny>,
-    /// `scan_view(name, args)`: `escpush._scan_views.<name>(*args)`, a scan's tables and plot.
-    pub(crate) scan_view: Py<PyAny>,
+    /// `view(module, name, args)`: `escpush.<module>.<name>(*args)`, a result's tables and
+    /// pictures ([`View`]).
+    pub(crate) view: Py<PyAny>,
     /// `schema(format, columns)`: a pyarrow / polars / pyspark schema of the columns.
     pub(crate) schema: Py<PyAny>,
     /// `polars_expr(sql)`: polars SQL as a `polars.Expr`.
@@ -116,12 +117,12 @@ impl Registry {
 /// [`ErrorClass`], or a `KeyError` naming the one missing), `Job`, and the functions the
 /// native classes call back.
 #[pyfunction]
-#[pyo3(signature = (*, errors, job, render_html, scan_view, schema, polars_expr, spark_column))]
+#[pyo3(signature = (*, errors, job, render_html, view, schema, polars_expr, spark_column))]
 pub fn _register(
     errors: &Bound<'_, PyDict>,
     job: Py<PyAny>,
     render_html: Py<PyAny>,
-    scan_view: Py<PyAny>,
+    view: Py<PyAny>,
     schema: Py<PyAny>,
     polars_expr: Py<PyAny>,
     spark_column: Py<PyAny>,
@@ -139,7 +140,7 @@ pub fn _register(
         errors,
         job,
         render_html,
-        scan_view,
+        view,
         schema,
         polars_expr,
         spark_column,
@@ -148,15 +149,33 @@ pub fn _register(
     Ok(())
 }
 
-/// `escpush._scan_views.<name>(*args)`: a `ScanResult` as a table or a picture.
-pub(crate) fn scan_view<'py, A>(py: Python<'py>, name: &str, args: A) -> PyResult<Py<PyAny>>
+/// The Python modules that turn a result into tables and pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum View {
+    /// `escpush._scan_views`: a `ScanResult`'s tables and plot.
+    Scan,
+    /// `escpush._esc_views`: an `EscAssessment`'s plot.
+    Esc,
+}
+
+impl View {
+    const fn module(self) -> &'static str {
+        match self {
+            View::Scan => "_scan_views",
+            View::Esc => "_esc_views",
+        }
+    }
+}
+
+/// `escpush.<module of view>.<name>(*args)`: a result as a table or a picture.
+pub(crate) fn view<'py, A>(py: Python<'py>, view: View, name: &str, args: A) -> PyResult<Py<PyAny>>
 where
     A: IntoPyObject<'py, Target = pyo3::types::PyTuple>,
     A::Error: Into<PyErr>,
 {
     use pyo3::BoundObject;
     let args = args.into_pyobject(py).map_err(Into::into)?.into_bound();
-    Registry::get()?.scan_view.call1(py, (name, args))
+    Registry::get()?.view.call1(py, (view.module(), name, args))
 }
 
 /// `escpush.Job(dict)`.

@@ -315,21 +315,21 @@ impl PyScanResult {
     /// (needs pandas).
     #[pyo3(signature = (table="groups"))]
     fn to_pandas(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::scan_view(slf.py(), "to_pandas", (slf, table))
+        crate::registry::view(slf.py(), crate::registry::View::Scan, "to_pandas", (slf, table))
     }
 
     /// A table as a `polars.DataFrame`: `"groups"` (the default), `"buckets"` or `"inputs"`
     /// (needs polars).
     #[pyo3(signature = (table="groups"))]
     fn to_polars(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::scan_view(slf.py(), "to_polars", (slf, table))
+        crate::registry::view(slf.py(), crate::registry::View::Scan, "to_polars", (slf, table))
     }
 
     /// Draws what the filter keeps and drops (matplotlib): over time with `every`, for the
     /// top groups with `group_by`; returns the figure.
     #[pyo3(signature = (*, top=10, by="lines"))]
     fn plot(slf: &Bound<'_, Self>, top: usize, by: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::scan_view(slf.py(), "plot", (slf, top, by))
+        crate::registry::view(slf.py(), crate::registry::View::Scan, "plot", (slf, top, by))
     }
 
     /// In Jupyter: the counts with their shares, the first malformed line, the throughput.

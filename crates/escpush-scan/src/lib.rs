@@ -9,7 +9,9 @@
 //!   the cores and a chunk is evaluated while it is in the cache of the core that read it
 //!   (memory maps were measured instead and not kept: to bound memory each chunk's pages
 //!   must be unmapped after use, mapping and unmapping them cost more CPU than the copy from
-//!   the page cache they save, and reads run no risk of SIGBUS when a file is truncated);
+//!   the page cache they save, and reads run no risk of SIGBUS when a file is truncated; the
+//!   copy is made cheap instead: each range lands at an address that agrees with its offset
+//!   in the file modulo 64, which makes the kernel's copy a straight one);
 //!   gzip, stdin and other readers go through a reader thread that cuts them at line breaks
 //!   (for gzip the reader only inflates: each member's CRC-32 is computed by the workers,
 //!   piece by piece, and checked by the collector, so the one thread that bounds the scan of

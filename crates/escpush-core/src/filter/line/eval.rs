@@ -1,5 +1,6 @@
 //! The tests of a compiled filter, run on the spans the lexer recorded for one checked line:
-//! canonical texts, number comparisons, prefixes, substrings, array elements.
+//! each field's conditions at once (canonical texts, number comparisons, prefixes and
+//! suffixes, substrings, array elements), then the tree on their results.
 
 use std::cmp::Ordering;
 
@@ -7,93 +8,117 @@ use memchr::{memchr, memchr2};
 
 use super::super::eval::cmp_float_int;
 use super::lexer::{skip_ws, unescape};
-use super::program::{same, Cmp, Kind, Node, Span, Test};
+use super::program::{Group, Kind, Program, Span, NO, YES};
 
 pub(super) struct Line<'a> {
     pub(super) bytes: &'a [u8],
     pub(super) spans: &'a [Span],
     pub(super) decoded: &'a [Vec<u8>],
+    pub(super) program: &'a Program,
+    /// For each group, once known: the mask of its conditions that hold.
+    pub(super) held: &'a mut [u64],
+    /// Bit `g % 64` of word `g / 64`: group `g`'s mask is known (all clear for a new line).
+    pub(super) known: &'a mut [u64],
+    /// Scratch space for unescaped array elements.
+    pub(super) buf: &'a mut Vec<u8>,
 }
 
 impl Line<'_> {
-    pub(super) fn eval(&self, node: &Node, buf: &mut Vec<u8>) -> bool {
-        match node {
-            Node::Cond(c) => {
-                let span = self.spans[c.slot];
-                let held = match span.kind {
-                    Kind::Missing | Kind::Null => false,
-                    _ => self.holds(&c.test, c.slot, span, buf),
-                };
-                held != c.negated
+    /// Whether the line matches: the jump code from `entry` (the tree, with `and` and `or`
+    /// cut short); a field's conditions are tested, all at once, the first time one of them
+    /// is needed.
+    pub(super) fn eval(&mut self) -> bool {
+        let program = self.program;
+        let mut at = program.entry;
+        while at < NO {
+            let jump = program.code[at as usize];
+            let group = jump.group as usize;
+            let (word, flag) = (group / 64, 1u64 << (group % 64));
+            if self.known[word] & flag == 0 {
+                self.held[group] = self.test(&program.groups[group]);
+                self.known[word] |= flag;
             }
-            Node::All(items) => items.iter().all(|n| self.eval(n, buf)),
-            Node::Any(items) => items.iter().any(|n| self.eval(n, buf)),
+            at = if self.held[group] >> jump.bit & 1 == 1 {
+                jump.yes
+            } else {
+                jump.no
+            };
         }
+        at == YES
     }
 
-    /// The text of a string field.
-    #[inline]
-    fn str_text(&self, slot: usize, span: Span) -> &[u8] {
-        if span.escaped {
-            &self.decoded[slot]
-        } else {
-            &self.bytes[span.start..span.end]
-        }
-    }
-
-    /// The canonical text of a scalar field: strings as they are, integers in decimal,
-    /// `true` / `false`; `None` for floats, arrays and objects.
-    #[inline]
-    fn canonical(&self, slot: usize, span: Span) -> Option<&[u8]> {
+    /// The mask of the group's conditions that the field's value makes hold. A missing field
+    /// (or null) holds none, nor does a value of a type a condition does not take.
+    #[inline(never)]
+    pub(super) fn test(&mut self, group: &Group) -> u64 {
+        let span = self.spans[group.slot];
+        let raw = &self.bytes[span.start..span.end];
         match span.kind {
-            Kind::Str => Some(self.str_text(slot, span)),
-            Kind::Int => Some(int_text(&self.bytes[span.start..span.end])),
-            Kind::True => Some(b"true"),
-            Kind::False => Some(b"false"),
-            _ => None,
-        }
-    }
-
-    fn holds(&self, test: &Test, slot: usize, span: Span, buf: &mut Vec<u8>) -> bool {
-        match test {
-            Test::Eq(wanted) => self.canonical(slot, span).is_some_and(|x| same(x, wanted)),
-            Test::In(set) => {
-                if span.kind == Kind::Array {
-                    any_element(&self.bytes[span.start..span.end], buf, |e| {
-                        set.iter().any(|t| same(t, e))
-                    })
+            Kind::Missing | Kind::Null | Kind::Object => 0,
+            Kind::Str => {
+                let text = if span.escaped {
+                    &self.decoded[group.slot][..]
                 } else {
-                    self.canonical(slot, span)
-                        .is_some_and(|x| set.iter().any(|t| same(t, x)))
-                }
-            }
-            Test::Cmp(cmp, bound) => {
-                let number = &self.bytes[span.start..span.end];
-                let ord = match span.kind {
-                    Kind::Int => Some(cmp_int_text(number, *bound)),
-                    Kind::Float => cmp_float_text(number, *bound),
-                    _ => None,
+                    raw
                 };
-                ord.is_some_and(|o| match cmp {
-                    Cmp::Lt => o == Ordering::Less,
-                    Cmp::Leq => o != Ordering::Greater,
-                    Cmp::Gt => o == Ordering::Greater,
-                    Cmp::Geq => o != Ordering::Less,
-                })
+                group.texts.get(text)
+                    | group.prefixes.get::<false>(text)
+                    | group.suffixes.get::<true>(text)
+                    | group.substrings.get(text)
             }
-            Test::StartsWith(prefix) => span.kind == Kind::Str && self.str_text(slot, span).starts_with(prefix),
-            Test::EndsWith(suffix) => span.kind == Kind::Str && self.str_text(slot, span).ends_with(suffix),
-            Test::Contains(finder) => match span.kind {
-                Kind::Str => finder.find(self.str_text(slot, span)).is_some(),
-                Kind::Array => {
-                    let needle = finder.needle();
-                    any_element(&self.bytes[span.start..span.end], buf, |e| e == needle)
+            Kind::Int => group.texts.get(int_text(raw)) | numbers(group, raw, true),
+            Kind::Float => numbers(group, raw, false),
+            Kind::True => group.texts.get(b"true"),
+            Kind::False => group.texts.get(b"false"),
+            Kind::Array => {
+                let elements = &group.elements;
+                if elements.is_empty() {
+                    return 0;
                 }
-                _ => false,
-            },
-            Test::Never => false,
+                let mut held = 0;
+                any_element(raw, self.buf, |e| {
+                    held |= elements.get(e);
+                    held == elements.all
+                });
+                held
+            }
         }
     }
+}
+
+/// The masks of the group's number comparisons that hold for the number `text` (an integer,
+/// or a float), read once for all of them.
+fn numbers(group: &Group, text: &[u8], integer: bool) -> u64 {
+    let ranges = &group.numbers;
+    if ranges.is_empty() {
+        return 0;
+    }
+    if integer {
+        match short_int(text) {
+            Some(n) => ranges.get(|bound| n.cmp(&bound)),
+            None => ranges.get(|bound| cmp_int_text(text, bound)),
+        }
+    } else {
+        match std::str::from_utf8(text).ok().and_then(|t| t.parse::<f64>().ok()) {
+            // Only NaN has no order, and JSON cannot write it.
+            Some(f) if !f.is_nan() => ranges.get(|bound| cmp_float_int(f, bound).unwrap_or(Ordering::Less)),
+            _ => 0,
+        }
+    }
+}
+
+/// The value of a checked integer of up to 18 digits (which fits an `i64`).
+#[inline]
+fn short_int(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', digits)) => (true, digits),
+        _ => (false, text),
+    };
+    if digits.len() > 18 {
+        return None;
+    }
+    let n = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+    Some(if negative { -n } else { n })
 }
 
 /// The canonical text of an integer as JSON writes it: itself, except `-0`.
@@ -108,13 +133,8 @@ fn int_text(text: &[u8]) -> &[u8] {
 /// An integer's text (any length) against a bound.
 pub(super) fn cmp_int_text(text: &[u8], bound: i64) -> Ordering {
     // Up to 18 digits fit an i64: add them up (they are checked digits).
-    let (negative, digits) = match text.split_first() {
-        Some((b'-', digits)) => (true, digits),
-        _ => (false, text),
-    };
-    if digits.len() <= 18 {
-        let n = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
-        return if negative { -n } else { n }.cmp(&bound);
+    if let Some(n) = short_int(text) {
+        return n.cmp(&bound);
     }
     // JSON integers are ASCII digits with an optional sign: i128 holds 38 digits.
     match std::str::from_utf8(text).ok().and_then(|t| t.parse::<i128>().ok()) {
@@ -122,12 +142,6 @@ pub(super) fn cmp_int_text(text: &[u8], bound: i64) -> Ordering {
         None if text.first() == Some(&b'-') => Ordering::Less,
         None => Ordering::Greater,
     }
-}
-
-/// A float's text against a bound, exactly (beyond `f64`, the float is infinite).
-fn cmp_float_text(text: &[u8], bound: i64) -> Option<Ordering> {
-    let f: f64 = std::str::from_utf8(text).ok()?.parse().ok()?;
-    cmp_float_int(f, bound)
 }
 
 /// Whether `pred` holds for the canonical text of any element of a checked array (`[...]`).

@@ -3,8 +3,12 @@
 //! [`CompiledFilter::matches_line`] decides one line from its bytes. It walks the line's
 //! top-level members once, remembers where the values of the fields the filter names are,
 //! and skips every other value without building anything: no document, no allocation per
-//! line. The conditions were compiled once (canonical texts, integer bounds, substring
-//! searchers), so evaluating one is a byte comparison.
+//! line. The conditions were compiled once, per field: the value of a field is tested once
+//! for all the conditions on it, the first time the tree needs one of them (one lookup in a
+//! set of canonical texts for every `eq` and `in`, one vectorised search for all `contains`,
+//! one lookup per length for `startsWith` and `endsWith`, one reading of a number for every
+//! comparison), and the tree itself is jump code over those results, cut short as `and` and
+//! `or` allow.
 //!
 //! # What a line is, and when it is malformed
 //!
@@ -58,8 +62,9 @@
 //!   of the crate allowed `unsafe`.
 //! - `lexer`: the validating walk over the line's bytes (strings, numbers, literals,
 //!   containers) that records where the fields the filter reads are.
-//! - `program`: the filter compiled once: field slots, key hash, prepared tests.
-//! - `eval`: the tests run on the recorded spans.
+//! - `program`: the filter compiled once: field slots, key hash, the conditions of each
+//!   field compiled together (groups), the tree as jump code.
+//! - `eval`: the groups tested on the recorded spans, and the jump code run on them.
 
 mod eval;
 mod lexer;
@@ -176,6 +181,10 @@ pub struct CompiledFilter {
     stack: Vec<u8>,
     /// The positions of the current line's quotes (see [`stage1`]).
     quotes: Vec<u32>,
+    /// Per group of conditions: the mask of those that hold on the current line, and
+    /// whether it is known yet (see `eval`).
+    held: Vec<u64>,
+    known: Vec<u64>,
     /// The slots of the fields recorded for [`CompiledFilter::observed`], in the order given.
     observed: Vec<usize>,
 }
@@ -189,7 +198,10 @@ impl CompiledFilter {
     fn build(filter: &Filter, observed: &[&str]) -> CompiledFilter {
         let (program, observed) = Program::with_observed(filter, observed);
         let slots = program.keys.len();
+        let groups = program.groups.len();
         CompiledFilter {
+            held: vec![0; groups],
+            known: vec![0; groups.div_ceil(64)],
             program,
             spans: vec![Span::MISSING; slots],
             decoded: vec![Vec::new(); slots],
@@ -247,11 +259,31 @@ impl CompiledFilter {
                 unescape(&line[span.start..span.end], &mut self.decoded[slot]);
             }
         }
-        let line = Line {
+        self.known.fill(0);
+        let mut line = self.line(line);
+        Ok(line.eval())
+    }
+
+    /// The evaluation of the line whose spans the walk just recorded.
+    fn line<'a>(&'a mut self, line: &'a [u8]) -> Line<'a> {
+        Line {
             bytes: line,
             spans: &self.spans,
             decoded: &self.decoded,
-        };
-        Ok(line.eval(&self.program.root, &mut self.buf))
+            program: &self.program,
+            held: &mut self.held,
+            known: &mut self.known,
+            buf: &mut self.buf,
+        }
+    }
+
+    /// For the tests: the masks of every group of conditions on a line (each tested, whether
+    /// the tree needs it or not).
+    #[cfg(test)]
+    fn masks(&mut self, line: &[u8]) -> Result<Vec<u64>, MalformedLine> {
+        self.matches_line(line)?;
+        let mut line = self.line(line);
+        let groups = &line.program.groups;
+        Ok(groups.iter().map(|g| line.test(g)).collect())
     }
 }

@@ -2,6 +2,9 @@
 //! small hash table to find a member's slot from its key, and the condition tree with its
 //! values prepared (canonical texts, integer bounds, substring searchers).
 
+use std::cmp::Ordering;
+
+use aho_corasick::packed;
 use memchr::memmem;
 
 use super::super::ast::{Expr, Operator, Scalar, Value};
@@ -20,7 +23,15 @@ pub(super) struct Program {
     /// Bit `n` is set when a key of `n` bytes is read (bit 63: 63 bytes or more): a key of
     /// another length is not looked up at all.
     pub(super) lengths: u64,
+    /// The tree (its tests numbered by group and bit), which the tests read.
+    #[cfg(test)]
     pub(super) root: Node,
+    /// The tree as jump code, and where it starts.
+    pub(super) code: Vec<Jump>,
+    pub(super) entry: u32,
+    /// The conditions compiled per field: a field's conditions are tested together, once
+    /// per line, the first time the tree needs one of them.
+    pub(super) groups: Vec<Group>,
 }
 
 const BUCKETS: usize = 256;
@@ -62,21 +73,40 @@ fn bucket(key: &[u8]) -> usize {
     }
 }
 
+/// The condition tree, its leaves pointing at the conditions compiled per field; compiled
+/// further into [`Jump`]s.
 #[derive(Clone, Debug)]
 pub(super) enum Node {
-    Cond(Cond),
+    /// Condition `bit` of group `group` holds (or, `negated`, does not).
+    Test {
+        group: usize,
+        bit: u32,
+        negated: bool,
+    },
+    /// A condition whose operator and value never hold together (a bound that is not an
+    /// integer): its value whatever the line.
+    Const(bool),
     All(Vec<Node>),
     Any(Vec<Node>),
 }
 
-#[derive(Clone, Debug)]
-pub(super) struct Cond {
-    pub(super) slot: usize,
-    pub(super) negated: bool,
-    pub(super) test: Test,
+/// One condition of the tree as jump code: test bit `bit` of group `group`, then go on at
+/// `yes` if it is set, at `no` if not. [`YES`] and [`NO`] end the evaluation with that
+/// answer. Evaluated from `Program::entry`, the jumps give the tree's value with `and` and
+/// `or` cut short exactly as a walk of the tree would, without recursion.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Jump {
+    pub(super) group: u32,
+    pub(super) bit: u32,
+    pub(super) yes: u32,
+    pub(super) no: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The ends of the jump code: the line matches, or not.
+pub(super) const YES: u32 = u32::MAX;
+pub(super) const NO: u32 = u32::MAX - 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Cmp {
     Lt,
     Leq,
@@ -84,21 +114,337 @@ pub(super) enum Cmp {
     Geq,
 }
 
-/// The un-negated operator with its value prepared.
-#[derive(Clone, Debug)]
-pub(super) enum Test {
+impl Cmp {
+    /// Whether the relation holds for a number that compares so with the bound.
+    fn holds(self, o: Ordering) -> bool {
+        match self {
+            Cmp::Lt => o == Ordering::Less,
+            Cmp::Leq => o != Ordering::Greater,
+            Cmp::Gt => o == Ordering::Greater,
+            Cmp::Geq => o != Ordering::Less,
+        }
+    }
+}
+
+/// An un-negated condition on one field, its value prepared: what a group is made of.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Atom {
     /// The field's canonical text equals this.
     Eq(Box<[u8]>),
     /// The field's canonical text (or any element's) is one of these.
-    In(Box<[Box<[u8]>]>),
+    In(Vec<Box<[u8]>>),
     /// The field is a number in this relation with the bound.
     Cmp(Cmp, i64),
     StartsWith(Box<[u8]>),
     EndsWith(Box<[u8]>),
     /// Substring of a string field; element equality on an array field.
-    Contains(Box<memmem::Finder<'static>>),
-    /// A pairing of operator and value that never holds (the filter's shape rules it out).
-    Never,
+    Contains(Box<[u8]>),
+}
+
+/// The conditions on one field (up to 64 of them, bit `i` for the `i`-th; a field with more
+/// has several groups), compiled so that the field's value is tested once for all of them:
+/// each structure below gives, for a value, the mask of the conditions it makes hold.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Group {
+    pub(super) slot: usize,
+    /// Canonical texts (strings, integers, `true`, `false`): `eq` and `in`.
+    pub(super) texts: TextMap,
+    /// Canonical texts of array elements: `in` and `contains`.
+    pub(super) elements: TextMap,
+    /// Prefixes and suffixes of strings, by length.
+    pub(super) prefixes: Affixes,
+    pub(super) suffixes: Affixes,
+    /// Substrings of strings: one search for all of them.
+    pub(super) substrings: Substrings,
+    /// Number comparisons, merged: see [`Ranges`].
+    pub(super) numbers: Ranges,
+}
+
+/// Number comparisons merged into ranges: the distinct bounds, sorted, cut the numbers into
+/// ranges (below the first bound, equal to it, between it and the next, ...), and each range
+/// has the mask of the comparisons that hold in it. A number's range is found by comparing
+/// it with each bound once, whatever the number of comparisons.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ranges {
+    pub(super) bounds: Vec<i64>,
+    /// Range `2i` lies below `bounds[i]` (and above the bound before), range `2i + 1` is
+    /// `bounds[i]` itself; range `2 * bounds.len()` lies above the last bound.
+    pub(super) masks: Vec<u64>,
+}
+
+impl Ranges {
+    fn new(comparisons: &[(Cmp, i64, u64)]) -> Ranges {
+        let mut bounds: Vec<i64> = comparisons.iter().map(|(_, bound, _)| *bound).collect();
+        bounds.sort_unstable();
+        bounds.dedup();
+        let masks = (0..=2 * bounds.len())
+            .map(|range| {
+                // A number of range `2i` or `2i + 1` against bound `j`.
+                let (i, on) = (range / 2, range % 2 == 1);
+                comparisons.iter().fold(0, |held, &(cmp, bound, mask)| {
+                    let j = bounds.partition_point(|&b| b < bound);
+                    let o = if on && i == j {
+                        Ordering::Equal
+                    } else if i > j {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                    if cmp.holds(o) {
+                        held | mask
+                    } else {
+                        held
+                    }
+                })
+            })
+            .collect();
+        Ranges { bounds, masks }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// The mask of the comparisons that hold for a number, given how it compares with a
+    /// bound.
+    #[inline]
+    pub(super) fn get(&self, cmp: impl Fn(i64) -> Ordering) -> u64 {
+        let mut range = 0;
+        for &bound in &self.bounds {
+            match cmp(bound) {
+                Ordering::Greater => range += 2,
+                Ordering::Equal => {
+                    range += 1;
+                    break;
+                }
+                Ordering::Less => break,
+            }
+        }
+        self.masks[range]
+    }
+}
+
+/// Byte strings, each with a mask: the masks of the strings equal to a value, in one lookup.
+/// A few are compared in turn; more are found through a hash table.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TextMap {
+    entries: Vec<(Box<[u8]>, u64)>,
+    /// Open addressing over `entries` (index + 1; 0 is empty), a power of two long; empty
+    /// while there are few entries.
+    table: Vec<u32>,
+    /// The masks of all entries together.
+    pub(super) all: u64,
+    /// Bit `n` is set when an entry has `n` bytes (bit 63: 63 bytes or more): a value of
+    /// another length is not looked up at all.
+    lengths: u64,
+}
+
+/// Entries compared in turn, up to this many; a hash table for more.
+const LINEAR: usize = 8;
+
+impl TextMap {
+    fn add(&mut self, text: &[u8], mask: u64) {
+        match self.entries.iter_mut().find(|(t, _)| **t == *text) {
+            Some((_, m)) => *m |= mask,
+            None => self.entries.push((text.into(), mask)),
+        }
+        self.all |= mask;
+        self.lengths |= 1 << text.len().min(63);
+    }
+
+    /// Builds the hash table once every entry is in.
+    fn seal(&mut self) {
+        if self.entries.len() <= LINEAR {
+            return;
+        }
+        let size = (self.entries.len() * 2).next_power_of_two();
+        self.table = vec![0; size];
+        for (i, (text, _)) in self.entries.iter().enumerate() {
+            let mut h = hash(text) & (size - 1);
+            while self.table[h] != 0 {
+                h = (h + 1) & (size - 1);
+            }
+            self.table[h] = u32::try_from(i + 1).expect("fewer than 2^32 values");
+        }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The mask of the entry equal to `text` (0: none). Most values are of a length no entry
+    /// has: they are answered here, without a call.
+    #[inline(always)]
+    #[allow(clippy::inline_always)] // measured: a call for every value of a field costs more
+    pub(super) fn get(&self, text: &[u8]) -> u64 {
+        if self.lengths >> text.len().min(63) & 1 == 0 {
+            return 0;
+        }
+        self.find(text)
+    }
+
+    #[inline(never)]
+    fn find(&self, text: &[u8]) -> u64 {
+        if self.table.is_empty() {
+            return self.entries.iter().find(|(t, _)| same(t, text)).map_or(0, |(_, m)| *m);
+        }
+        let mask = self.table.len() - 1;
+        let mut h = hash(text) & mask;
+        loop {
+            match self.table[h] {
+                0 => return 0,
+                i => {
+                    let (t, m) = &self.entries[i as usize - 1];
+                    if same(t, text) {
+                        return *m;
+                    }
+                }
+            }
+            h = (h + 1) & mask;
+        }
+    }
+}
+
+/// A quick hash of a byte string: its length and its first and last 8 bytes, mixed by a
+/// multiplication (the table compares the whole string anyway).
+#[inline]
+fn hash(text: &[u8]) -> usize {
+    let word = |s: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..s.len()].copy_from_slice(s);
+        u64::from_le_bytes(w)
+    };
+    let n = text.len();
+    let (head, tail) = if n >= 8 {
+        (word(&text[..8]), word(&text[n - 8..]))
+    } else {
+        (word(text), 0)
+    };
+    let h = (head ^ tail.rotate_left(29) ^ (n as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    #[allow(clippy::cast_possible_truncation)] // the high bits, to index a table
+    let h = (h >> 32) as usize;
+    h
+}
+
+/// Prefixes (or suffixes) by length: a value is looked up once per length.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Affixes {
+    by_length: Vec<(usize, TextMap)>,
+}
+
+impl Affixes {
+    fn add(&mut self, text: &[u8], mask: u64) {
+        if let Some((_, map)) = self.by_length.iter_mut().find(|(n, _)| *n == text.len()) {
+            map.add(text, mask);
+        } else {
+            let mut map = TextMap::default();
+            map.add(text, mask);
+            self.by_length.push((text.len(), map));
+        }
+    }
+
+    fn seal(&mut self) {
+        self.by_length.sort_by_key(|(n, _)| *n);
+        self.by_length.iter_mut().for_each(|(_, map)| map.seal());
+    }
+
+    /// The masks of the prefixes of `text` (`SUFFIX`: of its suffixes).
+    #[inline]
+    pub(super) fn get<const SUFFIX: bool>(&self, text: &[u8]) -> u64 {
+        let mut held = 0;
+        for (n, map) in &self.by_length {
+            let Some(part) = (if SUFFIX {
+                text.len().checked_sub(*n).map(|at| &text[at..])
+            } else {
+                text.get(..*n)
+            }) else {
+                break; // sorted by length: the rest are longer still
+            };
+            held |= map.get(part);
+        }
+        held
+    }
+}
+
+/// Substrings searched for in a string: `memmem` for one; for several, one vectorised
+/// search for all of them together (Aho-Corasick's packed searcher, Teddy).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Substrings {
+    /// The conditions whose substring is empty: any string holds it.
+    empty: u64,
+    /// Substrings searched for one by one (one, or many more than the packed searcher takes).
+    each: Vec<(memmem::Finder<'static>, u64)>,
+    /// The packed searcher, leftmost-longest, and for each of its patterns the masks of the
+    /// patterns that are prefixes of it (itself included): those found at the same place.
+    packed: Option<(packed::Searcher, Vec<u64>)>,
+    /// The masks of all non-empty substrings together.
+    all: u64,
+}
+
+impl Substrings {
+    fn build(needles: &[(Box<[u8]>, u64)]) -> Substrings {
+        let mut out = Substrings::default();
+        let mut rest: Vec<&(Box<[u8]>, u64)> = Vec::new();
+        for entry in needles {
+            if entry.0.is_empty() {
+                out.empty |= entry.1;
+            } else {
+                rest.push(entry);
+                out.all |= entry.1;
+            }
+        }
+        if rest.len() > 1 {
+            let searcher = packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostLongest)
+                .builder()
+                .extend(rest.iter().map(|(needle, _)| needle))
+                .build();
+            if let Some(searcher) = searcher {
+                let implied = rest
+                    .iter()
+                    .map(|(long, _)| {
+                        rest.iter()
+                            .filter(|(short, _)| long.starts_with(short))
+                            .fold(0, |m, (_, mask)| m | mask)
+                    })
+                    .collect();
+                out.packed = Some((searcher, implied));
+                return out;
+            }
+        }
+        out.each = rest
+            .iter()
+            .map(|(needle, mask)| (memmem::Finder::new(needle).into_owned(), *mask))
+            .collect();
+        out
+    }
+
+    /// The masks of the substrings `text` holds.
+    ///
+    /// The packed search finds, from a position, the first position where a substring
+    /// starts and the longest one there; every other substring there is a prefix of it. So
+    /// searching again from the next position, until none is found, finds every substring
+    /// that occurs.
+    #[inline]
+    pub(super) fn get(&self, text: &[u8]) -> u64 {
+        let mut held = self.empty;
+        if let Some((searcher, implied)) = &self.packed {
+            let mut from = 0;
+            while let Some(found) = searcher.find_in(text, aho_corasick::Span::from(from..text.len())) {
+                held |= implied[found.pattern().as_usize()];
+                if held & self.all == self.all {
+                    break;
+                }
+                from = found.start() + 1;
+            }
+        }
+        for (finder, mask) in &self.each {
+            if finder.find(text).is_some() {
+                held |= mask;
+            }
+        }
+        held
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +480,44 @@ impl Span {
     };
 }
 
+impl Group {
+    /// The group of `atoms` (at most 64) on field `slot`.
+    fn new(slot: usize, atoms: &[Atom]) -> Group {
+        let mut group = Group {
+            slot,
+            ..Group::default()
+        };
+        let mut substrings = Vec::new();
+        let mut numbers = Vec::new();
+        for (bit, atom) in atoms.iter().enumerate() {
+            let mask = 1u64 << bit;
+            match atom {
+                Atom::Eq(text) => group.texts.add(text, mask),
+                Atom::In(set) => {
+                    for text in set {
+                        group.texts.add(text, mask);
+                        group.elements.add(text, mask);
+                    }
+                }
+                Atom::Cmp(cmp, bound) => numbers.push((*cmp, *bound, mask)),
+                Atom::StartsWith(text) => group.prefixes.add(text, mask),
+                Atom::EndsWith(text) => group.suffixes.add(text, mask),
+                Atom::Contains(text) => {
+                    group.elements.add(text, mask);
+                    substrings.push((text.clone(), mask));
+                }
+            }
+        }
+        group.texts.seal();
+        group.elements.seal();
+        group.prefixes.seal();
+        group.suffixes.seal();
+        group.substrings = Substrings::build(&substrings);
+        group.numbers = Ranges::new(&numbers);
+        group
+    }
+}
+
 /// The slot of the field `key`, given one if it has none yet.
 fn slot_of(keys: &mut Vec<Box<[u8]>>, key: &[u8]) -> usize {
     keys.iter().position(|k| &**k == key).unwrap_or_else(|| {
@@ -152,15 +536,33 @@ impl Program {
     /// Returns the program and the slots of `observed`, in order.
     pub(super) fn with_observed(filter: &Filter, observed: &[&str]) -> (Program, Vec<usize>) {
         let mut keys: Vec<Box<[u8]>> = Vec::new();
-        let root = Program::compile(filter.expr(), &mut keys);
+        let mut atoms: Vec<Vec<Atom>> = Vec::new();
+        let root = Program::compile(filter.expr(), &mut keys, &mut atoms);
+        // Observed fields the filter does not read get slots after the filter's, with no atoms.
         let observed = observed
             .iter()
             .map(|name| slot_of(&mut keys, name.as_bytes()))
             .collect();
-        (Program::new(keys, root), observed)
+        (Program::new(keys, &atoms, root), observed)
     }
 
-    fn new(keys: Vec<Box<[u8]>>, root: Node) -> Program {
+    fn new(keys: Vec<Box<[u8]>>, atoms: &[Vec<Atom>], mut root: Node) -> Program {
+        let first: Vec<usize> = atoms
+            .iter()
+            .scan(0, |next, list| {
+                let first = *next;
+                *next += list.len().div_ceil(64);
+                Some(first)
+            })
+            .collect();
+        Program::number(&mut root, &first);
+        let mut code = Vec::new();
+        let entry = Program::jumps(&root, YES, NO, &mut code);
+        let groups = atoms
+            .iter()
+            .enumerate()
+            .flat_map(|(slot, atoms)| atoms.chunks(64).map(move |chunk| Group::new(slot, chunk)))
+            .collect();
         let mut slots: Vec<usize> = (0..keys.len()).collect();
         slots.sort_by_key(|&slot| bucket(&keys[slot]));
         let mut starts = Box::new([0u16; BUCKETS + 1]);
@@ -174,21 +576,31 @@ impl Program {
             starts,
             slots,
             lengths,
+            #[cfg(test)]
             root,
+            code,
+            entry,
+            groups,
         }
     }
 
-    fn compile(expr: &Expr, keys: &mut Vec<Box<[u8]>>) -> Node {
+    /// The tree of `expr`, each condition made an atom of its field's list (the same
+    /// condition twice, or once negated, is one atom): atom `i` of a field is bit `i % 64` of
+    /// the field's group `i / 64`, groups numbered field by field in slot order.
+    fn compile(expr: &Expr, keys: &mut Vec<Box<[u8]>>, atoms: &mut Vec<Vec<Atom>>) -> Node {
         match expr {
-            Expr::And(items) => Node::All(items.iter().map(|e| Program::compile(e, keys)).collect()),
-            Expr::Or(items) => Node::Any(items.iter().map(|e| Program::compile(e, keys)).collect()),
+            Expr::And(items) => Node::All(items.iter().map(|e| Program::compile(e, keys, atoms)).collect()),
+            Expr::Or(items) => Node::Any(items.iter().map(|e| Program::compile(e, keys, atoms)).collect()),
             Expr::Condition(c) => {
                 let slot = slot_of(keys, c.key.as_bytes());
+                if atoms.len() < keys.len() {
+                    atoms.push(Vec::new());
+                }
                 let negated = c.operator.is_negative();
                 let positive = if negated { c.operator.negated() } else { c.operator };
-                let test = match (positive, &c.value) {
-                    (Operator::In, Value::Set(set)) => Test::In(set.iter().map(text_bytes).collect()),
-                    (Operator::Eq, Value::Scalar(s)) => Test::Eq(text_bytes(s)),
+                let atom = match (positive, &c.value) {
+                    (Operator::In, Value::Set(set)) => Atom::In(set.iter().map(text_bytes).collect()),
+                    (Operator::Eq, Value::Scalar(s)) => Atom::Eq(text_bytes(s)),
                     (Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq, Value::Scalar(s)) => {
                         let cmp = match positive {
                             Operator::Lt => Cmp::Lt,
@@ -196,20 +608,77 @@ impl Program {
                             Operator::Gt => Cmp::Gt,
                             _ => Cmp::Geq,
                         };
-                        s.as_integer().map_or(Test::Never, |bound| Test::Cmp(cmp, bound))
+                        match s.as_integer() {
+                            Some(bound) => Atom::Cmp(cmp, bound),
+                            None => return Node::Const(negated),
+                        }
                     }
-                    (Operator::StartsWith, Value::Scalar(s)) => Test::StartsWith(text_bytes(s)),
-                    (Operator::EndsWith, Value::Scalar(s)) => Test::EndsWith(text_bytes(s)),
-                    (Operator::Contains, Value::Scalar(s)) => Test::Contains(Box::new(
-                        memmem::Finder::new(s.canonical_text().as_bytes()).into_owned(),
-                    )),
-                    _ => Test::Never,
+                    (Operator::StartsWith, Value::Scalar(s)) => Atom::StartsWith(text_bytes(s)),
+                    (Operator::EndsWith, Value::Scalar(s)) => Atom::EndsWith(text_bytes(s)),
+                    (Operator::Contains, Value::Scalar(s)) => Atom::Contains(text_bytes(s)),
+                    _ => return Node::Const(negated),
                 };
-                Node::Cond(Cond { slot, negated, test })
+                let list = &mut atoms[slot];
+                let index = list.iter().position(|a| *a == atom).unwrap_or_else(|| {
+                    list.push(atom);
+                    list.len() - 1
+                });
+                // The field and the atom's index for now: `number` makes them a group and a bit.
+                Node::Test {
+                    group: slot,
+                    bit: u32::try_from(index).expect("fewer than 2^32 conditions"),
+                    negated,
+                }
             }
         }
     }
 
+    /// Appends the jump code of `node` to `code`, going on at `yes` if the node holds and at
+    /// `no` if not; returns where the node's code starts (or `yes` / `no` when it needs no
+    /// test). The items of an `and` are chained on success, those of an `or` on failure,
+    /// last to first, so that each knows where to go next.
+    fn jumps(node: &Node, yes: u32, no: u32, code: &mut Vec<Jump>) -> u32 {
+        match node {
+            Node::Test { group, bit, negated } => {
+                let (yes, no) = if *negated { (no, yes) } else { (yes, no) };
+                code.push(Jump {
+                    group: u32::try_from(*group).expect("fewer than 2^32 groups"),
+                    bit: *bit,
+                    yes,
+                    no,
+                });
+                u32::try_from(code.len() - 1).expect("fewer than 2^32 - 2 conditions")
+            }
+            Node::Const(value) => {
+                if *value {
+                    yes
+                } else {
+                    no
+                }
+            }
+            Node::All(items) => items
+                .iter()
+                .rev()
+                .fold(yes, |next, item| Program::jumps(item, next, no, code)),
+            Node::Any(items) => items
+                .iter()
+                .rev()
+                .fold(no, |next, item| Program::jumps(item, yes, next, code)),
+        }
+    }
+
+    /// Turns the field and atom index of every test into its group and bit, `first[slot]`
+    /// being the first group of the field.
+    fn number(node: &mut Node, first: &[usize]) {
+        match node {
+            Node::Test { group, bit, .. } => {
+                *group = first[*group] + *bit as usize / 64;
+                *bit %= 64;
+            }
+            Node::Const(_) => {}
+            Node::All(items) | Node::Any(items) => items.iter_mut().for_each(|n| Program::number(n, first)),
+        }
+    }
     /// The slot of a member's key, if the filter reads that field.
     #[inline]
     pub(super) fn lookup(&self, key: &[u8]) -> Option<usize> {

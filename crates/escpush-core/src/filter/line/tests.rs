@@ -2,9 +2,9 @@
 
 use super::eval::cmp_int_text;
 use super::lexer::number_end;
-use super::program::same;
+use super::program::{self, same};
 use super::*;
-use crate::filter::field;
+use crate::filter::{field, Condition, Expr, Operator, Scalar, Value};
 use proptest::prelude::*;
 
 fn check(filter: &Filter, line: &str) -> Result<bool, MalformedLine> {
@@ -355,5 +355,123 @@ fn lines_too_long_for_the_quote_list_are_read_the_same() {
         assert!(line.len() > stage1::MAX_LINE);
         let got = check(&f, &line).map_err(|e| (e.offset, e.reason));
         assert_eq!(got, expected);
+    }
+}
+
+/// Values chosen to meet each other: prefixes, suffixes and substrings of one another,
+/// numbers and their texts, booleans, the empty string.
+const CLOSE: [&str; 13] = [
+    "", "a", "b", "ab", "ba", "aba", "bab", "abab", "é", "5", "-3", "200", "true",
+];
+
+/// A condition on `A` (mostly) or `B`: every operator, values that meet.
+fn crowded_condition() -> impl Strategy<Value = Condition> {
+    let scalar = prop_oneof![
+        prop::sample::select(CLOSE.to_vec()).prop_map(Scalar::from),
+        prop::sample::select(vec![-3i64, 0, 5, 199, 200, 201]).prop_map(Scalar::Int),
+        any::<bool>().prop_map(Scalar::Bool),
+    ];
+    (
+        prop_oneof![4 => Just("A"), 1 => Just("B")],
+        prop::sample::select(Operator::ALL.to_vec()),
+        scalar.clone(),
+        prop::collection::vec(scalar, 1..6),
+        prop::sample::select(vec![-3i64, 0, 5, 199, 200, 201, i64::MIN, i64::MAX]),
+    )
+        .prop_map(|(key, op, one, set, n)| {
+            let value = if op.takes_set() {
+                Value::Set(set)
+            } else if op.is_numeric() {
+                Value::Scalar(Scalar::Int(n))
+            } else {
+                Value::Scalar(one)
+            };
+            Condition::new(key, op, value).expect("generated conditions are well formed")
+        })
+}
+
+/// The JSON text of a value of `A` or `B` (written as serde_json reads it like `json.loads`:
+/// no `-0`, no integers beyond 64 bits): the close values as strings (some escaped), numbers,
+/// floats, booleans, null, arrays of them, objects.
+fn crowded_value() -> impl Strategy<Value = String> {
+    let scalar = prop_oneof![
+        prop::sample::select(CLOSE.to_vec()).prop_map(|s| format!("\"{s}\"")),
+        prop::sample::select(vec![r#""\u0061b""#, r#""a\u0062a""#, r#""x\"aba""#, r#""\u00e9""#])
+            .prop_map(str::to_owned),
+        prop::sample::select(vec![
+            "-3", "0", "5", "199", "200", "201", "200.0", "199.5", "2e2", "-3.0", "true", "false", "null"
+        ])
+        .prop_map(str::to_owned),
+    ];
+    prop_oneof![
+        4 => scalar.clone(),
+        2 => prop::collection::vec(scalar, 0..5).prop_map(|v| format!("[{}]", v.join(","))),
+        1 => Just(r#"{"A":"a"}"#.to_owned()),
+    ]
+}
+
+/// Filters of many conditions on the same field: 10 to 60 small trees of nested `and` and
+/// `or` under an `and` or an `or` (often more than 64 conditions on one field, which then
+/// needs two groups).
+fn crowded_filter() -> impl Strategy<Value = Expr> {
+    let tree = crowded_condition()
+        .prop_map(Expr::Condition)
+        .prop_recursive(2, 8, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 1..4).prop_map(Expr::And),
+                proptest::collection::vec(inner, 1..4).prop_map(Expr::Or),
+            ]
+        });
+    (proptest::collection::vec(tree, 10..60), any::<bool>()).prop_map(|(items, and)| {
+        if and {
+            Expr::And(items)
+        } else {
+            Expr::Or(items)
+        }
+    })
+}
+
+/// The leaves of the compiled tree, in the order of the filter's conditions.
+fn leaves<'a>(node: &'a program::Node, out: &mut Vec<&'a program::Node>) {
+    match node {
+        program::Node::All(items) | program::Node::Any(items) => items.iter().for_each(|n| leaves(n, out)),
+        leaf => out.push(leaf),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The conditions on a field are compiled together (a set of texts for `eq` and `in`,
+    /// one search for several substrings, prefixes and suffixes by length, one reading of a
+    /// number for all comparisons; more than 64 of them in several groups). Each must still
+    /// hold exactly when it holds alone by `Filter::matches`: missing fields, null, type
+    /// mismatches and negations included; and the whole filter, its `and` and `or` run as
+    /// jump code, exactly when `Filter::matches` says so.
+    #[test]
+    fn each_condition_compiled_per_field_holds_as_it_does_alone(
+        expr in crowded_filter(),
+        members in proptest::collection::vec((prop_oneof![Just("A"), Just("B"), Just("C")], crowded_value()), 0..4),
+    ) {
+        let filter = Filter::new(expr).unwrap();
+        let mut f = filter.compile();
+        let members: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        let line = format!("{{{}}}", members.join(","));
+        let masks = f.masks(line.as_bytes()).unwrap();
+        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let conditions = filter.expr().conditions();
+        let mut compiled = Vec::new();
+        leaves(&f.program.root, &mut compiled);
+        prop_assert_eq!(compiled.len(), conditions.len());
+        for (condition, leaf) in conditions.into_iter().zip(compiled) {
+            let alone = Filter::new(Expr::Condition(condition.clone())).unwrap().matches(&record);
+            let got = match *leaf {
+                program::Node::Test { group, bit, negated } => (masks[group] >> bit & 1 == 1) != negated,
+                program::Node::Const(value) => value,
+                _ => unreachable!("`leaves` takes only tests and constants"),
+            };
+            prop_assert_eq!(got, alone, "{:?} on {}", condition, line);
+        }
+        prop_assert_eq!(f.matches_line(line.as_bytes()), Ok(filter.matches(&record)), "{} on {}", filter, line);
     }
 }
