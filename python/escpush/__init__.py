@@ -38,6 +38,7 @@ from ._escpush import (
     esc_cookie,
     esc_replacements,
     field,
+    field_operators,
     redact_destination_conf,
 )
 from ._job import Job
@@ -178,5 +179,6 @@ __all__ = [
     "esc_cookie",
     "esc_replacements",
     "field",
+    "field_operators",
     "redact_destination_conf",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "_JOB_FIELDS",
     "_LOG_TARGET",
     "_MASK",
+    "_OPERATORS",
     "_SCOPES",
     "_SECRET_BODY_KEYS",
     "_SECRET_HEADERS",
@@ -64,6 +65,7 @@ __all__ = [
     "esc_cookie",
     "esc_replacements",
     "field",
+    "field_operators",
     "redact_destination_conf",
 ]
 
@@ -316,6 +318,11 @@ class Field:
     def not_contains(self, value: _Scalar) -> Filter: ...
     def is_in(self, values: Iterable[_Scalar]) -> Filter: ...
     def not_in(self, values: Iterable[_Scalar]) -> Filter: ...
+    def op(self, operator: str, value: _Scalar | Iterable[_Scalar]) -> Filter:
+        """The condition with the operator named ``operator`` (``"geq"``, ``"!in"``: the API's
+        names): ``field(k).op("geq", 500) == field(k).ge(500)``, for code that holds operators
+        as text (a form, a table). An unknown name raises ``FilterError`` (``unknown_operator``
+        at ``operator``, with what was probably meant), as ``Filter.parse`` words it."""
     def __eq__(self, other: _Scalar, /) -> Filter: ...  # type: ignore[override]
     def __ne__(self, other: _Scalar, /) -> Filter: ...  # type: ignore[override]
     def __lt__(self, other: int | str, /) -> Filter: ...
@@ -413,6 +420,15 @@ def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     """The dataset's fields, name → documented type (``"string"``, ``"array[string]"``, ...);
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
     as ``untyped_field``."""
+
+def field_operators(dataset: str, scope: str | None = None) -> dict[str, list[str]]:
+    """Every field of the dataset -> the operators a filter may apply to it, in the order of
+    SPEC table B.1: its type's, none for a field that cannot be filtered or has no documented
+    type (``dataset_fields`` gives the types)."""
+
+# Every operator as (name, meaning, takes a set), core's Operator in table B.1's order: the
+# filter builder widget's operator lists.
+_OPERATORS: tuple[tuple[str, str, bool], ...]
 
 # Every SQL dialect as (name, aliases), core's Dialect::ALL: the command line's --dialect.
 _SQL_DIALECTS: tuple[tuple[str, tuple[str, ...]], ...]

@@ -166,6 +166,16 @@ impl PyField {
         self.make(Operator::NotIn, values)
     }
 
+    /// The condition with the operator named `operator` (`"geq"`, `"!in"`: the API's
+    /// names): `field(k).op("geq", 500) == field(k).ge(500)`, for code that holds operators
+    /// as text (a form, a table). An unknown name raises `FilterError` (`unknown_operator`
+    /// at `operator`, with what was probably meant), as `Filter.parse` words it.
+    fn op(&self, operator: Text, value: &Bound<'_, PyAny>) -> PyResult<PyFilter> {
+        let py = value.py();
+        let operator = Operator::named(&operator, "operator").map_err(|p| problem_error(py, p))?;
+        self.make(operator, value)
+    }
+
     /// `field == v`, `!=`, `<`, `<=`, `>`, `>=` make filters, like the methods.
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<PyFilter> {
         match op {

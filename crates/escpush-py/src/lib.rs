@@ -71,6 +71,9 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(schema::field_operators, m)?)?;
+    // The operators with their meaning and value shape (core's), for the widget's form.
+    m.add("_OPERATORS", schema::operator_table(m.py())?)?;
     m.add_class::<client::PyClient>()?;
     // The client's defaults and range, escpush-http's builder's, for `help()`, the stub's
     // test and the command line's options.

@@ -1,11 +1,14 @@
-//! The embedded datasets from Python: `escpush.datasets`, `escpush.dataset_fields`, and
+//! The embedded datasets from Python: `escpush.datasets`, `escpush.dataset_fields`,
+//! `escpush.field_operators` (what a filter may do with each field), and
 //! `escpush.dataset_schema` (a dataset's columns as the engines that query pushed logs take
 //! them, with the types the SQL of `Filter.to_sql` assumes).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use escpush_core::{create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect};
+use escpush_core::{
+    create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect, FieldSchema, Operator,
+};
 
 use crate::convert::Text;
 use crate::errors;
@@ -106,13 +109,46 @@ pub fn datasets(py: Python<'_>, scope: Option<Text>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (dataset, scope=None))]
 pub fn dataset_fields(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {
-    let dataset = &*dataset;
-    let ds = dataset_arg(py, Some(dataset), scope.as_deref())?.expect("a dataset was named");
+    each_field(py, &dataset, scope.as_deref(), |f| {
+        Ok(pyo3::types::PyString::new(py, f.field_type().as_str()).into_any())
+    })
+}
+
+/// Every field of a dataset → the operators a filter may apply to it, in the order of SPEC
+/// table B.1 (core's `FieldSchema::operators`): its type's, none for a field that cannot be
+/// filtered or has no documented type.
+#[pyfunction]
+#[pyo3(signature = (dataset, scope=None))]
+pub fn field_operators(py: Python<'_>, dataset: Text, scope: Option<Text>) -> PyResult<Py<PyDict>> {
+    each_field(py, &dataset, scope.as_deref(), |f| {
+        let ops: Vec<&str> = f.operators().into_iter().map(Operator::as_str).collect();
+        ops.into_pyobject(py)
+    })
+}
+
+/// The fields of the dataset named `dataset`, in the docs' order, each name → `value(field)`.
+fn each_field<'py>(
+    py: Python<'py>,
+    dataset: &str,
+    scope: Option<&str>,
+    value: impl Fn(&FieldSchema) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Py<PyDict>> {
+    let ds = dataset_arg(py, Some(dataset), scope)?.expect("a dataset was named");
     let dict = PyDict::new(py);
     for f in ds.fields() {
-        dict.set_item(f.name(), f.field_type().as_str())?;
+        dict.set_item(f.name(), value(f)?)?;
     }
     Ok(dict.unbind())
+}
+
+/// Every operator as `(name, meaning, takes_a_set)`, in the order of SPEC table B.1 (core's
+/// `Operator`): what a form offers and how it reads the value.
+pub fn operator_table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    let rows = Operator::ALL
+        .iter()
+        .map(|op| (op.as_str(), op.meaning(), op.takes_set()).into_pyobject(py))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, rows)
 }
 
 /// The name among `candidates` closest to `given` (core's did-you-mean rule), or None: for

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::problem::{Problem, ProblemCode};
 use crate::suggest;
 
 /// The 14 comparison operators of SPEC appendix B.1.
@@ -75,6 +76,47 @@ impl Operator {
             Operator::In => "in",
             Operator::NotIn => "!in",
         }
+    }
+
+    /// What the operator means, as the "Meaning" column of SPEC table B.1 words it
+    /// (`"does not start with"`): the label of a builder that offers it.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Operator::Eq => "equal",
+            Operator::NotEq => "not equal",
+            Operator::Lt => "less than",
+            Operator::Leq => "less than or equal",
+            Operator::Gt => "greater than",
+            Operator::Geq => "greater than or equal",
+            Operator::StartsWith => "starts with",
+            Operator::EndsWith => "ends with",
+            Operator::NotStartsWith => "does not start with",
+            Operator::NotEndsWith => "does not end with",
+            Operator::Contains => "contains",
+            Operator::NotContains => "does not contain",
+            Operator::In => "value is in a set",
+            Operator::NotIn => "value is not in a set",
+        }
+    }
+
+    /// The operator `name` names (`"geq"`), or the problem `unknown_operator` at `path`,
+    /// with what was probably meant or else the list of operators: one wording for a parsed
+    /// condition and an operator a binding or a form gives by name.
+    pub fn named(name: &str, path: &str) -> Result<Operator, Problem> {
+        name.parse::<Operator>().map_err(|err| {
+            Problem::new(
+                path,
+                ProblemCode::UnknownOperator,
+                if err.suggestion.is_some() {
+                    err.to_string()
+                } else {
+                    format!(
+                        "{err}; the operators are {}",
+                        Operator::ALL.map(Operator::as_str).join(", ")
+                    )
+                },
+            )
+        })
     }
 
     /// The negation partner: `eq`↔`!eq`, `lt`↔`geq`, `leq`↔`gt`, `in`↔`!in`, ...
@@ -427,6 +469,25 @@ mod tests {
             assert_eq!(op.negated().negated(), op);
             assert_ne!(op.negated(), op);
         }
+    }
+
+    #[test]
+    fn an_operator_named_is_the_problem_parse_gives() {
+        assert_eq!(Operator::named("!startsWith", "operator"), Ok(Operator::NotStartsWith));
+        let meant = Operator::named("gte", "where.operator").unwrap_err();
+        assert_eq!(
+            (meant.path.as_str(), meant.code),
+            ("where.operator", ProblemCode::UnknownOperator)
+        );
+        assert_eq!(meant.message, "unknown operator `gte`; did you mean `geq`?");
+        let parsed = crate::Filter::parse(r#"{"where":{"key":"A","operator":"between","value":1}}"#).unwrap_err();
+        assert_eq!(
+            parsed.problems(),
+            [Operator::named("between", "where.operator").unwrap_err()]
+        );
+        assert!(parsed.problems()[0].message.ends_with("the operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, !startsWith, !endsWith, contains, !contains, in, !in"));
+        assert_eq!(Operator::NotStartsWith.meaning(), "does not start with");
+        assert!(Operator::ALL.iter().all(|op| !op.meaning().is_empty()));
     }
 
     #[test]

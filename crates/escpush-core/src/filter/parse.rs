@@ -264,18 +264,10 @@ fn parse_condition(
             problems.push(missing("operator"));
             None
         }
-        Some(Json::String(op)) => match op.parse::<Operator>() {
+        Some(Json::String(op)) => match Operator::named(op, &join(path, "operator")) {
             Ok(op) => Some(op),
-            Err(err) => {
-                problems.push(Problem::new(
-                    join(path, "operator"),
-                    ProblemCode::UnknownOperator,
-                    if err.suggestion.is_some() {
-                        err.to_string()
-                    } else {
-                        format!("{err}; the operators are {}", operator_list())
-                    },
-                ));
+            Err(problem) => {
+                problems.push(problem);
                 None
             }
         },
@@ -307,10 +299,6 @@ fn parse_condition(
         problems.extend(shape);
         None
     }
-}
-
-fn operator_list() -> String {
-    Operator::ALL.map(Operator::as_str).join(", ")
 }
 
 pub(super) fn parse_value(json: &Json, path: &str, problems: &mut Vec<Problem>) -> Option<Value> {

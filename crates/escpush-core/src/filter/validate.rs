@@ -2,7 +2,7 @@
 //! made (parsed, built, converted), the API's size limits, and the dataset checks: field
 //! names, the operator × field type table (SPEC B.1) and values no field of a type can equal.
 
-use crate::dataset::{Dataset, FieldType};
+use crate::dataset::{Dataset, FieldSchema, FieldType};
 use crate::problem::{Problem, ProblemCode};
 use crate::suggest;
 
@@ -119,6 +119,19 @@ impl FieldType {
     /// The operators this type supports, in the order of table B.1.
     pub fn operators(self) -> Vec<Operator> {
         Operator::ALL.into_iter().filter(|op| self.supports(*op)).collect()
+    }
+}
+
+impl FieldSchema {
+    /// The operators a filter may apply to this field, in the order of table B.1: its
+    /// type's ([`FieldType::operators`]), and none when it cannot be filtered (an object,
+    /// or a field the dataset does not filter on) or has no documented type, the fields
+    /// validation reports whatever the operator.
+    pub fn operators(&self) -> Vec<Operator> {
+        if !self.filterable() || self.field_type() == FieldType::Unknown {
+            return Vec::new();
+        }
+        self.field_type().operators()
     }
 }
 
@@ -424,6 +437,43 @@ mod tests {
         assert_eq!(FieldType::IntOrString.operators(), O::ALL);
         assert!(FieldType::Object.operators().is_empty());
         assert!(FieldType::ObjectArray.operators().is_empty());
+    }
+
+    #[test]
+    fn a_fields_operators_are_exactly_those_validation_lets_through() {
+        // What a builder offers for a field is what validation accepts on it: for every field
+        // of every dataset and every operator, no problem at the key or the operator.
+        for dataset in crate::dataset::datasets() {
+            for schema in dataset.fields() {
+                let offered = schema.operators();
+                for op in Operator::ALL {
+                    let value = if op.takes_set() {
+                        Value::Set(vec![Scalar::Int(1)])
+                    } else {
+                        Value::Scalar(Scalar::Int(1))
+                    };
+                    let f = crate::filter::field(schema.name()).op(op, value).unwrap();
+                    let refused = f
+                        .problems(Some(dataset), Limits::default())
+                        .iter()
+                        .any(|p| matches!(p.path.as_str(), "where.key" | "where.operator"));
+                    assert_eq!(
+                        offered.contains(&op),
+                        !refused,
+                        "{}.{} ({}) {op}",
+                        dataset.name(),
+                        schema.name(),
+                        schema.field_type()
+                    );
+                }
+            }
+        }
+        let http = Dataset::get("http_requests", None).unwrap();
+        assert_eq!(
+            http.field("EdgeResponseStatus").unwrap().operators(),
+            FieldType::Int.operators()
+        );
+        assert!(http.field("MatchedRules").unwrap().operators().is_empty());
     }
 
     #[test]
