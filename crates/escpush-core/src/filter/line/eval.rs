@@ -38,7 +38,7 @@ impl Line<'_> {
                 self.held[group] = self.test(&program.groups[group]);
                 self.known[word] |= flag;
             }
-            at = if self.held[group] >> jump.bit & 1 == 1 {
+            at = if jump.holds(self.held[group]) {
                 jump.yes
             } else {
                 jump.no

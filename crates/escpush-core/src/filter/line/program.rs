@@ -90,16 +90,51 @@ pub(super) enum Node {
     Any(Vec<Node>),
 }
 
-/// One condition of the tree as jump code: test bit `bit` of group `group`, then go on at
-/// `yes` if it is set, at `no` if not. [`YES`] and [`NO`] end the evaluation with that
-/// answer. Evaluated from `Program::entry`, the jumps give the tree's value with `and` and
-/// `or` cut short exactly as a walk of the tree would, without recursion.
+/// One step of the tree as jump code: the conditions `mask` of group `group`, each negated
+/// where `flip` has its bit, tested together; then go on at `yes` if they hold (`any`: one of
+/// them; otherwise: all of them), at `no` if not. [`YES`] and [`NO`] end the evaluation with
+/// that answer. The conditions of one field that are items of the same `and` (or `or`) are
+/// one step: a 30-condition `and` on 11 fields is 11 steps. Evaluated from
+/// `Program::entry`, the jumps give the tree's value with `and` and `or` cut short exactly as
+/// a walk of the tree would, without recursion (the items of an `and` or `or` are pure
+/// tests, so which of them is tested first changes the work, never the answer).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Jump {
+    pub(super) mask: u64,
+    pub(super) flip: u64,
     pub(super) group: u32,
-    pub(super) bit: u32,
+    pub(super) any: bool,
     pub(super) yes: u32,
     pub(super) no: u32,
+}
+
+impl Jump {
+    /// Whether the step's conditions hold, given the mask of the group's conditions that
+    /// hold on the line.
+    #[inline(always)]
+    #[allow(clippy::inline_always)] // the inner loop of every line's evaluation
+    pub(super) fn holds(&self, held: u64) -> bool {
+        let v = (held ^ self.flip) & self.mask;
+        if self.any {
+            v != 0
+        } else {
+            v == self.mask
+        }
+    }
+}
+
+/// Conditions of one group tested together (see [`Jump`]).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    group: usize,
+    mask: u64,
+    flip: u64,
+}
+
+/// An item of an `and` or `or` as it becomes jump code: merged tests, or any other node.
+enum Item<'n> {
+    Step(Step),
+    Node(&'n Node),
 }
 
 /// The ends of the jump code: the line matches, or not.
@@ -639,16 +674,17 @@ impl Program {
     /// last to first, so that each knows where to go next.
     fn jumps(node: &Node, yes: u32, no: u32, code: &mut Vec<Jump>) -> u32 {
         match node {
-            Node::Test { group, bit, negated } => {
-                let (yes, no) = if *negated { (no, yes) } else { (yes, no) };
-                code.push(Jump {
-                    group: u32::try_from(*group).expect("fewer than 2^32 groups"),
-                    bit: *bit,
-                    yes,
-                    no,
-                });
-                u32::try_from(code.len() - 1).expect("fewer than 2^32 - 2 conditions")
-            }
+            Node::Test { group, bit, negated } => Program::step(
+                Step {
+                    group: *group,
+                    mask: 1 << bit,
+                    flip: if *negated { 1 << bit } else { 0 },
+                },
+                false,
+                yes,
+                no,
+                code,
+            ),
             Node::Const(value) => {
                 if *value {
                     yes
@@ -656,15 +692,58 @@ impl Program {
                     no
                 }
             }
-            Node::All(items) => items
-                .iter()
-                .rev()
-                .fold(yes, |next, item| Program::jumps(item, next, no, code)),
-            Node::Any(items) => items
-                .iter()
-                .rev()
-                .fold(no, |next, item| Program::jumps(item, yes, next, code)),
+            Node::All(items) => Program::merged(items).iter().rev().fold(yes, |next, item| match item {
+                Item::Step(step) => Program::step(*step, false, next, no, code),
+                Item::Node(node) => Program::jumps(node, next, no, code),
+            }),
+            Node::Any(items) => Program::merged(items).iter().rev().fold(no, |next, item| match item {
+                Item::Step(step) => Program::step(*step, true, yes, next, code),
+                Item::Node(node) => Program::jumps(node, yes, next, code),
+            }),
         }
+    }
+
+    /// Appends one step and returns where it is.
+    fn step(step: Step, any: bool, yes: u32, no: u32, code: &mut Vec<Jump>) -> u32 {
+        code.push(Jump {
+            mask: step.mask,
+            flip: step.flip,
+            group: u32::try_from(step.group).expect("fewer than 2^32 groups"),
+            any,
+            yes,
+            no,
+        });
+        u32::try_from(code.len() - 1).expect("fewer than 2^32 - 2 conditions")
+    }
+
+    /// The items of an `and` or `or` with the tests of each group merged into one step, at
+    /// the place of the group's first test. A condition and its negation on the same atom
+    /// stay in separate steps (one step cannot ask a bit to be both set and clear).
+    fn merged(items: &[Node]) -> Vec<Item<'_>> {
+        let mut out: Vec<Item<'_>> = Vec::with_capacity(items.len());
+        for item in items {
+            let Node::Test { group, bit, negated } = item else {
+                out.push(Item::Node(item));
+                continue;
+            };
+            let (bit, flip) = (1u64 << bit, if *negated { 1u64 << bit } else { 0 });
+            let joined = out.iter_mut().any(|o| match o {
+                Item::Step(s) if s.group == *group && (s.mask & bit == 0 || s.flip & bit == flip) => {
+                    s.mask |= bit;
+                    s.flip |= flip;
+                    true
+                }
+                _ => false,
+            });
+            if !joined {
+                out.push(Item::Step(Step {
+                    group: *group,
+                    mask: bit,
+                    flip,
+                }));
+            }
+        }
+        out
     }
 
     /// Turns the field and atom index of every test into its group and bit, `first[slot]`
