@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -52,11 +53,12 @@ DESTINATIONS = [
     "kinesis://stream?region=us-east-1&sts-assume-role-arn=arn:aws:iam::1:role/r&sts-external-id=EXT-T1",
     "ibmcl://i.ingress.us-south.logs.cloud.ibm.com/logs/v1/singles?ibm_api_key=IBM-T1",
     "sentinelone://ingest.us1.sentinelone.net/services/collector/raw?sourcetype=cf&header_Authorization=Bearer%20S1-T1",
+    "https://logs.example.com/bare?BARE-TOKEN-T1",  # a query part without `=`: a token whole
 ]
 
 SECRETS = [
     "SAK/T1+x=", "AKID-T1", "AZ-SIG-T1", "SUMO-CODE-T1", "SAK-R2T", "AKID-R2T", "HTTP-PW-T1", "HTTP-T1",
-    "DD-T1", "SPLUNK-T1", "BQ-T1", "EXT-T1", "IBM-T1", "S1-T1", "user:",
+    "DD-T1", "SPLUNK-T1", "BQ-T1", "EXT-T1", "IBM-T1", "S1-T1", "user:", "BARE-TOKEN-T1",
 ]  # fmt: skip
 
 FILTERS: list[Any] = [
@@ -248,7 +250,7 @@ def test_credentials_come_from_the_environment(
     path = tmp_path / "jobs.toml"
     path.write_text(cli("logpush", "export", "--zone", zone).out, encoding="utf-8")
     # A rotated secret, given by its variable, is an update; the stored one is kept otherwise.
-    monkeypatch.setenv("KEYS_SECRET_ACCESS_KEY", "ROTATED")
+    monkeypatch.setenv("LOGPUSH_KEYS_SECRET_ACCESS_KEY", "ROTATED")
     run = cli("logpush", "apply", str(path), "--zone", zone, "--json")
     assert run.code == 0, run.err
     [entry] = run.json()["jobs"]  # type: ignore[index]
@@ -256,17 +258,46 @@ def test_credentials_come_from_the_environment(
     assert "ROTATED" not in run.out
     assert logpush.jobs()[0].reveal()["destination_conf"].endswith("access-key-id=AKID-T1&secret-access-key=ROTATED")
     # Another zone has no such job: creating it needs every credential.
-    monkeypatch.delenv("KEYS_SECRET_ACCESS_KEY")
+    monkeypatch.delenv("LOGPUSH_KEYS_SECRET_ACCESS_KEY")
     other = zone_id(98)
     run = cli("logpush", "apply", str(path), "--zone", other)
-    assert run.code == 2 and "KEYS_ACCESS_KEY_ID, KEYS_SECRET_ACCESS_KEY" in run.err, run.err
+    assert run.code == 2 and "LOGPUSH_KEYS_ACCESS_KEY_ID, LOGPUSH_KEYS_SECRET_ACCESS_KEY" in run.err, run.err
     assert api.client().zone(other).logpush.jobs() == []
-    monkeypatch.setenv("KEYS_ACCESS_KEY_ID", "AK2")
-    monkeypatch.setenv("KEYS_SECRET_ACCESS_KEY", "SK2")
+    monkeypatch.setenv("LOGPUSH_KEYS_ACCESS_KEY_ID", "AK2")
+    monkeypatch.setenv("LOGPUSH_KEYS_SECRET_ACCESS_KEY", "SK2")
     assert cli("logpush", "apply", str(path), "--zone", other).code == 0
     assert (
         api.client().zone(other).logpush.jobs()[0].reveal()["destination_conf"].endswith("id=AK2&secret-access-key=SK2")
     )
+
+
+def test_jobs_file_variables_are_apart_from_other_tools(
+    api: Emulator, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job named ``aws`` (or ``r2``) names its keys ``LOGPUSH_AWS_...``, not the
+    ``AWS_SECRET_ACCESS_KEY`` a CI job has set: apply must not send the caller's own keys."""
+    zone = zone_id(94)
+    logpush = api.client().zone(zone).logpush
+    logpush.create_job(destination_conf=DESTINATIONS[0], dataset="http_requests", name="aws")
+    logpush.create_job(destination_conf=DESTINATIONS[5], dataset="http_requests", name="r2")
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "AKIA-MINE"),
+        ("AWS_SECRET_ACCESS_KEY", "MY-OWN-SECRET"),
+        ("R2_ACCOUNT_ID", "mine"),
+        ("R2_ACCESS_KEY_ID", "R2-MINE"),
+        ("R2_SECRET_ACCESS_KEY", "MY-R2-SECRET"),
+    ):
+        monkeypatch.setenv(name, value)
+    path = tmp_path / "jobs.toml"
+    path.write_text(cli("logpush", "export", "--zone", zone).out, encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert "${LOGPUSH_AWS_SECRET_ACCESS_KEY}" in text and "${LOGPUSH_R2_SECRET_ACCESS_KEY}" in text, text
+    assert not re.search(r"\$\{(AWS|R2)_", text), text
+    run = cli("logpush", "apply", str(path), "--zone", zone, "--json")
+    assert run.code == 0, run.err
+    assert [e["action"] for e in run.json()["jobs"]] == ["unchanged", "unchanged"]  # type: ignore[index]
+    stored = sorted(job.reveal()["destination_conf"] for job in logpush.jobs())
+    assert stored == sorted([DESTINATIONS[0], DESTINATIONS[5]])
 
 
 def test_ensure_takes_a_job_from_a_terraform_file(
@@ -360,10 +391,24 @@ def test_problems_name_the_terraform_resource(
         encoding="utf-8",
     )
     run = cli("logpush", "apply", str(tf), "--zone", zone)
-    assert "cloudflare_logpush_job.keys.destination_conf: line 4: the template directive `%{ if var.x }`" in run.err
+    assert "cloudflare_logpush_job.keys.destination_conf: line 4: the template directive `%{ … }`" in run.err
     tf.write_text('resource "cloudflare_logpush_job" "keys" {\n  name = "keys"\n  dataset "x"\n}\n', encoding="utf-8")
     run = cli("logpush", "apply", str(tf), "--zone", zone)
     assert run.code == 2 and "line 3, column " in run.err, run.err
+    # Neither shows a credential written out in the file: a syntax error shows no line, and an
+    # expression in destination_conf that escpush does not evaluate is not quoted.
+    for written in (
+        '  destination_conf = "s3://b/p?region=us-east-1&secret-access-key=TFLITSECRET\n',
+        '  destination_conf = "s3://b/p?secret-access-key=TFLITSECRET" == "" ? "a" : "b"\n',
+    ):
+        tf.write_text(f'resource "cloudflare_logpush_job" "keys" {{\n  name = "keys"\n{written}}}\n', encoding="utf-8")
+        for json_out in ([], ["--json"]):
+            run = cli("logpush", "apply", str(tf), "--zone", zone, "--dry-run", *json_out)
+            assert run.code == 2 and "line " in run.err + run.out, run.err
+            assert "TFLITSECRET" not in run.err + run.out
+        with pytest.raises(InvalidInput) as caught:
+            api.client().zone(zone).logpush.read_terraform(tf.read_text(encoding="utf-8"))
+        assert "TFLITSECRET" not in str(caught.value) + repr(caught.value)
     # ensure --from takes a .tf.json too.
     monkeypatch.setenv("TF_VAR_keys_secret", "TF-SECRET")
     run = cli("logpush", "ensure", "--zone", zone, "--name", "keys", "--from", str(path), "--json")
@@ -375,7 +420,7 @@ def test_problems_name_the_terraform_resource(
     )
 
 
-def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:
+def test_the_python_face_does_the_same(escpush_emulator: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
     zone = escpush_emulator.client().zone(zone_id(96))
     zone.logpush.create_job(
         destination_conf=DESTINATIONS[5], dataset="http_requests", name="r2", filter='ClientCountry == "cn"'
@@ -396,6 +441,23 @@ def test_the_python_face_does_the_same(escpush_emulator: Emulator) -> None:
     assert doc == {"jobs": [r2], "addresses": ["cloudflare_logpush_job.r2"]}
     with pytest.raises(InvalidInput, match=r"cloudflare_logpush_job\.r2\.dataset"):
         zone.logpush.apply({**doc, "jobs": [{**r2, "dataset": "nope"}]}, dry_run=True)
+    # variables= takes any mapping, os.environ included (not a dict); a rotated credential is
+    # an update, and neither the error nor the plan shows a value.
+    exported = zone.logpush.export(format="json")
+    monkeypatch.setenv("LOGPUSH_R2_SECRET_ACCESS_KEY", "ROTATED-R2")
+    environ = os.environ
+    assert not isinstance(environ, dict)
+    plan = zone.logpush.apply(json.loads(exported), dry_run=True, variables=environ)
+    assert plan["jobs"][0]["action"] == "update" and "ROTATED-R2" not in repr(plan)
+    referenced = DESTINATIONS[5].replace("SAK-R2T", "${LOGPUSH_R2_SECRET_ACCESS_KEY}")
+    done = zone.logpush.ensure_job(name="r2", dataset="http_requests", destination_conf=referenced, variables=environ)
+    assert done["action"] == "updated" and "ROTATED-R2" not in repr(done)
+    assert zone.logpush.jobs()[0].reveal()["destination_conf"].endswith("secret-access-key=ROTATED-R2")
+    with pytest.raises(InvalidInput, match="a mapping of str to str") as caught:
+        zone.logpush.apply(json.loads(exported), dry_run=True, variables=["ROTATED-R2"])  # type: ignore[arg-type]
+    assert "ROTATED-R2" not in str(caught.value)
+    with pytest.raises(InvalidInput, match="each name and value is a str") as caught:
+        zone.logpush.apply(json.loads(exported), dry_run=True, variables={"X": 1})  # type: ignore[dict-item]
 
 
 # -- check-plan ---------------------------------------------------------------------------

@@ -308,7 +308,7 @@ impl PyLogpush {
         destination_conf: Text,
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
-        variables: Option<std::collections::HashMap<String, String>>,
+        variables: Option<&Bound<'_, PyAny>>,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let name = &*name;
@@ -324,7 +324,7 @@ impl PyLogpush {
         if let Some(o) = logpull_options.filter(|o| !o.is_none()) {
             desired.insert("logpull_options".into(), options_field(py, o)?);
         }
-        if let Some(variables) = variables {
+        if let Some(variables) = variables.map(variable_map).transpose()? {
             let mut doc = serde_json::json!({ "jobs": [desired] });
             escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
             desired = doc["jobs"][0].as_object().cloned().unwrap_or_default();
@@ -379,10 +379,10 @@ impl PyLogpush {
         prune: bool,
         dry_run: bool,
         delete_first: bool,
-        variables: Option<std::collections::HashMap<String, String>>,
+        variables: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let mut doc = jobs_doc(py, jobs)?;
-        if let Some(variables) = variables {
+        if let Some(variables) = variables.map(variable_map).transpose()? {
             escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
         }
         let options = PlanOptions::new().prune(prune).delete_first(delete_first);
@@ -876,4 +876,26 @@ pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTupl
         rows.push(row);
     }
     pyo3::types::PyTuple::new(py, rows)
+}
+
+/// The `variables=` of `ensure_job` and `apply`: any mapping of str to str (`os.environ` is
+/// one, and not a dict), read through its `items()`.
+fn variable_map(variables: &Bound<'_, PyAny>) -> PyResult<std::collections::HashMap<String, String>> {
+    let items = variables
+        .call_method0("items")
+        .and_then(|items| items.try_iter())
+        .map_err(|_| {
+            errors::invalid_input(
+                variables.py(),
+                "invalid variables: a mapping of str to str is needed, like os.environ",
+            )
+        })?;
+    let mut map = std::collections::HashMap::new();
+    for item in items {
+        let (name, value): (String, String) = item?
+            .extract()
+            .map_err(|_| errors::invalid_input(variables.py(), "invalid variables: each name and value is a str"))?;
+        map.insert(name, value);
+    }
+    Ok(map)
 }

@@ -1,6 +1,6 @@
 //! Credentials kept out of job files: a `destination_conf` in a jobs file (or in Terraform)
 //! may name each credential by a reference, `${NAME}`, instead of holding it:
-//! `s3://bucket/logs?region=us-east-1&secret-access-key=${EDGE_ERRORS_SECRET_ACCESS_KEY}`.
+//! `s3://bucket/logs?region=us-east-1&secret-access-key=${LOGPUSH_EDGE_ERRORS_SECRET_ACCESS_KEY}`.
 //! What `escpush logpush export` writes, so that no credential is ever written out.
 //!
 //! A reference is resolved from the variables the caller gives ([`resolve_references`]: the

@@ -163,7 +163,9 @@ pub struct DestinationConf {
     kind: &'static Destination,
     scheme: String,
     path: String,
-    params: Vec<(String, String)>,
+    /// Each parameter's key and value; `None` for a part without `=` (`?TOKEN`), whose key
+    /// may be a credential itself.
+    params: Vec<(String, Option<String>)>,
 }
 
 impl DestinationConf {
@@ -219,8 +221,10 @@ impl DestinationConf {
         }
         let mut params = Vec::new();
         for part in query.split('&').filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').unwrap_or((part, ""));
-            params.push((k.to_owned(), v.to_owned()));
+            params.push(match part.split_once('=') {
+                Some((k, v)) => (k.to_owned(), Some(v.to_owned())),
+                None => (part.to_owned(), None),
+            });
         }
         Ok(DestinationConf {
             text: text.to_owned(),
@@ -301,7 +305,10 @@ impl DestinationConf {
 
     /// A parameter's value. It may be a credential: do not print it.
     pub fn param(&self, name: &str) -> Option<&str> {
-        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_deref().unwrap_or(""))
     }
 
     /// Any `destination_conf` text made fit to print: [`DestinationConf::redacted`] when it
@@ -341,9 +348,16 @@ impl DestinationConf {
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
-            out.push_str(k);
-            out.push('=');
-            out.push_str(if SHOWN_PARAMS.contains(&k.as_str()) { v } else { MASK });
+            let shown = SHOWN_PARAMS.contains(&k.as_str());
+            match v {
+                Some(v) => {
+                    out.push_str(k);
+                    out.push('=');
+                    out.push_str(if shown { v } else { MASK });
+                }
+                // A part without `=` may be a token whole.
+                None => out.push_str(if shown { k } else { MASK }),
+            }
         }
         out
     }
@@ -372,8 +386,9 @@ impl DestinationConf {
         let params = self
             .params
             .iter()
-            .filter(|(k, v)| !v.is_empty() && !SHOWN_PARAMS.contains(&k.as_str()))
-            .map(|(_, v)| v.as_str());
+            .filter(|(k, _)| !SHOWN_PARAMS.contains(&k.as_str()))
+            .map(|(k, v)| v.as_deref().unwrap_or(k))
+            .filter(|v| !v.is_empty());
         userinfo
             .into_iter()
             .chain(password.filter(|p| !p.is_empty()))
@@ -413,11 +428,16 @@ impl DestinationConf {
         };
         let mut at = base + path.len() + 1;
         for part in query.split('&') {
-            if let Some((k, v)) = part.split_once('=') {
-                if !v.is_empty() && !SHOWN_PARAMS.contains(&k) {
+            match part.split_once('=') {
+                Some((k, v)) if !v.is_empty() && !SHOWN_PARAMS.contains(&k) => {
                     let start = at + k.len() + 1;
                     out.push((start..start + v.len(), k.to_owned()));
                 }
+                // A part without `=` may be a token whole.
+                None if !part.is_empty() && !SHOWN_PARAMS.contains(&part) => {
+                    out.push((at..at + part.len(), "query".to_owned()));
+                }
+                _ => {}
             }
             at += part.len() + 1;
         }

@@ -80,7 +80,7 @@ struct Exported {
 ///     "destination_conf": "s3://logs/http?region=us-east-1&access-key-id=AKIA&secret-access-key=s3cr3t"});
 /// let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
 /// let toml = export_jobs(&[job.as_object().unwrap().clone()], &zone, ExportFormat::Toml, None).unwrap();
-/// assert!(toml.contains("secret-access-key=${ERRORS_SECRET_ACCESS_KEY}") && !toml.contains("s3cr3t"));
+/// assert!(toml.contains("secret-access-key=${LOGPUSH_ERRORS_SECRET_ACCESS_KEY}") && !toml.contains("s3cr3t"));
 /// ```
 pub fn export_jobs(
     jobs: &[Map<String, Value>],
@@ -255,14 +255,22 @@ fn job_fields(job: &Map<String, Value>, label: &str, terraform: bool) -> (Fields
     (fields, credentials)
 }
 
+/// The variable of a credential: in Terraform `label_part` (read from `TF_VAR_label_part`);
+/// in a jobs file `LOGPUSH_LABEL_PART`, an environment variable whose prefix keeps it apart
+/// from those other tools read: a job named `aws` would otherwise name its S3 keys
+/// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, and `apply` would send the caller's own
+/// keys (`r2` likewise with `R2_ACCESS_KEY_ID`, which escpush's scans read).
 fn variable(label: &str, part: &str, terraform: bool) -> String {
     let name = format!("{label}_{}", identifier(part, 0));
     if terraform {
         name
     } else {
-        name.to_ascii_uppercase()
+        format!("{JOBS_FILE_PREFIX}{}", name.to_ascii_uppercase())
     }
 }
+
+/// The prefix of every variable a jobs file's export names.
+const JOBS_FILE_PREFIX: &str = "LOGPUSH_";
 
 fn reference(variable: &str, terraform: bool) -> String {
     if terraform {
@@ -621,8 +629,8 @@ mod tests {
         }
         let toml = export_jobs(&jobs, &zone(), ExportFormat::Toml, None).unwrap();
         assert!(toml.contains(
-            "destination_conf = \"https://${EDGE_ERRORS_USERINFO}@logs.example.com/in?header_Authorization=\
-             ${EDGE_ERRORS_HEADER_AUTHORIZATION}&tags=${EDGE_ERRORS_TAGS}\""
+            "destination_conf = \"https://${LOGPUSH_EDGE_ERRORS_USERINFO}@logs.example.com/in?header_Authorization=\
+             ${LOGPUSH_EDGE_ERRORS_HEADER_AUTHORIZATION}&tags=${LOGPUSH_EDGE_ERRORS_TAGS}\""
         ));
         assert!(toml.contains(
             r#"filter = "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":\"500\"}}""#

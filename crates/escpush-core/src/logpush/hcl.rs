@@ -197,29 +197,33 @@ type Evaluated = Result<Value, String>;
 
 /// Evaluates a value: `var_refs` says whether `${var.name}` may appear in a template (as
 /// `${TF_VAR_name}`).
-fn evaluate(value: Written<'_>, var_refs: bool) -> Evaluated {
+///
+/// `quote` says whether a message may quote what was written: not in an attribute that may
+/// hold a credential written out (`destination_conf`, the secret fields), where an
+/// expression escpush does not evaluate is named without its text.
+fn evaluate(value: Written<'_>, var_refs: bool, quote: bool) -> Evaluated {
     match value {
-        Written::Hcl(expr, text) => Eval { text, var_refs }.expr(expr),
-        Written::Json(json) => json_value(json, var_refs),
+        Written::Hcl(expr, text) => Eval { text, var_refs, quote }.expr(expr),
+        Written::Json(json) => json_value(json, var_refs, quote),
     }
 }
 
 /// A value of the JSON syntax: each string a template, as Terraform reads it.
-fn json_value(json: &Json, var_refs: bool) -> Evaluated {
+fn json_value(json: &Json, var_refs: bool, quote: bool) -> Evaluated {
     match json {
         Json::String(text) => {
             let template = hcl_edit::parser::parse_template(text)
                 .map_err(|e| format!("a template that does not parse ({})", e.message()))?;
-            Eval { text, var_refs }.template(&template)
+            Eval { text, var_refs, quote }.template(&template)
         }
         Json::Array(items) => items
             .iter()
-            .map(|v| json_value(v, var_refs))
+            .map(|v| json_value(v, var_refs, quote))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array),
         Json::Object(members) => members
             .iter()
-            .map(|(k, v)| Ok((k.clone(), json_value(v, var_refs)?)))
+            .map(|(k, v)| Ok((k.clone(), json_value(v, var_refs, quote)?)))
             .collect::<Result<Map<_, _>, String>>()
             .map(Value::Object),
         Json::BigNumber(text) => Err(format!("the number {text} is out of range")),
@@ -232,13 +236,17 @@ fn json_value(json: &Json, var_refs: bool) -> Evaluated {
 struct Eval<'a> {
     text: &'a str,
     var_refs: bool,
+    quote: bool,
 }
 
 const OPERATORS: &str = "an expression with operators, which escpush does not evaluate";
 
 impl Eval<'_> {
-    /// The text `value` was parsed from, for a message.
+    /// The text `value` was parsed from, for a message (`…` where it may not be quoted).
     fn source(&self, value: &impl Span) -> &str {
+        if !self.quote {
+            return "…";
+        }
         value.span().and_then(|span| self.text.get(span)).map_or("", str::trim)
     }
 
@@ -371,7 +379,7 @@ impl Eval<'_> {
                     }
                 }
                 Element::Directive(_) => {
-                    let text = self.source(element);
+                    let text = if self.quote { self.source(element) } else { "%{ … }" };
                     let head = text.find('}').map_or(text, |end| &text[..=end]);
                     return Err(format!(
                         "the template directive `{head}`, which escpush does not evaluate"
@@ -466,8 +474,11 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
         json_resources(&json).map_err(invalid)?
     } else {
         body = hcl_edit::parser::parse_body(text).map_err(|e| {
+            // The line and column only, not the line itself: a Terraform file may hold a
+            // credential written out, on that line or in a heredoc around it.
             let at = e.location().offset();
-            invalid(TextError::at(text, at, at + 1, ProblemCode::InvalidSyntax, e.message()).into())
+            let spot = TextError::at(text, at, at + 1, ProblemCode::InvalidSyntax, e.message());
+            invalid(Problem::new(spot.position(), spot.code, spot.message))
         })?;
         hcl_resources(text, &body)
     };
@@ -538,7 +549,8 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             // Meta-arguments; `lifecycle` and `timeouts` are attributes in the JSON syntax.
             "provider" | "depends_on" | "lifecycle" | "timeouts" => {}
             field if has_attribute(field) && JobField::get(field).is_some() => {
-                match evaluate(value, field == "destination_conf") {
+                let credential = field == "destination_conf" || JobField::get(field).is_some_and(|f| f.secret);
+                match evaluate(value, field == "destination_conf", !credential) {
                     Ok(Value::Null) => {}
                     Ok(Value::Object(options)) if field == "output_options" => {
                         job.insert(field.to_owned(), output_options(&options, line, &mut problem));
@@ -566,7 +578,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             "output_options" => {
                 let mut options = Map::new();
                 for attribute in &block.attributes {
-                    match evaluate(attribute.value, false) {
+                    match evaluate(attribute.value, false, true) {
                         Ok(v) => {
                             options.insert(attribute.name.to_owned(), v);
                         }
@@ -604,7 +616,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
 /// as the scope).
 fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope) -> Option<String> {
     let attribute = super::provider::scope_attribute(kind);
-    if let Ok(Value::String(id)) = evaluate(value, false) {
+    if let Ok(Value::String(id)) = evaluate(value, false, true) {
         (kind != scope.kind() || id != scope.id()).then(|| {
             format!(
                 "the job is of {} {id}, and the jobs are applied to {scope}: change {attribute}, or apply to that {}",
@@ -811,9 +823,51 @@ EOT
         let err =
             refused("/*\n\n*/\nresource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  dataset \"x\"\n}\n");
         assert!(err.contains("line 6, column "), "{err}");
-        assert!(err.contains("dataset \"x\"\n"), "{err}");
+        assert!(!err.contains("dataset \"x\""), "the line is not shown: {err}");
         let err = refused(&job("  destination_conf = <<EOT\ns3://b\n"));
         assert!(err.contains("line "), "{err}");
+    }
+
+    /// A syntax error does not show its line: a credential written out in the file (the
+    /// provider allows it) would be printed with it.
+    #[test]
+    fn a_syntax_error_never_shows_a_credential() {
+        let secret = "TFLITSECRET";
+        for broken in [
+            format!("  destination_conf = \"s3://b/p?region=us-east-1&secret-access-key={secret}\n"),
+            format!("  destination_conf = \"s3://b/p?secret-access-key={secret}\"\n  destination_conf = \"x\""),
+            format!("  destination_conf = <<EOT\ns3://b/p?secret-access-key={secret}\nEOT\n  dataset \"x\"\n"),
+        ] {
+            let err = refused(&job(&broken));
+            assert!(err.contains("line "), "{err}");
+            assert!(!err.contains(secret), "{err}");
+        }
+        // Nor does an expression escpush does not evaluate, in an attribute that may hold a
+        // credential; elsewhere it is quoted.
+        for (attribute, value) in [
+            (
+                "destination_conf",
+                format!("\"s3://b/p?secret-access-key={secret}\" == \"x\" ? \"a\" : \"b\""),
+            ),
+            (
+                "destination_conf",
+                format!("\"s3://b/p?k=%{{ if \"{secret}\" == var.x }}a%{{ endif }}\""),
+            ),
+            (
+                "destination_conf",
+                format!("\"s3://b/p?k=${{ \"{secret}\" == 1 ? [] : [] }}\""),
+            ),
+            ("ownership_challenge", format!("\"{secret}\" == \"x\" ? \"a\" : \"b\"")),
+        ] {
+            let err = refused(&job(&format!("  {attribute} = {value}")));
+            assert!(err.contains(&format!("{attribute}: line 4: ")), "{err}");
+            assert!(!err.contains(secret), "{err}");
+        }
+        let err = refused(&job("  frequency = \"high\" == \"x\" ? \"a\" : \"b\""));
+        assert!(
+            err.contains("the conditional `\"high\" == \"x\" ? \"a\" : \"b\"`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -822,7 +876,7 @@ EOT
             "  destination_conf = \"s3://b/%{ if var.x }a%{ endif }\"\n  filter = \"${local.f}\"\n  frequency = \"${var.f}\"",
         ));
         for expected in [
-            "cloudflare_logpush_job.a.destination_conf: line 4: the template directive `%{ if var.x }`, which escpush \
+            "cloudflare_logpush_job.a.destination_conf: line 4: the template directive `%{ … }`, which escpush \
              does not evaluate; write its value",
             "cloudflare_logpush_job.a.filter: line 5: a reference to `local.f`, which escpush does not evaluate",
             "cloudflare_logpush_job.a.frequency: line 6: `${var.f}`: escpush reads input variables in destination_conf only",
