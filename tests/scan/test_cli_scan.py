@@ -152,3 +152,36 @@ def test_group_by_and_every_print_tables_with_shares(capsys: pytest.CaptureFixtu
     assert code == 2 and "did you mean `ClientCountry`" in err
     code, out, err = run(capsys, FILTER, str(logs), "--every", "soon")
     assert code == 2 and "not an interval" in err
+    # Options that need another name it, by its option.
+    for extra, message in (
+        (["--count", "--group-by", "ClientCountry"], "--count prints only the number of matching lines"),
+        (["--top", "3"], "--top lists the largest groups of --group-by: give --group-by too"),
+        (["--time-field", "EdgeStartTimestamp"], "--time-field names the field of the --every buckets"),
+    ):
+        code, out, err = run(capsys, FILTER, str(logs), *extra)
+        assert (code, out) == (2, "") and message in err, err
+        assert "group_by" not in err and "time_field" not in err
+    # A field no line holds is said, misspelt or not: without --dataset nothing else checks it.
+    code, out, err = run(capsys, FILTER, str(logs), "--group-by", "ClientCountyr", "--every", "1h", "--time-field", "T")
+    assert code == 0, err
+    assert "note: no line read has ClientCountyr (misspelt? --dataset checks field names)" in out.splitlines()
+    assert "note: no line read has T (misspelt? --dataset checks field names)" in out.splitlines()
+    code, out, err = run(capsys, *argv[:4])
+    assert "note:" not in out
+
+
+def test_json_output_is_strict_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A group value beyond a double (``1e400``) is written as a string, not the bare
+    ``Infinity`` that strict JSON parsers refuse."""
+    import json
+
+    logs = tmp_path / "logs.ndjson"
+    logs.write_text('{"S":1e400}\n{"S":-1e400}\n{"S":200}\n')
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    code, out, err = run(capsys, "S == 200", str(logs), "--group-by", "S", "--json")
+    assert code == 0, err
+    data = json.loads(out, parse_constant=refuse)
+    assert sorted(json.dumps(g["key"]["S"]) for g in data["breakdown"]["groups"]) == ['"-Infinity"', '"Infinity"', "200"]

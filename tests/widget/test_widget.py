@@ -397,6 +397,12 @@ def test_a_sample_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
     assert b.sample_report["status"] == "error" and "missing.gz" in b.sample_report["error"]
 
 
+@pytest.mark.parametrize("sample", [123, [123], ["logs/", 5], b"logs/"])
+def test_a_sample_of_the_wrong_type_is_refused_when_the_builder_is_made(sample: object) -> None:
+    with pytest.raises(TypeError, match=r"sample is a log file, folder or glob .* not (int|bytes)"):
+        FilterBuilder(sample=sample)  # type: ignore[arg-type]
+
+
 def test_without_anywidget_the_error_names_the_extra() -> None:
     code = (
         "import sys\n"

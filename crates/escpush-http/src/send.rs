@@ -336,7 +336,7 @@ impl Client {
             ureq::Error::BodyExceedsLimit(limit) => Error::ResponseTooLarge { limit },
             other if !maybe_sent => Error::Transport {
                 message: format!(
-                    "cannot connect to {} ({other}); the API root is set by base_url or {ENV_BASE_URL} \
+                    "cannot connect to {} ({other}); the API root is set by base_url (--base-url) or {ENV_BASE_URL} \
                      (default {DEFAULT_BASE_URL})",
                     self.base_url
                 ),

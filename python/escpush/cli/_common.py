@@ -522,9 +522,30 @@ def _close_quietly(stream: Any) -> None:
 
 def emit(args: argparse.Namespace, data: object, text: str) -> None:
     """The result: JSON with ``--json``, else the human text."""
-    import json
+    print(strict_json(data) if getattr(args, "json", False) else text)
 
-    print(json.dumps(data, indent=2) if getattr(args, "json", False) else text)
+
+def strict_json(data: object) -> str:
+    """``data`` as JSON that every parser reads: a float JSON cannot write (a log value of
+    ``1e400`` read as infinite, in a breakdown's group key) is written as the string
+    ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``, where ``json.dumps`` writes the bare
+    ``Infinity`` that strict parsers refuse."""
+    import json
+    import math
+
+    def finite(value: object) -> object:
+        if isinstance(value, float) and not math.isfinite(value):
+            return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+        if isinstance(value, dict):
+            return {k: finite(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [finite(v) for v in value]
+        return value
+
+    try:
+        return json.dumps(data, indent=2, allow_nan=False)
+    except ValueError:
+        return json.dumps(finite(data), indent=2, allow_nan=False)
 
 
 def failure(err: BaseException) -> CliError:

@@ -389,6 +389,25 @@ def _share(part: int, whole: int) -> str:
     return percent(part, whole) or "-"
 
 
+def _absent_fields(data: dict[str, Any], checked: bool) -> list[str]:
+    """A note for each field of the breakdown that no line read holds (all in the missing
+    group, or no time read): most likely a misspelt name, which only ``--dataset`` checks."""
+    from .._format import printable
+
+    breakdown = data.get("breakdown")
+    if not isinstance(breakdown, dict) or not data.get("total"):
+        return []
+    absent = []
+    groups = breakdown.get("groups") or []
+    if not (breakdown.get("other") or {}).get("groups"):
+        absent += [name for name in breakdown.get("group_by") or [] if all(name not in g["key"] for g in groups)]
+    field = breakdown.get("time_field")
+    if field and not breakdown.get("buckets") and not (breakdown.get("unreadable_time") or {}).get("lines"):
+        absent.append(field)
+    hint = "" if checked else " (misspelt? --dataset checks field names)"
+    return [f"note: no line read has {printable(name)}{hint}" for name in absent]
+
+
 def run_scan(args: argparse.Namespace) -> int:
     from .._format import breakdown_tables, plural, printable, size, text_table
 
@@ -396,6 +415,12 @@ def run_scan(args: argparse.Namespace) -> int:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
     if args.limit is not None and args.count:
         raise CliError("--limit writes lines and --count prints only their number: use one of them")
+    if args.count and (args.group_by or args.every):
+        raise CliError("--count prints only the number of matching lines: drop it to see the breakdown")
+    if args.top is not None and not args.group_by:
+        raise CliError("--top lists the largest groups of --group-by: give --group-by too")
+    if args.time_field and not args.every:
+        raise CliError("--time-field names the field of the --every buckets: give --every too")
     if "-" in args.logs:
         require_stdin("the logs")
     f = parse_filter(args.filter)
@@ -449,6 +474,7 @@ def run_scan(args: argparse.Namespace) -> int:
             )
     for title, header, rows in breakdown_tables(data):
         lines += [title + ":", *text_table(header, [[printable(c) for c in r] for r in rows])]
+    lines += _absent_fields(data, checked=bool(args.dataset))
     if args.output is not None:
         shown = "" if args.limit is None else f"the first {args.limit:,} "
         lines.append(f"{shown}matching lines written to {args.output}")

@@ -53,6 +53,22 @@ class _Superseded(Exception):
     """Raised from a scan's progress callback to stop a scan of a filter the rows no longer say."""
 
 
+def _checked_sample(sample: object) -> Any:
+    """``sample`` as ``Filter.scan`` takes its inputs, checked when the builder is made rather
+    than when its first scan starts (in the background, where an error is only a status)."""
+    paths = (str, os.PathLike)
+    if sample is None or isinstance(sample, paths):
+        return sample
+    bad: object = sample
+    if isinstance(sample, Sequence) and not isinstance(sample, (bytes, bytearray)):
+        bad = next((item for item in sample if not isinstance(item, paths)), None)
+        if bad is None:
+            return sample
+    raise TypeError(
+        f"sample is a log file, folder or glob (str or os.PathLike), or a list of them, not {type(bad).__name__}"
+    )
+
+
 class FilterBuilder(anywidget.AnyWidget):
     """The dashboard's filter builder as a Jupyter widget.
 
@@ -99,7 +115,7 @@ class FilterBuilder(anywidget.AnyWidget):
         self._error: FilterError | None = None
         self._max_operators = max_operators
         self._max_bytes = max_bytes
-        self._sample = sample
+        self._sample = _checked_sample(sample)
         self._debounce = debounce
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None

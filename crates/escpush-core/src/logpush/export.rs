@@ -177,7 +177,8 @@ fn check_names(jobs: &[&Map<String, Value>]) -> Result<(), Error> {
             what: "jobs",
             message: format!(
                 "a jobs file keeps jobs by name, and job{} {} {} none: name {} first (`escpush logpush update ID \
-                 --name NAME`), export only named jobs (--job), or export to Terraform, which takes any job",
+                 --name NAME`), export only named jobs (--job), or export to Terraform, which takes any job for \
+                 Terraform's own use (escpush's apply keeps jobs by name there too)",
                 if nameless.len() == 1 { "" } else { "s" },
                 nameless.join(", "),
                 if nameless.len() == 1 { "has" } else { "have" },
