@@ -41,19 +41,22 @@ def setup_from_env() -> None:
 
 def verbose() -> Callable[[], None]:
     """The command line's ``-v``: the ``escpush`` logger at ``DEBUG``, shown on stderr, for
-    one command; returns what puts the logger back as it was."""
+    one command; returns what puts the logger back as it was. Its records stop at this
+    handler, so that ``CLOUDFLARE_LOG=debug`` beside ``-v`` does not print each line twice."""
     import logging
     import sys
 
     logger = logging.getLogger(LOGGER_NAME)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("escpush: %(message)s"))
-    level = logger.level
+    level, propagate = logger.level, logger.propagate
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
+    logger.propagate = False
 
     def restore() -> None:
         logger.removeHandler(handler)
         logger.setLevel(level)
+        logger.propagate = propagate
 
     return restore

@@ -96,6 +96,12 @@ def test_cloudflare_log_debug_shows_the_requests_on_stderr(escpush_emulator: Emu
     # Without it, nothing.
     done = subprocess.run(run, env=_env(escpush_emulator), capture_output=True, text=True)
     assert done.returncode == 0 and done.stderr == ""
+    # With -v too, each request once (-v's line), not twice.
+    done = subprocess.run(
+        [*run, "-v"], env=_env(escpush_emulator, CLOUDFLARE_LOG="debug"), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("/disable_esc -> HTTP 200") == 1, done.stderr
 
 
 def test_cli_verbose_shows_the_requests(cli: Cli, api: Emulator) -> None:
