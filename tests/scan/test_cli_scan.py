@@ -184,4 +184,5 @@ def test_json_output_is_strict_json(capsys: pytest.CaptureFixture[str], tmp_path
     code, out, err = run(capsys, "S == 200", str(logs), "--group-by", "S", "--json")
     assert code == 0, err
     data = json.loads(out, parse_constant=refuse)
-    assert sorted(json.dumps(g["key"]["S"]) for g in data["breakdown"]["groups"]) == ['"-Infinity"', '"Infinity"', "200"]
+    keys = sorted(json.dumps(g["key"]["S"]) for g in data["breakdown"]["groups"])
+    assert keys == ['"-Infinity"', '"Infinity"', "200"]

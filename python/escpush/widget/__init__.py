@@ -288,7 +288,7 @@ class FilterBuilder(anywidget.AnyWidget):
 
         try:
             result = f.scan(
-                self._sample,  # type: ignore[arg-type]
+                self._sample,
                 limit=_SAMPLE_LINES,
                 progress=progress,
                 group_by=breakdown or None,
