@@ -408,7 +408,9 @@ def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
     """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
     change on ``cloudflare_logpush_job`` resources: for each change, its filter change
     (``spelling``, ``equivalent``, ``real`` with a ``counterexample`` record, or
-    ``unknown``) and the other attributes that change; ``real`` when any change is."""
+    ``unknown``), ``filter_problems`` (what the API would refuse in the filter the change
+    leaves, against the job's dataset; such a change is real) and the other attributes that
+    change; ``real`` when any change is."""
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones

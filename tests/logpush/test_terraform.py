@@ -491,6 +491,31 @@ def test_check_plan_tells_the_three_kinds_apart(cli: Cli, name: str, kinds: list
         assert secret not in run.out and secret not in text.out
 
 
+def test_check_plan_says_when_the_plan_leaves_a_filter_the_api_refuses(cli: Cli, tmp_path: Path) -> None:
+    """A spelling-only change is not real, unless the filter it leaves is invalid for the job's
+    dataset: then the change is real and its problems are listed."""
+    plan = json.loads((PLANS / "plan-6319-reserialized.json").read_text(encoding="utf-8"))
+    [change] = [c for c in plan["resource_changes"] if c["type"] == "cloudflare_logpush_job"]
+    for side in ("before", "after"):
+        change["change"][side]["filter"] = '{"where":{"key":"ClientCountyr","operator":"eq","value":"cn"}}'
+    change["change"]["after"]["filter"] = '{"where":{"operator":"eq","key":"ClientCountyr","value":"cn"}}'
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    run = cli("logpush", "check-plan", str(path), "--json")
+    assert run.code == 1, run.err
+    [entry] = run.json()["changes"]  # type: ignore[index]
+    assert entry["filter"]["change"] == "spelling" and entry["real"] is True
+    [problem] = entry["filter_problems"]
+    assert problem["code"] == "unknown_field" and "ClientCountry" in problem["message"]
+    text = cli("logpush", "check-plan", str(path))
+    assert "filter: INVALID, the API would refuse the job:" in text.out
+    assert "did you mean `ClientCountry`" in text.out, text.out
+    # The committed plans leave valid filters.
+    for name in ("plan-6319-reserialized.json", "plan-equivalent.json", "plan-real.json", "plan-mixed.json"):
+        report = check_terraform_plan((PLANS / name).read_text(encoding="utf-8"))
+        assert all(c["filter_problems"] == [] for c in report["changes"]), name
+
+
 def test_check_plan_shows_the_record_of_a_real_change(cli: Cli) -> None:
     run = cli("logpush", "check-plan", plan_file("plan-real.json"))
     assert run.code == 1

@@ -789,7 +789,8 @@ fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serde_json::Val
 /// show -json PLANFILE` (its text, or the parsed dict), in HashiCorp's documented format.
 /// For each change of a `cloudflare_logpush_job`, whether its filter change is spelling
 /// only, the same by meaning (`Filter.equivalent`) or real (with a record on which the two
-/// differ, `Filter.counterexample`), and the other attributes that change; `real` says
+/// differ, `Filter.counterexample`), what the API would refuse in the filter a change leaves
+/// (`filter_problems`), and the other attributes that change; `real` says
 /// whether any change is real. Sensitive values and credentials are never shown.
 #[pyfunction]
 pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

@@ -136,6 +136,10 @@ def _change_text(change: dict[str, Any]) -> list[str]:
                 if flt.get("matches") == "before":
                     side = "the current filter keeps it, the plan's drops it"
                 lines.append(f"      on the record {_shown(flt['counterexample'])}: {side}")
+    problems = change.get("filter_problems") or []
+    if problems:
+        lines.append("    filter: INVALID, the API would refuse the job:")
+        lines += [f"      {p['path'] + ': ' if p['path'] else ''}{p['message']} [{p['code']}]" for p in problems]
     for attribute in change["attributes"]:
         note = "" if attribute["real"] else "  (set by the API)"
         lines.append(

@@ -19,7 +19,8 @@ use serde_json::{json, Map, Value};
 
 use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::Filter;
+use crate::filter::{Filter, Limits};
+use crate::problem::{Problem, ProblemCode};
 
 use super::compare::filter_value;
 use super::fields::{shown_value, JobField};
@@ -40,8 +41,12 @@ const UNKNOWN: &str = "(known after apply)";
 /// filters `counterexample` is a record on which they differ and `matches` which side
 /// (`before` or `after`) keeps it; `attributes` lists the other attributes that change,
 /// `{"attribute", "before", "after", "real"}` (an attribute the API sets, such as
-/// `last_complete`, is listed but not real). A change is real when its action creates,
-/// deletes or replaces, or when its filter change or one of its attributes is.
+/// `last_complete`, is listed but not real); `filter_problems` lists what is wrong with the
+/// filter the change leaves, against the job's dataset and the API's limits (`{"path",
+/// "code", "message"}`: an unknown field, an operator the field's type does not take, over 30
+/// operators; the API would refuse the job), empty when it is valid, unknown or sensitive. A
+/// change is real when its action creates, deletes or replaces, when its filter change or one
+/// of its attributes is, or when it leaves an invalid filter.
 ///
 /// # Errors
 ///
@@ -121,17 +126,46 @@ fn check_change(rc: &Map<String, Value>, change: &Map<String, Value>) -> Option<
     } else {
         (Value::Null, Vec::new())
     };
+    let filter_problems = if matches!(action, "create" | "update" | "replace") {
+        filter_problems(after, &marks)
+    } else {
+        Vec::new()
+    };
     let real = action != "update"
         || matches!(filter["change"].as_str(), Some("real" | "unknown"))
-        || attributes.iter().any(|a| a["real"] == true);
+        || attributes.iter().any(|a| a["real"] == true)
+        || !filter_problems.is_empty();
     Some(json!({
         "address": address,
         "actions": actions,
         "action": action,
         "real": real,
         "filter": filter,
+        "filter_problems": filter_problems,
         "attributes": attributes,
     }))
+}
+
+/// What is wrong with the filter a change leaves, against the job's dataset and the API's
+/// limits; nothing for a filter known only after apply or marked sensitive (not shown).
+fn filter_problems(after: &Value, marks: &Marks<'_>) -> Vec<Value> {
+    if marks.unknown("filter") || marks.sensitive("filter") {
+        return Vec::new();
+    }
+    let dataset = after
+        .get("dataset")
+        .and_then(Value::as_str)
+        .and_then(|name| Dataset::get(name, None).ok());
+    let problems = match filter_value(after.get("filter")) {
+        Ok(Some(filter)) => filter.problems(dataset, Limits::default()),
+        Ok(None) => Vec::new(),
+        Err(Error::Filter(err)) => err.problems().to_vec(),
+        Err(other) => vec![Problem::new("", ProblemCode::InvalidValue, other.to_string())],
+    };
+    problems
+        .iter()
+        .map(|p| json!({"path": p.path, "code": p.code.as_str(), "message": p.message}))
+        .collect()
 }
 
 /// The marks of a change: what is unknown, what is sensitive on each side.
