@@ -324,6 +324,20 @@ def test_the_sample_shows_what_the_filter_keeps(tmp_path: Path) -> None:
     assert cached is not None and cached.matched == 2
 
 
+def test_the_scans_kept_are_bounded(tmp_path: Path) -> None:
+    """A long session keeps at most the last 32 scans of the sample, the newest at hand."""
+    from escpush import widget
+
+    logs = write_logs(tmp_path / "sample.ndjson.gz")
+    b = FilterBuilder(filter=field("EdgeResponseStatus") >= 0, sample=logs, debounce=0.0)
+    assert b.wait_for_sample(30) is not None
+    for n in range(1, widget._SCANS_KEPT + 8):
+        b.filter = field("EdgeResponseStatus") >= n
+        assert b.wait_for_sample(30) is not None
+    assert len(b._scanned) == widget._SCANS_KEPT
+    assert (b.filter.to_json(), b.breakdown) in b._scanned  # type: ignore[union-attr]
+
+
 def test_the_sample_is_broken_down_by_a_chosen_field(tmp_path: Path) -> None:
     logs = write_logs(tmp_path / "sample.ndjson.gz")
     f = field("EdgeResponseStatus") >= 500

@@ -47,6 +47,9 @@ _LogPath = Union[str, "os.PathLike[str]"]
 # listed (the others are counted together as `other`).
 _SAMPLE_LINES = 5
 _BREAKDOWN_TOP = 10
+# The scans of the sample kept, by filter and breakdown (a filter the rows come back to shows
+# its counts at once); the oldest go first, so a long session holds at most this many.
+_SCANS_KEPT = 32
 
 
 class _Superseded(Exception):
@@ -306,6 +309,8 @@ class FilterBuilder(anywidget.AnyWidget):
             if result is not None:
                 self._sample_result = result
                 self._scanned[(f.to_json(), breakdown)] = (shown, result)
+                while len(self._scanned) > _SCANS_KEPT:
+                    del self._scanned[next(iter(self._scanned))]
             self.sample_report = shown
             self._sample_idle.set()
 
