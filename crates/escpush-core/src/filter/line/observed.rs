@@ -67,7 +67,10 @@ pub enum GroupValue {
 
 /// The value as tables and the command line show a group: strings as their text, numbers and
 /// `true`/`false`/`null` as JSON writes them (a float always with a fraction or exponent,
-/// `200.0`), arrays and objects as their compact JSON, a missing field as `(missing)`.
+/// `200.0`), arrays and objects as their compact JSON, a missing field as `(missing)`. A
+/// string that would read as another value there (`"200"`, `"null"`, `"(missing)"`, `"[]"`,
+/// `"inf"`, an empty one, or one with spaces at an end) is shown quoted, as JSON writes it,
+/// so that two groups never show alike.
 impl std::fmt::Display for GroupValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -76,9 +79,26 @@ impl std::fmt::Display for GroupValue {
             GroupValue::Bool(b) => write!(f, "{b}"),
             GroupValue::Int(text) | GroupValue::Array(text) | GroupValue::Object(text) => f.write_str(text),
             GroupValue::Float(x) => write!(f, "{x:?}"),
-            GroupValue::Str(bytes) => f.write_str(&String::from_utf8_lossy(bytes)),
+            GroupValue::Str(bytes) => {
+                let text = String::from_utf8_lossy(bytes);
+                if reads_as_another_value(&text) {
+                    f.write_str(&serde_json::Value::String(text.into_owned()).to_string())
+                } else {
+                    f.write_str(&text)
+                }
+            }
         }
     }
+}
+
+/// Whether a string shown bare would look like another group's value (see [`GroupValue`]'s
+/// `Display`).
+fn reads_as_another_value(text: &str) -> bool {
+    text.is_empty()
+        || text.trim() != text
+        || matches!(text, "(missing)" | "inf" | "-inf" | "NaN")
+        || text.starts_with('"')
+        || serde_json::from_str::<serde_json::Value>(text).is_ok()
 }
 
 const MISSING: u8 = 0;
@@ -374,6 +394,26 @@ mod tests {
             ]
         );
         assert_eq!(GroupValue::Float(200.0).to_string(), "200.0");
+        // A string that would show as another value is quoted; others are shown bare.
+        let shown = |s: &str| GroupValue::Str(s.as_bytes().to_vec()).to_string();
+        for (text, as_shown) in [
+            ("200", r#""200""#),
+            ("200.0", r#""200.0""#),
+            ("null", r#""null""#),
+            ("true", r#""true""#),
+            ("(missing)", r#""(missing)""#),
+            ("[1,2]", r#""[1,2]""#),
+            ("inf", r#""inf""#),
+            ("", r#""""#),
+            (" cn", r#"" cn""#),
+            ("\"q\"", r#""\"q\"""#),
+            ("cn", "cn"),
+            ("www.example.com", "www.example.com"),
+            ("Mozilla/5.0 (X11)", "Mozilla/5.0 (X11)"),
+            ("2024-05-14T00:00:00Z", "2024-05-14T00:00:00Z"),
+        ] {
+            assert_eq!(shown(text), as_shown, "{text:?}");
+        }
     }
 
     #[test]
