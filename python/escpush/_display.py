@@ -203,7 +203,7 @@ def scan_result_html(result: ScanResult) -> str:
     if result.seconds > 0:
         rate = f"{size(result.bytes / result.seconds)}/s, {result.total / result.seconds:,.0f} lines/s"
         rows.append(("throughput", rate))
-    title = f"ScanResult: {result.matched} of {plural(result.total, 'line')} matched"
+    title = f"ScanResult: {result.matched:,} of {plural(result.total, 'line')} matched"
     body = _rows(rows)
     for caption, header, cells in breakdown_tables(result.to_dict()):
         head = "".join(f"<th>{_text(h)}</th>" for h in header)

@@ -58,8 +58,8 @@ def percent(part: int, whole: int) -> str | None:
 
 
 def plural(n: int, word: str) -> str:
-    """``1 problem``, ``2 problems``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 problem``, ``2 problems``, ``10,000 groups``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def usage(used: int, limit: int, unit: str) -> str:

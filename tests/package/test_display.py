@@ -253,7 +253,7 @@ def test_esc_status_never_shows_the_secret(escpush_emulator: Emulator) -> None:
 def test_scan_result_counts_shares_and_throughput() -> None:
     result = ScanResult(1000, 250, 10, 3 * 1024 * 1024, 0.5, ("logs/a<1>.ndjson", 42, "byte 7: <unexpected> & more"))
     shown = text_of(html_of(result))
-    assert shown.startswith("ScanResult: 250 of 1000 lines matched")
+    assert shown.startswith("ScanResult: 250 of 1,000 lines matched")
     assert "lines 1000" in shown
     assert "matched 250 (25.0%)" in shown
     assert "dropped 740 (74.0%)" in shown
