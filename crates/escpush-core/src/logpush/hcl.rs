@@ -49,7 +49,7 @@ use crate::problem::{Problem, ProblemCode};
 use crate::scope::Scope;
 use crate::suggest;
 
-use super::fields::JobField;
+use super::fields::{JobField, JobFieldType};
 use super::provider::{
     has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_RESOURCE,
 };
@@ -549,7 +549,8 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             // Meta-arguments; `lifecycle` and `timeouts` are attributes in the JSON syntax.
             "provider" | "depends_on" | "lifecycle" | "timeouts" => {}
             field if has_attribute(field) && JobField::get(field).is_some() => {
-                let credential = field == "destination_conf" || JobField::get(field).is_some_and(|f| f.secret);
+                // A destination, or a secret field, may hold a credential written out.
+                let credential = JobField::get(field).is_some_and(|f| f.secret || f.ty == JobFieldType::Destination);
                 match evaluate(value, field == "destination_conf", !credential) {
                     Ok(Value::Null) => {}
                     Ok(Value::Object(options)) if field == "output_options" => {
