@@ -325,9 +325,8 @@ impl PyLogpush {
             desired.insert("logpull_options".into(), options_field(py, o)?);
         }
         if let Some(variables) = variables.map(variable_map).transpose()? {
-            let mut doc = serde_json::json!({ "jobs": [desired] });
-            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
-            desired = doc["jobs"][0].as_object().cloned().unwrap_or_default();
+            escpush_core::resolve_job_references(&mut desired, |name| variables.get(name).cloned())
+                .map_err(|e| errors::core_error(py, &e))?;
         }
         let (entry, job) = crate::logging::detach(py, || self.client.ensure_job(&self.scope, &desired))
             .map_err(|e| errors::http_error(py, &e))?;
@@ -383,7 +382,8 @@ impl PyLogpush {
     ) -> PyResult<Py<PyAny>> {
         let mut doc = jobs_doc(py, jobs)?;
         if let Some(variables) = variables.map(variable_map).transpose()? {
-            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned());
+            escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned())
+                .map_err(|e| errors::core_error(py, &e))?;
         }
         let options = PlanOptions::new().prune(prune).delete_first(delete_first);
         let plan = crate::logging::detach(py, || self.client.plan_jobs(&self.scope, &doc, options))

@@ -9,19 +9,36 @@
 //! the stored job holds": the plan of `apply` and `ensure` compares the rest of the text
 //! ([`matches_template`]), so a file that names its credentials this way is "nothing to do"
 //! for the jobs it came from; but a job is created, or moved to another destination, only
-//! with every credential given ([`unresolved`]).
+//! with every credential given ([`unresolved`]): the credentials a stored job holds are
+//! filled in only for the place it already pushes to ([`fill_from_stored`]), never sent to
+//! another host, bucket or path.
+//!
+//! A literal `${` (a destination that holds one, which is not a reference) is written `$${`,
+//! as in HCL: what an export writes, and what the Terraform reader gives for Terraform's own
+//! `$${`; the text is sent with each `$${` as `${` once no reference is left ([`unescape`]).
 
 use std::ops::Range;
 
-use serde_json::Value;
+use super::destination::DestinationConf;
+
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::problem::{Problem, ProblemCode};
 
 /// The references of `text`, `${NAME}` (`NAME` of letters, digits and `_`, not starting
-/// with a digit): where each is and its name.
+/// with a digit): where each is and its name. A `$${` is a literal `${` (see the module),
+/// never the start of one.
 pub(crate) fn references(text: &str) -> Vec<(Range<usize>, &str)> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(found) = text[from..].find("${") {
         let start = from + found;
+        // `$${`: read from the left as HCL reads it, a `$` before `${` makes it literal.
+        if text[..start].ends_with('$') {
+            from = start + 2;
+            continue;
+        }
         let name_start = start + 2;
         let len = text[name_start..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -36,6 +53,18 @@ pub(crate) fn references(text: &str) -> Vec<(Range<usize>, &str)> {
         }
     }
     out
+}
+
+/// `text` (literal text, no reference) with each `${` written `$${`, so that it is not
+/// read as a reference: how a jobs file and the Terraform reader write a literal `${`.
+pub(crate) fn escape(text: &str) -> String {
+    text.replace("${", "$${")
+}
+
+/// `text` with each `$${` read as the literal `${` it stands for (the text to send, once no
+/// reference is left in it).
+pub(crate) fn unescape(text: &str) -> String {
+    text.replace("$${", "${")
 }
 
 /// The names of the references `text` still holds.
@@ -72,25 +101,82 @@ pub(crate) fn unresolved_error(text: &str, doing: &str) -> Option<crate::error::
 /// Replaces in each job's `destination_conf` of `doc` (`{"jobs": [...]}`) the references
 /// whose variable `lookup` gives, leaving the others. A job or a value of another shape is
 /// left as it is (the checks of [`desired_jobs`](super::desired_jobs) report it).
-pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<String>) {
+///
+/// Refused: a variable set to the empty string (how CI expands a secret it does not have),
+/// which would send the destination without its credential; the problem names the variable
+/// and the job (by the document's `addresses` when it has one per job, else `jobs[i]`).
+/// Nothing is replaced then.
+pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<String>) -> Result<(), Error> {
+    let labels = super::plan::job_labels(doc, doc.get("jobs").and_then(Value::as_array).map_or(0, Vec::len));
     let Some(jobs) = doc.get_mut("jobs").and_then(Value::as_array_mut) else {
-        return;
+        return Ok(());
     };
-    for job in jobs {
-        if let Some(Value::String(text)) = job.get_mut("destination_conf") {
-            let mut out = String::with_capacity(text.len());
-            let mut last = 0;
-            for (range, name) in references(text) {
-                if let Some(value) = lookup(name) {
-                    out.push_str(&text[last..range.start]);
-                    out.push_str(&value);
-                    last = range.end;
-                }
-            }
-            out.push_str(&text[last..]);
-            *text = out;
+    let mut problems = Vec::new();
+    for (job, label) in jobs.iter().zip(&labels) {
+        if let Some(job) = job.as_object() {
+            problems.extend(empty_variables(job, &lookup).into_iter().map(|p| p.within(label)));
         }
     }
+    if !problems.is_empty() {
+        return Err(Error::Invalid { problems });
+    }
+    for job in jobs.iter_mut().filter_map(Value::as_object_mut) {
+        resolve_job_references(job, &lookup)?;
+    }
+    Ok(())
+}
+
+/// [`resolve_references`] for one job (`ensure`'s): its problems name `destination_conf`.
+pub fn resolve_job_references(
+    job: &mut Map<String, Value>,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<(), Error> {
+    let problems = empty_variables(job, &lookup);
+    if !problems.is_empty() {
+        return Err(Error::Invalid { problems });
+    }
+    if let Some(Value::String(text)) = job.get_mut("destination_conf") {
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (range, name) in references(text) {
+            if let Some(value) = lookup(name) {
+                out.push_str(&text[last..range.start]);
+                // The value is literal text: a `${` in it is no reference.
+                out.push_str(&escape(&value));
+                last = range.end;
+            }
+        }
+        out.push_str(&text[last..]);
+        *text = out;
+    }
+    Ok(())
+}
+
+/// A problem for each variable a job's `destination_conf` refers to that `lookup` gives as
+/// the empty string.
+fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -> Option<String>) -> Vec<Problem> {
+    let Some(Value::String(text)) = job.get("destination_conf") else {
+        return Vec::new();
+    };
+    let mut names: Vec<&str> = references(text)
+        .into_iter()
+        .map(|(_, name)| name)
+        .filter(|name| lookup(name).is_some_and(|v| v.is_empty()))
+        .collect();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            Problem::new(
+                "destination_conf",
+                ProblemCode::InvalidValue,
+                format!(
+                    "the variable {name} (`${{{name}}}`) is set to the empty string, which would send the destination \
+                     without that credential: set it to the credential, or unset it to keep the one the job holds"
+                ),
+            )
+        })
+        .collect()
 }
 
 /// `wanted` (a `destination_conf` with references left unresolved) with each credential that
@@ -99,11 +185,14 @@ pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<Strin
 /// path): so that the credentials a caller gives are sent with the ones it leaves to the
 /// job. A reference inside a longer value, or one the stored destination has no credential
 /// for, is left.
+///
+/// Only for the place the job pushes to: when the destination so filled is another place
+/// than the stored one ([`DestinationConf::same_place`]: another scheme, host or bucket,
+/// path, S3 `endpoint` or R2 `account-id`), `wanted` is given back as it is, so that the
+/// job's credentials never go to another destination (the plan then refuses it, naming the
+/// variables).
 pub(crate) fn fill_from_stored(wanted: &str, stored: &str) -> String {
-    let (Ok(want), Ok(held)) = (
-        super::destination::DestinationConf::parse_address(wanted),
-        super::destination::DestinationConf::parse_address(stored),
-    ) else {
+    let (Ok(want), Ok(held)) = (DestinationConf::parse_address(wanted), DestinationConf::parse_address(stored)) else {
         return wanted.to_owned();
     };
     let mut held_parts = held.secret_parts();
@@ -118,11 +207,16 @@ pub(crate) fn fill_from_stored(wanted: &str, stored: &str) -> String {
         };
         let (from, _) = held_parts.remove(at);
         out.push_str(&text[last..range.start]);
-        out.push_str(&held.expose()[from]);
+        out.push_str(&escape(&held.expose()[from]));
         last = range.end;
     }
     out.push_str(&text[last..]);
-    out
+    let same_place = DestinationConf::parse_address(&unescape(&out)).is_ok_and(|filled| filled.same_place(&held));
+    if same_place {
+        out
+    } else {
+        wanted.to_owned()
+    }
 }
 
 /// Whether `stored` is what `template` says once each of its references stands for some
@@ -132,10 +226,11 @@ pub(crate) fn matches_template(template: &str, stored: &str) -> bool {
     let mut literals = Vec::with_capacity(refs.len() + 1);
     let mut last = 0;
     for (range, _) in &refs {
-        literals.push(&template[last..range.start]);
+        literals.push(unescape(&template[last..range.start]));
         last = range.end;
     }
-    literals.push(&template[last..]);
+    literals.push(unescape(&template[last..]));
+    let literals: Vec<&str> = literals.iter().map(String::as_str).collect();
     fits(&literals, stored)
 }
 
@@ -182,7 +277,7 @@ mod tests {
             {"destination_conf": 3},
             "not a job",
         ]});
-        resolve_references(&mut doc, |name| (name == "K").then(|| "v$1".to_owned()));
+        resolve_references(&mut doc, |name| (name == "K").then(|| "v$1".to_owned())).unwrap();
         assert_eq!(
             doc["jobs"][0]["destination_conf"],
             "https://${U}@h/p?header_X=v$1&k2=v$1"
@@ -229,5 +324,194 @@ mod tests {
         assert!(matches_template("s3://b/p?region=r", "s3://b/p?region=r"));
         assert!(!matches_template("s3://b/p?region=r", "s3://b/p?region=r2"));
         assert!(matches_template("sumo://h/${C}", "sumo://h/receiver/v1/http/é"));
+    }
+
+    use crate::logpush::{desired_jobs, export_jobs, plan_job, plan_jobs, read_terraform_jobs};
+    use crate::logpush::{ExportFormat, FilterForm, PlanAction, PlanOptions};
+    use crate::scope::{DatasetScope, Scope};
+
+    fn zone() -> Scope {
+        Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
+    }
+
+    fn stored(dest: &str) -> Map<String, Value> {
+        json!({"id": 7, "name": "x", "dataset": "http_requests", "destination_conf": dest,
+               "enabled": true, "kind": "", "filter": null})
+        .as_object()
+        .cloned()
+        .unwrap()
+    }
+
+    fn problems(err: &Error) -> String {
+        match err {
+            Error::Invalid { problems } => problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+            other => other.to_string(),
+        }
+    }
+
+    /// Issue 33, item 1: a destination whose credentials are references left unset, at
+    /// another host, bucket or path than the stored job's, is refused before anything is
+    /// sent, naming the variables; the stored credentials never go to the new place.
+    #[test]
+    fn stored_credentials_never_move_to_another_destination() {
+        let cases = [
+            (
+                "https://logs.example.com/in?header_Authorization=TOKEN-123",
+                "https://other.example.net/in?header_Authorization=${LOGPUSH_X_HEADER_AUTHORIZATION}",
+                "LOGPUSH_X_HEADER_AUTHORIZATION",
+            ),
+            (
+                "https://logs.example.com/in?header_Authorization=TOKEN-123",
+                "https://logs.example.com/other?header_Authorization=${LOGPUSH_X_HEADER_AUTHORIZATION}",
+                "LOGPUSH_X_HEADER_AUTHORIZATION",
+            ),
+            (
+                "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=SAK-SECRET",
+                "s3://other-bucket/logs?region=us-east-1&access-key-id=${A}&secret-access-key=${B}",
+                "A, B",
+            ),
+            (
+                "https://me:pw-secret@logs.example.com/in",
+                "https://${U}@evil.example.net/in",
+                "U",
+            ),
+            (
+                "sumo://e.sumologic.com/receiver/v1/http/C0DE-SECRET",
+                "sumo://other.sumologic.com/${C}",
+                "C",
+            ),
+            (
+                "s3://bucket/logs?region=us-east-1&endpoint=minio.example.com&access-key-id=AKID&secret-access-key=SAK",
+                "s3://bucket/logs?region=us-east-1&endpoint=evil.example.net&access-key-id=${A}&secret-access-key=${B}",
+                "A, B",
+            ),
+        ];
+        for (held, wanted, names) in cases {
+            let file = json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": wanted}]});
+            let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
+            // ensure (one job) and apply (a plan) alike.
+            let err = plan_job(&want[0], &[stored(held)], &zone()).unwrap_err();
+            let text = problems(&err);
+            assert!(
+                text.contains("moving the job to another destination") && text.contains(&format!("set the variable")),
+                "{wanted}: {text}"
+            );
+            assert!(text.contains(names), "{wanted}: {text}");
+            let err = plan_jobs(&want, &[stored(held)], &zone(), PlanOptions::new()).unwrap_err();
+            assert!(problems(&err).contains("jobs[0].destination_conf"), "{err}");
+            // The filling itself leaves the references.
+            assert_eq!(fill_from_stored(wanted, held), wanted);
+        }
+        // The same place keeps taking the job's credentials: nothing to do, or an update of
+        // another field with them.
+        let held = "https://logs.example.com/in?header_Authorization=TOKEN-123&tags=a";
+        for (wanted, action) in [
+            ("https://logs.example.com/in?header_Authorization=${T}&tags=${G}", PlanAction::Unchanged),
+            ("https://logs.example.com/in/?header_Authorization=${T}&tags=b", PlanAction::Update),
+        ] {
+            let file = json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": wanted}]});
+            let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
+            let entry = plan_job(&want[0], &[stored(held)], &zone()).unwrap();
+            assert_eq!(entry.action, action, "{wanted}");
+        }
+        // Terraform: `${var.tok}` left unset, another host.
+        let tf = r#"
+resource "cloudflare_logpush_job" "x" {
+  name             = "x"
+  dataset          = "http_requests"
+  destination_conf = "https://other.example.net/in?header_Authorization=${var.tok}"
+}"#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        let want = desired_jobs(&doc, DatasetScope::Zone).unwrap();
+        let err = plan_job(&want[0], &[stored("https://logs.example.com/in?header_Authorization=TOKEN-123")], &zone())
+            .unwrap_err();
+        assert!(problems(&err).contains("TF_VAR_tok"), "{err}");
+    }
+
+    /// Issue 33, item 4: a literal `${NAME}` in a destination survives export -> apply, in a
+    /// jobs file (escaped `$${`) and in Terraform (`$${`, read by escpush's own reader).
+    #[test]
+    fn a_literal_reference_survives_export_and_apply() {
+        let held = "https://logs.example.com/in/${HOME}?header_Authorization=TOKEN-123";
+        let job = stored(held);
+        for format in [
+            ExportFormat::Toml,
+            ExportFormat::Json,
+            ExportFormat::Terraform(FilterForm::Text),
+        ] {
+            let out = export_jobs(std::slice::from_ref(&job), &zone(), format, None).unwrap();
+            let doc = match format {
+                ExportFormat::Terraform(_) => read_terraform_jobs(&out, &zone()).unwrap(),
+                ExportFormat::Json => serde_json::from_str(&out).unwrap(),
+                _ => {
+                    let dest = out
+                        .lines()
+                        .find_map(|l| l.strip_prefix("destination_conf = "))
+                        .unwrap()
+                        .trim_matches('"')
+                        .to_owned();
+                    json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": dest}]})
+                }
+            };
+            // Unchanged, without any variable.
+            let mut unset = doc.clone();
+            resolve_references(&mut unset, |_| None).unwrap();
+            let want = desired_jobs(&unset, DatasetScope::Zone).unwrap();
+            let entry = plan_job(&want[0], std::slice::from_ref(&job), &zone()).unwrap();
+            assert_eq!(entry.action, PlanAction::Unchanged, "{format:?}:\n{out}");
+            // With the environment's HOME and the credential given: `${HOME}` stays literal.
+            let mut given = doc.clone();
+            resolve_references(&mut given, |name| match name {
+                "HOME" => Some("/root".to_owned()),
+                _ => Some("NEW-TOKEN".to_owned()),
+            })
+            .unwrap();
+            let want = desired_jobs(&given, DatasetScope::Zone).unwrap();
+            let entry = plan_job(&want[0], std::slice::from_ref(&job), &zone()).unwrap();
+            assert_eq!(entry.action, PlanAction::Update, "{format:?}");
+            let sent = match entry.operation() {
+                Some(crate::logpush::JobOp::Update(update)) => update.to_body()["destination_conf"].clone(),
+                _ => panic!("not an update"),
+            };
+            assert_eq!(
+                sent,
+                "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN",
+                "{format:?}"
+            );
+            // A creation sends the literal text too.
+            let entry = plan_job(&want[0], &[], &zone()).unwrap();
+            assert_eq!(
+                entry.spec().unwrap().destination().expose(),
+                "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN"
+            );
+        }
+        // The escape as HCL reads it: `$$${X}` is a `$` and a literal `${X}`.
+        assert!(references("a$${X}b$$${Y}").is_empty());
+        assert_eq!(unescape("a$${X}b$$${Y}"), "a${X}b$${Y}");
+        assert_eq!(escape("a${X}b$${Y}"), "a$${X}b$$${Y}");
+    }
+
+    /// Issue 33, item 5: a credential variable set to the empty string is refused, naming it.
+    #[test]
+    fn a_variable_set_to_the_empty_string_is_refused() {
+        let dest = "https://logs.example.com/in?header_Authorization=${LOGPUSH_X_HEADER_AUTHORIZATION}&t=${T}";
+        let mut doc = json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": dest}],
+                             "addresses": ["cloudflare_logpush_job.x"]});
+        let err = resolve_references(&mut doc, |name| {
+            Some(if name == "T" { "t".to_owned() } else { String::new() })
+        })
+        .unwrap_err();
+        let text = problems(&err);
+        assert!(
+            text.contains("cloudflare_logpush_job.x.destination_conf")
+                && text.contains("LOGPUSH_X_HEADER_AUTHORIZATION")
+                && text.contains("empty string"),
+            "{text}"
+        );
+        assert!(!text.contains("`${T}`"), "{text}");
+        assert_eq!(doc["jobs"][0]["destination_conf"], dest, "nothing replaced");
+        let mut job = doc["jobs"][0].as_object().cloned().unwrap();
+        let err = resolve_job_references(&mut job, |_| Some(String::new())).unwrap_err();
+        assert!(problems(&err).starts_with("destination_conf: "), "{err}");
     }
 }

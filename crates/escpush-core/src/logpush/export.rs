@@ -282,11 +282,18 @@ fn reference(variable: &str, terraform: bool) -> String {
 }
 
 /// The destination's text with each credential a reference to its variable: a jobs file's
-/// `${NAME}`, or in Terraform (`hcl`) the inside of an HCL string, `${var.name}` in text
-/// escaped as HCL escapes it.
+/// `${NAME}`, its literal `${` written `$${` (which `apply` reads back as `${`), or in
+/// Terraform (`hcl`) the inside of an HCL string, `${var.name}` in text escaped as HCL
+/// escapes it.
 fn with_references(dest: &DestinationConf, label: &str, terraform: bool, credentials: &mut Credentials) -> String {
     let text = dest.expose();
-    let literal = |s: &str| if terraform { quoted_inner(s, true) } else { s.to_owned() };
+    let literal = |s: &str| {
+        if terraform {
+            quoted_inner(s, true)
+        } else {
+            super::credentials::escape(s)
+        }
+    };
     let mut out = String::new();
     let mut last = 0;
     for (range, part) in dest.secret_parts() {

@@ -255,7 +255,7 @@ impl Eval<'_> {
             Expression::Null(_) => Ok(Value::Null),
             Expression::Bool(b) => Ok(Value::Bool(*b.value())),
             Expression::Number(n) => number(n.value(), false),
-            Expression::String(s) => self.literal(s.value()).map(|()| Value::String(s.value().clone())),
+            Expression::String(s) => Ok(Value::String(self.literal(s.value()))),
             Expression::Array(items) => items
                 .iter()
                 .map(|e| self.expr(e))
@@ -320,13 +320,15 @@ impl Eval<'_> {
         }
     }
 
-    /// Refuses a literal `${` in a destination (`var_refs`), which escpush would read as a
-    /// reference.
-    fn literal(self, text: &str) -> Result<(), String> {
-        if self.var_refs && text.contains("${") {
-            return Err("a literal `${` in a destination, which escpush would read as a variable".to_owned());
+    /// Literal text as a desired job holds it: in a destination (`var_refs`), where `${NAME}`
+    /// is a reference, a literal `${` (Terraform's `$${`) is written `$${`, which `apply`
+    /// reads back as `${` (see the `credentials` module).
+    fn literal(self, text: &str) -> String {
+        if self.var_refs {
+            super::credentials::escape(text)
+        } else {
+            text.to_owned()
         }
-        Ok(())
     }
 
     /// A template's value: a template of one interpolation is its expression's value (as
@@ -344,8 +346,7 @@ impl Eval<'_> {
             match element {
                 Element::Literal(text) => {
                     let text = if strip_next { text.trim_start() } else { text.as_str() };
-                    self.literal(text)?;
-                    out.push_str(text);
+                    out.push_str(&self.literal(text));
                     strip_next = false;
                 }
                 Element::Interpolation(interpolation) => {
@@ -884,11 +885,16 @@ EOT
         ] {
             assert!(err.contains(expected), "{expected}\n{err}");
         }
-        // A literal `${` (written `$${`) in a destination would read back as a variable.
-        let err = refused(&job("  destination_conf = \"s3://b?k=$${x}\""));
-        assert!(
-            err.contains("destination_conf: line 4: a literal `${` in a destination"),
-            "{err}"
+        // A literal `${` (written `$${`) in a destination is kept literal: `$${` in the job
+        // read, which apply sends as `${` (issue 33).
+        let doc = read_terraform_jobs(
+            &job("  destination_conf = \"https://h/in/$${HOME}?header_X=${var.x}&a=$$${y}\""),
+            &zone(),
+        )
+        .unwrap();
+        assert_eq!(
+            doc["jobs"][0]["destination_conf"],
+            "https://h/in/$${HOME}?header_X=${TF_VAR_x}&a=$$${y}"
         );
         // Splats, calls, operators and `for` name what they are.
         let err = refused(&job(
@@ -951,7 +957,6 @@ resource "cloudflare_logpush_job" "errors" {
         );
         for expected in [
             "cloudflare_logpush_job.a.name: a reference to `local.n`",
-            "cloudflare_logpush_job.a.destination_conf: a literal `${` in a destination",
             "cloudflare_logpush_job.a.zone_id: the job is of zone 0000000000000000000000000000000f",
             "cloudflare_logpush_job.a.filtr: `filtr` is not an attribute of cloudflare_logpush_job; did you mean `filter`",
         ] {

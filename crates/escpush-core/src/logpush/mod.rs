@@ -44,7 +44,7 @@ mod tfplan;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use credentials::resolve_references;
+pub use credentials::{resolve_job_references, resolve_references};
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
 pub use export::{export_jobs, ExportFormat, FilterForm};
 pub(crate) use fields::job_secrets;

@@ -25,7 +25,7 @@ use crate::scope::DatasetScope;
 use crate::scope::Scope;
 
 use super::compare::{filter_value, logpull_options_equal};
-use super::credentials::{fill_from_stored, matches_template, unresolved, unresolved_error};
+use super::credentials::{fill_from_stored, matches_template, unescape, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
@@ -337,7 +337,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
 
 /// How the problems of a jobs document name each of its `count` jobs: by the document's
 /// `addresses` when it gives one string per job, else `jobs[i]`.
-fn job_labels(doc: &Value, count: usize) -> Vec<String> {
+pub(super) fn job_labels(doc: &Value, count: usize) -> Vec<String> {
     let given: Vec<String> = doc
         .get("addresses")
         .and_then(Value::as_array)
@@ -552,7 +552,7 @@ fn plan_entry(
         .collect();
     let Some(&job) = namesakes.first() else {
         sendable(&want, "creating the job")?;
-        let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
+        let spec = JobSpec::from_body(&Value::Object(settled(want.clone())), scope)?;
         return Ok(PlanEntry {
             action: PlanAction::Create,
             name,
@@ -604,7 +604,7 @@ fn plan_entry(
         shown.push(FieldChange {
             field: key.clone(),
             before: printable(key, before),
-            after: printable_after(key, before, value),
+            after: printable_after(key, before, &sent_value(key, value)),
         });
         changes.insert(key.clone(), value.clone());
     }
@@ -616,6 +616,7 @@ fn plan_entry(
         }
     }
     sendable(&changes, "moving the job to another destination")?;
+    let changes = settled(changes);
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
         return Ok(PlanEntry {
@@ -655,6 +656,25 @@ fn with_job_credentials(mut want: Map<String, Value>, job: &Map<String, Value>) 
     want
 }
 
+/// `fields` (checked by [`sendable`]) with its `destination_conf` as it is sent: see
+/// [`sent_value`].
+fn settled(mut fields: Map<String, Value>) -> Map<String, Value> {
+    if let Some(value) = fields.get_mut("destination_conf") {
+        *value = sent_value("destination_conf", value);
+    }
+    fields
+}
+
+/// The value of `key` as it is sent: a `destination_conf` that holds no reference with each
+/// `$${` the literal `${` it stands for (see the `credentials` module); one that still holds
+/// references is left as it is (compared as a template, refused if it is to be sent).
+fn sent_value(key: &str, value: &Value) -> Value {
+    match (key, value) {
+        ("destination_conf", Value::String(text)) if unresolved(text).is_empty() => Value::String(unescape(text)),
+        _ => value.clone(),
+    }
+}
+
 /// Refuses `fields` whose `destination_conf`, to be sent (`doing`), still names a credential
 /// by a reference no variable resolved.
 fn sendable(fields: &Map<String, Value>, doing: &str) -> Result<(), Error> {
@@ -687,7 +707,7 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Some(stored), Some(wanted)) if !unresolved(wanted).is_empty() => {
                 matches_template(wanted.trim(), stored.trim())
             }
-            _ => same_conf(Some(before), Some(after)),
+            _ => same_conf(Some(before), Some(&sent_value(key, after))),
         },
         "output_options" => match (before, after) {
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
