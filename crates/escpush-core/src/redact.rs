@@ -10,7 +10,9 @@
 //!   parameters are harmless); they are reached through [`redact_body`], [`redact_job`] and
 //!   [`Secrets::of_body`].
 //! - **Text**: [`Secrets`] removes a call's secrets from a message (a server may echo the
-//!   request), and [`mask_secret`] / [`mask_secret_bytes`] one secret from a text or a body:
+//!   request), in every form a text may quote it ([`secret_forms`]: percent-decoded, as
+//!   sent percent-encoded, the token of an `Authorization` value alone), and [`mask_secret`]
+//!   / [`mask_secret_bytes`] one secret from a text or a body:
 //!   one rule for every text escpush shows (the transport's errors, the emulator's log, the
 //!   ESC assessment's responses and failures). A secret of [`MIN_SCRUBBED_LEN`] characters
 //!   or more is masked wherever it occurs. A shorter one is masked wherever it stands as a
@@ -26,7 +28,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-pub use crate::shown::{mask_secret, mask_secret_bytes, MIN_SCRUBBED_LEN};
+pub use crate::shown::{mask_secret, mask_secret_bytes, secret_forms, MIN_SCRUBBED_LEN};
 
 use crate::logpush::{job_secrets, JOB_FIELDS};
 
@@ -129,13 +131,18 @@ impl Secrets {
         }
     }
 
-    /// Adds a secret (a credential, a secret value of a body).
+    /// Adds a secret (a credential, a secret value of a body), in every form a text may
+    /// quote it ([`secret_forms`]: percent-decoded or encoded, a header value's token alone).
     pub fn add(&mut self, value: &str) {
         if value.is_empty() || value == MASK {
             return;
         }
-        let at = self.values.partition_point(|v| v.len() >= value.len());
-        self.values.insert(at, value.to_owned());
+        for form in secret_forms(value) {
+            if form != MASK && !self.values.contains(&form) {
+                let at = self.values.partition_point(|v| v.len() >= form.len());
+                self.values.insert(at, form);
+            }
+        }
     }
 
     /// Adds a whole text that holds secrets, replaced by `shown` wherever it occurs.
@@ -256,5 +263,41 @@ mod tests {
         );
         assert_eq!(secret_body_keys(), ["with_secret", "ownership_challenge"]);
         assert!(is_secret_header("X-Auth-Key") && is_secret_header("COOKIE") && !is_secret_header("x-auth-email"));
+    }
+
+    /// Issue 33, item 7: a destination's credential is masked in every form an error may
+    /// quote it: percent-decoded, percent-encoded, the token of an `Authorization` value
+    /// alone; in the call's secrets (create, validate destination, ownership, exists: their
+    /// bodies hold the destination) and in a destination's own scrub (the ownership answer).
+    #[test]
+    fn a_credential_is_masked_in_every_form_an_error_may_quote_it() {
+        let splunk = "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
+                      &insecure-skip-verify=false&header_Authorization=Splunk%20T0KEN-5EC7E7";
+        let s3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc%2Bdef%2Fghi";
+        let raw = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc+def/ghi";
+        for (dest, quoted, secret) in [
+            (splunk, "bad header Authorization: Splunk T0KEN-5EC7E7", "T0KEN-5EC7E7"),
+            (splunk, "token T0KEN-5EC7E7 is invalid", "T0KEN-5EC7E7"),
+            (splunk, "bad Splunk%20T0KEN-5EC7E7", "T0KEN-5EC7E7"),
+            (s3, "InvalidSignature for key abc+def/ghi.", "def/ghi"),
+            (raw, "sent secret-access-key=abc%2Bdef%2Fghi", "def%2Fghi"),
+            (raw, "sent secret-access-key=abc%2bdef%2fghi", "def%2fghi"),
+        ] {
+            for body in [
+                json!({"destination_conf": dest, "dataset": "http_requests"}),
+                json!({"destination_conf": dest}),
+                json!({"destination_conf": dest, "ownership_challenge": "challenge-0123456789"}),
+            ] {
+                let shown = Secrets::of_body(&body).scrub(quoted);
+                assert!(!shown.contains(secret), "{dest}: {shown}");
+                assert!(shown.contains(MASK), "{dest}: {shown}");
+            }
+            let conf = crate::DestinationConf::parse(dest).unwrap();
+            let shown = conf.scrub(quoted);
+            assert!(!shown.contains(secret), "{dest}: {shown}");
+        }
+        // The scheme alone is no secret: "Splunk" stays, and so do ordinary words.
+        let s = Secrets::of_body(&json!({"destination_conf": splunk}));
+        assert_eq!(s.scrub("Splunk refused the token"), "Splunk refused the token");
     }
 }

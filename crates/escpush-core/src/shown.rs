@@ -24,6 +24,7 @@
 //!   be off by its width. A terminal that draws a character otherwise is not followed.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// What stands in for a secret wherever one would be shown: a credential of a destination,
 /// an ownership challenge, an ESC secret, an API key in a log. Defined here, below every
@@ -82,6 +83,92 @@ pub fn mask_secret_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
             Cow::Owned(out)
         }
     }
+}
+
+/// Every form in which a text may quote `secret`: as given; percent-decoded (`%2B` as `+`,
+/// and once more with `+` as a space, as a query is read); percent-encoded when it holds no
+/// escape (each byte but `A-Z a-z 0-9 - . _ ~` as `%XX`, upper and lower case hex); and the
+/// credential after an authorization scheme (`Splunk <token>`, `Basic <credentials>`,
+/// `Bearer <token>`: what follows the first space, as given or percent-decoded), alone. The `redact` module's rule masks each
+/// ([`mask_secret`]): a destination's credential is sent percent-encoded, and a server may
+/// quote it decoded, or quote the token of a header value alone. Empty forms are left out;
+/// the forms are distinct, the given one first.
+///
+/// ```
+/// use escpush_core::secret_forms;
+///
+/// assert_eq!(secret_forms("abc%2Bdef%2Fghi"), ["abc%2Bdef%2Fghi", "abc+def/ghi", "abc def/ghi"]);
+/// assert!(secret_forms("Splunk%20T0KEN-1").contains(&"T0KEN-1".to_owned()));
+/// assert!(secret_forms("abc+def/ghi").contains(&"abc%2Bdef%2Fghi".to_owned()));
+/// ```
+pub fn secret_forms(secret: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let push = |form: String, out: &mut Vec<String>| {
+        if !form.is_empty() && !out.contains(&form) {
+            out.push(form);
+        }
+    };
+    push(secret.to_owned(), &mut out);
+    let decoded = [percent_decode(secret, false), percent_decode(secret, true)];
+    for form in decoded.iter().flatten() {
+        push(form.clone(), &mut out);
+    }
+    if decoded[0].is_none() {
+        // Not sent encoded already: it may be quoted as it went over the wire.
+        push(percent_encode(secret, false), &mut out);
+        push(percent_encode(secret, true), &mut out);
+    }
+    let [decoded, _] = decoded;
+    for form in std::iter::once(secret.to_owned()).chain(decoded) {
+        if let Some((scheme, token)) = form.trim().split_once(char::is_whitespace) {
+            let token = token.trim();
+            if !scheme.is_empty() && !token.is_empty() {
+                push(token.to_owned(), &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// `text` with each `%XX` read as its byte (and `+` as a space when `plus`); `None` when
+/// it holds no escape that changes it, or when the bytes are no UTF-8.
+fn percent_decode(text: &str, plus: bool) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(u8::try_from(h * 16 + l).unwrap_or(b'%'));
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' if plus => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok().filter(|d| d != text)
+}
+
+/// `text` with each byte but the unreserved ones of RFC 3986 (`A-Z a-z 0-9 - . _ ~`) as
+/// `%XX`, its hex digits in lower case when `lower`.
+fn percent_encode(text: &str, lower: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else if lower {
+            let _ = write!(out, "%{b:02x}");
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
 }
 
 /// Whether `c` may be part of a value, so that a secret next to it is only part of a

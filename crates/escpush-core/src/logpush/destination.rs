@@ -364,10 +364,18 @@ impl DestinationConf {
 
     /// `text` (a server's answer about this destination) with the destination's whole text
     /// shown redacted and each of its [`DestinationConf::secret_values`] masked by the
-    /// redaction rule ([`mask_secret`](crate::mask_secret)).
+    /// redaction rule ([`mask_secret`](crate::mask_secret)), in every form a message may
+    /// quote it ([`secret_forms`](crate::secret_forms): percent-decoded, percent-encoded, a
+    /// header value's token alone), the longest first.
     pub fn scrub(&self, text: &str) -> String {
         let mut out = text.replace(self.expose(), &self.redacted());
-        for secret in self.secret_values() {
+        let mut forms: Vec<String> = self
+            .secret_values()
+            .into_iter()
+            .flat_map(crate::shown::secret_forms)
+            .collect();
+        forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        for secret in &forms {
             if let std::borrow::Cow::Owned(masked) = crate::shown::mask_secret(&out, secret) {
                 out = masked;
             }
