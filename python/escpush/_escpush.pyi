@@ -582,9 +582,12 @@ class Logpush:
         scope at its limit). A failure part-way raises the write's error, saying what was
         written before it, with the plan so far as its ``plan`` attribute. A ``${NAME}`` in a
         ``destination_conf`` is a credential by reference: ``variables[NAME]`` (``os.environ``,
-        say), else the credential the stored job holds (a creation needs every one). Problems
-        name each job by ``jobs["addresses"]`` when it gives one per job (``read_terraform``
-        does), else as ``jobs[i]``."""
+        say; one set to ``""`` is refused), else the credential the stored job holds, only for
+        the place the job already pushes to (a creation, or a move to another host, bucket or
+        path, needs every one); a literal ``${`` is written ``$${``. Problems name each job by
+        ``jobs["addresses"]`` when it gives one per job (``read_terraform`` does), else as
+        ``jobs[i]``. A deletion whose answer was lost and whose retry found the job gone (404)
+        is done, and its entry says so in ``note``."""
     def export(
         self,
         *,

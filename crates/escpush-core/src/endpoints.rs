@@ -26,14 +26,16 @@ const ZONES: &[DatasetScope] = &[DatasetScope::Zone];
 
 /// The table: one row per endpoint, `Name = Method "template" on SCOPES, RetryClass: "why"`,
 /// and for a request that is not safe to repeat `, check: "how"`: how to find out whether it
-/// took effect when its answer was lost (`{scope}` stands for the scope, as `zone z1`).
+/// took effect when its answer was lost (`{scope}` stands for the scope, as `zone z1`); for
+/// one whose repeat answers an error once an earlier attempt took effect, `, done_on_repeat:
+/// STATUS` (a `DELETE`'s 404: see [`Request::done_on_repeat`]).
 /// It makes [`Endpoint`] (one variant per row, with the row's doc comment), [`Endpoint::ALL`]
 /// in the rows' order, and [`Endpoint::row`].
 macro_rules! endpoints {
     ($(
         $(#[doc = $doc:literal])*
         $name:ident = $method:ident $template:literal on $scopes:ident, $retry:ident: $why:literal
-            $(, check: $check:literal)?;
+            $(, check: $check:literal)? $(, done_on_repeat: $done:literal)?;
     )*) => {
         /// Every endpoint of the API escpush speaks, one per row of the table in
         /// `endpoints.rs`: its method, path template, scopes and retry class are the
@@ -61,6 +63,7 @@ macro_rules! endpoints {
                         retry: RetryClass::$retry,
                         why: $why,
                         check: None $(.or(Some($check)))?,
+                        done_on_repeat: None $(.or(Some($done)))?,
                     },)*
                 }
             }
@@ -103,7 +106,8 @@ endpoints! {
     /// Deletes a job (schema `DELETE .../logpush/jobs/{job_id}`).
     JobDelete = Delete "/{scope}/logpush/jobs/{job_id}" on BOTH,
         Safe: "sent twice, it ends with the job gone all the same (the second answer, a 404, says it \
-               is already gone)";
+               is already gone)",
+        done_on_repeat: 404;
     /// The jobs of one dataset (schema `GET .../logpush/datasets/{dataset_id}/jobs`).
     DatasetJobs = Get "/{scope}/logpush/datasets/{dataset_id}/jobs" on BOTH,
         Safe: "a read";
@@ -157,6 +161,7 @@ struct Row {
     retry: RetryClass,
     why: &'static str,
     check: Option<&'static str>,
+    done_on_repeat: Option<u16>,
 }
 
 impl Endpoint {
@@ -192,6 +197,13 @@ impl Endpoint {
         self.row().check.map(|c| c.replace("{scope}", &scope.to_string()))
     }
 
+    /// The status that, answering a repeat after an attempt that may have taken effect,
+    /// means that attempt did it (a job `DELETE`'s 404: the job is gone); `None` for the
+    /// others (see [`Request::done_on_repeat`]).
+    pub fn done_on_repeat(self) -> Option<u16> {
+        self.row().done_on_repeat
+    }
+
     /// The names of the template's arguments after `{scope}`, in order (`["job_id"]`).
     pub fn arguments(self) -> impl Iterator<Item = &'static str> {
         segments(self.template())
@@ -205,7 +217,9 @@ impl Endpoint {
     /// fit the template (a wrong count, an empty one, or one holding `/`, `?` or `#`).
     pub fn request(self, scope: &Scope, args: &[&str]) -> Result<Request, Error> {
         let path = self.path(scope, args)?;
-        let request = Request::new(self.method(), path).with_retry(self.retry());
+        let request = Request::new(self.method(), path)
+            .with_retry(self.retry())
+            .with_done_on_repeat(self.done_on_repeat());
         Ok(match self.outcome_check(scope) {
             Some(check) => request.with_outcome_check(check),
             None => request,
@@ -420,6 +434,15 @@ mod tests {
         let req = Endpoint::JobCreate.request(&zone, &[]).unwrap();
         assert_eq!((req.method, req.retry), (Method::Post, RetryClass::WhenUnprocessed));
         assert!(Endpoint::JobDelete.request(&zone, &["7"]).unwrap().retry.is_safe());
+        // A DELETE's repeat that meets 404 after a lost answer is the deletion done; no other
+        // endpoint reads an error so.
+        assert!(Endpoint::JobDelete
+            .request(&zone, &["7"])
+            .unwrap()
+            .done_by_earlier_attempt(404));
+        for e in Endpoint::ALL.iter().filter(|e| **e != Endpoint::JobDelete) {
+            assert_eq!(e.done_on_repeat(), None, "{e}");
+        }
         for args in [&[][..], &["7", "8"], &[""], &["a/b"], &["a?b"]] {
             let err = Endpoint::JobGet.path(&zone, args).unwrap_err();
             assert!(

@@ -73,6 +73,12 @@ pub struct Request {
     /// operation's own words): a transport says it after "the request was sent, so it may
     /// have taken effect".
     pub outcome_check: Option<String>,
+    /// The status that, answering a repeat of this request after an attempt that may have
+    /// taken effect (its answer lost, or a 5xx), means that attempt did it: a `DELETE`'s 404
+    /// (the job is gone). A transport then ends the call as done, with
+    /// [`Request::DONE_BY_EARLIER_ATTEMPT`] as the answer, and says so
+    /// ([`Endpoint::done_on_repeat`](crate::Endpoint::done_on_repeat)).
+    pub done_on_repeat: Option<u16>,
 }
 
 impl Request {
@@ -87,7 +93,25 @@ impl Request {
             retry: RetryClass::WhenUnprocessed,
             carries_secret: false,
             outcome_check: None,
+            done_on_repeat: None,
         }
+    }
+
+    /// The answer a transport reads when a repeat met [`Request::done_on_repeat`]: a success
+    /// with no `result` (the earlier attempt's answer, and what it held, were lost).
+    pub const DONE_BY_EARLIER_ATTEMPT: &'static [u8] = br#"{"success":true,"errors":[],"messages":[],"result":null}"#;
+
+    /// Whether `status`, answering a repeat after an attempt that may have taken effect,
+    /// means that attempt did it (see [`Request::done_on_repeat`]).
+    pub fn done_by_earlier_attempt(&self, status: u16) -> bool {
+        self.done_on_repeat == Some(status)
+    }
+
+    /// Sets [`Request::done_on_repeat`].
+    #[must_use]
+    pub fn with_done_on_repeat(mut self, status: Option<u16>) -> Self {
+        self.done_on_repeat = status;
+        self
     }
 
     /// Sets the JSON body.
@@ -134,6 +158,7 @@ impl fmt::Debug for Request {
         };
         d.field("retry", &self.retry)
             .field("outcome_check", &self.outcome_check)
+            .field("done_on_repeat", &self.done_on_repeat)
             .finish()
     }
 }

@@ -18,6 +18,11 @@ use crate::builder::ClientBuilder;
 use crate::error::Error;
 use crate::limit::{Limiter, RateLimit};
 
+/// What a plan's deletion says when its answer was lost and its retry met 404: the job is
+/// gone, deleted by the first attempt ([`Client::apply_entry`]).
+pub const DELETED_BY_EARLIER_ATTEMPT: &str =
+    "deleted: the answer to the DELETE was lost, and its retry found the job gone (404)";
+
 /// When and how often a call is repeated.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RetryPolicy {
@@ -169,8 +174,10 @@ impl Client {
     }
 
     /// `DELETE {scope}/logpush/jobs/{job_id}`; gives the id the API reports removed. Retried
-    /// like a read; a job already gone (never there, or removed by an earlier attempt whose
-    /// answer was lost) is an API error 404 that says so.
+    /// like a read. A job already gone is an API error 404 that says so, except on a retry
+    /// after an attempt whose answer was lost (or a 5xx): that 404 is the deletion done by the
+    /// earlier attempt, and gives `None` (the answer that held the id was lost; the
+    /// transport's events say so).
     pub fn delete_job(&self, scope: &Scope, job_id: u64) -> Result<Option<u64>, Error> {
         match self.execute(&JobOp::Delete(job_id).request(scope)?) {
             Ok(result) => Ok(read_deleted(result)?),
@@ -342,13 +349,19 @@ impl Client {
     }
 
     /// Carries out one entry of a plan: the created or updated job, `Value::Null` for a
-    /// deletion, `None` when the entry sends nothing.
+    /// deletion (`{"note": ...}` when its answer was lost and its retry met 404: deleted by
+    /// the first attempt, [`DELETED_BY_EARLIER_ATTEMPT`]), `None` when the entry sends nothing.
     pub fn apply_entry(&self, scope: &Scope, entry: &PlanEntry) -> Result<Option<Value>, Error> {
         match (entry.action, entry.operation()) {
             (_, None) => Ok(None),
             (PlanAction::Create, Some(JobOp::Create(spec))) => self.create_job(scope, spec).map(Some),
             (_, Some(JobOp::Update(update))) => self.put_job(scope, update).map(Some),
-            (_, Some(JobOp::Delete(id))) => self.delete_job(scope, id).map(|_| Some(Value::Null)),
+            (_, Some(JobOp::Delete(id))) => self.delete_job(scope, id).map(|deleted| {
+                Some(match deleted {
+                    Some(_) => Value::Null,
+                    None => serde_json::json!({ "note": DELETED_BY_EARLIER_ATTEMPT }),
+                })
+            }),
             (_, Some(op)) => self.execute(&op.request(scope)?).map(Some),
         }
     }

@@ -7,7 +7,9 @@
 //! by core from the request's row of the endpoint table ([`escpush_core::Endpoint`]), where
 //! the reason for each endpoint is written: this file only obeys it. A `RetryClass::Safe`
 //! request is repeated after 429, 5xx or a lost connection; any other (a job creation)
-//! only when it cannot have been processed.
+//! only when it cannot have been processed. A repeat answered with the request's
+//! `done_on_repeat` status (a `DELETE`'s 404), after an attempt that may have taken effect,
+//! is that attempt's doing: the call ends as done, with no `result`.
 
 use std::collections::hash_map::RandomState;
 use std::fmt::Write as _;
@@ -103,6 +105,10 @@ impl Client {
             .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
         let safe = req.retry.is_safe();
         let mut attempt = 0;
+        // Whether an earlier attempt may have taken effect (sent, its answer lost; or a 5xx):
+        // then a repeat's answer of the request's `done_on_repeat` status is that attempt's
+        // doing (a DELETE's 404: the job is gone).
+        let mut maybe_done: Option<u32> = None;
         // The status of the last answer that asked for a retry: a deadline that then cuts
         // the retry says what the server had been answering.
         let mut asked_by: Option<u16> = None;
@@ -124,6 +130,28 @@ impl Client {
                     message,
                     "; before it, the server answered HTTP {status} and asked for a retry"
                 );
+            }
+            if let (Some(earlier), Ok(answer)) = (maybe_done, &outcome) {
+                if req.done_by_earlier_attempt(answer.status) {
+                    events::event(
+                        secrets,
+                        format_args!(
+                            "{} {}: HTTP {} on attempt {}, after attempt {} may have taken effect (its answer was \
+                             lost): done by that attempt",
+                            req.method,
+                            req.path,
+                            answer.status,
+                            attempt + 1,
+                            earlier + 1
+                        ),
+                    );
+                    return Ok(read(200, Request::DONE_BY_EARLIER_ATTEMPT)?);
+                }
+            }
+            match &outcome {
+                Err(Failed { maybe_sent: true, .. }) => maybe_done = Some(attempt),
+                Ok(answer) if answer.asks_for_retry() && answer.status != 429 => maybe_done = Some(attempt),
+                _ => {}
             }
             let retries_left = attempt < self.retry.max_retries;
             let wait = match &outcome {

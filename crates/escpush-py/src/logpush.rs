@@ -365,7 +365,8 @@ impl PyLogpush {
     /// `read_terraform` gives: the resource addresses), else as `jobs[i]`.
     ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
-    /// as `***`). An error part-way raises the write's error, its message saying what was
+    /// as `***`); a deletion whose answer was lost and whose retry found the job gone (404)
+    /// is done, and its entry says so in `note`. An error part-way raises the write's error, its message saying what was
     /// written before it and what was not sent, with the plan so far (each entry's `done`) as
     /// the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
     /// `escpush.Terminated`, in the main thread where their handler is the default), which
@@ -423,6 +424,14 @@ impl PyLogpush {
             shown["jobs"][i]["done"] = (*done).into();
             if let Some(id) = id {
                 shown["jobs"][i]["id"] = (*id).into();
+            }
+        }
+        // What a write says of itself (a deletion whose answer was lost, done all the same).
+        if let Ok(results) = &outcome {
+            for (i, result) in results.iter().enumerate() {
+                if let Some(note) = result.as_ref().and_then(|r| r.get("note")) {
+                    shown["jobs"][i]["note"] = note.clone();
+                }
             }
         }
         let mut failure = match outcome {

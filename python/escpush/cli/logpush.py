@@ -693,6 +693,8 @@ def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
         label = repr(entry["name"]) if entry.get("name") else "(no name)"
         job = f" job {entry['id']}" if entry.get("id") is not None else ""
         lines.append(f"  {sign} {label}{job} ({entry['dataset']}): {what}")
+        if entry.get("note"):
+            lines.append(f"    {entry['note']}")
         lines.extend(_change_lines(entry["changes"]))
     return "\n".join(lines)
 
