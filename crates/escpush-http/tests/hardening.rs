@@ -333,10 +333,10 @@ fn idempotent_requests_are_retried_after_an_applied_write_was_dropped() {
     let puts = emu.requests().iter().filter(|r| r.method == "PUT").count();
     assert_eq!(puts, 2);
     assert_eq!(zone_jobs(&emu).len(), 1);
-    // A DELETE whose answer was lost: the retry finds the job gone and says so.
+    // A DELETE whose answer was lost: the retry finds the job gone, which is the deletion
+    // done (issue 33); the id it would have given was lost with the answer.
     emu.fail_next(Fault::DropAfterApply, 1);
-    let err = c.delete_job(&zone(), id).unwrap_err();
-    assert!(err.to_string().contains("already deleted, or never there"), "{err}");
+    assert_eq!(c.delete_job(&zone(), id).unwrap(), None);
     assert!(zone_jobs(&emu).is_empty());
 }
 
@@ -510,4 +510,82 @@ fn a_connection_that_was_never_made_is_retried_even_for_a_creation() {
     let job = c.create_job(&zone(), &spec("late")).unwrap();
     assert_eq!(job["id"], 7);
     late.join().unwrap();
+}
+
+/// Issue 33, item 7: an error that quotes a destination's credential percent-decoded, or
+/// the token of its `Authorization` value alone, shows it masked: create, validate
+/// destination, ownership and exists alike.
+#[test]
+fn errors_never_quote_a_destination_credential_in_another_form() {
+    use escpush_core::DestinationConf;
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let splunk = "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
+                  &insecure-skip-verify=false&header_Authorization=Splunk%20T0KEN-5EC7E7";
+    let s3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc%2Bdef%2Fghi";
+    for (dest, quoted, secret) in [
+        (splunk, "bad header Authorization: Splunk T0KEN-5EC7E7", "T0KEN-5EC7E7"),
+        (splunk, "token T0KEN-5EC7E7 refused", "T0KEN-5EC7E7"),
+        (s3, "SignatureDoesNotMatch for secret abc+def/ghi", "def/ghi"),
+    ] {
+        let conf = DestinationConf::parse(dest).unwrap();
+        let spec = JobSpec::builder("http_requests", DatasetScope::Zone)
+            .name("j")
+            .destination_conf(dest)
+            .extra("ownership_challenge", json!("challenge-0123456789"))
+            .build()
+            .unwrap();
+        let answer = json!({"success": false, "errors": [{"code": 1002, "message": quoted}], "messages": [], "result": null});
+        let fault = || Fault::Body {
+            status: 400,
+            body: answer.to_string().into_bytes(),
+        };
+        let mut shown = Vec::new();
+        emu.fail_next(fault(), 1);
+        shown.push(c.create_job(&zone(), &spec).unwrap_err().to_string());
+        emu.fail_next(fault(), 1);
+        shown.push(c.validate_destination(&zone(), &conf).unwrap_err().to_string());
+        emu.fail_next(fault(), 1);
+        shown.push(c.ownership_challenge(&zone(), &conf).unwrap_err().to_string());
+        emu.fail_next(fault(), 1);
+        shown.push(c.destination_exists(&zone(), &conf).unwrap_err().to_string());
+        for text in shown {
+            assert!(!text.contains(secret) && text.contains("***"), "{dest}: {text}");
+        }
+    }
+}
+
+/// Issue 33, item 3: a DELETE whose answer is lost (the job deleted, then the connection
+/// dropped) is retried, meets 404, and that is the deletion done: `delete_job` succeeds,
+/// and a plan carries on (with delete_first, the replacement is created).
+#[test]
+fn a_delete_whose_answer_was_lost_is_done_when_its_retry_meets_404() {
+    use escpush_core::{desired_jobs, PlanOptions};
+    let emu = Emulator::start().unwrap();
+    let c = client(&emu);
+    let id = c.create_job(&zone(), &spec("old")).unwrap()["id"].as_u64().unwrap();
+    emu.fail_next(Fault::DropAfterApply, 1);
+    assert_eq!(c.delete_job(&zone(), id).unwrap(), None, "done; the id unknown");
+    assert!(zone_jobs(&emu).is_empty());
+    let deletes = emu.requests().iter().filter(|r| r.method == "DELETE").count();
+    assert_eq!(deletes, 2, "sent, lost, sent again");
+    // A 404 on the first attempt is still "not found".
+    let err = c.delete_job(&zone(), id).unwrap_err();
+    assert!(err.to_string().contains("already deleted, or never there"), "{err}");
+
+    // apply with delete_first: the old job deleted (its answer lost), the new one created.
+    let id = c.create_job(&zone(), &spec("old")).unwrap()["id"].as_u64().unwrap();
+    let doc = json!({"jobs": [{"name": "new", "dataset": "http_requests",
+                              "destination_conf": "s3://b?region=r&access-key-id=AKID&secret-access-key=SAK"}]});
+    desired_jobs(&doc, DatasetScope::Zone).unwrap();
+    let plan = c
+        .plan_jobs(&zone(), &doc, PlanOptions::new().prune(true).delete_first(true))
+        .unwrap();
+    emu.clear_requests();
+    emu.fail_next(Fault::DropAfterApply, 1);
+    let results = c.apply_plan(&zone(), &plan).unwrap();
+    assert_eq!(results.iter().filter(|r| r.is_some()).count(), 2, "{results:?}");
+    let names: Vec<Value> = zone_jobs(&emu).iter().map(|j| j["name"].clone()).collect();
+    assert_eq!(names, [json!("new")]);
+    assert!(!zone_jobs(&emu).iter().any(|j| j["id"] == id));
 }
