@@ -352,3 +352,27 @@ def test_the_assessments_defaults_are_cores() -> None:
     argv = ["esc", "assess", "--zone", "z", "--url", "https://example.com/"]
     args = build_parser(argv).parse_args(argv)
     assert (args.settle, args.fetch_timeout) == (_DEFAULT_SETTLE, _DEFAULT_FETCH_TIMEOUT)
+
+
+def test_urls_are_shown_without_their_password_and_query_values(escpush_emulator: Emulator) -> None:
+    # Issue 33, item 15: a basic-auth password and a query token are fetched, never shown.
+    emu = escpush_emulator
+    site = emu.serve_site("z1")
+    with_auth = site.replace("http://", "http://me:pa55-w0rd-SECRET@", 1)
+    urls = [f"{with_auth}/", f"{site}/old?token=t0k3n-SECRET&page=2", f"{site}/old?token=other-SECRET"]
+    result = emu.client().zone("z1").esc.assess(urls, **FAST)
+    assert result.ok
+    text = shown(result)
+    for secret in ("pa55-w0rd-SECRET", "t0k3n-SECRET", "other-SECRET"):
+        assert secret not in text, text
+    shown_urls = [u["url"] for u in result.to_dict()["stages"][0]["urls"]]
+    host = site.removeprefix("http://")
+    assert shown_urls == [
+        f"http://***@{host}/",
+        f"{site}/old?token=***&page=***",
+        f"{site}/old?token=***",
+    ]
+    assert {d["url"] for d in result.differences} >= {f"{site}/old?token=***&page=***"}
+    # A URL that shows alike once masked is numbered, so that no two URLs of a report share a name.
+    result = emu.client().zone("z1").esc.assess([f"{site}/?k=a", f"{site}/?k=b"], **FAST)
+    assert [u["url"] for u in result.to_dict()["stages"][0]["urls"]] == [f"{site}/?k=***", f"{site}/?k=*** (2)"]

@@ -165,3 +165,14 @@ def test_a_site_that_reflects_the_cookie_never_shows_the_secret(
     assert secret not in text + err + as_json
     assert "reflects the test cookie (body, x-seen-cookie)" in text
     assert "/login?disable_esc=***" in as_json
+
+
+def test_the_cli_never_shows_a_urls_password_or_query_token(api: Emulator, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 33, item 15: text, progress lines and --json alike.
+    site = api.serve_site("z1")
+    url = site.replace("http://", "http://me:pa55-w0rd-SECRET@", 1) + "/old?token=t0k3n-SECRET"
+    for extra in ([], ["--json"]):
+        code, out, err = run(capsys, "--zone", "z1", "--url", url, "--settle", "0", *extra)
+        assert code == EXIT_OK, err
+        assert "pa55-w0rd-SECRET" not in out + err and "t0k3n-SECRET" not in out + err, out + err
+        assert "?token=***" in out

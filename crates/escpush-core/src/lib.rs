@@ -91,7 +91,8 @@ pub use logpush::{
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
 pub use redact::{
-    is_secret_header, mask_secret, mask_secret_bytes, redact_body, secret_body_keys, secret_forms, Secrets, ESC_SECRET_KEY, MASK,
+    is_secret_header, mask_secret, mask_secret_bytes, mask_urls, redact_body, redact_url, secret_body_keys, secret_forms,
+    url_credentials, Secrets, ESC_SECRET_KEY, MASK,
     MIN_SCRUBBED_LEN, SECRET_HEADERS,
 };
 pub use request::{Method, Request, RetryClass};

@@ -9,6 +9,9 @@
 //!   credentials are [`DestinationConf`](crate::DestinationConf)'s to know (which of its
 //!   parameters are harmless); they are reached through [`redact_body`], [`redact_job`] and
 //!   [`Secrets::of_body`].
+//! - **URLs**: [`redact_url`] shows a URL without its `user:password@` and its query values,
+//!   [`mask_urls`] every URL a text quotes so, and [`url_credentials`] are those parts, each a
+//!   secret (a fetched site's URL, an endpoint given in the environment).
 //! - **Text**: [`Secrets`] removes a call's secrets from a message (a server may echo the
 //!   request), in every form a text may quote it ([`secret_forms`]: percent-decoded, as
 //!   sent percent-encoded, the token of an `Authorization` value alone), and [`mask_secret`]
@@ -28,7 +31,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-pub use crate::shown::{mask_secret, mask_secret_bytes, secret_forms, MIN_SCRUBBED_LEN};
+pub use crate::shown::{mask_secret, mask_secret_bytes, mask_urls, redact_url, secret_forms, url_credentials, MIN_SCRUBBED_LEN};
 
 use crate::logpush::{job_secrets, JOB_FIELDS};
 

@@ -171,6 +171,111 @@ fn percent_encode(text: &str, lower: bool) -> String {
     out
 }
 
+/// A URL as it may be shown: its `user:password@` as `***@` and each query value as `***`
+/// (`?token=***&page=***`; a part without `=` masked whole), the scheme, host, port and
+/// path as given. A fetched URL, an endpoint from the environment: either may carry a
+/// credential in its userinfo or its query, and nothing tells a token from a page number.
+/// Text that is no `scheme://` URL is given back as it is.
+///
+/// ```
+/// use escpush_core::redact_url;
+///
+/// assert_eq!(redact_url("https://me:pw@shop.example.com/a?token=t0k&x"), "https://***@shop.example.com/a?token=***&***");
+/// assert_eq!(redact_url("https://shop.example.com/a/b"), "https://shop.example.com/a/b");
+/// ```
+pub fn redact_url(url: &str) -> String {
+    let Some(at) = url.find("://") else {
+        return url.to_owned();
+    };
+    let (scheme, rest) = url.split_at(at + 3);
+    let (before_query, query) = match rest.find('?') {
+        Some(q) => (&rest[..q], Some(&rest[q + 1..])),
+        None => (rest, None),
+    };
+    let authority_end = before_query.find('/').unwrap_or(before_query.len());
+    let mut out = String::with_capacity(url.len());
+    out.push_str(scheme);
+    match before_query[..authority_end].rfind('@') {
+        Some(user_end) => {
+            out.push_str(MASK);
+            out.push_str(&before_query[user_end..]);
+        }
+        None => out.push_str(before_query),
+    }
+    if let Some(query) = query {
+        out.push('?');
+        for (i, part) in query.split('&').enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            match part.split_once('=') {
+                Some((key, _)) => {
+                    out.push_str(key);
+                    out.push('=');
+                    out.push_str(MASK);
+                }
+                None if part.is_empty() => {}
+                None => out.push_str(MASK),
+            }
+        }
+    }
+    out
+}
+
+/// The credentials a URL may carry, each a secret on its own (a message may quote one
+/// alone): its `user:password` and its password, and each query value (a part without `=`
+/// whole). What [`redact_url`] masks.
+pub fn url_credentials(url: &str) -> Vec<String> {
+    let Some(at) = url.find("://") else {
+        return Vec::new();
+    };
+    let rest = &url[at + 3..];
+    let (before_query, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let authority = &before_query[..before_query.find('/').unwrap_or(before_query.len())];
+    let mut out = Vec::new();
+    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+        out.push(userinfo.to_owned());
+        if let Some((_, password)) = userinfo.split_once(':') {
+            out.push(password.to_owned());
+        }
+    }
+    for part in query.split('&') {
+        out.push(part.split_once('=').map_or(part, |(_, v)| v).to_owned());
+    }
+    out.retain(|v| !v.is_empty());
+    out
+}
+
+/// `text` with each URL in it (`scheme://` up to whitespace, a quote, `<`, `>` or `)`) shown
+/// by [`redact_url`]: a message that quotes a URL shows no userinfo or query value.
+///
+/// ```
+/// use escpush_core::mask_urls;
+///
+/// assert_eq!(
+///     mask_urls("error sending request for url (http://u:PW@127.0.0.1:9/logs?list-type=2)"),
+///     "error sending request for url (http://***@127.0.0.1:9/logs?list-type=***)"
+/// );
+/// ```
+pub fn mask_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        // The scheme: the letters, digits, `+`, `-` and `.` right before `://`.
+        let scheme_start = rest[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)))
+            .map_or(0, |i| i + 1);
+        let end = rest[at..]
+            .find(|c: char| c.is_whitespace() || "\"'<>)".contains(c))
+            .map_or(rest.len(), |i| at + i);
+        out.push_str(&rest[..scheme_start]);
+        out.push_str(&redact_url(&rest[scheme_start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether `c` may be part of a value, so that a secret next to it is only part of a
 /// longer word: a letter or digit (of any script), `-`, `_`, `~`, `%`, `+` or `/`.
 fn is_value_char(c: char) -> bool {

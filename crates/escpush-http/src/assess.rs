@@ -58,8 +58,15 @@ impl Client {
         timeout: Duration,
     ) -> Fetched {
         // A failure's text masked as core masks every text of the assessment (the cookie
-        // sent, and the secret to mask).
+        // sent, and the secret to mask), and any URL it quotes shown as the report shows the
+        // site's URLs (no `user:password@`, no query value), the URL's credentials masked
+        // wherever else they stand.
         let failed = |text: String| {
+            let mut secrets = escpush_core::Secrets::new();
+            for credential in escpush_core::url_credentials(url.as_str()) {
+                secrets.add(&credential);
+            }
+            let text = secrets.scrub(&escpush_core::mask_urls(&text));
             [cookie, mask]
                 .into_iter()
                 .flatten()

@@ -58,7 +58,7 @@ impl Step {
             Step::SetSecret(s, _) => format!("setting a new test secret on {s}"),
             Step::Fetch { url, cookie, .. } => format!(
                 "fetching {} {}",
-                url.as_str(),
+                url.shown(),
                 if cookie.is_some() {
                     "without ESC (test cookie)"
                 } else {
@@ -341,17 +341,17 @@ impl Assessment {
         if let Some(reflected) = f.response().map(|r| &r.reflected).filter(|r| !r.is_empty()) {
             self.notes.push(format!(
                 "{} reflects the test cookie ({}): left out of the comparison, the secret masked",
-                self.plan.urls[url].as_str(),
+                self.plan.urls[url].shown(),
                 reflected.join(", ")
             ));
         }
         let with = self.with_esc[url].clone();
         if let (Some(Fetched::Response(w)), Fetched::Response(n)) = (&with, &f) {
-            let found = differences(self.plan.urls[url].as_str(), w, n, &self.plan.ignore_headers);
+            let found = differences(self.plan.urls[url].shown(), w, n, &self.plan.ignore_headers);
             self.differences.extend(found);
         }
         self.stages[0].urls.push(UrlResult {
-            url: self.plan.urls[url].as_str().to_owned(),
+            url: self.plan.urls[url].shown().to_owned(),
             with_esc: with,
             without_esc: f.clone(),
             problem,
@@ -387,7 +387,7 @@ impl Assessment {
         let with = self.with_esc[url].as_ref().and_then(Fetched::response);
         if let (None, Fetched::Response(got), Some(want)) = (&problem, &f, cookie) {
             let ignore = &self.plan.ignore_headers;
-            let url_text = self.plan.urls[url].as_str();
+            let url_text = self.plan.urls[url].shown();
             if got.status != want.status {
                 problem = Some(format!(
                     "status {}, but {} with the test cookie",
@@ -410,7 +410,7 @@ impl Assessment {
         }
         let failed = problem.is_some();
         self.stages[stage].urls.push(UrlResult {
-            url: self.plan.urls[url].as_str().to_owned(),
+            url: self.plan.urls[url].shown().to_owned(),
             with_esc: None,
             without_esc: f,
             problem,

@@ -28,20 +28,29 @@ const MAX_TIMEOUT_SECS: f64 = 600.0;
 
 /// A URL of the user's site: `http://` or `https://`, a host, no whitespace, control
 /// characters or fragment, at most 8192 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SiteUrl(String);
+///
+/// It is fetched as given ([`SiteUrl::as_str`]) and shown, in the report, its JSON, its
+/// text, progress lines, errors and `Debug`, without its `user:password@` and its query
+/// values ([`SiteUrl::shown`], core's one rule for a URL: [`redact_url`](crate::redact_url)):
+/// either may hold a credential.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct SiteUrl {
+    url: String,
+    shown: String,
+}
 
 impl SiteUrl {
-    /// Checks `url`; the error says which rule and where.
+    /// Checks `url`; the error says which rule and where (quoting the URL as it is shown).
     pub fn new(url: impl Into<String>) -> Result<Self, Error> {
         let url = url.into();
         let invalid = |message: String| Err(Error::InvalidInput { what: "URL", message });
         if url.len() > MAX_URL_LEN {
             return invalid(format!("has {} bytes; at most {MAX_URL_LEN} are allowed", url.len()));
         }
+        let shown = crate::shown::redact_url(&url);
         let lower = url.to_ascii_lowercase();
         let Some(rest) = lower.strip_prefix("http://").or_else(|| lower.strip_prefix("https://")) else {
-            return invalid(format!("`{url}` must start with http:// or https://"));
+            return invalid(format!("`{shown}` must start with http:// or https://"));
         };
         if let Some((pos, c)) = url.char_indices().find(|&(_, c)| c.is_whitespace() || c.is_control()) {
             let kind = if c.is_control() {
@@ -51,26 +60,39 @@ impl SiteUrl {
             };
             return invalid(format!(
                 "`{}` has {kind} at byte {pos}; escape it as %{:02X}",
-                url.escape_debug(),
+                shown.escape_debug(),
                 u32::from(c)
             ));
         }
         if let Some(pos) = url.find('#') {
             return invalid(format!(
-                "`{url}` has a fragment at byte {pos}; it is never sent, leave it out"
+                "`{shown}` has a fragment at byte {pos}; it is never sent, leave it out"
             ));
         }
         let host = rest.split(['/', '?']).next().unwrap_or_default();
         let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
         if host.is_empty() || host.starts_with(':') {
-            return invalid(format!("`{url}` has no host"));
+            return invalid(format!("`{shown}` has no host"));
         }
-        Ok(SiteUrl(url))
+        Ok(SiteUrl { url, shown })
     }
 
-    /// The URL as given.
+    /// The URL as given: what is fetched. It may hold a credential: show [`SiteUrl::shown`].
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.url
+    }
+
+    /// The URL as every output shows it: without its `user:password@` and its query values
+    /// (`https://***@shop.example.com/?token=***`); of two URLs of a plan that would show
+    /// alike, the second is marked ` (2)`, and so on.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+}
+
+impl std::fmt::Debug for SiteUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("SiteUrl").field(&self.shown).finish()
     }
 }
 
@@ -227,9 +249,18 @@ impl AssessPlanBuilder {
         }
         let mut urls: Vec<SiteUrl> = Vec::with_capacity(self.urls.len());
         for url in self.urls {
-            let url = SiteUrl::new(url)?;
-            if urls.contains(&url) {
-                return Err(invalid("URLs", format!("`{}` is given twice", url.as_str())));
+            let mut url = SiteUrl::new(url)?;
+            if urls.iter().any(|u| u.as_str() == url.as_str()) {
+                return Err(invalid("URLs", format!("`{}` is given twice", url.shown())));
+            }
+            // Two URLs that differ only in what is masked would show alike: the later ones
+            // are numbered (a URL holds no space, so no URL shows as a numbered one).
+            if urls.iter().any(|u| u.shown() == url.shown()) {
+                let mut n = 2;
+                while urls.iter().any(|u| u.shown() == format!("{} ({n})", url.shown)) {
+                    n += 1;
+                }
+                url.shown = format!("{} ({n})", url.shown);
             }
             urls.push(url);
         }
@@ -327,6 +358,12 @@ mod tests {
         ] {
             assert_eq!(SiteUrl::new(good).unwrap().as_str(), good);
         }
+        // Issue 33, item 15: a password and a query token are never shown.
+        let url = SiteUrl::new("https://me:pa55-word@shop.example.com/a?token=t0k3n-SECRET&page=2").unwrap();
+        assert_eq!(url.shown(), "https://***@shop.example.com/a?token=***&page=***");
+        assert!(!format!("{url:?}").contains("pa55") && !format!("{url:?}").contains("t0k3n"));
+        let msg = SiteUrl::new("https://me:pa55-word@shop.example.com/a?token=t0k3n#x").unwrap_err().to_string();
+        assert!(!msg.contains("pa55") && !msg.contains("t0k3n") && msg.contains("fragment"), "{msg}");
         for (bad, why) in [
             ("ftp://a/", "must start with http"),
             ("a.example/", "must start with http"),
