@@ -436,3 +436,24 @@ def test_azure_uses_the_azure_cli_login(s3: Any, monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ScanError) as info:
         FILTER.scan("az://container/logs/")
     check_error(info.value, "no Azure credentials", "az login")
+
+
+def test_an_endpoint_password_is_never_shown(
+    s3: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 33, item 8: a password in AWS_ENDPOINT_URL (`http://user:PW@host`), where nothing
+    # answers, and a query token, never appear in the error, in Python or on the command line.
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    password = "PW-endpoint-s3cr3t-42"
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://minio:{password}@127.0.0.1:{port}/?tok=qu3ry-t0ken-42")
+    with pytest.raises(ScanError) as info:
+        FILTER.scan("s3://logs/http/")
+    code = main(["filter", "scan", FILTER.to_json(), "s3://logs/http/"])
+    out, err = capsys.readouterr()
+    shown = f"{info.value}\n{info.value!r}\n{out}\n{err}"
+    assert code == 2
+    assert password not in shown and "qu3ry-t0ken-42" not in shown, shown

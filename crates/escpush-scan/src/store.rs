@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
-use escpush_core::{Secrets, MASK};
+use escpush_core::Secrets;
 use futures_util::StreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, RetryConfig};
@@ -253,39 +253,34 @@ pub(crate) fn remember_secret(value: &str) {
     }
 }
 
-/// `message` without credential values (core's rule and mask: [`Secrets`]) and without URL
-/// query strings.
+/// The variables that may name an endpoint URL, whose `user:password@` or query may hold a
+/// credential (`http://user:PW@minio.local:9000`).
+const ENDPOINT_VARS: &[&str] = &[
+    "AWS_ENDPOINT_URL_S3",
+    "AWS_ENDPOINT_URL",
+    "AWS_ENDPOINT",
+    "R2_ENDPOINT",
+    "AZURE_STORAGE_ENDPOINT",
+    "AZURE_ENDPOINT",
+];
+
+/// `message` without credential values (core's rule and mask: [`Secrets`], the credentials of
+/// an endpoint URL from the environment included) and with each URL it quotes shown as core
+/// shows a URL ([`escpush_core::mask_urls`]: no `user:password@`, no query value).
 pub(crate) fn clean(message: &str) -> String {
     let mut secrets = Secrets::new();
     for value in SECRET_VARS.iter().filter_map(|var| env(var)) {
         secrets.add(&value);
     }
+    for url in ENDPOINT_VARS.iter().filter_map(|var| env(var)) {
+        for credential in escpush_core::url_credentials(&url) {
+            secrets.add(&credential);
+        }
+    }
     for value in READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
         secrets.add(value);
     }
-    let out = secrets.scrub(message);
-    // Query strings of URLs (`?sig=...`, `?X-Amz-Signature=...`).
-    let mut cleaned = String::with_capacity(out.len());
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find("://") {
-        let (before, after) = rest.split_at(i);
-        cleaned.push_str(before);
-        let end = after
-            .find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')')
-            .unwrap_or(after.len());
-        let url = &after[..end];
-        match url.find('?') {
-            Some(q) => {
-                cleaned.push_str(&url[..q]);
-                cleaned.push('?');
-                cleaned.push_str(MASK);
-            }
-            None => cleaned.push_str(url),
-        }
-        rest = &after[end..];
-    }
-    cleaned.push_str(rest);
-    cleaned
+    escpush_core::mask_urls(&secrets.scrub(message))
 }
 
 fn select_error(url: &str, message: impl Into<String>) -> ScanError {
