@@ -52,7 +52,7 @@ def test_stored_credentials_never_move_to_another_destination(
         (["apply", str(tf)], "TF_VAR_tok"),
         (["ensure", "--name", "x", "--from", str(tf)], "TF_VAR_tok"),
         (
-            ["ensure", "--name", "x", "--dataset", "http_requests", "--destination", MOVED],
+            ["ensure", "--name", "x", "--dataset", "http_requests", "--destination-conf", MOVED],
             "LOGPUSH_X_HEADER_AUTHORIZATION",
         ),
     ]:

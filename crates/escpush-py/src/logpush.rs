@@ -293,7 +293,8 @@ impl PyLogpush {
     /// creation on a scope at its job limit raises `InvalidInput` before it is sent.
     ///
     /// A `${NAME}` in `destination_conf` is a credential by reference, given by `variables`
-    /// or else the one the stored job holds (see `apply`).
+    /// (one set to `""` is refused, naming it) or else the one the stored job holds, for the
+    /// place the job already pushes to only (see `apply`); a literal `${` is written `$${`.
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
     /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
@@ -357,9 +358,11 @@ impl PyLogpush {
     ///
     /// A `destination_conf` may name a credential by a reference, `${NAME}` (what `export`
     /// writes, so that no credential is written out): `variables` (a mapping, such as
-    /// `os.environ`) gives their values; one it does not give stands for the credential the
-    /// stored job holds, so it compares equal, but a job is created or moved to another
-    /// destination only with every credential given.
+    /// `os.environ`) gives their values (one set to `""` is refused, naming it); one it does
+    /// not give stands for the credential the stored job holds, so it compares equal, but a
+    /// job is created or moved to another destination (another host, bucket or path) only
+    /// with every credential given: the stored ones never go to another place. A literal `${`
+    /// in a destination is written `$${`.
     ///
     /// Problems name each job by `jobs["addresses"]` when it gives one per job (what
     /// `read_terraform` gives: the resource addresses), else as `jobs[i]`.
