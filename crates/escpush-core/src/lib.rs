@@ -72,8 +72,9 @@ pub use filter::{
 };
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    check_terraform_plan, export_jobs, read_terraform_jobs, resolve_job_references, resolve_references, terraform_import_id, ExportFormat,
-    FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+    check_terraform_plan, export_jobs, read_terraform_jobs, resolve_job_references, resolve_references,
+    terraform_import_id, ExportFormat, FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS,
+    TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
     check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,
@@ -91,9 +92,8 @@ pub use logpush::{
 pub use operation::Operation;
 pub use problem::{FilterError, Problem, ProblemCode};
 pub use redact::{
-    is_secret_header, mask_secret, mask_secret_bytes, mask_urls, redact_body, redact_url, secret_body_keys, secret_forms,
-    url_credentials, Secrets, ESC_SECRET_KEY, MASK,
-    MIN_SCRUBBED_LEN, SECRET_HEADERS,
+    is_secret_header, mask_secret, mask_secret_bytes, mask_urls, redact_body, redact_url, secret_body_keys,
+    secret_forms, url_credentials, Secrets, ESC_SECRET_KEY, MASK, MIN_SCRUBBED_LEN, SECRET_HEADERS,
 };
 pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};

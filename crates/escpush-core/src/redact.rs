@@ -31,7 +31,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-pub use crate::shown::{mask_secret, mask_secret_bytes, mask_urls, redact_url, secret_forms, url_credentials, MIN_SCRUBBED_LEN};
+pub use crate::shown::{
+    mask_secret, mask_secret_bytes, mask_urls, redact_url, secret_forms, url_credentials, MIN_SCRUBBED_LEN,
+};
 
 use crate::logpush::{job_secrets, JOB_FIELDS};
 
@@ -274,7 +276,8 @@ mod tests {
     /// bodies hold the destination) and in a destination's own scrub (the ownership answer).
     #[test]
     fn a_credential_is_masked_in_every_form_an_error_may_quote_it() {
-        let splunk = "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
+        let splunk =
+            "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
                       &insecure-skip-verify=false&header_Authorization=Splunk%20T0KEN-5EC7E7";
         let s3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc%2Bdef%2Fghi";
         let raw = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc+def/ghi";

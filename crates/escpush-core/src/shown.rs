@@ -97,7 +97,8 @@ pub fn mask_secret_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
 /// ```
 /// use escpush_core::secret_forms;
 ///
-/// assert_eq!(secret_forms("abc%2Bdef%2Fghi"), ["abc%2Bdef%2Fghi", "abc+def/ghi", "abc def/ghi"]);
+/// assert_eq!(secret_forms("abc%2Bdef%2Fghi"), ["abc%2Bdef%2Fghi", "abc+def/ghi"]);
+/// assert_eq!(secret_forms("a+b"), ["a+b", "a b", "a%2Bb", "a%2bb"]);
 /// assert!(secret_forms("Splunk%20T0KEN-1").contains(&"T0KEN-1".to_owned()));
 /// assert!(secret_forms("abc+def/ghi").contains(&"abc%2Bdef%2Fghi".to_owned()));
 /// ```

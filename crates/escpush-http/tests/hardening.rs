@@ -535,7 +535,8 @@ fn errors_never_quote_a_destination_credential_in_another_form() {
             .extra("ownership_challenge", json!("challenge-0123456789"))
             .build()
             .unwrap();
-        let answer = json!({"success": false, "errors": [{"code": 1002, "message": quoted}], "messages": [], "result": null});
+        let answer =
+            json!({"success": false, "errors": [{"code": 1002, "message": quoted}], "messages": [], "result": null});
         let fault = || Fault::Body {
             status: 400,
             body: answer.to_string().into_bytes(),

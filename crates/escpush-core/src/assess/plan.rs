@@ -362,8 +362,13 @@ mod tests {
         let url = SiteUrl::new("https://me:pa55-word@shop.example.com/a?token=t0k3n-SECRET&page=2").unwrap();
         assert_eq!(url.shown(), "https://***@shop.example.com/a?token=***&page=***");
         assert!(!format!("{url:?}").contains("pa55") && !format!("{url:?}").contains("t0k3n"));
-        let msg = SiteUrl::new("https://me:pa55-word@shop.example.com/a?token=t0k3n#x").unwrap_err().to_string();
-        assert!(!msg.contains("pa55") && !msg.contains("t0k3n") && msg.contains("fragment"), "{msg}");
+        let msg = SiteUrl::new("https://me:pa55-word@shop.example.com/a?token=t0k3n#x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            !msg.contains("pa55") && !msg.contains("t0k3n") && msg.contains("fragment"),
+            "{msg}"
+        );
         for (bad, why) in [
             ("ftp://a/", "must start with http"),
             ("a.example/", "must start with http"),

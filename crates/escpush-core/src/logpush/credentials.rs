@@ -98,35 +98,12 @@ pub(crate) fn unresolved_error(text: &str, doing: &str) -> Option<crate::error::
     })
 }
 
-/// Replaces in each job's `destination_conf` of `doc` (`{"jobs": [...]}`) the references
-/// whose variable `lookup` gives, leaving the others. A job or a value of another shape is
-/// left as it is (the checks of [`desired_jobs`](super::desired_jobs) report it).
-///
-/// Refused: a variable set to the empty string (how CI expands a secret it does not have),
-/// which would send the destination without its credential; the problem names the variable
-/// and the job (by the document's `addresses` when it has one per job, else `jobs[i]`).
-/// Nothing is replaced then.
-pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<String>) -> Result<(), Error> {
-    let labels = super::plan::job_labels(doc, doc.get("jobs").and_then(Value::as_array).map_or(0, Vec::len));
-    let Some(jobs) = doc.get_mut("jobs").and_then(Value::as_array_mut) else {
-        return Ok(());
-    };
-    let mut problems = Vec::new();
-    for (job, label) in jobs.iter().zip(&labels) {
-        if let Some(job) = job.as_object() {
-            problems.extend(empty_variables(job, &lookup).into_iter().map(|p| p.within(label)));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(Error::Invalid { problems });
-    }
-    for job in jobs.iter_mut().filter_map(Value::as_object_mut) {
-        resolve_job_references(job, &lookup)?;
-    }
-    Ok(())
-}
-
-/// [`resolve_references`] for one job (`ensure`'s): its problems name `destination_conf`.
+/// Replaces in a job's `destination_conf` the references whose variable `lookup` gives,
+/// leaving the others (a value is literal text: a `${` in it is written `$${`). Refused, with
+/// nothing replaced: a variable set to the empty string or only spaces (how CI expands a
+/// secret it does not have), which would send the destination without its credential; the
+/// problem names the variable, at `destination_conf` ([`resolve_references`](super::resolve_references)
+/// names the job too). `ensure`'s; `apply` resolves a whole document.
 pub fn resolve_job_references(
     job: &mut Map<String, Value>,
     lookup: impl Fn(&str) -> Option<String>,
@@ -153,15 +130,15 @@ pub fn resolve_job_references(
 }
 
 /// A problem for each variable a job's `destination_conf` refers to that `lookup` gives as
-/// the empty string.
-fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -> Option<String>) -> Vec<Problem> {
+/// the empty string or only spaces.
+pub(super) fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -> Option<String>) -> Vec<Problem> {
     let Some(Value::String(text)) = job.get("destination_conf") else {
         return Vec::new();
     };
     let mut names: Vec<&str> = references(text)
         .into_iter()
         .map(|(_, name)| name)
-        .filter(|name| lookup(name).is_some_and(|v| v.is_empty()))
+        .filter(|name| lookup(name).is_some_and(|v| v.trim().is_empty()))
         .collect();
     names.dedup();
     names
@@ -171,8 +148,9 @@ fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -> Option<St
                 "destination_conf",
                 ProblemCode::InvalidValue,
                 format!(
-                    "the variable {name} (`${{{name}}}`) is set to the empty string, which would send the destination \
-                     without that credential: set it to the credential, or unset it to keep the one the job holds"
+                    "the variable {name} (`${{{name}}}`) is set to the empty string (or only spaces), which would send \
+                     the destination without that credential: set it to the credential, or unset it to keep the one \
+                     the job holds"
                 ),
             )
         })
@@ -192,7 +170,10 @@ fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -> Option<St
 /// job's credentials never go to another destination (the plan then refuses it, naming the
 /// variables).
 pub(crate) fn fill_from_stored(wanted: &str, stored: &str) -> String {
-    let (Ok(want), Ok(held)) = (DestinationConf::parse_address(wanted), DestinationConf::parse_address(stored)) else {
+    let (Ok(want), Ok(held)) = (
+        DestinationConf::parse_address(wanted),
+        DestinationConf::parse_address(stored),
+    ) else {
         return wanted.to_owned();
     };
     let mut held_parts = held.secret_parts();
@@ -326,7 +307,7 @@ mod tests {
         assert!(matches_template("sumo://h/${C}", "sumo://h/receiver/v1/http/é"));
     }
 
-    use crate::logpush::{desired_jobs, export_jobs, plan_job, plan_jobs, read_terraform_jobs};
+    use crate::logpush::{desired_jobs, export_jobs, plan_job, plan_jobs, read_terraform_jobs, resolve_references};
     use crate::logpush::{ExportFormat, FilterForm, PlanAction, PlanOptions};
     use crate::scope::{DatasetScope, Scope};
 
@@ -406,8 +387,14 @@ mod tests {
         // another field with them.
         let held = "https://logs.example.com/in?header_Authorization=TOKEN-123&tags=a";
         for (wanted, action) in [
-            ("https://logs.example.com/in?header_Authorization=${T}&tags=${G}", PlanAction::Unchanged),
-            ("https://logs.example.com/in/?header_Authorization=${T}&tags=b", PlanAction::Update),
+            (
+                "https://logs.example.com/in?header_Authorization=${T}&tags=${G}",
+                PlanAction::Unchanged,
+            ),
+            (
+                "https://logs.example.com/in/?header_Authorization=${T}&tags=b",
+                PlanAction::Update,
+            ),
         ] {
             let file = json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": wanted}]});
             let want = desired_jobs(&file, DatasetScope::Zone).unwrap();
@@ -423,8 +410,12 @@ resource "cloudflare_logpush_job" "x" {
 }"#;
         let doc = read_terraform_jobs(tf, &zone()).unwrap();
         let want = desired_jobs(&doc, DatasetScope::Zone).unwrap();
-        let err = plan_job(&want[0], &[stored("https://logs.example.com/in?header_Authorization=TOKEN-123")], &zone())
-            .unwrap_err();
+        let err = plan_job(
+            &want[0],
+            &[stored("https://logs.example.com/in?header_Authorization=TOKEN-123")],
+            &zone(),
+        )
+        .unwrap_err();
         assert!(problems(&err).contains("TF_VAR_tok"), "{err}");
     }
 
@@ -474,8 +465,7 @@ resource "cloudflare_logpush_job" "x" {
                 _ => panic!("not an update"),
             };
             assert_eq!(
-                sent,
-                "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN",
+                sent, "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN",
                 "{format:?}"
             );
             // A creation sends the literal text too.
@@ -511,7 +501,7 @@ resource "cloudflare_logpush_job" "x" {
         assert!(!text.contains("`${T}`"), "{text}");
         assert_eq!(doc["jobs"][0]["destination_conf"], dest, "nothing replaced");
         let mut job = doc["jobs"][0].as_object().cloned().unwrap();
-        let err = resolve_job_references(&mut job, |_| Some(String::new())).unwrap_err();
+        let err = resolve_job_references(&mut job, |_| Some(" ".to_owned())).unwrap_err();
         assert!(problems(&err).starts_with("destination_conf: "), "{err}");
     }
 }

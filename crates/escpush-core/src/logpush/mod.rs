@@ -44,7 +44,7 @@ mod tfplan;
 mod update;
 
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use credentials::{resolve_job_references, resolve_references};
+pub use credentials::resolve_job_references;
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
 pub use export::{export_jobs, ExportFormat, FilterForm};
 pub(crate) use fields::job_secrets;
@@ -60,6 +60,7 @@ pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{field_list_problems, LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
+pub use plan::resolve_references;
 pub use plan::{
     desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
 };

@@ -337,7 +337,7 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
 
 /// How the problems of a jobs document name each of its `count` jobs: by the document's
 /// `addresses` when it gives one string per job, else `jobs[i]`.
-pub(super) fn job_labels(doc: &Value, count: usize) -> Vec<String> {
+fn job_labels(doc: &Value, count: usize) -> Vec<String> {
     let given: Vec<String> = doc
         .get("addresses")
         .and_then(Value::as_array)
@@ -742,4 +742,36 @@ fn printable_after(key: &str, before: &Value, after: &Value) -> Value {
         ));
     }
     shown
+}
+
+/// Replaces in each job's `destination_conf` of `doc` (`{"jobs": [...]}`) the references
+/// whose variable `lookup` gives, leaving the others (see the `credentials` module). A job
+/// or a value of another shape is left as it is (the checks of [`desired_jobs`] report it).
+///
+/// Refused: a variable set to the empty string or only spaces (how CI expands a secret it
+/// does not have), which would send the destination without its credential; the problem
+/// names the variable and the job (by the document's `addresses` when it has one per job,
+/// else `jobs[i]`). Nothing is replaced then.
+pub fn resolve_references(doc: &mut Value, lookup: impl Fn(&str) -> Option<String>) -> Result<(), Error> {
+    let labels = job_labels(doc, doc.get("jobs").and_then(Value::as_array).map_or(0, Vec::len));
+    let Some(jobs) = doc.get_mut("jobs").and_then(Value::as_array_mut) else {
+        return Ok(());
+    };
+    let mut problems = Vec::new();
+    for (job, label) in jobs.iter().zip(&labels) {
+        if let Some(job) = job.as_object() {
+            problems.extend(
+                super::credentials::empty_variables(job, &lookup)
+                    .into_iter()
+                    .map(|p| p.within(label)),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::Invalid { problems });
+    }
+    for job in jobs.iter_mut().filter_map(Value::as_object_mut) {
+        super::credentials::resolve_job_references(job, &lookup)?;
+    }
+    Ok(())
 }
