@@ -118,7 +118,8 @@ def test_urls_of_several_hosts_are_named_with_their_host(escpush_emulator: Emula
     other = site.replace("127.0.0.1", "localhost")
     result = emu.client().zone("z1").esc.assess([f"{site}/?a=1", f"{other}/old"], **FAST)
     labels = [t.get_text() for t in result.plot().axes[0].get_yticklabels()]
-    assert labels == [f"{site.removeprefix('http://')}/?a=1", f"{other.removeprefix('http://')}/old"]
+    # A query value may be a token: the plot shows the URLs as the report does (issue 33).
+    assert labels == [f"{site.removeprefix('http://')}/?a=***", f"{other.removeprefix('http://')}/old"]
 
 
 def test_nothing_to_plot_when_no_stage_fetched(escpush_emulator: Emulator) -> None:
