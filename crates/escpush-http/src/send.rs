@@ -131,27 +131,11 @@ impl Client {
                     "; before it, the server answered HTTP {status} and asked for a retry"
                 );
             }
-            if let (Some(earlier), Ok(answer)) = (maybe_done, &outcome) {
-                if req.done_by_earlier_attempt(answer.status) {
-                    events::event(
-                        secrets,
-                        format_args!(
-                            "{} {}: HTTP {} on attempt {}, after attempt {} may have taken effect (its answer was \
-                             lost): done by that attempt",
-                            req.method,
-                            req.path,
-                            answer.status,
-                            attempt + 1,
-                            earlier + 1
-                        ),
-                    );
-                    return Ok(read(200, Request::DONE_BY_EARLIER_ATTEMPT)?);
-                }
+            if done_by_earlier_attempt(req, &outcome, attempt, maybe_done, secrets) {
+                return Ok(read(200, Request::DONE_BY_EARLIER_ATTEMPT)?);
             }
-            match &outcome {
-                Err(Failed { maybe_sent: true, .. }) => maybe_done = Some(attempt),
-                Ok(answer) if answer.asks_for_retry() && answer.status != 429 => maybe_done = Some(attempt),
-                _ => {}
+            if may_have_taken_effect(&outcome) {
+                maybe_done = Some(attempt);
             }
             let retries_left = attempt < self.retry.max_retries;
             let wait = match &outcome {
@@ -399,6 +383,46 @@ fn finish<T>(
                 error
             },
         ),
+    }
+}
+
+/// Whether this attempt's `outcome` (attempt `attempt`) is the request done by an earlier
+/// one (`maybe_done`, the last attempt that may have taken effect): its answer is the
+/// request's `done_on_repeat` status (a DELETE's 404). Says so in the events.
+fn done_by_earlier_attempt(
+    req: &Request,
+    outcome: &Result<Answer, Failed>,
+    attempt: u32,
+    maybe_done: Option<u32>,
+    secrets: &Secrets,
+) -> bool {
+    let (Some(earlier), Ok(answer)) = (maybe_done, outcome) else {
+        return false;
+    };
+    if !req.done_by_earlier_attempt(answer.status) {
+        return false;
+    }
+    events::event(
+        secrets,
+        format_args!(
+            "{} {}: HTTP {} on attempt {}, after attempt {} may have taken effect (its answer was lost): done by \
+             that attempt",
+            req.method,
+            req.path,
+            answer.status,
+            attempt + 1,
+            earlier + 1
+        ),
+    );
+    true
+}
+
+/// Whether an attempt may have taken effect on the server: sent and its answer lost, or
+/// answered with a 5xx (a 429 refuses a request before processing it).
+fn may_have_taken_effect(outcome: &Result<Answer, Failed>) -> bool {
+    match outcome {
+        Err(Failed { maybe_sent, .. }) => *maybe_sent,
+        Ok(answer) => answer.asks_for_retry() && answer.status != 429,
     }
 }
 

@@ -374,7 +374,7 @@ mod tests {
             let err = plan_job(&want[0], &[stored(held)], &zone()).unwrap_err();
             let text = problems(&err);
             assert!(
-                text.contains("moving the job to another destination") && text.contains(&format!("set the variable")),
+                text.contains("moving the job to another destination") && text.contains("set the variable"),
                 "{wanted}: {text}"
             );
             assert!(text.contains(names), "{wanted}: {text}");
