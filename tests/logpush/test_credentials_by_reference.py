@@ -114,7 +114,8 @@ def test_a_variable_set_to_the_empty_string_is_refused(
     assert "LOGPUSH_X_HEADER_AUTHORIZATION" in run.err and "empty string" in run.err, run.err
     assert stored(api, zone) == [HELD]
     referenced = HELD.replace(TOKEN, "${T}")
-    with pytest.raises(InvalidInput, match=r"destination_conf: the variable T \(`\$\{T\}`\) is set to the empty string"):
+    empty = r"destination_conf: the variable T \(`\$\{T\}`\) is set to the empty string"
+    with pytest.raises(InvalidInput, match=empty):
         logpush.ensure_job(name="x", dataset="http_requests", destination_conf=referenced, variables={"T": ""})
     assert stored(api, zone) == [HELD]
 
