@@ -156,6 +156,29 @@ fn percent_decode(text: &str, plus: bool) -> Option<String> {
     String::from_utf8(out).ok().filter(|d| d != text)
 }
 
+/// [`mask_secret_bytes`] of every form of `secret` ([`secret_forms`], the longest first):
+/// a text that may quote a secret as it went over the wire (a site that reflects a cookie in
+/// a URL, percent-encoded).
+pub fn mask_secret_forms_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
+    let mut forms = secret_forms(secret);
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    let mut out = Cow::Borrowed(bytes);
+    for form in &forms {
+        if let Cow::Owned(masked) = mask_secret_bytes(&out, form) {
+            out = Cow::Owned(masked);
+        }
+    }
+    out
+}
+
+/// [`mask_secret_forms_bytes`] of a text.
+pub fn mask_secret_forms<'a>(text: &'a str, secret: &str) -> Cow<'a, str> {
+    match mask_secret_forms_bytes(text.as_bytes(), secret) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_default()),
+    }
+}
+
 /// `text` with each byte but the unreserved ones of RFC 3986 (`A-Z a-z 0-9 - . _ ~`) as
 /// `%XX`, its hex digits in lower case when `lower`.
 fn percent_encode(text: &str, lower: bool) -> String {

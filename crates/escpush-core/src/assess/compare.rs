@@ -11,12 +11,13 @@ use sha2::{Digest, Sha256};
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
 use crate::esc::EscSecret;
-use crate::shown::{mask_secret, mask_secret_bytes};
+use crate::shown::{mask_secret_forms, mask_secret_forms_bytes};
 
 /// `text` with `secret` masked where the redaction rule hides it (core's `redact` module:
-/// anywhere when it is long, where it stands alone when it is short).
+/// anywhere when it is long, where it stands alone when it is short), in every form a site
+/// may reflect it ([`secret_forms`](crate::secret_forms): percent-encoded in a URL, ...).
 pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
-    mask_secret(text, secret.expose()).into_owned()
+    mask_secret_forms(text, secret.expose()).into_owned()
 }
 
 /// A response of the user's site, its body reduced to length and SHA-256.
@@ -66,7 +67,7 @@ impl SiteResponse {
         body: &[u8],
         secret: &EscSecret,
     ) -> Self {
-        let masked_body = mask_secret_bytes(body, secret.expose());
+        let masked_body = mask_secret_forms_bytes(body, secret.expose());
         let mut response = SiteResponse::new(status, headers, &masked_body);
         if let Cow::Owned(_) = masked_body {
             response.reflected.push("body".to_owned());
@@ -78,7 +79,7 @@ impl SiteResponse {
     /// Masks `secret` in the header values (the body is only a hash by now).
     fn mask_headers(&mut self, secret: &EscSecret) {
         for (name, value) in &mut self.headers {
-            if let Cow::Owned(masked) = mask_secret(value, secret.expose()) {
+            if let Cow::Owned(masked) = mask_secret_forms(value, secret.expose()) {
                 *value = masked;
                 if !self.reflected.contains(name) {
                     self.reflected.push(name.clone());
@@ -430,6 +431,21 @@ mod tests {
         // A failure's text too.
         let failed = Fetched::Failed("cookie disable_esc=s3cr3t-0123 refused".into()).masked(&secret);
         assert_eq!(failed, Fetched::Failed("cookie disable_esc=*** refused".into()));
+        // Issue 33 (the class of item 7): a secret reflected percent-encoded, as a site puts
+        // the cookie it got into a URL, is masked too, and so is it decoded.
+        let secret = EscSecret::new("a+b/c=d-0123456789").unwrap();
+        let got = SiteResponse::masked(
+            302,
+            [
+                ("Location", "/login?c=a%2Bb%2Fc%3Dd-0123456789"),
+                ("X-Seen", "a b/c=d-0123456789"),
+            ],
+            b"seen a%2bb%2fc%3dd-0123456789",
+            &secret,
+        );
+        assert_eq!(got.location().as_deref(), Some("/login?c=***"));
+        assert_eq!(got.header("x-seen").as_deref(), Some("***"));
+        assert_eq!(got.reflected, ["body", "location", "x-seen"]);
     }
 
     #[test]
