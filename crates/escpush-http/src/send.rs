@@ -17,7 +17,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use escpush_core::{parse_response, Request};
+use escpush_core::{parse_response, ApiMessage, Request};
 use serde_json::Value;
 use ureq::http;
 
@@ -363,27 +363,50 @@ impl Client {
 
 /// The call's result from its last attempt. A transport failure after a request that is
 /// not safe to repeat was sent becomes [`Error::OutcomeUnknown`], with how to check what
-/// became of it as core describes the request (`Request::outcome_check`).
+/// became of it as core describes the request (`Request::outcome_check`); a 5xx answer to
+/// such a request (which may follow a change) stays the API's error, its first message saying
+/// the same.
 fn finish<T>(
     req: &Request,
     outcome: Result<Answer, Failed>,
     read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
 ) -> Result<T, Error> {
+    let unsafe_and_maybe_done = !req.retry.is_safe() && may_have_taken_effect(&outcome);
     match outcome {
-        Ok(answer) => Ok(read(answer.status, &answer.body)?),
-        Err(Failed { error, maybe_sent }) => Err(
-            if maybe_sent && !req.retry.is_safe() && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
+        Ok(answer) => match read(answer.status, &answer.body) {
+            Err(escpush_core::Error::Api { status, mut errors }) if unsafe_and_maybe_done => {
+                errors.insert(
+                    0,
+                    ApiMessage::new(
+                        0,
+                        format!(
+                            "HTTP {status} may follow a change: the request was sent, so it may have taken effect: {}",
+                            outcome_check(req)
+                        ),
+                    ),
+                );
+                Err(Error::Core(escpush_core::Error::Api { status, errors }))
+            }
+            other => Ok(other?),
+        },
+        Err(Failed { error, .. }) => Err(
+            if unsafe_and_maybe_done && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
                 Error::OutcomeUnknown {
                     cause: Box::new(error),
-                    check: req.outcome_check.clone().unwrap_or_else(|| {
-                        "find out whether it did before sending it again (it is not sent again by itself)".to_owned()
-                    }),
+                    check: outcome_check(req),
                 }
             } else {
                 error
             },
         ),
     }
+}
+
+/// How to find out what became of `req` when its outcome is unknown, as core describes it.
+fn outcome_check(req: &Request) -> String {
+    req.outcome_check.clone().unwrap_or_else(|| {
+        "find out whether it did before sending it again (it is not sent again by itself)".to_owned()
+    })
 }
 
 /// Whether this attempt's `outcome` (attempt `attempt`) is the request done by an earlier

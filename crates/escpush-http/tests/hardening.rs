@@ -290,7 +290,15 @@ fn a_creation_applied_then_dropped_is_sent_once_and_says_what_to_check() {
         },
         1,
     );
-    assert_eq!(c.create_job(&zone(), &spec("fourth")).unwrap_err().status(), Some(502));
+    let err = c.create_job(&zone(), &spec("fourth")).unwrap_err();
+    assert_eq!(err.status(), Some(502));
+    // ... and says that it may have taken effect, and how to find out (issue 33's class:
+    // an answer that may follow a change, to a request that is not safe to repeat).
+    let text = err.to_string();
+    assert!(
+        text.contains("may have taken effect") && text.contains("list the jobs of zone z1"),
+        "{text}"
+    );
     assert_eq!(posts(&emu.requests(), "/logpush/jobs"), 1);
 
     // A 429 refused the request before it was processed: retried, one job made.
