@@ -93,7 +93,11 @@ pub fn export_jobs(
     if !terraform {
         check_names(&chosen)?;
     }
+    // Labels and variables are each unique in the export: a name's first job keeps the plain
+    // one, any other that would read the same gets a suffix (its id, then a count), so that
+    // no two resources share a label and no variable stands for two credentials.
     let mut labels = BTreeSet::new();
+    let mut variables = BTreeSet::new();
     let mut exported = Vec::new();
     for job in chosen {
         let id = job.get("id").and_then(Value::as_u64).unwrap_or_default();
@@ -103,12 +107,9 @@ pub fn export_jobs(
             .map(str::trim)
             .filter(|n| !n.is_empty())
             .map(str::to_owned);
-        let mut label = identifier(name.as_deref().unwrap_or_default(), id);
-        if !labels.insert(label.clone()) {
-            label = format!("{label}_{id}");
-            labels.insert(label.clone());
-        }
-        let (fields, credentials) = job_fields(job, &label, terraform);
+        let plain = identifier(name.as_deref().unwrap_or_default(), id);
+        let label = unique(&mut labels, plain.clone(), [format!("{plain}_{id}")]);
+        let (fields, credentials) = job_fields(job, &label, terraform, &mut variables);
         exported.push(Exported {
             id,
             name,
@@ -223,10 +224,35 @@ fn identifier(name: &str, id: u64) -> String {
     out
 }
 
+/// `wanted`, or else the first of `then` not yet in `taken`, or else one of them with `_2`,
+/// `_3`, ... appended: a name not in `taken`, added to it.
+fn unique(taken: &mut BTreeSet<String>, wanted: String, then: impl IntoIterator<Item = String>) -> String {
+    let candidates: Vec<String> = std::iter::once(wanted).chain(then).collect();
+    let chosen = candidates
+        .iter()
+        .find(|c| !taken.contains(*c))
+        .cloned()
+        .unwrap_or_else(|| {
+            let last = candidates.last().map_or("", String::as_str);
+            (2..)
+                .map(|n| format!("{last}_{n}"))
+                .find(|c| !taken.contains(c))
+                .unwrap_or_default()
+        });
+    taken.insert(chosen.clone());
+    chosen
+}
+
 /// The fields of `job` to write, in the table's order, and the credentials of its
 /// destination (each a variable: upper case in a jobs file, an environment variable; lower
-/// case in Terraform).
-fn job_fields(job: &Map<String, Value>, label: &str, terraform: bool) -> (Fields, Credentials) {
+/// case in Terraform), each variable's name one `variables` (those of the export so far) does
+/// not hold yet.
+fn job_fields(
+    job: &Map<String, Value>,
+    label: &str,
+    terraform: bool,
+    variables: &mut BTreeSet<String>,
+) -> (Fields, Credentials) {
     let mut fields = Vec::new();
     let mut credentials = Vec::new();
     for field in JOB_FIELDS.iter().filter(|f| f.create && !f.secret) {
@@ -241,10 +267,10 @@ fn job_fields(job: &Map<String, Value>, label: &str, terraform: bool) -> (Fields
             },
             JobFieldType::Destination => {
                 if let Some(Ok(dest)) = value.as_str().map(DestinationConf::parse) {
-                    Value::String(with_references(&dest, label, terraform, &mut credentials))
+                    Value::String(with_references(&dest, label, terraform, &mut credentials, variables))
                 } else {
                     // Not a destination escpush reads: it may be a credential whole.
-                    let variable = variable(label, "destination_conf", terraform);
+                    let variable = unique(variables, variable(label, "destination_conf", terraform), []);
                     credentials.push((variable.clone(), "destination_conf".to_owned()));
                     Value::String(reference(&variable, terraform))
                 }
@@ -284,16 +310,19 @@ fn reference(variable: &str, terraform: bool) -> String {
 /// The destination's text with each credential a reference to its variable: a jobs file's
 /// `${NAME}`, or in Terraform (`hcl`) the inside of an HCL string, `${var.name}` in text
 /// escaped as HCL escapes it.
-fn with_references(dest: &DestinationConf, label: &str, terraform: bool, credentials: &mut Credentials) -> String {
+fn with_references(
+    dest: &DestinationConf,
+    label: &str,
+    terraform: bool,
+    credentials: &mut Credentials,
+    variables: &mut BTreeSet<String>,
+) -> String {
     let text = dest.expose();
     let literal = |s: &str| if terraform { quoted_inner(s, true) } else { s.to_owned() };
     let mut out = String::new();
     let mut last = 0;
     for (range, part) in dest.secret_parts() {
-        let mut name = variable(label, &part, terraform);
-        if credentials.iter().any(|(v, _)| *v == name) {
-            name = format!("{name}_{}", credentials.len() + 1);
-        }
+        let name = unique(variables, variable(label, &part, terraform), []);
         out.push_str(&literal(&text[last..range.start]));
         out.push_str(&reference(&name, terraform));
         last = range.end;
@@ -694,5 +723,130 @@ mod tests {
         assert!(tf.contains("  #   filter_attack_traffic = true\n"), "{tf}");
         assert!(tf.contains("  #   output_options.stringify_object = true\n"), "{tf}");
         assert!(tf.contains("    cve_2021_44228 = true\n"), "{tf}");
+    }
+}
+
+/// Issue 33, item 2: every job of an export has its own label and its own variables, whatever
+/// the names (a variable set to rotate one job's credential never reaches another job).
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn zone() -> Scope {
+        Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
+    }
+
+    /// The labels of the resources and the variables of each job, read back from a Terraform
+    /// export; and the variables of each job of a jobs file.
+    fn names(jobs: &[Map<String, Value>]) -> (Vec<String>, Vec<Vec<String>>, Vec<Vec<String>>) {
+        let tf = export_jobs(jobs, &zone(), ExportFormat::Terraform(FilterForm::Text), None).unwrap();
+        let labels: Vec<String> = tf
+            .lines()
+            .filter_map(|l| l.strip_prefix("resource \"cloudflare_logpush_job\" \""))
+            .map(|l| l.trim_end_matches("\" {").to_owned())
+            .collect();
+        let refs = |text: &str, open: &str| -> Vec<String> {
+            text.split(open)
+                .skip(1)
+                .map(|rest| rest[..rest.find('}').unwrap()].to_owned())
+                .collect()
+        };
+        let per_job = |text: &str, open: &str| -> Vec<Vec<String>> {
+            text.lines()
+                .filter(|l| l.trim_start().starts_with("destination_conf"))
+                .map(|l| refs(l, open))
+                .collect()
+        };
+        let toml = export_jobs(jobs, &zone(), ExportFormat::Toml, None).ok();
+        let file_vars = toml.map(|t| per_job(&t, "${")).unwrap_or_default();
+        let tf_vars = per_job(&tf, "${var.");
+        let declared: Vec<String> = tf
+            .lines()
+            .filter_map(|l| l.strip_prefix("variable \""))
+            .map(|l| l.trim_end_matches("\" {").to_owned())
+            .collect();
+        let mut all: Vec<String> = tf_vars.iter().flatten().cloned().collect();
+        all.sort();
+        let mut sorted = declared.clone();
+        sorted.sort();
+        assert_eq!(all, sorted, "each variable declared once:\n{tf}");
+        assert!(distinct(declared.clone()), "each variable declared once:\n{tf}");
+        (labels, tf_vars, file_vars)
+    }
+
+    fn distinct(items: impl IntoIterator<Item = String>) -> bool {
+        let items: Vec<String> = items.into_iter().map(|s| s.to_ascii_lowercase()).collect();
+        let set: BTreeSet<&String> = items.iter().collect();
+        set.len() == items.len()
+    }
+
+    #[test]
+    fn the_issues_jobs_get_their_own_variables_and_labels() {
+        let jobs: Vec<Map<String, Value>> = [
+            json!({"id": 1, "name": "x", "dataset": "http_requests",
+                   "destination_conf": "https://h.example.com/in?header_a=ONE"}),
+            json!({"id": 2, "name": "x-header", "dataset": "http_requests",
+                   "destination_conf": "https://h.example.com/in?a=TWO"}),
+            json!({"id": 3, "name": "a-3", "dataset": "http_requests", "destination_conf": "r2://b/p"}),
+            json!({"id": 4, "name": "A", "dataset": "http_requests", "destination_conf": "r2://b/p"}),
+            json!({"id": 5, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"}),
+        ]
+        .iter()
+        .map(|j| j.as_object().unwrap().clone())
+        .collect();
+        let (labels, tf_vars, file_vars) = names(&jobs);
+        assert_eq!(labels.len(), 5);
+        assert!(distinct(labels.clone()), "{labels:?}");
+        assert!(distinct(tf_vars.concat()), "{tf_vars:?}");
+        assert!(distinct(file_vars.concat()), "{file_vars:?}");
+        // The first job keeps the names it had before; the same input, the same names.
+        assert_eq!(labels[0], "x");
+        assert_eq!(tf_vars[0], ["x_header_a"]);
+        assert_eq!(names(&jobs), (labels, tf_vars, file_vars));
+    }
+
+    fn job_strategy() -> impl Strategy<Value = (String, Vec<String>)> {
+        let piece = prop::sample::select(vec!["a", "A", "-", "_", "3", "job"]);
+        let name = prop::collection::vec(piece.clone(), 0..4).prop_map(|p| p.concat());
+        let key = prop::collection::vec(piece, 1..3).prop_map(|p| p.concat());
+        (name, prop::collection::vec(key, 0..3))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn labels_and_variables_are_distinct_for_any_names(
+            specs in prop::collection::vec(job_strategy(), 2..7)
+        ) {
+            let jobs: Vec<Map<String, Value>> = specs
+                .iter()
+                .enumerate()
+                .map(|(i, (name, keys))| {
+                    let query: Vec<String> = keys
+                        .iter()
+                        .map(|k| k.replace([' ', '.'], "-"))
+                        .filter(|k| !k.is_empty() && !k.contains('='))
+                        .enumerate()
+                        .map(|(n, k)| format!("{k}=V{n}"))
+                        .collect();
+                    let mut job = json!({"id": i + 1, "name": name, "dataset": "http_requests",
+                        "destination_conf": format!("https://h.example.com/in?{}", query.join("&"))});
+                    if name.is_empty() {
+                        job.as_object_mut().unwrap().remove("name");
+                    }
+                    job.as_object().unwrap().clone()
+                })
+                .collect();
+            let (labels, tf_vars, file_vars) = names(&jobs);
+            prop_assert_eq!(labels.len(), jobs.len());
+            prop_assert!(distinct(labels.clone()), "{:?}", labels);
+            for label in &labels {
+                prop_assert!(label.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'), "{}", label);
+            }
+            prop_assert!(distinct(tf_vars.concat()), "{:?}", tf_vars);
+            prop_assert!(distinct(file_vars.concat()), "{:?}", file_vars);
+        }
     }
 }
