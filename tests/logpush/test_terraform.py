@@ -539,3 +539,76 @@ def test_check_plan_refuses_what_is_not_a_plan(cli: Cli, tmp_path: Path) -> None
     assert "2.0" in cli("logpush", "check-plan", str(path)).err
     report = check_terraform_plan({"format_version": "1.2", "resource_changes": []})
     assert report == {"real": False, "changes": []}
+
+
+# -- issue 33 -------------------------------------------------------------------------------
+
+
+def _one_change_plan(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
+    """plan-real.json's one change, edited; the path of the plan written."""
+    plan = json.loads((PLANS / "plan-real.json").read_text(encoding="utf-8"))
+    [change] = [c for c in plan["resource_changes"] if c["type"] == "cloudflare_logpush_job"]
+    edit(change)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    return str(path)
+
+
+def test_check_plan_text_writes_no_control_character(cli: Cli, tmp_path: Path) -> None:
+    """Issue 33, item 18: a plan is input; its ESC, OSC and BEL characters (in an address, a
+    filter, an attribute's value, a problem's message) reach the terminal escaped."""
+
+    def hostile(change: dict[str, Any]) -> None:
+        change["address"] = "cloudflare_logpush_job.a\x1b]0;owned\x07"
+        after = change["change"]["after"]
+        after["name"] = "x\x1b[2J\x1b[31mred\u009b1m\r\nforged line"
+        after["filter"] = '{"where":{"key":"ClientRequestHost","operator":"eq","value":"\\u001b]8;;http://x\\u0007"}}'
+        change["change"]["before"]["filter"] = '{"where":{"key":"ClientRequestHo\\u001bst","operator":"eq","value":"a"}}'
+
+    run = cli("logpush", "check-plan", _one_change_plan(tmp_path, hostile))
+    assert run.code == 1, run.err
+    for raw in ("\x1b", "\x07", "\u009b", "\r"):
+        assert raw not in run.out, repr(run.out)
+    assert "\\u001b]0;owned\\u0007" in run.out, run.out
+    assert "\nforged line" not in run.out, run.out
+
+
+def test_check_plan_a_text_form_filter_is_refused_by_the_api(cli: Cli, tmp_path: Path) -> None:
+    """Issue 33, item 6: `ClientCountry == "cn"` is escpush's text form, which the API refuses
+    (its filter is JSON): a plan leaving it is a real change, with the problem."""
+
+    def text_form(change: dict[str, Any]) -> None:
+        change["change"]["before"]["filter"] = '{"where":{"key":"ClientCountry","operator":"eq","value":"cn"}}'
+        change["change"]["after"]["filter"] = 'ClientCountry == "cn"'
+        change["change"]["after"]["enabled"] = change["change"]["before"]["enabled"]
+
+    run = cli("logpush", "check-plan", _one_change_plan(tmp_path, text_form), "--json")
+    assert run.code == 1, run.out
+    [entry] = run.json()["changes"]  # type: ignore[index]
+    assert entry["real"] is True
+    assert entry["filter"]["change"] == "real", entry
+    [problem] = entry["filter_problems"]
+    assert "JSON" in problem["message"], problem
+    # The canonical JSON itself, and its quoted form the API may hand back, are no change.
+    quoted = json.dumps('{"where":{"key":"ClientCountry","operator":"eq","value":"cn"}}')
+
+    def respelled(change: dict[str, Any]) -> None:
+        text_form(change)
+        change["change"]["after"]["filter"] = quoted
+
+    report = check_terraform_plan(Path(_one_change_plan(tmp_path, respelled)).read_text(encoding="utf-8"))
+    assert report["changes"][0]["filter_problems"] == [] and report["real"] is False, report
+
+
+def test_check_plan_an_empty_kind_and_no_kind_are_the_same(cli: Cli, tmp_path: Path) -> None:
+    """Issue 33, item 12: `kind: "" -> null` is no change (both mean no kind)."""
+
+    def kind(change: dict[str, Any]) -> None:
+        before, after = change["change"]["before"], change["change"]["after"]
+        before.update(kind="", filter=after["filter"], enabled=after["enabled"])
+        after["kind"] = None
+
+    run = cli("logpush", "check-plan", _one_change_plan(tmp_path, kind), "--json")
+    assert run.code == 0, run.out
+    attributes = run.json()["changes"][0]["attributes"]  # type: ignore[index]
+    assert "kind" not in [a["attribute"] for a in attributes], attributes

@@ -118,16 +118,27 @@ _FILTER = {
 }
 
 
+def _plain(value: object) -> str:
+    """A text of the plan as it may reach a terminal: every character that does not print
+    escaped as core escapes it (``printable``: ESC, OSC's BEL, C1 controls), and a line break
+    too, so that a value cannot start a line of its own."""
+    from .._format import printable
+
+    return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def _shown(value: object) -> str:
-    return "(none)" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "(none)"
+    return _plain(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
 def _change_text(change: dict[str, Any]) -> list[str]:
     mark = "!" if change["real"] else "="
-    lines = [f"{mark} {change['address']} ({change['action']})"]
+    lines = [f"{mark} {_plain(change['address'])} ({_plain(change['action'])})"]
     flt = change.get("filter")
     if flt:
-        lines.append(f"    {_FILTER.get(flt['change'], flt['change'])}")
+        lines.append(f"    {_FILTER.get(flt['change'], _plain(flt['change']))}")
         if flt["change"] == "real":
             lines.append(f"      before: {_shown(flt['before'])}")
             lines.append(f"      after:  {_shown(flt['after'])}")
@@ -139,11 +150,14 @@ def _change_text(change: dict[str, Any]) -> list[str]:
     problems = change.get("filter_problems") or []
     if problems:
         lines.append("    filter: INVALID, the API would refuse the job:")
-        lines += [f"      {p['path'] + ': ' if p['path'] else ''}{p['message']} [{p['code']}]" for p in problems]
+        lines += [
+            f"      {_plain(p['path']) + ': ' if p['path'] else ''}{_plain(p['message'])} [{_plain(p['code'])}]"
+            for p in problems
+        ]
     for attribute in change["attributes"]:
         note = "" if attribute["real"] else "  (set by the API)"
         lines.append(
-            f"    {attribute['attribute']}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
+            f"    {_plain(attribute['attribute'])}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
         )
     return lines
 

@@ -693,8 +693,8 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,
         },
-        "kind" => before.as_str().unwrap_or_default() == after.as_str().unwrap_or_default(),
-        _ => before == after,
+        // `kind: ""` and no kind say the same ([`JobField::means_none`]).
+        _ => before == after || JobField::get(key).is_some_and(|f| f.means_none(before) && f.means_none(after)),
     }
 }
 
