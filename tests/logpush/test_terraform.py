@@ -36,6 +36,10 @@ V5_OUTPUT_OPTIONS = {
     "timestamp_format",
 }  # fmt: skip
 
+# The provider's deprecated attributes and their defaults (schema.go, v5.22.0): an export leaves
+# them out at their default.
+DEPRECATED_DEFAULTS = {"frequency": "high", "logpull_options": ""}
+
 # Every destination kind escpush knows (core's DESTINATIONS), each with the credentials its
 # docs put in destination_conf; those that need an ownership challenge get one.
 DESTINATIONS = [
@@ -220,7 +224,10 @@ def test_exported_terraform_parses_back_as_the_same_jobs(
             assert re.fullmatch(pattern, stored["destination_conf"]), (body["destination_conf"], label)
             for key in ("name", "dataset", "enabled", "kind", "frequency", "logpull_options", "max_upload_bytes",
                         "max_upload_records", "max_upload_interval_seconds"):  # fmt: skip
-                assert body.get(key) == stored[key], key
+                expected = stored[key]
+                if DEPRECATED_DEFAULTS.get(key, object()) == expected:
+                    expected = None  # left out: Terraform sets the same default, without a deprecation warning
+                assert body.get(key) == expected, key
             if stored["filter"] is None:
                 assert "filter" not in body
             else:

@@ -21,8 +21,8 @@ use super::compare::filter_value;
 use super::destination::DestinationConf;
 use super::fields::{JobFieldType, JOB_FIELDS, OUTPUT_OPTIONS};
 use super::provider::{
-    has_attribute, output_option_attribute, scope_attribute, terraform_import_id, TERRAFORM_PROVIDER_VERSION,
-    TERRAFORM_RESOURCE,
+    has_attribute, output_option_attribute, scope_attribute, terraform_import_id, TERRAFORM_DATASETS,
+    TERRAFORM_DEPRECATED, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 
 /// How a Terraform export writes a filter.
@@ -576,10 +576,27 @@ fn terraform_file(jobs: &[Exported], scope: &Scope, form: FilterForm) -> String 
     for job in jobs {
         let mut attributes = vec![(scope_attribute(scope.kind()).to_owned(), quoted(scope.id(), true))];
         let mut left_out = Vec::new();
+        let mut notes = Vec::new();
         for (key, value) in &job.fields {
             if !has_attribute(key) {
                 left_out.push(format!("{key} = {value}"));
                 continue;
+            }
+            // A deprecated attribute at its default: Terraform sets the same, without a warning.
+            if TERRAFORM_DEPRECATED
+                .iter()
+                .any(|(name, default)| name == key && value.as_str() == Some(default))
+            {
+                continue;
+            }
+            if *key == "dataset" {
+                if let Some(dataset) = value.as_str().filter(|d| !TERRAFORM_DATASETS.contains(d)) {
+                    notes.push(format!(
+                        "# Note: the provider's dataset validator (v{TERRAFORM_PROVIDER_VERSION}) does not list {dataset} \
+                         yet,\n  # so `terraform plan` refuses this resource until a release of the provider does \
+                         (escpush apply reads it)."
+                    ));
+                }
             }
             let written = match (*key, value) {
                 ("filter", Value::String(text)) if form == FilterForm::Jsonencode => {
@@ -611,6 +628,9 @@ fn terraform_file(jobs: &[Exported], scope: &Scope, form: FilterForm) -> String 
             job.label,
             hcl_body(&attributes, 2)
         );
+        for note in notes {
+            let _ = writeln!(out, "  {note}");
+        }
         if !left_out.is_empty() {
             out.push_str("  # Not in the provider's v5 schema, so Terraform leaves them as they are (escpush apply keeps them):\n");
             for line in left_out {
@@ -723,6 +743,82 @@ mod tests {
         assert!(tf.contains("  #   filter_attack_traffic = true\n"), "{tf}");
         assert!(tf.contains("  #   output_options.stringify_object = true\n"), "{tf}");
         assert!(tf.contains("    cve_2021_44228 = true\n"), "{tf}");
+    }
+}
+
+/// Issue 33, item 12: what a Terraform export writes is what the provider expects of a
+/// configuration, nothing more.
+#[cfg(test)]
+mod provider_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn account() -> Scope {
+        Scope::account("01a7362d577a6c3019a474fd6f485823").unwrap()
+    }
+
+    fn export(jobs: &[Value], scope: &Scope, format: ExportFormat) -> String {
+        let jobs: Vec<Map<String, Value>> = jobs.iter().map(|j| j.as_object().unwrap().clone()).collect();
+        export_jobs(&jobs, scope, format, None).unwrap()
+    }
+
+    #[test]
+    fn deprecated_attributes_at_their_default_are_left_out() {
+        let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+        let jobs = [
+            json!({"id": 1, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p",
+                   "frequency": "high", "logpull_options": ""}),
+            json!({"id": 2, "name": "b", "dataset": "http_requests", "destination_conf": "r2://b/q",
+                   "frequency": "low", "logpull_options": "fields=ClientIP"}),
+        ];
+        let tf = export(&jobs, &zone, ExportFormat::Terraform(FilterForm::Text));
+        let (a, b) = tf.split_once("# job 2").unwrap();
+        assert!(!a.contains("frequency") && !a.contains("logpull_options"), "{tf}");
+        assert!(b.contains("frequency        = \"low\""), "{tf}");
+        assert!(b.contains("logpull_options  = \"fields=ClientIP\""), "{tf}");
+    }
+
+    #[test]
+    fn parameters_that_hold_no_credential_are_written_as_they_are() {
+        let jobs = [
+            json!({"id": 1, "name": "r2", "dataset": "audit_logs",
+                   "destination_conf": "r2://b/p?account-id=ACC&access-key-id=KEY&secret-access-key=SECRET"}),
+            json!({"id": 2, "name": "dd", "dataset": "audit_logs",
+                   "destination_conf": "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=DDKEY&ddsource=cloudflare&ddtags=env:prod,team:edge"}),
+            json!({"id": 3, "name": "web", "dataset": "audit_logs",
+                   "destination_conf": "https://logs.example.com/in?updated=true&header_Authorization=TOKEN"}),
+        ];
+        for format in [ExportFormat::Toml, ExportFormat::Terraform(FilterForm::Text)] {
+            let out = export(&jobs, &account(), format);
+            for plain in ["account-id=ACC", "ddtags=env:prod,team:edge", "updated=true"] {
+                assert!(out.contains(plain), "{plain}:\n{out}");
+            }
+            for secret in ["KEY", "SECRET", "DDKEY", "TOKEN"] {
+                assert!(!out.contains(&format!("={secret}")), "{secret}:\n{out}");
+            }
+        }
+        let tf = export(&jobs, &account(), ExportFormat::Terraform(FilterForm::Text));
+        assert!(
+            !tf.contains("account_id\" {") && !tf.contains("_updated\"") && !tf.contains("_ddtags\""),
+            "{tf}"
+        );
+    }
+
+    #[test]
+    fn a_dataset_the_provider_does_not_list_yet_is_said() {
+        let jobs = [
+            json!({"id": 1, "name": "abuse", "dataset": "account_abuse_protection_events", "destination_conf": "r2://b/p"}),
+            json!({"id": 2, "name": "audit", "dataset": "audit_logs", "destination_conf": "r2://b/q"}),
+        ];
+        let tf = export(&jobs, &account(), ExportFormat::Terraform(FilterForm::Text));
+        let (abuse, audit) = tf.split_once("# job 2").unwrap();
+        assert!(
+            abuse.contains(
+                "# Note: the provider's dataset validator (v5.22.0) does not list account_abuse_protection_events"
+            ),
+            "{tf}"
+        );
+        assert!(!audit.contains("# Note:"), "{tf}");
     }
 }
 

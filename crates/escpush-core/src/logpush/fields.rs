@@ -462,9 +462,7 @@ impl JobField {
     /// it, or the empty text a record holds for "none" (`kind: ""`): `"" -> null` is no change.
     pub fn means_none(&self, value: &Value) -> bool {
         value.is_null()
-            || (self.nullable
-                && value.as_str() == Some("")
-                && self.record == InRecord::Always(RecordDefault::Text("")))
+            || (self.nullable && value.as_str() == Some("") && self.record == InRecord::Always(RecordDefault::Text("")))
     }
 
     /// The problems of `value` given for this field in a job of `dataset` (none when it

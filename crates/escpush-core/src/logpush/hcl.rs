@@ -49,9 +49,10 @@ use crate::problem::{Problem, ProblemCode};
 use crate::scope::Scope;
 use crate::suggest;
 
-use super::fields::{JobField, JobFieldType};
+use super::fields::{JobField, JobFieldType, OptionValue, OUTPUT_OPTIONS};
 use super::provider::{
-    has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_RESOURCE,
+    has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_DEFAULT_DATASET, TERRAFORM_OUTPUT_OPTIONS,
+    TERRAFORM_RESOURCE, TERRAFORM_V4_OUTPUT_OPTIONS,
 };
 
 /// How deep a `.tf.json` may nest: a resource's attributes are four levels down (`resource`,
@@ -485,7 +486,23 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
     let mut problems = Vec::new();
     let mut jobs = Vec::new();
     let mut addresses = Vec::new();
-    for resource in &resources {
+    for (i, resource) in resources.iter().enumerate() {
+        // Terraform refuses a file that declares one address twice ("Duplicate resource").
+        if let Some(first) = resources[..i].iter().find(|r| r.address == resource.address) {
+            problems.push(Problem::new(
+                resource.address.clone(),
+                ProblemCode::InvalidValue,
+                format!(
+                    "{}a resource of this address is declared {} too, and Terraform refuses a file that declares one \
+                     twice: give each its own name",
+                    at_line(resource.line),
+                    first
+                        .line
+                        .map_or_else(|| "before".to_owned(), |l| format!("on line {l}"))
+                ),
+            ));
+            continue;
+        }
         let mut found = Vec::new();
         let job = resource_job(resource, scope, &mut found);
         if found.is_empty() {
@@ -551,10 +568,11 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             field if has_attribute(field) && JobField::get(field).is_some() => {
                 // A destination, or a secret field, may hold a credential written out.
                 let credential = JobField::get(field).is_some_and(|f| f.secret || f.ty == JobFieldType::Destination);
-                match evaluate(value, field == "destination_conf", !credential) {
+                let ty = JobField::get(field).map_or("string", |f| f.ty.json_type());
+                match evaluate(value, field == "destination_conf", !credential).and_then(|v| convert(v, ty)) {
                     Ok(Value::Null) => {}
                     Ok(Value::Object(options)) if field == "output_options" => {
-                        job.insert(field.to_owned(), output_options(&options, line, &mut problem));
+                        job.insert(field.to_owned(), output_options(&options, line, false, &mut problem));
                     }
                     Ok(v) => {
                         job.insert(field.to_owned(), v);
@@ -573,10 +591,33 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             }
         }
     }
+    let mut options_at: Option<Option<usize>> = resource
+        .attributes
+        .iter()
+        .find(|a| a.name == "output_options")
+        .map(|a| a.line);
+    let attribute_options = options_at.is_some();
     for block in &resource.blocks {
         match block.kind {
             "lifecycle" | "timeouts" => {}
+            // Terraform takes one: a second block, or a block beside the attribute, is refused
+            // (else one of them would be dropped without a word).
+            "output_options" if options_at.is_some() => {
+                problem(
+                    "output_options",
+                    block.line,
+                    if attribute_options {
+                        format!(
+                        "output_options is given as an attribute ({}) and as a block; Terraform takes one: keep one",
+                        options_at.flatten().map_or_else(|| "above".to_owned(), |l| format!("line {l}"))
+                    )
+                    } else {
+                        "a second output_options block; Terraform takes one: merge them".to_owned()
+                    },
+                )
+            }
             "output_options" => {
+                options_at = Some(block.line);
                 let mut options = Map::new();
                 for attribute in &block.attributes {
                     match evaluate(attribute.value, false, true) {
@@ -592,7 +633,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
                 }
                 job.insert(
                     "output_options".to_owned(),
-                    output_options(&options, block.line, &mut problem),
+                    output_options(&options, block.line, true, &mut problem),
                 );
             }
             other => problem(
@@ -601,6 +642,13 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
                 format!("`{other}` is not a block of {TERRAFORM_RESOURCE}"),
             ),
         }
+    }
+    // The provider's default, where a resource names no dataset (a creation needs one).
+    if !job.contains_key("dataset") && !resource.attributes.iter().any(|a| a.name == "dataset") {
+        job.insert(
+            "dataset".to_owned(),
+            Value::String(TERRAFORM_DEFAULT_DATASET.to_owned()),
+        );
     }
     if scopes.len() > 1 {
         problem(
@@ -635,23 +683,89 @@ fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope) -> Option<
     }
 }
 
+/// A value as Terraform converts it to the attribute's type (`ty`: `"int"`, `"string"`,
+/// `"bool"`, anything else left as it is): a string that reads as a number to a number
+/// (`"30"`, `"1e3"`), `"true"`/`"false"` to a bool, a number or a bool to its text; any other
+/// string where a number or a bool goes is refused, as Terraform refuses it.
+fn convert(value: Value, ty: &str) -> Evaluated {
+    match (ty, value) {
+        ("int", Value::String(text)) => match text.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => Ok(if n.fract() == 0.0 && n.abs() < 9.0e15 {
+                // A whole number is an integer, as the JSON the provider sends writes it.
+                #[allow(clippy::cast_possible_truncation)]
+                Value::from(n as i64)
+            } else {
+                Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }),
+            _ => Err(format!(
+                "the string {}, where Terraform takes a number",
+                crate::shown::json_string(&text)
+            )),
+        },
+        ("bool", Value::String(text)) => match text.as_str() {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!(
+                "the string {}, where Terraform takes true or false",
+                crate::shown::json_string(&text)
+            )),
+        },
+        ("string", v @ (Value::Number(_) | Value::Bool(_))) => Ok(Value::String(v.to_string())),
+        (_, v) => Ok(v),
+    }
+}
+
+/// The type Terraform converts an `output_options` key's value to (see [`convert`]).
+fn option_type(key: &str) -> &'static str {
+    match OUTPUT_OPTIONS.iter().find(|o| o.name == key).map(|o| o.value) {
+        Some(OptionValue::Bool) => "bool",
+        Some(OptionValue::Fraction) => "int",
+        Some(OptionValue::Text | OptionValue::OneOf(_)) => "string",
+        _ => "",
+    }
+}
+
 /// An `output_options` object of attributes, as the job's keys (`cve_2021_44228` as
-/// `CVE-2021-44228`); `null` attributes left out.
+/// `CVE-2021-44228`; in provider v4's block, `v4`, its `cve20214428` too); `null` attributes
+/// left out, values converted as Terraform converts them.
 fn output_options(
     options: &Map<String, Value>,
     line: Option<usize>,
+    v4: bool,
     problem: &mut impl FnMut(&str, Option<usize>, String),
 ) -> Value {
     let mut out = Map::new();
-    for (attribute, value) in options {
+    for (written, value) in options {
         if value.is_null() {
             continue;
         }
-        if let Some(key) =
-            output_option_key(attribute).filter(|_| TERRAFORM_OUTPUT_OPTIONS.contains(&attribute.as_str()))
-        {
-            out.insert(key.to_owned(), value.clone());
+        let renamed = TERRAFORM_V4_OUTPUT_OPTIONS
+            .iter()
+            .find(|(old, _)| *old == written.as_str())
+            .map(|(_, new)| *new);
+        let attribute = match renamed {
+            Some(new) if v4 => new,
+            _ => written.as_str(),
+        };
+        if let Some(key) = output_option_key(attribute).filter(|_| TERRAFORM_OUTPUT_OPTIONS.contains(&attribute)) {
+            match convert(value.clone(), option_type(key)) {
+                Ok(v) => {
+                    out.insert(key.to_owned(), v);
+                }
+                Err(why) => problem(
+                    &format!("output_options.{written}"),
+                    line,
+                    format!("{why}; write its value"),
+                ),
+            }
+        } else if let Some(new) = renamed {
+            problem(
+                &format!("output_options.{written}"),
+                line,
+                format!("`{written}` is the name provider v4's output_options block gives `{new}`; write `{new}`"),
+            );
         } else {
+            let attribute = written;
             let hint = suggest::did_you_mean(suggest::closest(
                 attribute,
                 TERRAFORM_OUTPUT_OPTIONS.iter().map(|a| (*a, *a)),
@@ -991,5 +1105,75 @@ resource "cloudflare_logpush_job" "errors" {
             err.contains("cloudflare_logpush_job.a.destination_conf: creating the job"),
             "{err}"
         );
+    }
+
+    /// Issue 33, item 12: files written by others, read as Terraform and the provider read them.
+    #[test]
+    fn v4_blocks_quoted_numbers_and_the_default_dataset() {
+        // v4's output_options block names the CVE option `cve20214428`.
+        let tf = r#"
+resource "cloudflare_logpush_job" "a" {
+  name             = "a"
+  dataset          = "http_requests"
+  destination_conf = "r2://b/p"
+  output_options {
+    cve20214428 = true
+    sample_rate = "0.5"
+  }
+}"#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        assert_eq!(
+            doc["jobs"][0]["output_options"],
+            json!({"CVE-2021-44228": true, "sample_rate": 0.5})
+        );
+        // Terraform converts a string to the attribute's type: a number, a bool, text.
+        let doc = read_terraform_jobs(
+            &job("  destination_conf = \"r2://b/p\"\n  max_upload_interval_seconds = \"30\"\n  max_upload_records = \"1e3\"\n  enabled = \"true\"\n  kind = \"\""),
+            &zone(),
+        )
+        .unwrap();
+        let read = &doc["jobs"][0];
+        assert_eq!(read["max_upload_interval_seconds"], 30);
+        assert_eq!(read["max_upload_records"], 1000);
+        assert_eq!(read["enabled"], true);
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  max_upload_records = \"many\"",
+        ));
+        assert!(err.contains("max_upload_records: line 5: "), "{err}");
+        // v5 defaults `dataset` to http_requests.
+        let doc = read_terraform_jobs(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  destination_conf = \"r2://b/p\"\n}\n",
+            &zone(),
+        )
+        .unwrap();
+        assert_eq!(doc["jobs"][0]["dataset"], "http_requests");
+    }
+
+    #[test]
+    fn what_terraform_refuses_twice_is_refused() {
+        let one = job("  destination_conf = \"r2://b/p\"");
+        let err = refused(&format!("{one}{}", one.replace("name = \"a\"", "name = \"b\"")));
+        assert!(
+            err.contains("cloudflare_logpush_job.a: line 6: a resource of this address is declared on line 1 too"),
+            "{err}"
+        );
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  output_options {\n    sample_rate = 0.5\n  }\n  output_options {\n    sample_rate = 0.25\n  }",
+        ));
+        assert!(
+            err.contains("output_options: line 8: a second output_options block"),
+            "{err}"
+        );
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  output_options = { sample_rate = 0.5 }\n  output_options {\n    sample_rate = 0.25\n  }",
+        ));
+        assert!(
+            err.contains("output_options: line 6: output_options is given as an attribute (line 5) and as a block"),
+            "{err}"
+        );
+        let json = r#"{"resource": {"cloudflare_logpush_job": {"a": [
+            {"name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"},
+            {"name": "b", "dataset": "http_requests", "destination_conf": "r2://b/q"}]}}}"#;
+        assert!(refused(json).contains("cloudflare_logpush_job.a: a resource of this address is declared"));
     }
 }
