@@ -332,6 +332,11 @@ resource "cloudflare_logpush_job" "errors" {
         encoding="utf-8",
     )
     monkeypatch.setenv("TF_VAR_errors_key", "TF-SECRET")
+    # `var.zone_id` may be another zone's: said to be this one, it is read (issue 33, item 10).
+    run = cli("logpush", "ensure", "--zone", zone, "--name", "errors", "--from", str(path))
+    assert run.code == 2 and "zone_id is `var.zone_id`" in run.err and "--scope-expression" in run.err, run.err
+    assert api.client().zone(zone).logpush.jobs() == []
+    path.write_text(path.read_text(encoding="utf-8").replace("var.zone_id", f'"{zone}"'), encoding="utf-8")
     run = cli("logpush", "ensure", "--zone", zone, "--name", "errors", "--from", str(path), "--json")
     assert run.code == 0, run.err
     assert run.json()["action"] == "created" and "TF-SECRET" not in run.out  # type: ignore[index]
@@ -619,3 +624,49 @@ def test_check_plan_an_empty_kind_and_no_kind_are_the_same(cli: Cli, tmp_path: P
     assert run.code == 0, run.out
     attributes = run.json()["changes"][0]["attributes"]  # type: ignore[index]
     assert "kind" not in [a["attribute"] for a in attributes], attributes
+
+
+def test_a_scope_escpush_cannot_evaluate_is_the_one_given_only_when_said(
+    api: Emulator, cli: Cli, tmp_path: Path
+) -> None:
+    """Issue 33, item 10: `zone_id = var.zone_b` was taken to be the --zone given, and another
+    zone's job was created in the wrong zone. Refused, naming the resource, unless the caller
+    says the expression is the scope (--scope-expression; scope_expressions= in Python)."""
+    zone = zone_id(96)
+    path = tmp_path / "main.tf"
+    path.write_text(
+        """
+resource "cloudflare_logpush_job" "a" {
+  zone_id          = var.zone_a
+  name             = "a"
+  dataset          = "http_requests"
+  destination_conf = "r2://bucket/a"
+}
+resource "cloudflare_logpush_job" "b" {
+  zone_id          = var.zone_b
+  name             = "b"
+  dataset          = "http_requests"
+  destination_conf = "r2://bucket/b"
+}
+""",
+        encoding="utf-8",
+    )
+    run = cli("logpush", "apply", str(path), "--zone", zone)
+    assert run.code == 2, run.err
+    assert "cloudflare_logpush_job.a.zone_id: line 3: zone_id is `var.zone_a`" in run.err, run.err
+    assert "cloudflare_logpush_job.b.zone_id: line 9: zone_id is `var.zone_b`" in run.err, run.err
+    run = cli("logpush", "apply", str(path), "--zone", zone, "--scope-expression", "var.zone_a")
+    assert run.code == 2 and "zone_b" in run.err and "zone_a`" not in run.err, run.err
+    logpush = api.client().zone(zone).logpush
+    assert logpush.jobs() == []
+    text = path.read_text(encoding="utf-8")
+    with pytest.raises(InvalidInput, match="var.zone_b"):
+        logpush.read_terraform(text)
+    doc = logpush.read_terraform(text, scope_expressions=["var.zone_a", "var.zone_b"])
+    assert doc["addresses"] == ["cloudflare_logpush_job.a", "cloudflare_logpush_job.b"]
+    run = cli(
+        "logpush", "apply", str(path), "--zone", zone, "--scope-expression", "var.zone_a",
+        "--scope-expression", "var.zone_b", "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    assert sorted(j["name"] for j in logpush.jobs()) == ["a", "b"]

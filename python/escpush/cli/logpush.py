@@ -263,6 +263,9 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
         "reads them); the job fields given as options replace its",
     )
+    from .logpush_terraform import add_scope_expression
+
+    add_scope_expression(ensure)
     ensure.set_defaults(run=run_ensure)
     apply = command(
         logpush,
@@ -302,6 +305,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         help="delete before creating, to replace a job on a scope at its job limit (a failed creation then "
         "leaves the job it replaces deleted)",
     )
+    add_scope_expression(apply)
     apply.set_defaults(run=run_apply)
     fields = command(
         logpush,

@@ -99,8 +99,24 @@ def run_export(args: argparse.Namespace) -> int:
 
 def read_terraform_jobs(args: argparse.Namespace, path: str) -> dict[str, Any]:
     """The jobs of a Terraform file (its ``cloudflare_logpush_job`` resources), for the
-    scope the command acts on."""
-    return scope(args).logpush.read_terraform(read_text(path, "Terraform file"))
+    scope the command acts on (``--scope-expression``: the zone_id or account_id expressions
+    that stand for it)."""
+    return scope(args).logpush.read_terraform(
+        read_text(path, "Terraform file"), scope_expressions=getattr(args, "scope_expressions", None)
+    )
+
+
+def add_scope_expression(parser: argparse.ArgumentParser) -> None:
+    """``--scope-expression``, for the commands that read a Terraform file."""
+    parser.add_argument(
+        "--scope-expression",
+        dest="scope_expressions",
+        action="append",
+        metavar="EXPR",
+        help="in a Terraform file, a zone_id or account_id expression escpush cannot evaluate (var.zone_id, "
+        "cloudflare_zone.main.id) that stands for the --zone or --account given (again for more); without "
+        "it such a resource is refused, since it may be another zone's",
+    )
 
 
 def environment() -> dict[str, str]:

@@ -26,8 +26,9 @@
 //! expression (a `local.`, another resource's attribute, a function other than
 //! `jsonencode`, an operator, a conditional, a `for`, a splat, a template directive
 //! `%{...}`) is refused with the resource, the attribute and its line: escpush cannot
-//! evaluate it, and guessing would apply something else. `zone_id` and `account_id` may be
-//! any expression: a literal one must be the scope the jobs are applied to. Other blocks
+//! evaluate it, and guessing would apply something else. A literal `zone_id` or `account_id`
+//! must be the scope the jobs are applied to; another expression only when the caller names
+//! it as that scope ([`read_terraform_jobs_for`]): it may be another zone's. Other blocks
 //! (`variable`, `import`, `provider`, other resources) are read past.
 //!
 //! The jobs read are checked as `apply` checks a jobs file, and the document carries each
@@ -443,15 +444,19 @@ fn is_json(text: &str) -> bool {
 ///
 /// Refused, every problem with its resource, attribute and line: a syntax error (an
 /// attribute given twice is one), an attribute the resource does not have, a value escpush cannot evaluate, a
-/// literal `zone_id`/`account_id` of another scope, `count` and `for_each` (one resource is
-/// one job here), and a job `apply` would refuse (a job needs a name, a known dataset, ...).
+/// literal `zone_id`/`account_id` of another scope (or one escpush cannot evaluate: see
+/// [`read_terraform_jobs_for`]), `count` and `for_each` (one resource is one job here), a
+/// resource address declared twice, two `output_options`, and a job `apply` would refuse (a
+/// job needs a name, a known dataset, ...). A resource without `dataset` is of
+/// `http_requests`, the provider's default; a string where a number or a bool goes is
+/// converted as Terraform converts it (`"30"`).
 ///
 /// ```
 /// use escpush_core::{read_terraform_jobs, Scope};
 ///
 /// let tf = r#"
 /// resource "cloudflare_logpush_job" "errors" {
-///   zone_id          = var.zone_id
+///   zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
 ///   name             = "errors"
 ///   dataset          = "http_requests"
 ///   destination_conf = "s3://logs/http?region=us-east-1&secret-access-key=${var.errors_secret}"
@@ -463,6 +468,29 @@ fn is_json(text: &str) -> bool {
 /// assert_eq!(doc["addresses"][0], "cloudflare_logpush_job.errors");
 /// ```
 pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
+    read_terraform_jobs_for(text, scope, &[])
+}
+
+/// [`read_terraform_jobs`], where each of `scope_expressions` (as written, whitespace aside:
+/// `var.zone_id`, `cloudflare_zone.main.id`) is a `zone_id` or `account_id` the caller says
+/// stands for `scope`. Without it, a scope escpush cannot evaluate is refused: it may be
+/// another zone's or account's, and its job would be created in the wrong one.
+///
+/// ```
+/// use escpush_core::{read_terraform_jobs, read_terraform_jobs_for, Scope};
+///
+/// let tf = r#"
+/// resource "cloudflare_logpush_job" "errors" {
+///   zone_id          = var.zone_id
+///   name             = "errors"
+///   destination_conf = "r2://logs/http"
+/// }"#;
+/// let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+/// assert!(read_terraform_jobs(tf, &zone).is_err());
+/// let doc = read_terraform_jobs_for(tf, &zone, &["var.zone_id".to_owned()]).unwrap();
+/// assert_eq!(doc["jobs"][0]["dataset"], "http_requests");
+/// ```
+pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[String]) -> Result<Value, Error> {
     // A byte-order mark an editor saved is not part of the file's text.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let invalid = |problem: Problem| Error::Invalid {
@@ -504,7 +532,7 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
             continue;
         }
         let mut found = Vec::new();
-        let job = resource_job(resource, scope, &mut found);
+        let job = resource_job(resource, scope, scope_expressions, &mut found);
         if found.is_empty() {
             jobs.push(Value::Object(job));
             addresses.push(Value::String(resource.address.clone()));
@@ -529,7 +557,12 @@ fn json_syntax(err: &JsonError) -> Problem {
 }
 
 /// One resource's job; its problems pushed on `problems`.
-fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Problem>) -> Map<String, Value> {
+fn resource_job(
+    resource: &Resource<'_>,
+    scope: &Scope,
+    assumed: &[String],
+    problems: &mut Vec<Problem>,
+) -> Map<String, Value> {
     let address = &resource.address;
     let mut problem = |attribute: &str, line: Option<usize>, message: String| {
         let path = if attribute.is_empty() {
@@ -554,7 +587,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
                     DatasetScope::Account
                 };
                 scopes.push(kind);
-                if let Some(message) = other_scope(kind, value, scope) {
+                if let Some(message) = other_scope(kind, value, scope, assumed) {
                     problem(name, line, message);
                 }
             }
@@ -661,25 +694,69 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
 }
 
 /// Why a resource's `zone_id` (`kind` zone) or `account_id` is not `scope`, if it is not:
-/// another kind, or a literal id of another zone or account (any other expression is taken
-/// as the scope).
-fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope) -> Option<String> {
+/// another kind, a literal id of another zone or account, or an expression escpush cannot
+/// evaluate (`var.zone_b`, `cloudflare_zone.main.id`) that the caller has not said stands for
+/// `scope` (one of `assumed`, compared without whitespace): it may be another zone's, and the
+/// job would be created in the wrong one.
+fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope, assumed: &[String]) -> Option<String> {
     let attribute = super::provider::scope_attribute(kind);
     if let Ok(Value::String(id)) = evaluate(value, false, true) {
-        (kind != scope.kind() || id != scope.id()).then(|| {
+        return (kind != scope.kind() || id != scope.id()).then(|| {
             format!(
                 "the job is of {} {id}, and the jobs are applied to {scope}: change {attribute}, or apply to that {}",
                 kind.as_str(),
                 kind.as_str()
             )
-        })
-    } else {
-        (kind != scope.kind()).then(|| {
-            format!(
-                "the job is of {}, and the jobs are applied to {scope}",
-                kind.with_article()
-            )
-        })
+        });
+    }
+    if kind != scope.kind() {
+        return Some(format!(
+            "the job is of {}, and the jobs are applied to {scope}",
+            kind.with_article()
+        ));
+    }
+    let written = expression_text(value);
+    let compact = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    if written
+        .as_deref()
+        .is_some_and(|w| assumed.iter().any(|a| compact(a) == compact(w)))
+    {
+        return None;
+    }
+    let shown = written.map_or_else(|| "an expression".to_owned(), |w| format!("`{w}`"));
+    let option = written_option(expression_text(value).as_deref().unwrap_or("EXPR"));
+    Some(format!(
+        "{attribute} is {shown}, which escpush does not evaluate, so it cannot tell whether the job is of {scope} \
+         (it may be another {}'s, and the job would be created in the wrong one): write the id, or say that \
+         the expression is {scope} ({option})",
+        kind.as_str()
+    ))
+}
+
+/// How the caller says that `expression` is the scope: the command line's option and
+/// Python's argument.
+fn written_option(expression: &str) -> String {
+    format!("--scope-expression '{expression}' on the command line, scope_expressions=[\"{expression}\"] in Python")
+}
+
+/// The text of an expression as written, for a message and to compare with what the caller
+/// names: the native syntax's source text; in the JSON syntax, the expression of a string
+/// that is one interpolation (`"${var.zone_id}"` is `var.zone_id`).
+fn expression_text(value: Written<'_>) -> Option<String> {
+    match value {
+        Written::Hcl(expr, text) => expr.span().and_then(|span| text.get(span)).map(|t| t.trim().to_owned()),
+        Written::Json(Json::String(text)) => {
+            let template = hcl_edit::parser::parse_template(text).ok()?;
+            match template.as_single_element() {
+                Some(Element::Interpolation(one)) => one
+                    .expr
+                    .span()
+                    .and_then(|span| text.get(span))
+                    .map(|t| t.trim().to_owned()),
+                _ => None,
+            }
+        }
+        Written::Json(_) => None,
     }
 }
 
@@ -844,7 +921,7 @@ mod tests {
             }
             resource "cloudflare_zone" "main" { name = "example.com" }
         "#;
-        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        let doc = read_terraform_jobs_for(tf, &zone(), &["cloudflare_zone.main.id".to_owned()]).unwrap();
         assert_eq!(
             doc["jobs"][0]["destination_conf"],
             "s3://b/p?region=r&secret-access-key=${TF_VAR_key}\n"
@@ -1016,7 +1093,8 @@ EOT
         ] {
             assert!(err.contains(expected), "{expected}\n{err}");
         }
-        assert!(!err.contains("zone_id"), "{err}");
+        // A scope escpush cannot evaluate is refused too (issue 33, item 10).
+        assert!(err.contains("zone_id is `cloudflare_zone.all[*].id`"), "{err}");
         // An attribute given twice is refused, as Terraform does.
         let err = refused(&job("  destination_conf = \"s3://b\"\n  name = \"b\""));
         assert!(
@@ -1051,12 +1129,13 @@ resource "cloudflare_logpush_job" "errors" {
     "lifecycle": {"prevent_destroy": true}
   }}}, {"cloudflare_zone": {"main": {"name": "example.com"}}}]
 }"#;
-        let from_native = read_terraform_jobs(native, &zone()).unwrap();
-        assert_eq!(read_terraform_jobs(json, &zone()).unwrap(), from_native);
+        let read = |text: &str| read_terraform_jobs_for(text, &zone(), &[" var . zone_id ".to_owned()]).unwrap();
+        let from_native = read(native);
+        assert_eq!(read(json), from_native);
         let with_bom = format!("\u{feff}{json}");
-        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        assert_eq!(read(&with_bom), from_native);
         let with_bom = format!("\u{feff}{native}");
-        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        assert_eq!(read(&with_bom), from_native);
         assert_eq!(from_native["addresses"], json!(["cloudflare_logpush_job.errors"]));
         // Problems name the resource and the attribute; the JSON syntax has no line to give.
         let err = refused(
@@ -1175,5 +1254,41 @@ resource "cloudflare_logpush_job" "a" {
             {"name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"},
             {"name": "b", "dataset": "http_requests", "destination_conf": "r2://b/q"}]}}}"#;
         assert!(refused(json).contains("cloudflare_logpush_job.a: a resource of this address is declared"));
+    }
+
+    /// Issue 33, item 10: a scope escpush cannot evaluate may be another zone's; it is taken
+    /// for the scope given only when the caller says so.
+    #[test]
+    fn a_scope_escpush_cannot_evaluate_is_refused_unless_named() {
+        let tf = |scope: &str| {
+            format!(
+                "resource \"cloudflare_logpush_job\" \"b\" {{\n  zone_id = {scope}\n  name = \"b\"\n  dataset = \"http_requests\"\n  destination_conf = \"r2://b/p\"\n}}\n"
+            )
+        };
+        let err = refused(&tf("var.zone_b"));
+        assert!(
+            err.contains(
+                "cloudflare_logpush_job.b.zone_id: line 2: zone_id is `var.zone_b`, which escpush does not evaluate, \
+                 so it cannot tell whether the job is of zone 023e105f4ecef8ad9ca31a8372d0c353"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("--scope-expression 'var.zone_b'"), "{err}");
+        // Named, it is the scope; another expression still is not.
+        let named = ["var.zone_b".to_owned()];
+        assert!(read_terraform_jobs_for(&tf("var.zone_b"), &zone(), &named).is_ok());
+        let err = read_terraform_jobs_for(&tf("var.zone_a"), &zone(), &named)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("zone_id is `var.zone_a`"), "{err}");
+        // The JSON syntax: the expression inside "${...}".
+        let json = r#"{"resource": {"cloudflare_logpush_job": {"b": {"zone_id": "${var.zone_b}", "name": "b",
+            "dataset": "http_requests", "destination_conf": "r2://b/p"}}}}"#;
+        assert!(refused(json).contains("cloudflare_logpush_job.b.zone_id: zone_id is `var.zone_b`"));
+        assert!(read_terraform_jobs_for(json, &zone(), &named).is_ok());
+        // A literal of the scope needs nothing; an account_id on a zone is refused as before.
+        assert!(read_terraform_jobs(&tf("\"023e105f4ecef8ad9ca31a8372d0c353\""), &zone()).is_ok());
+        let err = refused(&tf("var.zone_b").replace("zone_id", "account_id"));
+        assert!(err.contains("the job is of an account"), "{err}");
     }
 }
