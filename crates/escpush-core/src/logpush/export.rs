@@ -62,6 +62,9 @@ struct Exported {
     label: String,
     fields: Fields,
     credentials: Credentials,
+    /// What a jobs file leaves out (`output_options.key = value` of a key escpush does not
+    /// know, which `apply` would refuse): said in a comment, kept by `apply` as the job has it.
+    left_out: Vec<String>,
 }
 
 /// The jobs `jobs` (as the API lists them) of `scope`, or of them those whose id is in
@@ -109,13 +112,19 @@ pub fn export_jobs(
             .map(str::to_owned);
         let plain = identifier(name.as_deref().unwrap_or_default(), id);
         let label = unique(&mut labels, plain.clone(), [format!("{plain}_{id}")]);
-        let (fields, credentials) = job_fields(job, &label, terraform, &mut variables);
+        let (mut fields, credentials) = job_fields(job, &label, terraform, &mut variables);
+        let left_out = if terraform {
+            Vec::new()
+        } else {
+            known_options_only(&mut fields)
+        };
         exported.push(Exported {
             id,
             name,
             label,
             fields,
             credentials,
+            left_out,
         });
     }
     Ok(match format {
@@ -348,7 +357,20 @@ fn json_file(jobs: &[Exported]) -> String {
         }
         out.push_str("\n    }");
     }
-    out.push_str(if jobs.is_empty() { "]\n}\n" } else { "\n  ]\n}\n" });
+    out.push_str(if jobs.is_empty() { "]" } else { "\n  ]" });
+    // JSON has no comments: what was left out is said in a member apply reads past.
+    let notes: Vec<Value> = jobs
+        .iter()
+        .flat_map(|j| {
+            j.left_out
+                .iter()
+                .map(move |l| Value::String(format!("job {}: {l}: {LEFT_OUT}", j.id)))
+        })
+        .collect();
+    if !notes.is_empty() {
+        let _ = write!(out, ",\n  \"//\": {}", Value::Array(notes));
+    }
+    out.push_str("\n}\n");
     out
 }
 
@@ -372,7 +394,11 @@ fn toml_file(jobs: &[Exported], scope: &Scope) -> String {
         out.push_str("jobs = []\n");
     }
     for job in jobs {
-        let _ = write!(out, "\n# job {}\n[[jobs]]\n", job.id);
+        let _ = write!(out, "\n# job {}\n", job.id);
+        for line in &job.left_out {
+            let _ = writeln!(out, "# {line}: {LEFT_OUT}");
+        }
+        out.push_str("[[jobs]]\n");
         let mut tables = String::new();
         for (key, value) in &job.fields {
             if let Value::Object(options) = value {
@@ -390,6 +416,32 @@ fn toml_file(jobs: &[Exported], scope: &Scope) -> String {
     }
     out
 }
+
+/// Takes out of a job's `output_options` the keys escpush does not know (not rows of
+/// [`OUTPUT_OPTIONS`]: one the API added since), which `apply` refuses as it refuses any
+/// unknown key, and gives them as `output_options.key = value`. `apply` compares only the
+/// keys a file gives, so the job keeps them and the file reads back as nothing to do; an
+/// `output_options` left empty is left out.
+fn known_options_only(fields: &mut Fields) -> Vec<String> {
+    let mut left_out = Vec::new();
+    for (key, value) in fields.iter_mut() {
+        if let (&"output_options", Value::Object(options)) = (&*key, value) {
+            options.retain(|k, v| {
+                let known = OUTPUT_OPTIONS.iter().any(|o| o.name == k.as_str());
+                if !known && !v.is_null() {
+                    left_out.push(format!("output_options.{k} = {v}"));
+                }
+                known
+            });
+        }
+    }
+    fields.retain(|(key, value)| *key != "output_options" || value.as_object().is_some_and(|o| !o.is_empty()));
+    left_out
+}
+
+/// What a jobs file says of the keys it leaves out.
+const LEFT_OUT: &str =
+    "a key escpush does not know, so apply would refuse it: left out (apply leaves it as the job has it)";
 
 /// The keys of an `output_options` object in the order of [`OUTPUT_OPTIONS`], then any other.
 fn ordered_options(options: &Map<String, Value>) -> Vec<(&str, &Value)> {
@@ -819,6 +871,34 @@ mod provider_tests {
             "{tf}"
         );
         assert!(!audit.contains("# Note:"), "{tf}");
+    }
+}
+
+/// Issue 33, item 19: a job whose `output_options` holds a key escpush does not know (one the
+/// API added since) exports to a jobs file that `apply` reads back as nothing to do.
+#[cfg(test)]
+mod unknown_option_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_output_options_key_escpush_does_not_know_round_trips() {
+        let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+        let job = json!({"id": 7, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p",
+            "output_options": {"record_prefix": "{", "brand_new_option": true}});
+        let stored = [job.as_object().unwrap().clone()];
+        let text = export_jobs(&stored, &zone, ExportFormat::Json, None).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let desired = crate::logpush::desired_jobs(&doc, zone.kind()).unwrap();
+        let plan = crate::logpush::plan_jobs(&desired, &stored, &zone, crate::logpush::PlanOptions::new()).unwrap();
+        assert!(plan.is_noop(), "{:?}", plan.to_json());
+        assert_eq!(doc["jobs"][0]["output_options"], json!({"record_prefix": "{"}));
+        let toml = export_jobs(&stored, &zone, ExportFormat::Toml, None).unwrap();
+        assert!(!toml.contains("\nbrand_new_option = "), "{toml}");
+        assert!(
+            toml.contains("# output_options.brand_new_option = true: a key escpush does not know"),
+            "{toml}"
+        );
     }
 }
 
