@@ -670,3 +670,34 @@ resource "cloudflare_logpush_job" "b" {
     )  # fmt: skip
     assert run.code == 0, run.err
     assert sorted(j["name"] for j in logpush.jobs()) == ["a", "b"]
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json", "terraform"])
+def test_the_readme_walk_through_exports_a_nameless_job_and_applies_it_back(
+    api: Emulator, cli: Cli, tmp_path: Path, fmt: str
+) -> None:
+    """Issue 33, item 12: the README's walk-through creates a job without a name
+    (`escpush logpush create` without --name); its export read back is nothing to do."""
+    zone = zone_id(95)
+    filter_path = tmp_path / "errors.json"
+    filter_path.write_text(Filter.from_text("EdgeResponseStatus >= 500").to_json(), encoding="utf-8")
+    created = cli(
+        "logpush", "create", "--zone", zone, "--dataset", "http_requests", "--destination-conf",
+        "r2://logs/http_requests?account-id=ACCOUNT_ID&access-key-id=KEY_ID&secret-access-key=S3CR3T",
+        "--filter", str(filter_path), "--enabled",
+    )  # fmt: skip
+    assert created.code == 0, created.err
+    exported = cli("logpush", "export", "--zone", zone, "--format", fmt)
+    assert exported.code == 0, exported.err
+    assert "S3CR3T" not in exported.out and "account-id=ACCOUNT_ID" in exported.out, exported.out
+    path = tmp_path / ("main.tf" if fmt == "terraform" else f"jobs.{fmt}")
+    path.write_text(exported.out, encoding="utf-8")
+    plan = cli("logpush", "apply", str(path), "--zone", zone, "--json")
+    assert plan.code == 0, plan.err
+    [entry] = plan.json()["jobs"]  # type: ignore[index]
+    assert entry["action"] == "unchanged" and entry["id"] == 1, entry
+    # Changed in the file, the job is found by its id and updated in place.
+    path.write_text(exported.out.replace("500", "502"), encoding="utf-8")
+    assert cli("logpush", "apply", str(path), "--zone", zone).code == 0
+    [job] = api.client().zone(zone).logpush.jobs()
+    assert job["id"] == 1 and "502" in job["filter"] and job.get("name") in (None, "")

@@ -70,10 +70,10 @@ struct Exported {
 /// The jobs `jobs` (as the API lists them) of `scope`, or of them those whose id is in
 /// `only` (all, when `None`), written as `format` says.
 ///
-/// A jobs file keeps jobs by name, so every job it holds needs one, and a name only one
-/// job: a job without a name, or two with the same, is refused with their ids (name them
-/// with `update_job(id, name=...)`). A Terraform export takes any job: a resource is named
-/// by its job's name (or `job_<id>`).
+/// A jobs file keeps jobs by name, so a name may be only one job's: two with the same are
+/// refused with their ids (rename one with `update_job(id, name=...)`). A job without a name
+/// is written with its `id`, which `apply` finds it by. A Terraform export takes any job: a
+/// resource is labelled by its job's name (or `job_<id>`) and found by its `import` block.
 ///
 /// ```
 /// use escpush_core::{export_jobs, ExportFormat, Scope};
@@ -118,6 +118,9 @@ pub fn export_jobs(
         } else {
             known_options_only(&mut fields)
         };
+        if !terraform && name.is_none() {
+            fields.insert(0, ("id", Value::from(id)));
+        }
         exported.push(Exported {
             id,
             name,
@@ -171,7 +174,7 @@ fn choose<'a>(
         .collect())
 }
 
-/// A jobs file finds its jobs by name: each needs one, and one job a name.
+/// A jobs file finds its jobs by name (a job without one by its id): one job a name.
 fn check_names(jobs: &[&Map<String, Value>]) -> Result<(), Error> {
     let name_of = |j: &Map<String, Value>| {
         j.get("name")
@@ -181,24 +184,12 @@ fn check_names(jobs: &[&Map<String, Value>]) -> Result<(), Error> {
             .map(str::to_owned)
     };
     let id_of = |j: &Map<String, Value>| j.get("id").map_or_else(|| "?".to_owned(), ToString::to_string);
-    let nameless: Vec<String> = jobs.iter().filter(|j| name_of(j).is_none()).map(|j| id_of(j)).collect();
-    if !nameless.is_empty() {
-        return Err(Error::InvalidInput {
-            what: "jobs",
-            message: format!(
-                "a jobs file keeps jobs by name, and job{} {} {} none: name {} first (`escpush logpush update ID \
-                 --name NAME`), export only named jobs (--job), or export to Terraform, which takes any job for \
-                 Terraform's own use (escpush's apply keeps jobs by name there too)",
-                if nameless.len() == 1 { "" } else { "s" },
-                nameless.join(", "),
-                if nameless.len() == 1 { "has" } else { "have" },
-                if nameless.len() == 1 { "it" } else { "them" },
-            ),
-        });
-    }
+    // A job without a name is written with its id, which `apply` finds it by.
     let mut seen: Vec<(String, String)> = Vec::new();
     for job in jobs {
-        let name = name_of(job).unwrap_or_default();
+        let Some(name) = name_of(job) else {
+            continue;
+        };
         if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
             return Err(Error::InvalidInput {
                 what: "jobs",
@@ -757,10 +748,9 @@ mod tests {
             job(&json!({"id": 2, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"})),
             job(&json!({"id": 3, "name": "a", "dataset": "http_requests", "destination_conf": "r2://b/q"})),
         ];
-        let err = export_jobs(&jobs, &zone(), ExportFormat::Toml, None)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("job 1 has none"), "{err}");
+        // A job without a name is written with its id (issue 33).
+        let toml = export_jobs(&jobs, &zone(), ExportFormat::Toml, Some(&[1])).unwrap();
+        assert!(toml.contains("[[jobs]]\nid = 1\n"), "{toml}");
         let err = export_jobs(&jobs, &zone(), ExportFormat::Json, Some(&[2, 3]))
             .unwrap_err()
             .to_string();
@@ -899,6 +889,115 @@ mod unknown_option_tests {
             toml.contains("# output_options.brand_new_option = true: a key escpush does not know"),
             "{toml}"
         );
+    }
+}
+
+/// Issue 33, item 12: a job without a name (the API and the provider allow it; the README's
+/// walk-through makes one) exports in a form that reads back as nothing to do, found by its id.
+#[cfg(test)]
+mod nameless_tests {
+    use super::*;
+    use crate::logpush::{plan_document, read_terraform_jobs, PlanAction, PlanOptions};
+    use serde_json::json;
+
+    fn zone() -> Scope {
+        Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
+    }
+
+    fn stored() -> Vec<Map<String, Value>> {
+        [
+            json!({"id": 7, "dataset": "http_requests", "enabled": true, "destination_conf": "r2://b/p?account-id=A&access-key-id=K&secret-access-key=S",
+                   "filter": "{\"where\":{\"key\":\"EdgeResponseStatus\",\"operator\":\"geq\",\"value\":500}}"}),
+            json!({"id": 8, "name": "", "dataset": "http_requests", "destination_conf": "r2://b/q"}),
+            json!({"id": 9, "name": "named", "dataset": "http_requests", "destination_conf": "r2://b/r"}),
+        ]
+        .iter()
+        .map(|j| j.as_object().unwrap().clone())
+        .collect()
+    }
+
+    #[test]
+    fn nameless_jobs_export_and_read_back_as_nothing_to_do() {
+        let stored = stored();
+        let tf = export_jobs(&stored, &zone(), ExportFormat::Terraform(FilterForm::Text), None).unwrap();
+        let doc = read_terraform_jobs(&tf, &zone()).unwrap();
+        assert_eq!(doc["jobs"][0]["id"], 7, "{doc}");
+        let plan = plan_document(&doc, &stored, &zone(), PlanOptions::new()).unwrap();
+        let actions: Vec<PlanAction> = plan.entries.iter().map(|e| e.action).collect();
+        assert_eq!(actions, [PlanAction::Unchanged; 3], "{}", plan.to_json());
+        let ids: Vec<Option<u64>> = plan.entries.iter().map(|e| e.job_id).collect();
+        assert_eq!(ids, [Some(7), Some(8), Some(9)]);
+        for format in [ExportFormat::Json, ExportFormat::Toml] {
+            let text = export_jobs(&stored, &zone(), format, None).unwrap();
+            if format == ExportFormat::Json {
+                let doc: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(doc["jobs"][0]["id"], 7);
+                assert!(
+                    doc["jobs"][2].get("id").is_none(),
+                    "a named job is kept by name: {text}"
+                );
+                let plan = plan_document(&doc, &stored, &zone(), PlanOptions::new()).unwrap();
+                assert!(plan.is_noop(), "{}", plan.to_json());
+            } else {
+                assert!(text.contains("[[jobs]]\nid = 7\n"), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_nameless_resource_is_found_by_its_import_block() {
+        let stored = stored();
+        let tf = r#"
+resource "cloudflare_logpush_job" "from_fixture" {
+  zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
+  destination_conf = "r2://b/q"
+  enabled          = true
+}
+import {
+  to = cloudflare_logpush_job.from_fixture
+  id = "zones/023e105f4ecef8ad9ca31a8372d0c353/8"
+}
+resource "cloudflare_logpush_job" "new" {
+  zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
+  destination_conf = "r2://b/new"
+}
+"#;
+        // Read (the provider's fixtures are nameless), known by address and import id.
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        assert_eq!(doc["jobs"][0]["id"], 8);
+        assert!(doc["jobs"][1].get("id").is_none());
+        // The imported one is updated in place; the other cannot be found again once created.
+        let err = plan_document(&doc, &stored, &zone(), PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("cloudflare_logpush_job.new: a job without a name, and no import block gives its id"),
+            "{err}"
+        );
+        let one = serde_json::json!({"jobs": [doc["jobs"][0].clone()], "addresses": [doc["addresses"][0].clone()]});
+        let plan = plan_document(&one, &stored, &zone(), PlanOptions::new()).unwrap();
+        assert_eq!(plan.entries[0].action, PlanAction::Update);
+        assert_eq!(plan.entries[0].job_id, Some(8));
+        // An import of a job the scope does not have, or of another scope, is refused.
+        let gone = tf.replace("c353/8", "c353/99");
+        let doc = read_terraform_jobs(&gone, &zone()).unwrap();
+        let err = plan_document(&one_of(&doc), &stored, &zone(), PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("cloudflare_logpush_job.from_fixture: zone 023e105f4ecef8ad9ca31a8372d0c353 has no job 99"),
+            "{err}"
+        );
+        let other = tf.replace(
+            "zones/023e105f4ecef8ad9ca31a8372d0c353/8",
+            "zones/0000000000000000000000000000000f/8",
+        );
+        let err = read_terraform_jobs(&other, &zone()).unwrap_err().to_string();
+        assert!(err.contains("import block"), "{err}");
+    }
+
+    fn one_of(doc: &Value) -> Value {
+        serde_json::json!({"jobs": [doc["jobs"][0].clone()], "addresses": [doc["addresses"][0].clone()]})
     }
 }
 

@@ -134,6 +134,102 @@ fn hcl_resources<'a>(text: &'a str, body: &'a Body) -> Vec<Resource<'a>> {
         .collect()
 }
 
+/// An `import` block (Terraform 1.5+): the address it imports to, written without spaces
+/// (`cloudflare_logpush_job.errors`), and the import id as written.
+struct Import<'a> {
+    to: String,
+    line: Option<usize>,
+    id: Written<'a>,
+}
+
+/// The address of an `import` block's `to` as written (the JSON syntax may write it as a
+/// template, `"${cloudflare_logpush_job.errors}"`), without whitespace.
+fn import_target(value: Written<'_>) -> Option<String> {
+    let text = match value {
+        Written::Json(Json::String(text)) => {
+            let inner = text.trim();
+            inner
+                .strip_prefix("${")
+                .and_then(|t| t.strip_suffix('}'))
+                .unwrap_or(inner)
+                .to_owned()
+        }
+        other => expression_text(other)?,
+    };
+    Some(text.chars().filter(|c| !c.is_whitespace()).collect())
+}
+
+/// The `import` blocks of a native-syntax file.
+fn hcl_imports<'a>(text: &'a str, body: &'a Body) -> Vec<Import<'a>> {
+    body.blocks()
+        .filter(|b| b.ident.as_str() == "import")
+        .filter_map(|b| {
+            let get = |name: &str| b.body.attributes().find(|a| a.key.as_str() == name);
+            let (to, id) = (get("to")?, get("id")?);
+            Some(Import {
+                to: import_target(Written::Hcl(&to.value, text))?,
+                line: line(text, b.ident.span()),
+                id: Written::Hcl(&id.value, text),
+            })
+        })
+        .collect()
+}
+
+/// The `import` blocks of a JSON-syntax file (`"import": [{"to": ..., "id": ...}]`).
+fn json_imports(doc: &Json) -> Vec<Import<'_>> {
+    let Ok(top) = json_objects(doc, "the file") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, value) in top {
+        if key != "import" {
+            continue;
+        }
+        let blocks: Vec<&Json> = match value {
+            Json::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for block in blocks {
+            let Json::Object(members) = block else { continue };
+            let get = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+            if let (Some(to), Some(id)) = (get("to"), get("id")) {
+                if let Some(to) = import_target(Written::Json(to)) {
+                    out.push(Import {
+                        to,
+                        line: None,
+                        id: Written::Json(id),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The job id an `import` block gives a resource of `scope`: its id must be the provider's
+/// import id of a job of that scope (`zones/<zone_id>/<job_id>`).
+fn imported_id(import: &Import<'_>, scope: &Scope) -> Result<u64, String> {
+    let at = import.line.map_or_else(
+        || "the import block".to_owned(),
+        |l| format!("the import block of line {l}"),
+    );
+    let id = match evaluate(import.id, false, true) {
+        Ok(Value::String(id)) => id,
+        Ok(_) => return Err(format!("{at} gives an id that is not a string")),
+        Err(why) => return Err(format!("{at} gives as id {why}; write its value")),
+    };
+    let prefix = super::provider::terraform_import_id(scope, 0);
+    let prefix = prefix.trim_end_matches('0');
+    match id.strip_prefix(prefix).map(str::parse::<u64>) {
+        Some(Ok(job)) if job > 0 => Ok(job),
+        _ => Err(format!(
+            "{at} imports {}, which is not a job of {scope} (its import ids are `{prefix}<job_id>`): the job would \
+             be another's",
+            crate::shown::json_string(&id)
+        )),
+    }
+}
+
 /// The objects of a JSON-syntax level: an object, or a list of objects (`"//"` comments
 /// left out); `at` names the level in a problem about its shape.
 fn json_objects<'a>(value: &'a Json, at: &str) -> Result<Vec<(&'a str, &'a Json)>, Problem> {
@@ -498,8 +594,10 @@ pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[S
     };
     let json;
     let body;
+    let imports;
     let resources = if is_json(text) {
         json = Json::parse_unique(text, JSON_DEPTH).map_err(|e| invalid(json_syntax(&e)))?;
+        imports = json_imports(&json);
         json_resources(&json).map_err(invalid)?
     } else {
         body = hcl_edit::parser::parse_body(text).map_err(|e| {
@@ -509,6 +607,7 @@ pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[S
             let spot = TextError::at(text, at, at + 1, ProblemCode::InvalidSyntax, e.message());
             invalid(Problem::new(spot.position(), spot.code, spot.message))
         })?;
+        imports = hcl_imports(text, &body);
         hcl_resources(text, &body)
     };
     let mut problems = Vec::new();
@@ -532,7 +631,21 @@ pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[S
             continue;
         }
         let mut found = Vec::new();
-        let job = resource_job(resource, scope, scope_expressions, &mut found);
+        let mut job = resource_job(resource, scope, scope_expressions, &mut found);
+        // The job an `import` block names is the resource's, whatever its name (a nameless
+        // job is known by it alone).
+        if let Some(import) = imports.iter().find(|i| i.to == resource.address) {
+            match imported_id(import, scope) {
+                Ok(id) => {
+                    job.insert("id".to_owned(), Value::from(id));
+                }
+                Err(message) => found.push(Problem::new(
+                    resource.address.clone(),
+                    ProblemCode::InvalidValue,
+                    message,
+                )),
+            }
+        }
         if found.is_empty() {
             jobs.push(Value::Object(job));
             addresses.push(Value::String(resource.address.clone()));
@@ -1164,13 +1277,17 @@ resource "cloudflare_logpush_job" "errors" {
         let err = refused(&job("  destination_conf = \"s3://b\"").replace("http_requests", "http_request"));
         assert!(err.contains("cloudflare_logpush_job.a.dataset: "), "{err}");
         assert!(!err.contains("jobs[0]"), "{err}");
-        let err = refused(
-            "resource \"cloudflare_logpush_job\" \"a\" {\n  dataset = \"http_requests\"\n  destination_conf = \"s3://b\"\n}",
-        );
-        assert!(
-            err.contains("cloudflare_logpush_job.a.name: a job kept in a file needs a name"),
-            "{err}"
-        );
+        // A resource without a name is read (issue 33); the plan cannot create it (it could
+        // not be found again) unless an import block says which job it is.
+        let doc = read_terraform_jobs(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  dataset = \"http_requests\"\n  destination_conf = \"r2://b\"\n}",
+            &zone(),
+        )
+        .unwrap();
+        let err = crate::logpush::plan_document(&doc, &[], &zone(), crate::logpush::PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cloudflare_logpush_job.a: a job without a name"), "{err}");
         // While planning: a creation needs the credentials its variables stand for.
         let doc = read_terraform_jobs(
             &job("  destination_conf = \"s3://b?region=r&secret-access-key=${var.k}\""),

@@ -285,13 +285,41 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
         });
     };
     let labels = job_labels(doc, items.len());
+    // A Terraform resource is known by its address: one without a name is read (the plan
+    // finds it by the id its import block gives, or refuses to create it).
+    let by_address = doc
+        .get("addresses")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.len() == items.len());
     let mut problems = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut ids: BTreeMap<u64, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, (item, at)) in items.iter().zip(&labels).enumerate() {
         let Some(obj) = item.as_object() else {
             problems.push(problem(at.clone(), "a job is an object of its fields".to_owned()));
             continue;
+        };
+        let id = match obj.get("id") {
+            None => None,
+            Some(v) => match v.as_u64().filter(|n| *n > 0) {
+                Some(id) => {
+                    if let Some(first) = ids.insert(id, i) {
+                        problems.push(problem(
+                            format!("{at}.id"),
+                            format!("job {id} is {} too; a job is one entry", labels[first]),
+                        ));
+                    }
+                    Some(id)
+                }
+                None => {
+                    problems.push(problem(
+                        format!("{at}.id"),
+                        "`id` names the job this entry is (the API's id, an integer of 1 or more)".to_owned(),
+                    ));
+                    None
+                }
+            },
         };
         match obj.get("name").and_then(Value::as_str).map(str::trim) {
             Some(name) if !name.is_empty() => {
@@ -305,9 +333,11 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                     ));
                 }
             }
+            _ if id.is_some() || by_address => {}
             _ => problems.push(problem(
                 format!("{at}.name"),
-                "a job kept in a file needs a name: it is how the job is found again".to_owned(),
+                "a job kept in a file needs a name, or the `id` of the job it is: it is how the job is found again"
+                    .to_owned(),
             )),
         }
         let desired = match normalize(obj) {
@@ -318,7 +348,9 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 continue;
             }
         };
-        if let Err(err) = JobSpec::read_body(&Value::Object(desired.clone()), scope, false) {
+        let mut body = desired.clone();
+        body.remove("id");
+        if let Err(err) = JobSpec::read_body(&Value::Object(body), scope, false) {
             let found = match err {
                 Error::Invalid { problems } => problems,
                 Error::Filter(f) => f.into_problems(),
@@ -410,7 +442,7 @@ fn plan_labelled(
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
     for (want, label) in desired.iter().zip(labels) {
-        let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
+        let entry = plan_entry(want, stored, scope).map_err(|err| match err {
             Error::Invalid { problems } => Error::Invalid {
                 problems: problems.into_iter().map(|p| p.within(label)).collect(),
             },
@@ -460,7 +492,7 @@ fn plan_labelled(
 /// way): `create`, `update` or `unchanged`; a creation the scope has no room for (its job
 /// limits, [`JOB_LIMITS`](super::JOB_LIMITS)) is refused.
 pub fn plan_job(want: &Map<String, Value>, stored: &[Map<String, Value>], scope: &Scope) -> Result<PlanEntry, Error> {
-    let entry = plan_entry(want, stored, scope.kind())?;
+    let entry = plan_entry(want, stored, scope)?;
     check_limits(std::slice::from_ref(&entry), false, stored, scope)?;
     Ok(entry)
 }
@@ -534,13 +566,17 @@ fn limit_error(limit: &JobLimit, scope: &Scope, held: usize, creates: usize, del
 }
 
 /// One desired job's entry, without the limit check (the plan checks every entry at once).
-fn plan_entry(
-    want: &Map<String, Value>,
-    stored: &[Map<String, Value>],
-    scope: DatasetScope,
-) -> Result<PlanEntry, Error> {
-    let want = normalize(want)?;
-    let name = want.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
+fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &Scope) -> Result<PlanEntry, Error> {
+    let scope: DatasetScope = place.kind();
+    let mut want = normalize(want)?;
+    // The job an entry names by id (a Terraform import block's, or a jobs file's `id`) is
+    // that job, whatever its name; else the job is found by its name.
+    let wanted_id = want.remove("id").and_then(|v| v.as_u64());
+    let name = want
+        .get("name")
+        .and_then(Value::as_str)
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty());
     let dataset = want
         .get("dataset")
         .and_then(Value::as_str)
@@ -548,9 +584,29 @@ fn plan_entry(
         .to_owned();
     let namesakes: Vec<&Map<String, Value>> = stored
         .iter()
-        .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
+        .filter(|j| match wanted_id {
+            Some(id) => j.get("id").and_then(Value::as_u64) == Some(id),
+            None => name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref(),
+        })
         .collect();
+    let located = |message: String| Error::Invalid {
+        problems: vec![Problem::new("", ProblemCode::InvalidValue, message)],
+    };
     let Some(&job) = namesakes.first() else {
+        if let Some(id) = wanted_id {
+            return Err(located(format!(
+                "{place} has no job {id}, which the entry names (its import block, or its `id`): it was deleted, or \
+                 is another scope's; remove the id to create the job"
+            )));
+        }
+        if name.is_none() {
+            return Err(located(
+                "a job without a name, and no import block gives its id: escpush keeps no state, so a job it \
+                 created could not be found again (the next apply would create another); give it a name, or \
+                 import the job it is (an import block with its id)"
+                    .to_owned(),
+            ));
+        }
         sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
@@ -563,7 +619,11 @@ fn plan_entry(
             update: None,
         });
     };
-    let label = name.as_deref().unwrap_or_default();
+    let label = name
+        .clone()
+        .or_else(|| wanted_id.map(|id| id.to_string()))
+        .unwrap_or_default();
+    let label = label.as_str();
     if namesakes.len() > 1 {
         let ids: Vec<String> = namesakes
             .iter()
