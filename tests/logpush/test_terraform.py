@@ -482,9 +482,8 @@ def plan_file(name: str) -> str:
 @pytest.mark.parametrize(
     ("name", "kinds", "code"),
     [
-        # Shaped like terraform-provider-cloudflare#6319: the provider reads the filter back
-        # re-serialized, and the plan shows it as a change.
-        ("plan-6319-reserialized.json", ["spelling"], 0),
+        # The filter respelled (key order, spacing) between the configuration and the job.
+        ("plan-reserialized.json", ["spelling"], 0),
         ("plan-equivalent.json", ["equivalent"], 0),
         ("plan-real.json", ["real"], 1),
         ("plan-mixed.json", ["spelling", "equivalent", "real", None, "unknown"], 1),
@@ -506,7 +505,7 @@ def test_check_plan_tells_the_three_kinds_apart(cli: Cli, name: str, kinds: list
 def test_check_plan_says_when_the_plan_leaves_a_filter_the_api_refuses(cli: Cli, tmp_path: Path) -> None:
     """A spelling-only change is not real, unless the filter it leaves is invalid for the job's
     dataset: then the change is real and its problems are listed."""
-    plan = json.loads((PLANS / "plan-6319-reserialized.json").read_text(encoding="utf-8"))
+    plan = json.loads((PLANS / "plan-reserialized.json").read_text(encoding="utf-8"))
     [change] = [c for c in plan["resource_changes"] if c["type"] == "cloudflare_logpush_job"]
     for side in ("before", "after"):
         change["change"][side]["filter"] = '{"where":{"key":"ClientCountyr","operator":"eq","value":"cn"}}'
@@ -523,7 +522,7 @@ def test_check_plan_says_when_the_plan_leaves_a_filter_the_api_refuses(cli: Cli,
     assert "filter: INVALID, the API would refuse the job:" in text.out
     assert "did you mean `ClientCountry`" in text.out, text.out
     # The committed plans leave valid filters.
-    for name in ("plan-6319-reserialized.json", "plan-equivalent.json", "plan-real.json", "plan-mixed.json"):
+    for name in ("plan-reserialized.json", "plan-equivalent.json", "plan-real.json", "plan-mixed.json"):
         report = check_terraform_plan((PLANS / name).read_text(encoding="utf-8"))
         assert all(c["filter_problems"] == [] for c in report["changes"]), name
 
