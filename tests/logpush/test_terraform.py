@@ -574,7 +574,8 @@ def test_check_plan_text_writes_no_control_character(cli: Cli, tmp_path: Path) -
         after = change["change"]["after"]
         after["name"] = "x\x1b[2J\x1b[31mred\u009b1m\r\nforged line"
         after["filter"] = '{"where":{"key":"ClientRequestHost","operator":"eq","value":"\\u001b]8;;http://x\\u0007"}}'
-        change["change"]["before"]["filter"] = '{"where":{"key":"ClientRequestHo\\u001bst","operator":"eq","value":"a"}}'
+        before = '{"where":{"key":"ClientRequestHo\\u001bst","operator":"eq","value":"a"}}'
+        change["change"]["before"]["filter"] = before
 
     run = cli("logpush", "check-plan", _one_change_plan(tmp_path, hostile))
     assert run.code == 1, run.err
@@ -659,7 +660,7 @@ resource "cloudflare_logpush_job" "b" {
     logpush = api.client().zone(zone).logpush
     assert logpush.jobs() == []
     text = path.read_text(encoding="utf-8")
-    with pytest.raises(InvalidInput, match="var.zone_b"):
+    with pytest.raises(InvalidInput, match=r"var\.zone_b"):
         logpush.read_terraform(text)
     doc = logpush.read_terraform(text, scope_expressions=["var.zone_a", "var.zone_b"])
     assert doc["addresses"] == ["cloudflare_logpush_job.a", "cloudflare_logpush_job.b"]

@@ -35,10 +35,11 @@ def add(logpush: Commands) -> None:
         "export",
         "write the scope's jobs as a jobs file or as Terraform",
         "Write the jobs of the zone or account (all, or those --job names) to stdout: a jobs file, TOML "
-        "(default) or JSON, that `escpush logpush apply` reads back as nothing to do (a name is one job's; a "
-        "job without one is written with its id); or, with --format terraform, cloudflare_logpush_job resources of Cloudflare's "
-        "Terraform provider (v5 schema) with an import block each (id zones/<zone_id>/<job_id> or "
-        "accounts/<account_id>/<job_id>), for `terraform plan` to adopt the jobs. Filters are written in "
+        "(default) or JSON, that `escpush logpush apply` reads back as nothing to do (a name is one "
+        "job's; a job without one is written with its id); or, with --format terraform, "
+        "cloudflare_logpush_job resources of Cloudflare's Terraform provider (v5 schema) with an import block "
+        "each (id zones/<zone_id>/<job_id> or accounts/<account_id>/<job_id>), for `terraform plan` to adopt the "
+        "jobs. Filters are written in "
         "their canonical form: one JSON string, or with --filter-form jsonencode as jsonencode({...}) of the "
         "filter's tree. No credential is written: each credential of a destination_conf becomes a "
         "reference, ${NAME} in a jobs file (apply reads the environment variable NAME; unset, the job keeps "

@@ -234,10 +234,14 @@ fn unique(taken: &mut BTreeSet<String>, wanted: String, then: impl IntoIterator<
         .cloned()
         .unwrap_or_else(|| {
             let last = candidates.last().map_or("", String::as_str);
-            (2..)
-                .map(|n| format!("{last}_{n}"))
-                .find(|c| !taken.contains(c))
-                .unwrap_or_default()
+            let mut n = 2;
+            loop {
+                let candidate = format!("{last}_{n}");
+                if !taken.contains(&candidate) {
+                    break candidate;
+                }
+                n += 1;
+            }
         });
     taken.insert(chosen.clone());
     chosen

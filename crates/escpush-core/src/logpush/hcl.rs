@@ -737,6 +737,32 @@ fn resource_job(
             }
         }
     }
+    read_blocks(resource, &mut job, &mut problem);
+    // The provider's default, where a resource names no dataset (a creation needs one).
+    if !job.contains_key("dataset") && !resource.attributes.iter().any(|a| a.name == "dataset") {
+        job.insert(
+            "dataset".to_owned(),
+            Value::String(TERRAFORM_DEFAULT_DATASET.to_owned()),
+        );
+    }
+    if scopes.len() > 1 {
+        problem(
+            "",
+            resource.line,
+            "a job has zone_id or account_id, not both".to_owned(),
+        );
+    }
+    job
+}
+
+/// The nested blocks of a resource into `job`: provider v4's `output_options` (one, and not
+/// beside the attribute: Terraform takes one), `lifecycle` and `timeouts` read past, any other
+/// refused.
+fn read_blocks(
+    resource: &Resource<'_>,
+    job: &mut Map<String, Value>,
+    problem: &mut impl FnMut(&str, Option<usize>, String),
+) {
     let mut options_at: Option<Option<usize>> = resource
         .attributes
         .iter()
@@ -749,9 +775,7 @@ fn resource_job(
             // Terraform takes one: a second block, or a block beside the attribute, is refused
             // (else one of them would be dropped without a word).
             "output_options" if options_at.is_some() => {
-                problem(
-                    "output_options",
-                    block.line,
+                let message =
                     if attribute_options {
                         format!(
                         "output_options is given as an attribute ({}) and as a block; Terraform takes one: keep one",
@@ -759,8 +783,8 @@ fn resource_job(
                     )
                     } else {
                         "a second output_options block; Terraform takes one: merge them".to_owned()
-                    },
-                )
+                    };
+                problem("output_options", block.line, message);
             }
             "output_options" => {
                 options_at = Some(block.line);
@@ -779,7 +803,7 @@ fn resource_job(
                 }
                 job.insert(
                     "output_options".to_owned(),
-                    output_options(&options, block.line, true, &mut problem),
+                    output_options(&options, block.line, true, problem),
                 );
             }
             other => problem(
@@ -789,21 +813,6 @@ fn resource_job(
             ),
         }
     }
-    // The provider's default, where a resource names no dataset (a creation needs one).
-    if !job.contains_key("dataset") && !resource.attributes.iter().any(|a| a.name == "dataset") {
-        job.insert(
-            "dataset".to_owned(),
-            Value::String(TERRAFORM_DEFAULT_DATASET.to_owned()),
-        );
-    }
-    if scopes.len() > 1 {
-        problem(
-            "",
-            resource.line,
-            "a job has zone_id or account_id, not both".to_owned(),
-        );
-    }
-    job
 }
 
 /// Why a resource's `zone_id` (`kind` zone) or `account_id` is not `scope`, if it is not:

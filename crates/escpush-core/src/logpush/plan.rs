@@ -300,27 +300,23 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
             problems.push(problem(at.clone(), "a job is an object of its fields".to_owned()));
             continue;
         };
-        let id = match obj.get("id") {
-            None => None,
-            Some(v) => match v.as_u64().filter(|n| *n > 0) {
-                Some(id) => {
-                    if let Some(first) = ids.insert(id, i) {
-                        problems.push(problem(
-                            format!("{at}.id"),
-                            format!("job {id} is {} too; a job is one entry", labels[first]),
-                        ));
-                    }
-                    Some(id)
-                }
-                None => {
+        let id = obj.get("id").map(|v| v.as_u64().filter(|n| *n > 0));
+        match id {
+            Some(Some(id)) => {
+                if let Some(first) = ids.insert(id, i) {
                     problems.push(problem(
                         format!("{at}.id"),
-                        "`id` names the job this entry is (the API's id, an integer of 1 or more)".to_owned(),
+                        format!("job {id} is {} too; a job is one entry", labels[first]),
                     ));
-                    None
                 }
-            },
-        };
+            }
+            Some(None) => problems.push(problem(
+                format!("{at}.id"),
+                "`id` names the job this entry is (the API's id, an integer of 1 or more)".to_owned(),
+            )),
+            None => {}
+        }
+        let id = id.flatten();
         match obj.get("name").and_then(Value::as_str).map(str::trim) {
             Some(name) if !name.is_empty() => {
                 if let Some(first) = seen.insert(name.to_owned(), i) {
@@ -569,9 +565,7 @@ fn limit_error(limit: &JobLimit, scope: &Scope, held: usize, creates: usize, del
 fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &Scope) -> Result<PlanEntry, Error> {
     let scope: DatasetScope = place.kind();
     let mut want = normalize(want)?;
-    // The job an entry names by id (a Terraform import block's, or a jobs file's `id`) is
-    // that job, whatever its name; else the job is found by its name.
-    let wanted_id = want.remove("id").and_then(|v| v.as_u64());
+    let wanted_id = want.remove("id").and_then(|v| v.as_u64()); // the job it is, by `located`
     let name = want
         .get("name")
         .and_then(Value::as_str)
@@ -582,31 +576,8 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let namesakes: Vec<&Map<String, Value>> = stored
-        .iter()
-        .filter(|j| match wanted_id {
-            Some(id) => j.get("id").and_then(Value::as_u64) == Some(id),
-            None => name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref(),
-        })
-        .collect();
-    let located = |message: String| Error::Invalid {
-        problems: vec![Problem::new("", ProblemCode::InvalidValue, message)],
-    };
+    let namesakes = located(stored, wanted_id, name.as_deref(), place)?;
     let Some(&job) = namesakes.first() else {
-        if let Some(id) = wanted_id {
-            return Err(located(format!(
-                "{place} has no job {id}, which the entry names (its import block, or its `id`): it was deleted, or \
-                 is another scope's; remove the id to create the job"
-            )));
-        }
-        if name.is_none() {
-            return Err(located(
-                "a job without a name, and no import block gives its id: escpush keeps no state, so a job it \
-                 created could not be found again (the next apply would create another); give it a name, or \
-                 import the job it is (an import block with its id)"
-                    .to_owned(),
-            ));
-        }
         sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(want.clone()), scope)?;
         return Ok(PlanEntry {
@@ -619,11 +590,7 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
             update: None,
         });
     };
-    let label = name
-        .clone()
-        .or_else(|| wanted_id.map(|id| id.to_string()))
-        .unwrap_or_default();
-    let label = label.as_str();
+    let label = &name.clone().or(wanted_id.map(|id| id.to_string())).unwrap_or_default();
     if namesakes.len() > 1 {
         let ids: Vec<String> = namesakes
             .iter()
@@ -698,6 +665,46 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
         spec: None,
         update: Some(update),
     })
+}
+
+/// The stored jobs a desired one is: the job of its id (a Terraform import block's, or a
+/// jobs file's `id`), whatever its name, else those of its name; none for a creation. An id
+/// the scope has no job of is refused, and so is the creation of a job without a name, which
+/// escpush (keeping no state) could not find again.
+fn located<'a>(
+    stored: &'a [Map<String, Value>],
+    wanted_id: Option<u64>,
+    name: Option<&str>,
+    place: &Scope,
+) -> Result<Vec<&'a Map<String, Value>>, Error> {
+    let found: Vec<&Map<String, Value>> = stored
+        .iter()
+        .filter(|j| match wanted_id {
+            Some(id) => j.get("id").and_then(Value::as_u64) == Some(id),
+            None => name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name,
+        })
+        .collect();
+    let refuse = |message: String| Error::Invalid {
+        problems: vec![Problem::new("", ProblemCode::InvalidValue, message)],
+    };
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    if let Some(id) = wanted_id {
+        return Err(refuse(format!(
+            "{place} has no job {id}, which the entry names (its import block, or its `id`): it was deleted, or is \
+             another scope's; remove the id to create the job"
+        )));
+    }
+    if name.is_none() {
+        return Err(refuse(
+            "a job without a name, and no import block gives its id: escpush keeps no state, so a job it created \
+             could not be found again (the next apply would create another); give it a name, or import the job \
+             it is (an import block with its id)"
+                .to_owned(),
+        ));
+    }
+    Ok(found)
 }
 
 /// `want` with the credentials its `destination_conf` leaves to the stored `job` (references
