@@ -414,7 +414,7 @@ fn toml_file(jobs: &[Exported], scope: &Scope) -> String {
 
 /// Takes out of a job's `output_options` the keys escpush does not know (not rows of
 /// [`OUTPUT_OPTIONS`]: one the API added since), which `apply` refuses as it refuses any
-/// unknown key, and gives them as `output_options.key = value`. `apply` compares only the
+/// unknown key, and gives them as `output_options.key = value`; and the keys held as `null`. `apply` compares only the
 /// keys a file gives, so the job keeps them and the file reads back as nothing to do; an
 /// `output_options` left empty is left out.
 fn known_options_only(fields: &mut Fields) -> Vec<String> {
@@ -426,7 +426,9 @@ fn known_options_only(fields: &mut Fields) -> Vec<String> {
                 if !known && !v.is_null() {
                     left_out.push(format!("output_options.{k} = {v}"));
                 }
-                known
+                // A key the record holds without a value says nothing (and `apply` refuses
+                // `null` where a key takes none): left out, as TOML leaves it.
+                known && !v.is_null()
             });
         }
     }
@@ -893,6 +895,23 @@ mod unknown_option_tests {
             toml.contains("# output_options.brand_new_option = true: a key escpush does not know"),
             "{toml}"
         );
+    }
+
+    /// Of the class of item 19: a record's `null` options (keys it holds without a value)
+    /// were written to a JSON jobs file, and `apply` refuses `null` where a key takes none.
+    #[test]
+    fn null_output_options_are_not_written() {
+        let account = Scope::account("01a7362d577a6c3019a474fd6f485823").unwrap();
+        let job = json!({"id": 7, "name": "a", "dataset": "audit_logs", "destination_conf": "r2://b/p",
+            "output_options": {"output_type": null, "timestamp_format": null, "field_names": null,
+                               "merge_subrequests": null, "sample_rate": 0.5}});
+        let stored = [job.as_object().unwrap().clone()];
+        let text = export_jobs(&stored, &account, ExportFormat::Json, None).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let desired = crate::logpush::desired_jobs(&doc, account.kind()).unwrap();
+        let plan = crate::logpush::plan_jobs(&desired, &stored, &account, crate::logpush::PlanOptions::new()).unwrap();
+        assert!(plan.is_noop(), "{:?}", plan.to_json());
+        assert_eq!(doc["jobs"][0]["output_options"], json!({"sample_rate": 0.5}));
     }
 }
 
