@@ -701,3 +701,14 @@ def test_the_readme_walk_through_exports_a_nameless_job_and_applies_it_back(
     assert cli("logpush", "apply", str(path), "--zone", zone).code == 0
     [job] = api.client().zone(zone).logpush.jobs()
     assert job["id"] == 1 and "502" in job["filter"] and job.get("name") in (None, "")
+
+
+def test_the_plan_of_apply_writes_no_control_character() -> None:
+    """Of the class of issue 33, item 18: the plan `apply` and `ensure` print shows the stored
+    job's values, which come from the API; what does not print reaches the terminal escaped."""
+    from escpush.cli.logpush import _change_lines
+
+    [line] = _change_lines([{"field": "name", "before": "a\x1b]0;x\x07\r\nb", "after": {"k": "\u009b"}}])
+    for raw in ("\x1b", "\x07", "\r", "\n", "\u009b"):
+        assert raw not in line, repr(line)
+    assert "\\u001b]0;x\\u0007" in line, line

@@ -568,10 +568,13 @@ def run_delete(args: argparse.Namespace) -> int:
 def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
     import json
 
-    def shown(value: object) -> str:
-        return "(none)" if value is None else value if isinstance(value, str) else json.dumps(value)
+    from .logpush_terraform import _plain
 
-    return [f"      {c['field']}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
+    def shown(value: object) -> str:
+        # A stored job's values come from the API: what does not print is escaped (issue 33).
+        return "(none)" if value is None else _plain(value if isinstance(value, str) else json.dumps(value))
+
+    return [f"      {_plain(c['field'])}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
 
 
 def run_ensure(args: argparse.Namespace) -> int:
@@ -690,13 +693,15 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
+    from .logpush_terraform import _plain
+
     lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
     for entry in plan["jobs"]:
         sign, planned, done = _ACTIONS.get(entry["action"], ("*", entry["action"], entry["action"]))
         what = done if entry.get("done") else planned
         label = repr(entry["name"]) if entry.get("name") else "(no name)"
         job = f" job {entry['id']}" if entry.get("id") is not None else ""
-        lines.append(f"  {sign} {label}{job} ({entry['dataset']}): {what}")
+        lines.append(f"  {sign} {label}{job} ({_plain(entry['dataset'])}): {what}")
         lines.extend(_change_lines(entry["changes"]))
     return "\n".join(lines)
 
