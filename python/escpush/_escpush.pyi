@@ -600,11 +600,13 @@ class Logpush:
         ``cloudflare_logpush_job`` resources (provider v5) with ``import`` blocks. No
         credential is written: each is a reference, ``${NAME}`` (a jobs file) or
         ``${var.name}`` with a sensitive variable (Terraform)."""
-    def read_terraform(self, text: str) -> dict[str, Any]:
+    def read_terraform(self, text: str, *, scope_expressions: list[str] | None = None) -> dict[str, Any]:
         """The ``cloudflare_logpush_job`` resources of a Terraform file's text (``.tf``, or
         ``.tf.json`` told by its leading ``{``) as desired jobs, ``{"jobs": [...],
         "addresses": [...]}``, for ``apply`` (``${var.x}`` in a destination as
-        ``${TF_VAR_x}``; problems name each job by its resource address)."""
+        ``${TF_VAR_x}``; problems name each job by its resource address). A ``zone_id`` or
+        ``account_id`` escpush cannot evaluate (``var.zone_id``) is refused, since it may be
+        another scope's, unless ``scope_expressions`` names it (as written) as this scope."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
     def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...

@@ -510,11 +510,20 @@ impl PyLogpush {
     /// of `jobs[i]`. `${var.name}` in a `destination_conf` becomes `${TF_VAR_name}`
     /// (Terraform's own environment variable for it). A syntax error, an attribute escpush
     /// cannot evaluate (`local.x`, another resource's attribute, a function other than
-    /// `jsonencode`, a template directive), a literal `zone_id` or `account_id` of another
-    /// scope, `count`, `for_each` and a job `apply` would refuse raise `InvalidInput`, each
-    /// problem with its resource and line.
-    fn read_terraform(&self, py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        let doc = escpush_core::read_terraform_jobs(&text, &self.scope).map_err(|e| errors::core_error(py, &e))?;
+    /// `jsonencode`, a template directive), a `zone_id` or `account_id` of another scope, or
+    /// one escpush cannot evaluate (`var.zone_id`) that `scope_expressions` does not name as
+    /// this scope, `count`, `for_each` and a job `apply` would refuse raise `InvalidInput`,
+    /// each problem with its resource and line.
+    #[pyo3(signature = (text, *, scope_expressions=None))]
+    fn read_terraform(
+        &self,
+        py: Python<'_>,
+        text: Text,
+        scope_expressions: Option<Vec<String>>,
+    ) -> PyResult<Py<PyAny>> {
+        let assumed = scope_expressions.unwrap_or_default();
+        let doc = escpush_core::read_terraform_jobs_for(&text, &self.scope, &assumed)
+            .map_err(|e| errors::core_error(py, &e))?;
         convert::from_json(py, &doc)
     }
 

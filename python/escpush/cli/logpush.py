@@ -263,6 +263,9 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
         "reads them); the job fields given as options replace its",
     )
+    from .logpush_terraform import add_scope_expression
+
+    add_scope_expression(ensure)
     ensure.set_defaults(run=run_ensure)
     apply = command(
         logpush,
@@ -303,6 +306,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         help="delete before creating, to replace a job on a scope at its job limit (a failed creation then "
         "leaves the job it replaces deleted)",
     )
+    add_scope_expression(apply)
     apply.set_defaults(run=run_apply)
     fields = command(
         logpush,
@@ -565,10 +569,13 @@ def run_delete(args: argparse.Namespace) -> int:
 def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
     import json
 
-    def shown(value: object) -> str:
-        return "(none)" if value is None else value if isinstance(value, str) else json.dumps(value)
+    from .logpush_terraform import _plain
 
-    return [f"      {c['field']}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
+    def shown(value: object) -> str:
+        # A stored job's values come from the API: what does not print is escaped (issue 33).
+        return "(none)" if value is None else _plain(value if isinstance(value, str) else json.dumps(value))
+
+    return [f"      {_plain(c['field'])}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
 
 
 def run_ensure(args: argparse.Namespace) -> int:
@@ -687,15 +694,17 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
+    from .logpush_terraform import _plain
+
     lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
     for entry in plan["jobs"]:
         sign, planned, done = _ACTIONS.get(entry["action"], ("*", entry["action"], entry["action"]))
         what = done if entry.get("done") else planned
         label = repr(entry["name"]) if entry.get("name") else "(no name)"
         job = f" job {entry['id']}" if entry.get("id") is not None else ""
-        lines.append(f"  {sign} {label}{job} ({entry['dataset']}): {what}")
+        lines.append(f"  {sign} {label}{job} ({_plain(entry['dataset'])}): {what}")
         if entry.get("note"):
-            lines.append(f"    {entry['note']}")
+            lines.append(f"    {_plain(entry['note'])}")
         lines.extend(_change_lines(entry["changes"]))
     return "\n".join(lines)
 

@@ -35,10 +35,11 @@ def add(logpush: Commands) -> None:
         "export",
         "write the scope's jobs as a jobs file or as Terraform",
         "Write the jobs of the zone or account (all, or those --job names) to stdout: a jobs file, TOML "
-        "(default) or JSON, that `escpush logpush apply` reads back as nothing to do (each job needs a name, "
-        "and a name one job); or, with --format terraform, cloudflare_logpush_job resources of Cloudflare's "
-        "Terraform provider (v5 schema) with an import block each (id zones/<zone_id>/<job_id> or "
-        "accounts/<account_id>/<job_id>), for `terraform plan` to adopt the jobs. Filters are written in "
+        "(default) or JSON, that `escpush logpush apply` reads back as nothing to do (a name is one "
+        "job's; a job without one is written with its id); or, with --format terraform, "
+        "cloudflare_logpush_job resources of Cloudflare's Terraform provider (v5 schema) with an import block "
+        "each (id zones/<zone_id>/<job_id> or accounts/<account_id>/<job_id>), for `terraform plan` to adopt the "
+        "jobs. Filters are written in "
         "their canonical form: one JSON string, or with --filter-form jsonencode as jsonencode({...}) of the "
         "filter's tree. No credential is written: each credential of a destination_conf becomes a "
         "reference, ${NAME} in a jobs file (apply reads the environment variable NAME; unset, the job keeps "
@@ -99,8 +100,24 @@ def run_export(args: argparse.Namespace) -> int:
 
 def read_terraform_jobs(args: argparse.Namespace, path: str) -> dict[str, Any]:
     """The jobs of a Terraform file (its ``cloudflare_logpush_job`` resources), for the
-    scope the command acts on."""
-    return scope(args).logpush.read_terraform(read_text(path, "Terraform file"))
+    scope the command acts on (``--scope-expression``: the zone_id or account_id expressions
+    that stand for it)."""
+    return scope(args).logpush.read_terraform(
+        read_text(path, "Terraform file"), scope_expressions=getattr(args, "scope_expressions", None)
+    )
+
+
+def add_scope_expression(parser: argparse.ArgumentParser) -> None:
+    """``--scope-expression``, for the commands that read a Terraform file."""
+    parser.add_argument(
+        "--scope-expression",
+        dest="scope_expressions",
+        action="append",
+        metavar="EXPR",
+        help="in a Terraform file, a zone_id or account_id expression escpush cannot evaluate (var.zone_id, "
+        "cloudflare_zone.main.id) that stands for the --zone or --account given (again for more); without "
+        "it such a resource is refused, since it may be another zone's",
+    )
 
 
 def environment() -> dict[str, str]:
@@ -118,16 +135,27 @@ _FILTER = {
 }
 
 
+def _plain(value: object) -> str:
+    """A text of the plan as it may reach a terminal: every character that does not print
+    escaped as core escapes it (``printable``: ESC, OSC's BEL, C1 controls), and a line break
+    too, so that a value cannot start a line of its own."""
+    from .._format import printable
+
+    return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def _shown(value: object) -> str:
-    return "(none)" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "(none)"
+    return _plain(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
 def _change_text(change: dict[str, Any]) -> list[str]:
     mark = "!" if change["real"] else "="
-    lines = [f"{mark} {change['address']} ({change['action']})"]
+    lines = [f"{mark} {_plain(change['address'])} ({_plain(change['action'])})"]
     flt = change.get("filter")
     if flt:
-        lines.append(f"    {_FILTER.get(flt['change'], flt['change'])}")
+        lines.append(f"    {_FILTER.get(flt['change'], _plain(flt['change']))}")
         if flt["change"] == "real":
             lines.append(f"      before: {_shown(flt['before'])}")
             lines.append(f"      after:  {_shown(flt['after'])}")
@@ -139,11 +167,14 @@ def _change_text(change: dict[str, Any]) -> list[str]:
     problems = change.get("filter_problems") or []
     if problems:
         lines.append("    filter: INVALID, the API would refuse the job:")
-        lines += [f"      {p['path'] + ': ' if p['path'] else ''}{p['message']} [{p['code']}]" for p in problems]
+        lines += [
+            f"      {_plain(p['path']) + ': ' if p['path'] else ''}{_plain(p['message'])} [{_plain(p['code'])}]"
+            for p in problems
+        ]
     for attribute in change["attributes"]:
         note = "" if attribute["real"] else "  (set by the API)"
         lines.append(
-            f"    {attribute['attribute']}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
+            f"    {_plain(attribute['attribute'])}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
         )
     return lines
 

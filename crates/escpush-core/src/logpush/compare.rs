@@ -34,6 +34,16 @@ pub(super) fn filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, 
     }
 }
 
+/// A `filter` value as the API reads the one it is sent ([`JobSpec::from_body`](super::JobSpec::from_body)):
+/// the JSON document, or that document quoted once more; never the text form, which only
+/// escpush reads (`ClientCountry == "cn"` is refused, as the API refuses it: it is not JSON).
+pub(super) fn sent_filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, Error> {
+    match value {
+        Some(JsonValue::String(s)) if !s.trim().is_empty() => Ok(Some(Filter::parse(s)?)),
+        other => filter_value(other),
+    }
+}
+
 /// Whether two `logpull_options` texts mean the same (the same fields, timestamp format
 /// and flags, whatever their order in the query string); texts that do not parse compare
 /// as text.

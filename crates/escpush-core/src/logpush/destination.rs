@@ -136,6 +136,20 @@ const SHOWN_PARAMS: &[&str] = &[
     "host",
 ];
 
+/// Parameters shown masked (they are not in [`SHOWN_PARAMS`]) whose values the docs
+/// describe as no credential: an R2 `account-id` (r2.mdx), an S3-compatible `endpoint`
+/// (s3-compatible-endpoints.mdx), Datadog's `ddtags` (datadog.mdx), Splunk's and
+/// SentinelOne's `sourcetype` (splunk.mdx, sentinelone.mdx). With a value that is `true` or
+/// `false` (`updated=true`), which holds no credential either, an export writes them as they
+/// are ([`DestinationConf::secret_parts`]) instead of as a variable to set.
+const NOT_CREDENTIAL_PARAMS: &[&str] = &["account-id", "endpoint", "ddtags", "sourcetype"];
+
+/// Whether a parameter's value may be a credential (what an export turns into a variable):
+/// not one shown, not one the docs describe as none, not `true` or `false`.
+fn may_be_credential(key: &str, value: &str) -> bool {
+    !SHOWN_PARAMS.contains(&key) && !NOT_CREDENTIAL_PARAMS.contains(&key) && !matches!(value, "true" | "false")
+}
+
 /// The parameters that pick another store for the same bucket and path (an S3-compatible
 /// service's `endpoint`, an R2 `account-id`): they name a place, where the other parameters
 /// (the region, credentials, headers, options) say how to reach or write it.
@@ -406,11 +420,13 @@ impl DestinationConf {
             .collect()
     }
 
-    /// Where each part that [`DestinationConf::redacted`] masks sits in
-    /// [`DestinationConf::expose`], with a name for it: `userinfo` (a `user:password@`),
-    /// `collector_path` (a Sumo Logic collector's path) and each masked parameter by its key.
-    /// What an export turns into variables ([`export_jobs`](super::export_jobs)); empty
-    /// parameter values hold nothing and are left out.
+    /// Where each part that may be a credential sits in [`DestinationConf::expose`], with a
+    /// name for it: `userinfo` (a `user:password@`), `collector_path` (a Sumo Logic
+    /// collector's path) and each parameter [`DestinationConf::redacted`] masks by its key,
+    /// but those that hold none (`account-id`, `ddtags`, a `true` or `false`: see
+    /// `NOT_CREDENTIAL_PARAMS`). What an export turns into variables
+    /// ([`export_jobs`](super::export_jobs)); empty parameter values hold nothing and are
+    /// left out.
     pub(crate) fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
         let base = self.scheme.len() + "://".len();
         let path = self.path.as_str();
@@ -437,7 +453,7 @@ impl DestinationConf {
         let mut at = base + path.len() + 1;
         for part in query.split('&') {
             match part.split_once('=') {
-                Some((k, v)) if !v.is_empty() && !SHOWN_PARAMS.contains(&k) => {
+                Some((k, v)) if !v.is_empty() && may_be_credential(k, v) => {
                     let start = at + k.len() + 1;
                     out.push((start..start + v.len(), k.to_owned()));
                 }

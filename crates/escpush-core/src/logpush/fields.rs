@@ -458,6 +458,13 @@ impl JobField {
         !self.nullable && matches!(self.record, InRecord::Always(d) if d != RecordDefault::Null)
     }
 
+    /// Whether `value` says the field has no value: `null` (or absent) where the field takes
+    /// it, or the empty text a record holds for "none" (`kind: ""`): `"" -> null` is no change.
+    pub fn means_none(&self, value: &Value) -> bool {
+        value.is_null()
+            || (self.nullable && value.as_str() == Some("") && self.record == InRecord::Always(RecordDefault::Text("")))
+    }
+
     /// The problems of `value` given for this field in a job of `dataset` (none when it
     /// fits): null where the field takes none, its type, its allowed values, a mask where a
     /// secret goes, the datasets it (or the value) applies to.

@@ -26,8 +26,9 @@
 //! expression (a `local.`, another resource's attribute, a function other than
 //! `jsonencode`, an operator, a conditional, a `for`, a splat, a template directive
 //! `%{...}`) is refused with the resource, the attribute and its line: escpush cannot
-//! evaluate it, and guessing would apply something else. `zone_id` and `account_id` may be
-//! any expression: a literal one must be the scope the jobs are applied to. Other blocks
+//! evaluate it, and guessing would apply something else. A literal `zone_id` or `account_id`
+//! must be the scope the jobs are applied to; another expression only when the caller names
+//! it as that scope ([`read_terraform_jobs_for`]): it may be another zone's. Other blocks
 //! (`variable`, `import`, `provider`, other resources) are read past.
 //!
 //! The jobs read are checked as `apply` checks a jobs file, and the document carries each
@@ -49,9 +50,10 @@ use crate::problem::{Problem, ProblemCode};
 use crate::scope::Scope;
 use crate::suggest;
 
-use super::fields::{JobField, JobFieldType};
+use super::fields::{JobField, JobFieldType, OptionValue, OUTPUT_OPTIONS};
 use super::provider::{
-    has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_RESOURCE,
+    has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_DEFAULT_DATASET, TERRAFORM_OUTPUT_OPTIONS,
+    TERRAFORM_RESOURCE, TERRAFORM_V4_OUTPUT_OPTIONS,
 };
 
 /// How deep a `.tf.json` may nest: a resource's attributes are four levels down (`resource`,
@@ -130,6 +132,102 @@ fn hcl_resources<'a>(text: &'a str, body: &'a Body) -> Vec<Resource<'a>> {
                 .collect(),
         })
         .collect()
+}
+
+/// An `import` block (Terraform 1.5+): the address it imports to, written without spaces
+/// (`cloudflare_logpush_job.errors`), and the import id as written.
+struct Import<'a> {
+    to: String,
+    line: Option<usize>,
+    id: Written<'a>,
+}
+
+/// The address of an `import` block's `to` as written (the JSON syntax may write it as a
+/// template, `"${cloudflare_logpush_job.errors}"`), without whitespace.
+fn import_target(value: Written<'_>) -> Option<String> {
+    let text = match value {
+        Written::Json(Json::String(text)) => {
+            let inner = text.trim();
+            inner
+                .strip_prefix("${")
+                .and_then(|t| t.strip_suffix('}'))
+                .unwrap_or(inner)
+                .to_owned()
+        }
+        other => expression_text(other)?,
+    };
+    Some(text.chars().filter(|c| !c.is_whitespace()).collect())
+}
+
+/// The `import` blocks of a native-syntax file.
+fn hcl_imports<'a>(text: &'a str, body: &'a Body) -> Vec<Import<'a>> {
+    body.blocks()
+        .filter(|b| b.ident.as_str() == "import")
+        .filter_map(|b| {
+            let get = |name: &str| b.body.attributes().find(|a| a.key.as_str() == name);
+            let (to, id) = (get("to")?, get("id")?);
+            Some(Import {
+                to: import_target(Written::Hcl(&to.value, text))?,
+                line: line(text, b.ident.span()),
+                id: Written::Hcl(&id.value, text),
+            })
+        })
+        .collect()
+}
+
+/// The `import` blocks of a JSON-syntax file (`"import": [{"to": ..., "id": ...}]`).
+fn json_imports(doc: &Json) -> Vec<Import<'_>> {
+    let Ok(top) = json_objects(doc, "the file") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (key, value) in top {
+        if key != "import" {
+            continue;
+        }
+        let blocks: Vec<&Json> = match value {
+            Json::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for block in blocks {
+            let Json::Object(members) = block else { continue };
+            let get = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+            if let (Some(to), Some(id)) = (get("to"), get("id")) {
+                if let Some(to) = import_target(Written::Json(to)) {
+                    out.push(Import {
+                        to,
+                        line: None,
+                        id: Written::Json(id),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The job id an `import` block gives a resource of `scope`: its id must be the provider's
+/// import id of a job of that scope (`zones/<zone_id>/<job_id>`).
+fn imported_id(import: &Import<'_>, scope: &Scope) -> Result<u64, String> {
+    let at = import.line.map_or_else(
+        || "the import block".to_owned(),
+        |l| format!("the import block of line {l}"),
+    );
+    let id = match evaluate(import.id, false, true) {
+        Ok(Value::String(id)) => id,
+        Ok(_) => return Err(format!("{at} gives an id that is not a string")),
+        Err(why) => return Err(format!("{at} gives as id {why}; write its value")),
+    };
+    let prefix = super::provider::terraform_import_id(scope, 0);
+    let prefix = prefix.trim_end_matches('0');
+    match id.strip_prefix(prefix).map(str::parse::<u64>) {
+        Some(Ok(job)) if job > 0 => Ok(job),
+        _ => Err(format!(
+            "{at} imports {}, which is not a job of {scope} (its import ids are `{prefix}<job_id>`): the job would \
+             be another's",
+            crate::shown::json_string(&id)
+        )),
+    }
 }
 
 /// The objects of a JSON-syntax level: an object, or a list of objects (`"//"` comments
@@ -443,15 +541,19 @@ fn is_json(text: &str) -> bool {
 ///
 /// Refused, every problem with its resource, attribute and line: a syntax error (an
 /// attribute given twice is one), an attribute the resource does not have, a value escpush cannot evaluate, a
-/// literal `zone_id`/`account_id` of another scope, `count` and `for_each` (one resource is
-/// one job here), and a job `apply` would refuse (a job needs a name, a known dataset, ...).
+/// literal `zone_id`/`account_id` of another scope (or one escpush cannot evaluate: see
+/// [`read_terraform_jobs_for`]), `count` and `for_each` (one resource is one job here), a
+/// resource address declared twice, two `output_options`, and a job `apply` would refuse (a
+/// job needs a name, a known dataset, ...). A resource without `dataset` is of
+/// `http_requests`, the provider's default; a string where a number or a bool goes is
+/// converted as Terraform converts it (`"30"`).
 ///
 /// ```
 /// use escpush_core::{read_terraform_jobs, Scope};
 ///
 /// let tf = r#"
 /// resource "cloudflare_logpush_job" "errors" {
-///   zone_id          = var.zone_id
+///   zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
 ///   name             = "errors"
 ///   dataset          = "http_requests"
 ///   destination_conf = "s3://logs/http?region=us-east-1&secret-access-key=${var.errors_secret}"
@@ -463,6 +565,29 @@ fn is_json(text: &str) -> bool {
 /// assert_eq!(doc["addresses"][0], "cloudflare_logpush_job.errors");
 /// ```
 pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
+    read_terraform_jobs_for(text, scope, &[])
+}
+
+/// [`read_terraform_jobs`], where each of `scope_expressions` (as written, whitespace aside:
+/// `var.zone_id`, `cloudflare_zone.main.id`) is a `zone_id` or `account_id` the caller says
+/// stands for `scope`. Without it, a scope escpush cannot evaluate is refused: it may be
+/// another zone's or account's, and its job would be created in the wrong one.
+///
+/// ```
+/// use escpush_core::{read_terraform_jobs, read_terraform_jobs_for, Scope};
+///
+/// let tf = r#"
+/// resource "cloudflare_logpush_job" "errors" {
+///   zone_id          = var.zone_id
+///   name             = "errors"
+///   destination_conf = "r2://logs/http"
+/// }"#;
+/// let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap();
+/// assert!(read_terraform_jobs(tf, &zone).is_err());
+/// let doc = read_terraform_jobs_for(tf, &zone, &["var.zone_id".to_owned()]).unwrap();
+/// assert_eq!(doc["jobs"][0]["dataset"], "http_requests");
+/// ```
+pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[String]) -> Result<Value, Error> {
     // A byte-order mark an editor saved is not part of the file's text.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let invalid = |problem: Problem| Error::Invalid {
@@ -470,8 +595,10 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
     };
     let json;
     let body;
+    let imports;
     let resources = if is_json(text) {
         json = Json::parse_unique(text, JSON_DEPTH).map_err(|e| invalid(json_syntax(&e)))?;
+        imports = json_imports(&json);
         json_resources(&json).map_err(invalid)?
     } else {
         body = hcl_edit::parser::parse_body(text).map_err(|e| {
@@ -481,14 +608,45 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
             let spot = TextError::at(text, at, at + 1, ProblemCode::InvalidSyntax, e.message());
             invalid(Problem::new(spot.position(), spot.code, spot.message))
         })?;
+        imports = hcl_imports(text, &body);
         hcl_resources(text, &body)
     };
     let mut problems = Vec::new();
     let mut jobs = Vec::new();
     let mut addresses = Vec::new();
-    for resource in &resources {
+    for (i, resource) in resources.iter().enumerate() {
+        // Terraform refuses a file that declares one address twice ("Duplicate resource").
+        if let Some(first) = resources[..i].iter().find(|r| r.address == resource.address) {
+            problems.push(Problem::new(
+                resource.address.clone(),
+                ProblemCode::InvalidValue,
+                format!(
+                    "{}a resource of this address is declared {} too, and Terraform refuses a file that declares one \
+                     twice: give each its own name",
+                    at_line(resource.line),
+                    first
+                        .line
+                        .map_or_else(|| "before".to_owned(), |l| format!("on line {l}"))
+                ),
+            ));
+            continue;
+        }
         let mut found = Vec::new();
-        let job = resource_job(resource, scope, &mut found);
+        let mut job = resource_job(resource, scope, scope_expressions, &mut found);
+        // The job an `import` block names is the resource's, whatever its name (a nameless
+        // job is known by it alone).
+        if let Some(import) = imports.iter().find(|i| i.to == resource.address) {
+            match imported_id(import, scope) {
+                Ok(id) => {
+                    job.insert("id".to_owned(), Value::from(id));
+                }
+                Err(message) => found.push(Problem::new(
+                    resource.address.clone(),
+                    ProblemCode::InvalidValue,
+                    message,
+                )),
+            }
+        }
         if found.is_empty() {
             jobs.push(Value::Object(job));
             addresses.push(Value::String(resource.address.clone()));
@@ -513,7 +671,12 @@ fn json_syntax(err: &JsonError) -> Problem {
 }
 
 /// One resource's job; its problems pushed on `problems`.
-fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Problem>) -> Map<String, Value> {
+fn resource_job(
+    resource: &Resource<'_>,
+    scope: &Scope,
+    assumed: &[String],
+    problems: &mut Vec<Problem>,
+) -> Map<String, Value> {
     let address = &resource.address;
     let mut problem = |attribute: &str, line: Option<usize>, message: String| {
         let path = if attribute.is_empty() {
@@ -538,7 +701,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
                     DatasetScope::Account
                 };
                 scopes.push(kind);
-                if let Some(message) = other_scope(kind, value, scope) {
+                if let Some(message) = other_scope(kind, value, scope, assumed) {
                     problem(name, line, message);
                 }
             }
@@ -552,10 +715,11 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             field if has_attribute(field) && JobField::get(field).is_some() => {
                 // A destination, or a secret field, may hold a credential written out.
                 let credential = JobField::get(field).is_some_and(|f| f.secret || f.ty == JobFieldType::Destination);
-                match evaluate(value, field == "destination_conf", !credential) {
+                let ty = JobField::get(field).map_or("string", |f| f.ty.json_type());
+                match evaluate(value, field == "destination_conf", !credential).and_then(|v| convert(v, ty)) {
                     Ok(Value::Null) => {}
                     Ok(Value::Object(options)) if field == "output_options" => {
-                        job.insert(field.to_owned(), output_options(&options, line, &mut problem));
+                        job.insert(field.to_owned(), output_options(&options, line, false, &mut problem));
                     }
                     Ok(v) => {
                         job.insert(field.to_owned(), v);
@@ -574,10 +738,57 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             }
         }
     }
+    read_blocks(resource, &mut job, &mut problem);
+    // The provider's default, where a resource names no dataset (a creation needs one).
+    if !job.contains_key("dataset") && !resource.attributes.iter().any(|a| a.name == "dataset") {
+        job.insert(
+            "dataset".to_owned(),
+            Value::String(TERRAFORM_DEFAULT_DATASET.to_owned()),
+        );
+    }
+    if scopes.len() > 1 {
+        problem(
+            "",
+            resource.line,
+            "a job has zone_id or account_id, not both".to_owned(),
+        );
+    }
+    job
+}
+
+/// The nested blocks of a resource into `job`: provider v4's `output_options` (one, and not
+/// beside the attribute: Terraform takes one), `lifecycle` and `timeouts` read past, any other
+/// refused.
+fn read_blocks(
+    resource: &Resource<'_>,
+    job: &mut Map<String, Value>,
+    problem: &mut impl FnMut(&str, Option<usize>, String),
+) {
+    let mut options_at: Option<Option<usize>> = resource
+        .attributes
+        .iter()
+        .find(|a| a.name == "output_options")
+        .map(|a| a.line);
+    let attribute_options = options_at.is_some();
     for block in &resource.blocks {
         match block.kind {
             "lifecycle" | "timeouts" => {}
+            // Terraform takes one: a second block, or a block beside the attribute, is refused
+            // (else one of them would be dropped without a word).
+            "output_options" if options_at.is_some() => {
+                let message =
+                    if attribute_options {
+                        format!(
+                        "output_options is given as an attribute ({}) and as a block; Terraform takes one: keep one",
+                        options_at.flatten().map_or_else(|| "above".to_owned(), |l| format!("line {l}"))
+                    )
+                    } else {
+                        "a second output_options block; Terraform takes one: merge them".to_owned()
+                    };
+                problem("output_options", block.line, message);
+            }
             "output_options" => {
+                options_at = Some(block.line);
                 let mut options = Map::new();
                 for attribute in &block.attributes {
                     match evaluate(attribute.value, false, true) {
@@ -593,7 +804,7 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
                 }
                 job.insert(
                     "output_options".to_owned(),
-                    output_options(&options, block.line, &mut problem),
+                    output_options(&options, block.line, true, problem),
                 );
             }
             other => problem(
@@ -603,56 +814,158 @@ fn resource_job(resource: &Resource<'_>, scope: &Scope, problems: &mut Vec<Probl
             ),
         }
     }
-    if scopes.len() > 1 {
-        problem(
-            "",
-            resource.line,
-            "a job has zone_id or account_id, not both".to_owned(),
-        );
-    }
-    job
 }
 
 /// Why a resource's `zone_id` (`kind` zone) or `account_id` is not `scope`, if it is not:
-/// another kind, or a literal id of another zone or account (any other expression is taken
-/// as the scope).
-fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope) -> Option<String> {
+/// another kind, a literal id of another zone or account, or an expression escpush cannot
+/// evaluate (`var.zone_b`, `cloudflare_zone.main.id`) that the caller has not said stands for
+/// `scope` (one of `assumed`, compared without whitespace): it may be another zone's, and the
+/// job would be created in the wrong one.
+fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope, assumed: &[String]) -> Option<String> {
     let attribute = super::provider::scope_attribute(kind);
     if let Ok(Value::String(id)) = evaluate(value, false, true) {
-        (kind != scope.kind() || id != scope.id()).then(|| {
+        return (kind != scope.kind() || id != scope.id()).then(|| {
             format!(
                 "the job is of {} {id}, and the jobs are applied to {scope}: change {attribute}, or apply to that {}",
                 kind.as_str(),
                 kind.as_str()
             )
-        })
-    } else {
-        (kind != scope.kind()).then(|| {
-            format!(
-                "the job is of {}, and the jobs are applied to {scope}",
-                kind.with_article()
-            )
-        })
+        });
+    }
+    if kind != scope.kind() {
+        return Some(format!(
+            "the job is of {}, and the jobs are applied to {scope}",
+            kind.with_article()
+        ));
+    }
+    let written = expression_text(value);
+    let compact = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    if written
+        .as_deref()
+        .is_some_and(|w| assumed.iter().any(|a| compact(a) == compact(w)))
+    {
+        return None;
+    }
+    let shown = written.map_or_else(|| "an expression".to_owned(), |w| format!("`{w}`"));
+    let option = written_option(expression_text(value).as_deref().unwrap_or("EXPR"));
+    Some(format!(
+        "{attribute} is {shown}, which escpush does not evaluate, so it cannot tell whether the job is of {scope} \
+         (it may be another {}'s, and the job would be created in the wrong one): write the id, or say that \
+         the expression is {scope} ({option})",
+        kind.as_str()
+    ))
+}
+
+/// How the caller says that `expression` is the scope: the command line's option and
+/// Python's argument.
+fn written_option(expression: &str) -> String {
+    format!("--scope-expression '{expression}' on the command line, scope_expressions=[\"{expression}\"] in Python")
+}
+
+/// The text of an expression as written, for a message and to compare with what the caller
+/// names: the native syntax's source text; in the JSON syntax, the expression of a string
+/// that is one interpolation (`"${var.zone_id}"` is `var.zone_id`).
+fn expression_text(value: Written<'_>) -> Option<String> {
+    match value {
+        Written::Hcl(expr, text) => expr.span().and_then(|span| text.get(span)).map(|t| t.trim().to_owned()),
+        Written::Json(Json::String(text)) => {
+            let template = hcl_edit::parser::parse_template(text).ok()?;
+            match template.as_single_element() {
+                Some(Element::Interpolation(one)) => one
+                    .expr
+                    .span()
+                    .and_then(|span| text.get(span))
+                    .map(|t| t.trim().to_owned()),
+                _ => None,
+            }
+        }
+        Written::Json(_) => None,
+    }
+}
+
+/// A value as Terraform converts it to the attribute's type (`ty`: `"int"`, `"string"`,
+/// `"bool"`, anything else left as it is): a string that reads as a number to a number
+/// (`"30"`, `"1e3"`), `"true"`/`"false"` to a bool, a number or a bool to its text; any other
+/// string where a number or a bool goes is refused, as Terraform refuses it.
+fn convert(value: Value, ty: &str) -> Evaluated {
+    match (ty, value) {
+        ("int", Value::String(text)) => match text.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() => Ok(if n.fract() == 0.0 && n.abs() < 9.0e15 {
+                // A whole number is an integer, as the JSON the provider sends writes it.
+                #[allow(clippy::cast_possible_truncation)]
+                Value::from(n as i64)
+            } else {
+                Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }),
+            _ => Err(format!(
+                "the string {}, where Terraform takes a number",
+                crate::shown::json_string(&text)
+            )),
+        },
+        ("bool", Value::String(text)) => match text.as_str() {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(format!(
+                "the string {}, where Terraform takes true or false",
+                crate::shown::json_string(&text)
+            )),
+        },
+        ("string", v @ (Value::Number(_) | Value::Bool(_))) => Ok(Value::String(v.to_string())),
+        (_, v) => Ok(v),
+    }
+}
+
+/// The type Terraform converts an `output_options` key's value to (see [`convert`]).
+fn option_type(key: &str) -> &'static str {
+    match OUTPUT_OPTIONS.iter().find(|o| o.name == key).map(|o| o.value) {
+        Some(OptionValue::Bool) => "bool",
+        Some(OptionValue::Fraction) => "int",
+        Some(OptionValue::Text | OptionValue::OneOf(_)) => "string",
+        _ => "",
     }
 }
 
 /// An `output_options` object of attributes, as the job's keys (`cve_2021_44228` as
-/// `CVE-2021-44228`); `null` attributes left out.
+/// `CVE-2021-44228`; in provider v4's block, `v4`, its `cve20214428` too); `null` attributes
+/// left out, values converted as Terraform converts them.
 fn output_options(
     options: &Map<String, Value>,
     line: Option<usize>,
+    v4: bool,
     problem: &mut impl FnMut(&str, Option<usize>, String),
 ) -> Value {
     let mut out = Map::new();
-    for (attribute, value) in options {
+    for (written, value) in options {
         if value.is_null() {
             continue;
         }
-        if let Some(key) =
-            output_option_key(attribute).filter(|_| TERRAFORM_OUTPUT_OPTIONS.contains(&attribute.as_str()))
-        {
-            out.insert(key.to_owned(), value.clone());
+        let renamed = TERRAFORM_V4_OUTPUT_OPTIONS
+            .iter()
+            .find(|(old, _)| *old == written.as_str())
+            .map(|(_, new)| *new);
+        let attribute = match renamed {
+            Some(new) if v4 => new,
+            _ => written.as_str(),
+        };
+        if let Some(key) = output_option_key(attribute).filter(|_| TERRAFORM_OUTPUT_OPTIONS.contains(&attribute)) {
+            match convert(value.clone(), option_type(key)) {
+                Ok(v) => {
+                    out.insert(key.to_owned(), v);
+                }
+                Err(why) => problem(
+                    &format!("output_options.{written}"),
+                    line,
+                    format!("{why}; write its value"),
+                ),
+            }
+        } else if let Some(new) = renamed {
+            problem(
+                &format!("output_options.{written}"),
+                line,
+                format!("`{written}` is the name provider v4's output_options block gives `{new}`; write `{new}`"),
+            );
         } else {
+            let attribute = written;
             let hint = suggest::did_you_mean(suggest::closest(
                 attribute,
                 TERRAFORM_OUTPUT_OPTIONS.iter().map(|a| (*a, *a)),
@@ -731,7 +1044,7 @@ mod tests {
             }
             resource "cloudflare_zone" "main" { name = "example.com" }
         "#;
-        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        let doc = read_terraform_jobs_for(tf, &zone(), &["cloudflare_zone.main.id".to_owned()]).unwrap();
         assert_eq!(
             doc["jobs"][0]["destination_conf"],
             "s3://b/p?region=r&secret-access-key=${TF_VAR_key}\n"
@@ -908,7 +1221,8 @@ EOT
         ] {
             assert!(err.contains(expected), "{expected}\n{err}");
         }
-        assert!(!err.contains("zone_id"), "{err}");
+        // A scope escpush cannot evaluate is refused too (issue 33, item 10).
+        assert!(err.contains("zone_id is `cloudflare_zone.all[*].id`"), "{err}");
         // An attribute given twice is refused, as Terraform does.
         let err = refused(&job("  destination_conf = \"s3://b\"\n  name = \"b\""));
         assert!(
@@ -943,12 +1257,13 @@ resource "cloudflare_logpush_job" "errors" {
     "lifecycle": {"prevent_destroy": true}
   }}}, {"cloudflare_zone": {"main": {"name": "example.com"}}}]
 }"#;
-        let from_native = read_terraform_jobs(native, &zone()).unwrap();
-        assert_eq!(read_terraform_jobs(json, &zone()).unwrap(), from_native);
+        let read = |text: &str| read_terraform_jobs_for(text, &zone(), &[" var . zone_id ".to_owned()]).unwrap();
+        let from_native = read(native);
+        assert_eq!(read(json), from_native);
         let with_bom = format!("\u{feff}{json}");
-        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        assert_eq!(read(&with_bom), from_native);
         let with_bom = format!("\u{feff}{native}");
-        assert_eq!(read_terraform_jobs(&with_bom, &zone()).unwrap(), from_native);
+        assert_eq!(read(&with_bom), from_native);
         assert_eq!(from_native["addresses"], json!(["cloudflare_logpush_job.errors"]));
         // Problems name the resource and the attribute; the JSON syntax has no line to give.
         let err = refused(
@@ -976,13 +1291,17 @@ resource "cloudflare_logpush_job" "errors" {
         let err = refused(&job("  destination_conf = \"s3://b\"").replace("http_requests", "http_request"));
         assert!(err.contains("cloudflare_logpush_job.a.dataset: "), "{err}");
         assert!(!err.contains("jobs[0]"), "{err}");
-        let err = refused(
-            "resource \"cloudflare_logpush_job\" \"a\" {\n  dataset = \"http_requests\"\n  destination_conf = \"s3://b\"\n}",
-        );
-        assert!(
-            err.contains("cloudflare_logpush_job.a.name: a job kept in a file needs a name"),
-            "{err}"
-        );
+        // A resource without a name is read (issue 33); the plan cannot create it (it could
+        // not be found again) unless an import block says which job it is.
+        let doc = read_terraform_jobs(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  dataset = \"http_requests\"\n  destination_conf = \"r2://b\"\n}",
+            &zone(),
+        )
+        .unwrap();
+        let err = crate::logpush::plan_document(&doc, &[], &zone(), crate::logpush::PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cloudflare_logpush_job.a: a job without a name"), "{err}");
         // While planning: a creation needs the credentials its variables stand for.
         let doc = read_terraform_jobs(
             &job("  destination_conf = \"s3://b?region=r&secret-access-key=${var.k}\""),
@@ -996,5 +1315,111 @@ resource "cloudflare_logpush_job" "errors" {
             err.contains("cloudflare_logpush_job.a.destination_conf: creating the job"),
             "{err}"
         );
+    }
+
+    /// Issue 33, item 12: files written by others, read as Terraform and the provider read them.
+    #[test]
+    fn v4_blocks_quoted_numbers_and_the_default_dataset() {
+        // v4's output_options block names the CVE option `cve20214428`.
+        let tf = r#"
+resource "cloudflare_logpush_job" "a" {
+  name             = "a"
+  dataset          = "http_requests"
+  destination_conf = "r2://b/p"
+  output_options {
+    cve20214428 = true
+    sample_rate = "0.5"
+  }
+}"#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        assert_eq!(
+            doc["jobs"][0]["output_options"],
+            json!({"CVE-2021-44228": true, "sample_rate": 0.5})
+        );
+        // Terraform converts a string to the attribute's type: a number, a bool, text.
+        let doc = read_terraform_jobs(
+            &job("  destination_conf = \"r2://b/p\"\n  max_upload_interval_seconds = \"30\"\n  max_upload_records = \"1e3\"\n  enabled = \"true\"\n  kind = \"\""),
+            &zone(),
+        )
+        .unwrap();
+        let read = &doc["jobs"][0];
+        assert_eq!(read["max_upload_interval_seconds"], 30);
+        assert_eq!(read["max_upload_records"], 1000);
+        assert_eq!(read["enabled"], true);
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  max_upload_records = \"many\"",
+        ));
+        assert!(err.contains("max_upload_records: line 5: "), "{err}");
+        // v5 defaults `dataset` to http_requests.
+        let doc = read_terraform_jobs(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  destination_conf = \"r2://b/p\"\n}\n",
+            &zone(),
+        )
+        .unwrap();
+        assert_eq!(doc["jobs"][0]["dataset"], "http_requests");
+    }
+
+    #[test]
+    fn what_terraform_refuses_twice_is_refused() {
+        let one = job("  destination_conf = \"r2://b/p\"");
+        let err = refused(&format!("{one}{}", one.replace("name = \"a\"", "name = \"b\"")));
+        assert!(
+            err.contains("cloudflare_logpush_job.a: line 6: a resource of this address is declared on line 1 too"),
+            "{err}"
+        );
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  output_options {\n    sample_rate = 0.5\n  }\n  output_options {\n    sample_rate = 0.25\n  }",
+        ));
+        assert!(
+            err.contains("output_options: line 8: a second output_options block"),
+            "{err}"
+        );
+        let err = refused(&job(
+            "  destination_conf = \"r2://b/p\"\n  output_options = { sample_rate = 0.5 }\n  output_options {\n    sample_rate = 0.25\n  }",
+        ));
+        assert!(
+            err.contains("output_options: line 6: output_options is given as an attribute (line 5) and as a block"),
+            "{err}"
+        );
+        let json = r#"{"resource": {"cloudflare_logpush_job": {"a": [
+            {"name": "a", "dataset": "http_requests", "destination_conf": "r2://b/p"},
+            {"name": "b", "dataset": "http_requests", "destination_conf": "r2://b/q"}]}}}"#;
+        assert!(refused(json).contains("cloudflare_logpush_job.a: a resource of this address is declared"));
+    }
+
+    /// Issue 33, item 10: a scope escpush cannot evaluate may be another zone's; it is taken
+    /// for the scope given only when the caller says so.
+    #[test]
+    fn a_scope_escpush_cannot_evaluate_is_refused_unless_named() {
+        let tf = |scope: &str| {
+            format!(
+                "resource \"cloudflare_logpush_job\" \"b\" {{\n  zone_id = {scope}\n  name = \"b\"\n  dataset = \"http_requests\"\n  destination_conf = \"r2://b/p\"\n}}\n"
+            )
+        };
+        let err = refused(&tf("var.zone_b"));
+        assert!(
+            err.contains(
+                "cloudflare_logpush_job.b.zone_id: line 2: zone_id is `var.zone_b`, which escpush does not evaluate, \
+                 so it cannot tell whether the job is of zone 023e105f4ecef8ad9ca31a8372d0c353"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("--scope-expression 'var.zone_b'"), "{err}");
+        // Named, it is the scope; another expression still is not.
+        let named = ["var.zone_b".to_owned()];
+        assert!(read_terraform_jobs_for(&tf("var.zone_b"), &zone(), &named).is_ok());
+        let err = read_terraform_jobs_for(&tf("var.zone_a"), &zone(), &named)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("zone_id is `var.zone_a`"), "{err}");
+        // The JSON syntax: the expression inside "${...}".
+        let json = r#"{"resource": {"cloudflare_logpush_job": {"b": {"zone_id": "${var.zone_b}", "name": "b",
+            "dataset": "http_requests", "destination_conf": "r2://b/p"}}}}"#;
+        assert!(refused(json).contains("cloudflare_logpush_job.b.zone_id: zone_id is `var.zone_b`"));
+        assert!(read_terraform_jobs_for(json, &zone(), &named).is_ok());
+        // A literal of the scope needs nothing; an account_id on a zone is refused as before.
+        assert!(read_terraform_jobs(&tf("\"023e105f4ecef8ad9ca31a8372d0c353\""), &zone()).is_ok());
+        let err = refused(&tf("var.zone_b").replace("zone_id", "account_id"));
+        assert!(err.contains("the job is of an account"), "{err}");
     }
 }

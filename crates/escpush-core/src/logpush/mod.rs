@@ -52,7 +52,7 @@ pub use fields::{
     job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
     OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
-pub use hcl::read_terraform_jobs;
+pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
 };

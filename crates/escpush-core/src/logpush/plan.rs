@@ -285,14 +285,38 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
         });
     };
     let labels = job_labels(doc, items.len());
+    // A Terraform resource is known by its address: one without a name is read (the plan
+    // finds it by the id its import block gives, or refuses to create it).
+    let by_address = doc
+        .get("addresses")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.len() == items.len());
     let mut problems = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut ids: BTreeMap<u64, usize> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, (item, at)) in items.iter().zip(&labels).enumerate() {
         let Some(obj) = item.as_object() else {
             problems.push(problem(at.clone(), "a job is an object of its fields".to_owned()));
             continue;
         };
+        let id = obj.get("id").map(|v| v.as_u64().filter(|n| *n > 0));
+        match id {
+            Some(Some(id)) => {
+                if let Some(first) = ids.insert(id, i) {
+                    problems.push(problem(
+                        format!("{at}.id"),
+                        format!("job {id} is {} too; a job is one entry", labels[first]),
+                    ));
+                }
+            }
+            Some(None) => problems.push(problem(
+                format!("{at}.id"),
+                "`id` names the job this entry is (the API's id, an integer of 1 or more)".to_owned(),
+            )),
+            None => {}
+        }
+        let id = id.flatten();
         match obj.get("name").and_then(Value::as_str).map(str::trim) {
             Some(name) if !name.is_empty() => {
                 if let Some(first) = seen.insert(name.to_owned(), i) {
@@ -305,9 +329,11 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                     ));
                 }
             }
+            _ if id.is_some() || by_address => {}
             _ => problems.push(problem(
                 format!("{at}.name"),
-                "a job kept in a file needs a name: it is how the job is found again".to_owned(),
+                "a job kept in a file needs a name, or the `id` of the job it is: it is how the job is found again"
+                    .to_owned(),
             )),
         }
         let desired = match normalize(obj) {
@@ -318,7 +344,9 @@ pub fn desired_jobs(doc: &Value, scope: DatasetScope) -> Result<Vec<Map<String, 
                 continue;
             }
         };
-        if let Err(err) = JobSpec::read_body(&Value::Object(desired.clone()), scope, false) {
+        let mut body = desired.clone();
+        body.remove("id");
+        if let Err(err) = JobSpec::read_body(&Value::Object(body), scope, false) {
             let found = match err {
                 Error::Invalid { problems } => problems,
                 Error::Filter(f) => f.into_problems(),
@@ -410,7 +438,7 @@ fn plan_labelled(
     let mut entries = Vec::new();
     let mut claimed = Vec::new();
     for (want, label) in desired.iter().zip(labels) {
-        let entry = plan_entry(want, stored, scope.kind()).map_err(|err| match err {
+        let entry = plan_entry(want, stored, scope).map_err(|err| match err {
             Error::Invalid { problems } => Error::Invalid {
                 problems: problems.into_iter().map(|p| p.within(label)).collect(),
             },
@@ -460,7 +488,7 @@ fn plan_labelled(
 /// way): `create`, `update` or `unchanged`; a creation the scope has no room for (its job
 /// limits, [`JOB_LIMITS`](super::JOB_LIMITS)) is refused.
 pub fn plan_job(want: &Map<String, Value>, stored: &[Map<String, Value>], scope: &Scope) -> Result<PlanEntry, Error> {
-    let entry = plan_entry(want, stored, scope.kind())?;
+    let entry = plan_entry(want, stored, scope)?;
     check_limits(std::slice::from_ref(&entry), false, stored, scope)?;
     Ok(entry)
 }
@@ -534,22 +562,21 @@ fn limit_error(limit: &JobLimit, scope: &Scope, held: usize, creates: usize, del
 }
 
 /// One desired job's entry, without the limit check (the plan checks every entry at once).
-fn plan_entry(
-    want: &Map<String, Value>,
-    stored: &[Map<String, Value>],
-    scope: DatasetScope,
-) -> Result<PlanEntry, Error> {
-    let want = normalize(want)?;
-    let name = want.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
+fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &Scope) -> Result<PlanEntry, Error> {
+    let scope: DatasetScope = place.kind();
+    let mut want = normalize(want)?;
+    let wanted_id = want.remove("id").and_then(|v| v.as_u64()); // the job it is, by `located`
+    let name = want
+        .get("name")
+        .and_then(Value::as_str)
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty());
     let dataset = want
         .get("dataset")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let namesakes: Vec<&Map<String, Value>> = stored
-        .iter()
-        .filter(|j| name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name.as_deref())
-        .collect();
+    let namesakes = located(stored, wanted_id, name.as_deref(), place)?;
     let Some(&job) = namesakes.first() else {
         sendable(&want, "creating the job")?;
         let spec = JobSpec::from_body(&Value::Object(settled(want.clone())), scope)?;
@@ -563,7 +590,7 @@ fn plan_entry(
             update: None,
         });
     };
-    let label = name.as_deref().unwrap_or_default();
+    let label = &name.clone().or(wanted_id.map(|id| id.to_string())).unwrap_or_default();
     if namesakes.len() > 1 {
         let ids: Vec<String> = namesakes
             .iter()
@@ -641,6 +668,46 @@ fn plan_entry(
     })
 }
 
+/// The stored jobs a desired one is: the job of its id (a Terraform import block's, or a
+/// jobs file's `id`), whatever its name, else those of its name; none for a creation. An id
+/// the scope has no job of is refused, and so is the creation of a job without a name, which
+/// escpush (keeping no state) could not find again.
+fn located<'a>(
+    stored: &'a [Map<String, Value>],
+    wanted_id: Option<u64>,
+    name: Option<&str>,
+    place: &Scope,
+) -> Result<Vec<&'a Map<String, Value>>, Error> {
+    let found: Vec<&Map<String, Value>> = stored
+        .iter()
+        .filter(|j| match wanted_id {
+            Some(id) => j.get("id").and_then(Value::as_u64) == Some(id),
+            None => name.is_some() && j.get("name").and_then(Value::as_str).map(str::trim) == name,
+        })
+        .collect();
+    let refuse = |message: String| Error::Invalid {
+        problems: vec![Problem::new("", ProblemCode::InvalidValue, message)],
+    };
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    if let Some(id) = wanted_id {
+        return Err(refuse(format!(
+            "{place} has no job {id}, which the entry names (its import block, or its `id`): it was deleted, or is \
+             another scope's; remove the id to create the job"
+        )));
+    }
+    if name.is_none() {
+        return Err(refuse(
+            "a job without a name, and no import block gives its id: escpush keeps no state, so a job it created \
+             could not be found again (the next apply would create another); give it a name, or import the job \
+             it is (an import block with its id)"
+                .to_owned(),
+        ));
+    }
+    Ok(found)
+}
+
 /// `want` with the credentials its `destination_conf` leaves to the stored `job` (references
 /// no variable resolved) taken from the job's.
 fn with_job_credentials(mut want: Map<String, Value>, job: &Map<String, Value>) -> Map<String, Value> {
@@ -713,8 +780,8 @@ fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Data
             (Value::Object(old), Value::Object(new)) => new.iter().all(|(k, v)| old.get(k) == Some(v)),
             _ => before == after,
         },
-        "kind" => before.as_str().unwrap_or_default() == after.as_str().unwrap_or_default(),
-        _ => before == after,
+        // `kind: ""` and no kind say the same ([`JobField::means_none`]).
+        _ => before == after || JobField::get(key).is_some_and(|f| f.means_none(before) && f.means_none(after)),
     }
 }
 

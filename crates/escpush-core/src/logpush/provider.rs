@@ -60,6 +60,61 @@ pub const TERRAFORM_OUTPUT_OPTIONS: &[&str] = &[
     "timestamp_format",
 ];
 
+/// The attributes of provider v4's `output_options` block named otherwise in v5 (v4's
+/// `resource_cloudflare_logpush_job` schema; the provider's v4 to v5 migration guide:
+/// "`output_options.cve20214428` | `cve20214428 = false` | `cve_2021_44228 = false`").
+pub const TERRAFORM_V4_OUTPUT_OPTIONS: &[(&str, &str)] = &[("cve20214428", "cve_2021_44228")];
+
+/// The dataset of a resource that names none (schema.go: `Default:
+/// stringdefault.StaticString("http_requests")`).
+pub const TERRAFORM_DEFAULT_DATASET: &str = "http_requests";
+
+/// The datasets the provider's `dataset` validator takes (schema.go's
+/// `stringvalidator.OneOfCaseInsensitive(...)`); a job of another dataset the API has is
+/// refused by `terraform plan` until a provider release lists it.
+pub const TERRAFORM_DATASETS: &[&str] = &[
+    "access_requests",
+    "audit_logs",
+    "audit_logs_v2",
+    "biso_user_actions",
+    "casb_findings",
+    "device_posture_results",
+    "dex_application_tests",
+    "dex_device_state_events",
+    "dlp_forensic_copies",
+    "dns_firewall_logs",
+    "dns_logs",
+    "email_security_alerts",
+    "email_security_post_delivery_events",
+    "firewall_events",
+    "gateway_dns",
+    "gateway_http",
+    "gateway_network",
+    "http_requests",
+    "ipsec_logs",
+    "magic_ids_detections",
+    "mcp_portal_logs",
+    "mnm_flow_logs",
+    "nel_reports",
+    "network_analytics_logs",
+    "page_shield_events",
+    "sinkhole_http_logs",
+    "spectrum_events",
+    "ssh_logs",
+    "turnstile_events",
+    "warp_config_changes",
+    "warp_toggle_changes",
+    "websocket_analytics",
+    "workers_trace_events",
+    "zaraz_events",
+    "zero_trust_network_sessions",
+];
+
+/// The deprecated attributes (schema.go: `DeprecationMessage`) with their defaults: one
+/// written at its default would only make Terraform warn, so an export leaves it out
+/// (Terraform then sets the same default).
+pub const TERRAFORM_DEPRECATED: &[(&str, &str)] = &[("frequency", "high"), ("logpull_options", "")];
+
 /// The attributes that are the job's scope, not a job field.
 pub(crate) fn scope_attribute(kind: DatasetScope) -> &'static str {
     match kind {

@@ -22,7 +22,7 @@ use crate::error::Error;
 use crate::filter::{Filter, Limits};
 use crate::problem::{Problem, ProblemCode};
 
-use super::compare::filter_value;
+use super::compare::sent_filter_value;
 use super::fields::{shown_value, JobField};
 use super::provider::TERRAFORM_RESOURCE;
 
@@ -156,7 +156,8 @@ fn filter_problems(after: &Value, marks: &Marks<'_>) -> Vec<Value> {
         .get("dataset")
         .and_then(Value::as_str)
         .and_then(|name| Dataset::get(name, None).ok());
-    let problems = match filter_value(after.get("filter")) {
+    // What the provider sends, as the API reads it: JSON, never escpush's text form.
+    let problems = match sent_filter_value(after.get("filter")) {
         Ok(Some(filter)) => filter.problems(dataset, Limits::default()),
         Ok(None) => Vec::new(),
         Err(Error::Filter(err)) => err.problems().to_vec(),
@@ -221,8 +222,9 @@ fn filter_change(before: &Value, after: &Value, marks: &Marks<'_>) -> Value {
         return Value::Null;
     }
     let result = |change: &str, counterexample: Value, matches: Value| json!({"change": change, "before": show(b), "after": show(a), "counterexample": counterexample, "matches": matches});
-    // A side that is no filter: a change escpush cannot judge, shown as it is.
-    let (Ok(fb), Ok(fa)) = (filter_value(b), filter_value(a)) else {
+    // A side that is no filter the API takes (text that is not JSON, escpush's text form
+    // included): a real change escpush cannot judge, shown as it is.
+    let (Ok(fb), Ok(fa)) = (sent_filter_value(b), sent_filter_value(a)) else {
         return result("real", Value::Null, Value::Null);
     };
     let dataset = [after, before]
@@ -280,11 +282,13 @@ fn attribute_changes(before: &Value, after: &Value, marks: &Marks<'_>) -> Vec<Va
         }
         let (old, new) = (b.get(name).unwrap_or(&Value::Null), a.get(name).unwrap_or(&Value::Null));
         let unknown = marks.unknown(name);
-        if !unknown && old == new {
+        let field = JobField::get(name);
+        let both_none = field.is_some_and(|f| f.means_none(old) && f.means_none(new));
+        if !unknown && (old == new || both_none) {
             continue;
         }
         // A field the API sets (last_complete, error_message, ...) changes on its own.
-        let set_by_api = JobField::get(name).is_some_and(|f| !f.create && !f.update);
+        let set_by_api = field.is_some_and(|f| !f.create && !f.update);
         let sensitive = marks.sensitive(name);
         out.push(json!({
             "attribute": name,
