@@ -172,7 +172,8 @@ def tree_lines(where: Mapping[str, Any], ascii_only: bool) -> list[str]:
 
 
 _BREAKDOWN_HEADER = ["lines", "of all", "kept", "kept %", "bytes kept", "of bytes"]
-_NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
+# The rows of a time table that are not buckets, and their labels (tables of text and DataFrames).
+NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
 
 
 def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -213,8 +214,14 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
         tables.append((title, ["group", *_BREAKDOWN_HEADER], rows))
     if breakdown["every"] is not None:
         rows = [cells(b["start"], b) for b in breakdown["buckets"]]
-        rows += [cells(label, breakdown[name]) for name, label in _NAMED_TIME_ROWS if breakdown[name]["lines"]]
+        rows += [cells(label, breakdown[name]) for name, label in NAMED_TIME_ROWS if breakdown[name]["lines"]]
         title = f"every {interval(breakdown['every'])} of {breakdown['time_field']}"
+        left = breakdown["other_buckets"]
+        if left["lines"]:
+            title += (
+                f", the first {breakdown['max_buckets']:,} buckets (those from {left['from']} on are counted as "
+                "other buckets)"
+            )
         tables.append((title, ["start (UTC)", *_BREAKDOWN_HEADER], rows))
     return tables
 

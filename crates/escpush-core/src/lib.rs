@@ -98,4 +98,4 @@ pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
 pub use suggest::closest_name;
-pub use time::{format_time, unix_from_civil, Timestamp};
+pub use time::{format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};
