@@ -272,7 +272,7 @@ class ScanResult:
     @property
     def breakdown(self) -> dict[str, Any] | None:
         """With ``group_by`` or ``every``: ``group_by``, ``groups``, ``other`` (the lines of
-        the groups not listed, and how many ``groups``), ``exact`` (False when more groups
+        the groups not listed, how many ``groups``, and its ``label``, ``(other)``), ``exact`` (False when more groups
         came than could be held: the smallest were then moved to ``other`` as the scan went),
         ``peak_groups``, ``time_field``, ``every`` (seconds), ``buckets`` (at most
         ``max_buckets``, 100,000, the first in time), ``no_time``, ``unreadable_time`` and
@@ -282,8 +282,10 @@ class ScanResult:
     @property
     def groups(self) -> list[dict[str, Any]] | None:
         """With ``group_by``: the groups, most lines first, each with ``key`` (the fields'
-        values as ``json.loads`` gives them; a missing field is left out), ``label`` and the
-        counts of a row."""
+        values as ``json.loads`` gives them; a missing field is left out), ``label`` (one per
+        group: a string that would read as another value, or in parentheses as ``(missing)``
+        and ``(other)`` are, is quoted; with several fields, the values joined by `` · ``, a
+        string holding ``·`` or starting with ``[`` or ``{`` quoted) and the counts of a row."""
     @property
     def buckets(self) -> list[dict[str, Any]] | None:
         """With ``every``: the time buckets that hold lines, in time order (the first 100,000),

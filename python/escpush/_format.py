@@ -180,7 +180,7 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
     """The breakdown of ``ScanResult.to_dict()`` as tables of text, for the command line and
     the notebook display: (title, header, rows). Each row: the group or bucket, its lines and
     their share of the lines read, the lines kept and their share of the row, the bytes kept
-    and their share of the row's bytes. The groups beyond ``top`` make one row, ``other``;
+    and their share of the row's bytes. The groups beyond ``top`` make one row, ``(other: N groups)``;
     lines without a readable time, rows of their own."""
     breakdown = data.get("breakdown")
     if not breakdown:
@@ -203,7 +203,9 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
         rows = [cells(g["label"], g) for g in breakdown["groups"]]
         other = breakdown["other"]
         if other["lines"]:
-            rows.append(cells(f"other ({plural(other['groups'], 'group')})", other))
+            # The row's label with its count inside the parentheses, `(other: 2 groups)`, which
+            # no group's label is (a string in parentheses is shown quoted).
+            rows.append(cells(f"{other['label'][:-1]}: {plural(other['groups'], 'group')})", other))
         listed = len(breakdown["groups"])
         total = listed + other["groups"]
         title = f"by {', '.join(breakdown['group_by'])}: {plural(total, 'group')}"

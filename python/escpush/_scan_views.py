@@ -24,7 +24,7 @@ _COUNTS = ("lines", "matched", "bytes", "matched_bytes", "line_share", "byte_sha
 def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
     """The columns of one table of ``result``: ``groups`` (a column per grouped field, a
     ``group`` label, the counts, and ``share``, the group's share of the lines read; the
-    groups beyond ``top`` as one row labelled ``other``), ``buckets`` (``start``, ``end`` as
+    groups beyond ``top`` as one row labelled ``(other)``), ``buckets`` (``start``, ``end`` as
     UTC datetimes, the counts; the lines without a time, or with one that could not be read,
     and those of the buckets past the first 100,000, as rows with no start, labelled ``no
     time``, ``unreadable time`` and ``other buckets``) or ``inputs``."""
@@ -47,7 +47,7 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
         fields = breakdown["group_by"]
         rows = list(breakdown["groups"])
         if breakdown["other"]["lines"]:
-            rows.append({"key": {}, "label": "other", **breakdown["other"]})
+            rows.append({"key": {}, **breakdown["other"]})
         out: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
         for name in fields:
             out[name] = [r["key"].get(name) for r in rows]

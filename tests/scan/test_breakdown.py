@@ -257,6 +257,26 @@ def test_past_the_bucket_cap_the_first_buckets_are_listed_and_the_rest_reported(
     assert b["other_buckets"]["lines"] == 50_000 and b["other_buckets"]["from"] == "1970-01-02T03:46:40Z"
 
 
+def test_no_two_rows_of_a_breakdown_have_one_label(tmp_path: Path) -> None:
+    """Issue 33, item 17: labels of several fields joined with " · " collided (``"x · y"`` +
+    ``"z"`` and ``"x"`` + ``"y · z"``), and a string group ``"other"`` beside the row of the
+    groups not listed."""
+    logs = tmp_path / "labels.ndjson"
+    records = [{"A": "x · y", "B": "z"}, {"A": "x", "B": "y · z"}, {"A": '["p', "B": 'q"]'}, {"A": ["p · q"]}]
+    logs.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    groups = field("A").eq("x").scan(logs, group_by=["A", "B"]).groups or []
+    labels = [g["label"] for g in groups]
+    assert len(set(labels)) == 4, labels
+    assert '"x · y" · z' in labels and 'x · "y · z"' in labels
+    # A group "other" (and "(other)") beside the groups not listed.
+    logs.write_text("".join(json.dumps({"A": a}) + "\n" for a in ["other"] * 3 + ["(other)"] * 2 + ["b", "c"]))
+    result = field("A").eq("b").scan(logs, group_by="A", top=2)
+    frame = result.to_pandas()
+    assert list(frame["group"]) == ["other", '"(other)"', "(other)"]
+    assert len(set(frame["group"])) == len(frame)
+    assert (result.breakdown or {})["other"]["label"] == "(other)"
+
+
 def test_every_line_is_in_one_group_and_one_bucket(tmp_path: Path) -> None:
     lines = kinds_lines(2000, seed=3)
     logs = tmp_path / "kinds.ndjson.gz"
@@ -379,7 +399,7 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
     pd = need("pandas")
     groups = result.to_pandas()
     assert list(groups.columns[:3]) == ["group", "Country", "Status"]
-    assert len(groups) == 6 and groups["group"].iloc[-1] == "other"
+    assert len(groups) == 6 and groups["group"].iloc[-1] == "(other)"
     statuses = result.to_pandas().loc[:, "Status"]
     assert statuses.dtype == object or str(statuses.dtype) == "Int64"  # never floats for integers
     assert groups["lines"].sum() == result.total - result.malformed

@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use escpush_core::{format_time, percent, share, Dataset, Filter, GroupValue};
 use escpush_scan::{
     parse_every, parse_time, Breakdown, BreakdownResult, Counts, Input, InputResult, Malformed, ScanError, ScanResult,
-    Scanner, Selection, MAX_BUCKETS,
+    Scanner, Selection, MAX_BUCKETS, OTHER_LABEL,
 };
 
 use crate::errors;
@@ -163,14 +163,14 @@ fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'
         }
         let item = PyDict::new(py);
         item.set_item("key", key)?;
-        let label: Vec<String> = g.key.iter().map(ToString::to_string).collect();
-        item.set_item("label", label.join(" · "))?;
+        item.set_item("label", g.label())?;
         put_row(&item, &g.counts)?;
         groups.append(item)?;
     }
     d.set_item("groups", groups)?;
     let other = row(py, &b.other)?;
     other.set_item("groups", b.other_groups)?;
+    other.set_item("label", OTHER_LABEL)?;
     d.set_item("other", other)?;
     d.set_item("exact", b.exact)?;
     d.set_item("peak_groups", b.peak_groups)?;

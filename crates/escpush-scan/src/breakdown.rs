@@ -257,6 +257,19 @@ pub struct Group {
     pub counts: Counts,
 }
 
+/// The label of the row of the groups not listed ([`BreakdownResult::other`]): in
+/// parentheses, as `(missing)` is, which no group's label is (a string in parentheses is shown
+/// quoted, see [`GroupValue`]'s `Display`).
+pub const OTHER_LABEL: &str = "(other)";
+
+impl Group {
+    /// What tables, plots and `label` show for the group: one label per group, never another
+    /// group's nor [`OTHER_LABEL`] ([`GroupValue::label`]).
+    pub fn label(&self) -> String {
+        GroupValue::label(&self.key)
+    }
+}
+
 /// One time bucket: its bounds (unix seconds) and its counts.
 ///
 /// A bucket spans `[start, end)`, `start` a multiple of its width; both are clipped to the

@@ -526,26 +526,37 @@ def emit(args: argparse.Namespace, data: object, text: str) -> None:
 
 
 def strict_json(data: object) -> str:
-    """``data`` as JSON that every parser reads: a float JSON cannot write (a log value of
-    ``1e400`` read as infinite, in a breakdown's group key) is written as the string
-    ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``, where ``json.dumps`` writes the bare
-    ``Infinity`` that strict parsers refuse."""
+    """``data`` as JSON that every parser reads: an infinite float (a log value of ``1e400``,
+    in a breakdown's group key) is written as the number ``1e999`` (``-1e999``), which
+    ``json.loads`` reads back as infinite and JavaScript as ``Infinity``, where ``json.dumps``
+    writes the bare ``Infinity`` that strict parsers refuse; a number still, so never the
+    same as the string ``"Infinity"``. A NaN, which no JSON log holds, is written ``null``."""
     import json
     import math
+    import secrets
+
+    try:
+        return json.dumps(data, indent=2, allow_nan=False)
+    except ValueError:
+        pass
+    # Each infinity stands in as a string no value holds, then becomes the number.
+    text = json.dumps(data, indent=2, allow_nan=True)
+    mark = "escpush-infinity-" + secrets.token_hex(16)
+    while mark in text:
+        mark += "x"
+    positive, negative = json.dumps(mark + "+"), json.dumps(mark + "-")
 
     def finite(value: object) -> object:
         if isinstance(value, float) and not math.isfinite(value):
-            return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+            return None if math.isnan(value) else (mark + "+" if value > 0 else mark + "-")
         if isinstance(value, dict):
             return {k: finite(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [finite(v) for v in value]
         return value
 
-    try:
-        return json.dumps(data, indent=2, allow_nan=False)
-    except ValueError:
-        return json.dumps(finite(data), indent=2, allow_nan=False)
+    text = json.dumps(finite(data), indent=2, allow_nan=False)
+    return text.replace(positive, "1e999").replace(negative, "-1e999")
 
 
 def failure(err: BaseException) -> CliError:
