@@ -319,7 +319,7 @@ def test_explain_falls_back_on_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.read().splitlines()[1:4] == [
         "  and (2)",
         '  |- ClientCountry in ["cn", "ru"]',
-        "  `- EdgeResponseStatus geq \"500\"",
+        '  `- EdgeResponseStatus geq "500"',
     ]
 
 

@@ -22,7 +22,10 @@ fn every_entry_point_writes_single_numbers_as_strings() {
     let entry_points = [
         ("builder", built.clone()),
         ("text form", Filter::parse_any("EdgeResponseStatus >= 500").unwrap()),
-        ("text form, quoted", Filter::parse_any(r#"EdgeResponseStatus >= "500""#).unwrap()),
+        (
+            "text form, quoted",
+            Filter::parse_any(r#"EdgeResponseStatus >= "500""#).unwrap(),
+        ),
         (
             "JSON with a number",
             Filter::parse(r#"{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}"#).unwrap(),
@@ -30,8 +33,10 @@ fn every_entry_point_writes_single_numbers_as_strings() {
         ("JSON with a string", Filter::parse(canonical).unwrap()),
         (
             "a JSON value",
-            Filter::from_json(serde_json::json!({"where": {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}}))
-                .unwrap(),
+            Filter::from_json(
+                serde_json::json!({"where": {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}}),
+            )
+            .unwrap(),
         ),
         (
             "Condition::new",

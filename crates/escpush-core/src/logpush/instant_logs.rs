@@ -85,7 +85,13 @@ pub const INSTANT_LOGS_RULES: &[JobRule] = &[
 /// (`neq` by `!eq`, a comma-separated string given to `in` / `!in` by the array of its
 /// trimmed parts); a filter still refused gives the job reader's problems.
 fn read_filter(text: &str, any: bool) -> Result<Filter, Error> {
-    let read = |text: &str| if any { Filter::parse_any(text) } else { Filter::parse(text) };
+    let read = |text: &str| {
+        if any {
+            Filter::parse_any(text)
+        } else {
+            Filter::parse(text)
+        }
+    };
     let err = match read(text) {
         Ok(filter) => return Ok(filter),
         Err(err) => err,
@@ -489,8 +495,14 @@ mod tests {
         let set = r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}]}}"#;
         let means = |text: &str| Filter::parse(text).unwrap();
         for (given, meant) in [
-            (neq, means(r#"{"where":{"and":[{"key":"ClientCountry","operator":"!eq","value":"ca"}]}}"#)),
-            (set, means(r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":["200","201"]}]}}"#)),
+            (
+                neq,
+                means(r#"{"where":{"and":[{"key":"ClientCountry","operator":"!eq","value":"ca"}]}}"#),
+            ),
+            (
+                set,
+                means(r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":["200","201"]}]}}"#),
+            ),
             (
                 r#"{"where":{"key":"EdgeResponseStatus","operator":"!in","value":" 500 , 503"}}"#,
                 means(r#"{"where":{"key":"EdgeResponseStatus","operator":"!in","value":["500","503"]}}"#),
@@ -498,7 +510,11 @@ mod tests {
         ] {
             // The emulator (a body as sent), the client (JSON, its quoted form, a person's text).
             let body = json!({"fields": "ClientIP", "filter": given, "sample": 1});
-            assert_eq!(InstantLogsSpec::from_body(&body).unwrap().filter(), Some(&meant), "{given}");
+            assert_eq!(
+                InstantLogsSpec::from_body(&body).unwrap().filter(),
+                Some(&meant),
+                "{given}"
+            );
             let quoted = serde_json::Value::from(given).to_string();
             for built in [
                 InstantLogsSpec::builder().filter_text(given),
