@@ -86,7 +86,10 @@ class Filter:
     def parse(text: str | bytes) -> Filter: ...
     @staticmethod
     def from_dict(obj: Mapping[str, Any] | str | bytes) -> Filter: ...
-    def to_json(self) -> str: ...
+    def to_json(self) -> str:
+        """The canonical compact JSON, one spelling per filter whatever made it: an integer
+        compared by a single-value operator is written as a string (``"value":"500"``, SPEC
+        B.1), the values of ``in`` / ``!in`` as written."""
     def to_dict(self) -> dict[str, Any]: ...
     @staticmethod
     def from_text(text: str | bytes, dataset: str | None = None, *, scope: str | None = None) -> Filter: ...
@@ -178,7 +181,11 @@ class Filter:
         ``timedelta``) counts per time bucket (``result.buckets``) of ``time_field``, by
         default the dataset's time field (``dataset``, by default ``http_requests``:
         ``EdgeStartTimestamp``), read in any log-push timestamp format; lines without a
-        readable time are counted apart (``no_time``, ``unreadable_time``)."""
+        readable time are counted apart (``no_time``, ``unreadable_time``). At most 100,000
+        buckets are listed, the first in time; the lines of later ones are counted together
+        (``other_buckets``, whose ``from`` is the first bucket left out). A bucket's bounds
+        are clipped to the years 0001 to 9999 (an hour bucket of 9999-12-31T23:00:00Z ends
+        at 9999-12-31T23:59:59Z)."""
     def select(
         self,
         src: _LogPaths,
@@ -268,20 +275,25 @@ class ScanResult:
     @property
     def breakdown(self) -> dict[str, Any] | None:
         """With ``group_by`` or ``every``: ``group_by``, ``groups``, ``other`` (the lines of
-        the groups not listed, and how many ``groups``), ``exact`` (False when more groups
+        the groups not listed, how many ``groups``, and its ``label``, ``(other)``), ``exact`` (False when more groups
         came than could be held: the smallest were then moved to ``other`` as the scan went),
-        ``peak_groups``, ``time_field``, ``every`` (seconds), ``buckets``, ``no_time``,
-        ``unreadable_time`` and ``other_buckets``; every row has ``lines``, ``matched``,
-        ``bytes``, ``matched_bytes``, ``line_share`` and ``byte_share``."""
+        ``peak_groups``, ``time_field``, ``every`` (seconds), ``buckets`` (at most
+        ``max_buckets``, 100,000, the first in time), ``no_time``, ``unreadable_time`` and
+        ``other_buckets`` (the lines of the buckets after the first ``max_buckets``, and
+        ``from``, the start of the first of them, or None); every row has ``lines``,
+        ``matched``, ``bytes``, ``matched_bytes``, ``line_share`` and ``byte_share``."""
     @property
     def groups(self) -> list[dict[str, Any]] | None:
         """With ``group_by``: the groups, most lines first, each with ``key`` (the fields'
-        values as ``json.loads`` gives them; a missing field is left out), ``label`` and the
-        counts of a row."""
+        values as ``json.loads`` gives them; a missing field is left out), ``label`` (one per
+        group: a string that would read as another value, or in parentheses as ``(missing)``
+        and ``(other)`` are, is quoted; with several fields, the values joined by `` · ``, a
+        string holding ``·`` or starting with ``[`` or ``{`` quoted) and the counts of a row."""
     @property
     def buckets(self) -> list[dict[str, Any]] | None:
-        """With ``every``: the time buckets that hold lines, in time order, each with
-        ``start`` and ``end`` (ISO-8601, UTC) and the counts of a row."""
+        """With ``every``: the time buckets that hold lines, in time order (the first 100,000),
+        each with ``start`` and ``end`` (ISO-8601, UTC; clipped to 0001-01-01T00:00:00Z and
+        9999-12-31T23:59:59Z, the times a timestamp can name) and the counts of a row."""
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain data, the shape of ``escpush filter scan --json``."""
     def to_pandas(self, table: _Table = "groups") -> Any:

@@ -172,14 +172,15 @@ def tree_lines(where: Mapping[str, Any], ascii_only: bool) -> list[str]:
 
 
 _BREAKDOWN_HEADER = ["lines", "of all", "kept", "kept %", "bytes kept", "of bytes"]
-_NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
+# The rows of a time table that are not buckets, and their labels (tables of text and DataFrames).
+NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
 
 
 def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """The breakdown of ``ScanResult.to_dict()`` as tables of text, for the command line and
     the notebook display: (title, header, rows). Each row: the group or bucket, its lines and
     their share of the lines read, the lines kept and their share of the row, the bytes kept
-    and their share of the row's bytes. The groups beyond ``top`` make one row, ``other``;
+    and their share of the row's bytes. The groups beyond ``top`` make one row, ``(other: N groups)``;
     lines without a readable time, rows of their own."""
     breakdown = data.get("breakdown")
     if not breakdown:
@@ -202,7 +203,9 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
         rows = [cells(g["label"], g) for g in breakdown["groups"]]
         other = breakdown["other"]
         if other["lines"]:
-            rows.append(cells(f"other ({plural(other['groups'], 'group')})", other))
+            # The row's label with its count inside the parentheses, `(other: 2 groups)`, which
+            # no group's label is (a string in parentheses is shown quoted).
+            rows.append(cells(f"{other['label'][:-1]}: {plural(other['groups'], 'group')})", other))
         listed = len(breakdown["groups"])
         total = listed + other["groups"]
         title = f"by {', '.join(breakdown['group_by'])}: {plural(total, 'group')}"
@@ -213,8 +216,14 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
         tables.append((title, ["group", *_BREAKDOWN_HEADER], rows))
     if breakdown["every"] is not None:
         rows = [cells(b["start"], b) for b in breakdown["buckets"]]
-        rows += [cells(label, breakdown[name]) for name, label in _NAMED_TIME_ROWS if breakdown[name]["lines"]]
+        rows += [cells(label, breakdown[name]) for name, label in NAMED_TIME_ROWS if breakdown[name]["lines"]]
         title = f"every {interval(breakdown['every'])} of {breakdown['time_field']}"
+        left = breakdown["other_buckets"]
+        if left["lines"]:
+            title += (
+                f", the first {breakdown['max_buckets']:,} buckets (those from {left['from']} on are counted as "
+                "other buckets)"
+            )
         tables.append((title, ["start (UTC)", *_BREAKDOWN_HEADER], rows))
     return tables
 

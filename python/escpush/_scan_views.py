@@ -8,6 +8,7 @@ called and, without it, raises ``ImportError`` naming the extra to install (``_o
 
 from __future__ import annotations
 
+from ._format import NAMED_TIME_ROWS
 from ._optional import need
 
 TYPE_CHECKING = False
@@ -23,9 +24,10 @@ _COUNTS = ("lines", "matched", "bytes", "matched_bytes", "line_share", "byte_sha
 def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
     """The columns of one table of ``result``: ``groups`` (a column per grouped field, a
     ``group`` label, the counts, and ``share``, the group's share of the lines read; the
-    groups beyond ``top`` as one row labelled ``other``), ``buckets`` (``start``, ``end`` as
+    groups beyond ``top`` as one row labelled ``(other)``), ``buckets`` (``start``, ``end`` as
     UTC datetimes, the counts; the lines without a time, or with one that could not be read,
-    as rows with no start, labelled ``no time`` and ``unreadable time``) or ``inputs``."""
+    and those of the buckets past the first 100,000, as rows with no start, labelled ``no
+    time``, ``unreadable time`` and ``other buckets``) or ``inputs``."""
     import datetime
 
     data = result.to_dict()
@@ -45,7 +47,7 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
         fields = breakdown["group_by"]
         rows = list(breakdown["groups"])
         if breakdown["other"]["lines"]:
-            rows.append({"key": {}, "label": "other", **breakdown["other"]})
+            rows.append({"key": {}, **breakdown["other"]})
         out: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
         for name in fields:
             out[name] = [r["key"].get(name) for r in rows]
@@ -60,7 +62,7 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
         return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
 
     rows = [{**r, "label": r["start"]} for r in breakdown["buckets"]]
-    for name, label in (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other")):
+    for name, label in NAMED_TIME_ROWS:
         if breakdown[name]["lines"]:
             rows.append({**breakdown[name], "start": None, "end": None, "label": label})
     out = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
@@ -82,7 +84,12 @@ def to_pandas(result: ScanResult, table: str) -> Any:
             frame[name] = pd.array(values, dtype="Int64")
     if table == "buckets":
         for name in ("start", "end"):
-            frame[name] = pd.to_datetime(frame[name], utc=True)
+            try:
+                frame[name] = pd.to_datetime(frame[name], utc=True)
+            except (pd.errors.OutOfBoundsDatetime, OverflowError):
+                # pandas before 3 holds nanoseconds (the years 1677 to 2262): a bucket outside
+                # them keeps its datetimes as objects.
+                pass
     return frame
 
 

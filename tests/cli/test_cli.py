@@ -29,12 +29,12 @@ GOOD = json.dumps(
         "where": {
             "and": [
                 {"key": "ClientCountry", "operator": "in", "value": ["cn", "ru"]},
-                {"key": "EdgeResponseStatus", "operator": "geq", "value": 500},
+                {"key": "EdgeResponseStatus", "operator": "geq", "value": "500"},
             ]
         }
     },
     separators=(",", ":"),
-)  # canonical: the members in key/operator/value order, compact
+)  # canonical: the members in key/operator/value order, compact, a single integer as a string
 NOT_CANONICAL = '{ "where": { "value": "cn", "key": "ClientCountry", "operator": "eq" } }'
 BAD_OPERATOR = '{"where":{"key":"EdgeResponseStatus","operator":"gte","value":500}}'
 UNKNOWN_FIELD = '{"where":{"key":"ClientRequestHots","operator":"eq","value":"a"}}'
@@ -283,7 +283,7 @@ def test_explain_draws_the_tree_with_sizes_and_problems(cli: Cli) -> None:
         "  or (2)",
         "  ├─ and (2)",
         '  │  ├─ ClientRequestHost endsWith ".example.com"',
-        "  │  └─ EdgeResponseStatus geq 500",
+        '  │  └─ EdgeResponseStatus geq "500"',
         '  └─ ClientCountry in ["cn", "ru"]',
         f"operators: 3 of {DEFAULT_MAX_OPERATORS}",
         f"size:      {Filter.parse(f).byte_size} of {DEFAULT_MAX_BYTES} bytes",
@@ -319,7 +319,7 @@ def test_explain_falls_back_on_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.read().splitlines()[1:4] == [
         "  and (2)",
         '  |- ClientCountry in ["cn", "ru"]',
-        "  `- EdgeResponseStatus geq 500",
+        '  `- EdgeResponseStatus geq "500"',
     ]
 
 

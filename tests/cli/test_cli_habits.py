@@ -5,6 +5,7 @@ failed connection that names the URL and how to change it."""
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -47,19 +48,56 @@ def test_every_command_takes_verbose(cli: Cli) -> None:
         assert run.code == 0 and "-v, --verbose" in run.out, argv
 
 
-def test_cloudflare_account_id_is_the_default_account(cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cloudflare_account_id_is_the_default_account_of_reads(
+    cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("CLOUDFLARE_ACCOUNT_ID", raising=False)
     run = cli("esc", "status")
     assert run.code == EXIT_USAGE and "--zone --account is required (or set CLOUDFLARE_ACCOUNT_ID)" in run.err
     monkeypatch.setenv("CLOUDFLARE_ACCOUNT_ID", "01a7362d577a6c3019a474fd6f485823")
-    assert cli("esc", "disable").code == 0
-    state = api.state()["accounts"]["01a7362d577a6c3019a474fd6f485823"]["esc"]
-    assert state["always"] is True
+    # A read says which scope it used, and where it came from.
+    run = cli("esc", "status")
+    assert run.code == 0 and run.out.startswith("account 01a7362d577a6c3019a474fd6f485823 (CLOUDFLARE_ACCOUNT_ID): ")
+    assert cli("logpush", "list", "--json").code == 0
     # A zone given wins; an account given wins over the variable.
     run = cli("esc", "status", "--zone", ZONE, "--json")
     assert run.code == 0 and run.json()["scope"] == "zone"
-    run = cli("esc", "status", "--account", "other-account", "--json")
-    assert run.code == 0 and run.json()["disabled"] is False
+    assert cli("esc", "disable", "--account", "other-account").code == 0
+    assert api.state()["accounts"]["other-account"]["esc"]["always"] is True
+
+
+WRITES = [
+    ["esc", "disable"],
+    ["esc", "enable"],
+    ["esc", "secret", "--save", "never-written.txt"],
+    ["logpush", "create", "--dataset", "gateway_dns", "--destination-conf", "https://logs.example.com/in"],
+    ["logpush", "update", "7", "--name", "x"],
+    ["logpush", "enable", "7"],
+    ["logpush", "disable", "7"],
+    ["logpush", "delete", "7"],
+    ["logpush", "ensure", "--name", "x", "--dataset", "gateway_dns", "--destination-conf", "https://l.example/in"],
+    ["logpush", "apply", "jobs.json", "--prune"],
+]
+
+
+@pytest.mark.parametrize("argv", WRITES, ids=[" ".join(a[:2]) for a in WRITES])
+def test_a_write_needs_its_scope_named_not_cloudflare_account_id(
+    cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str]
+) -> None:
+    """Issue 33, item 11: with CLOUDFLARE_ACCOUNT_ID set (wrangler sets it), `esc disable`
+    without --zone disabled ESC for every zone of the account. A command that changes
+    something needs --zone or --account; nothing is sent."""
+    monkeypatch.setenv("CLOUDFLARE_ACCOUNT_ID", "01a7362d577a6c3019a474fd6f485823")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "jobs.json").write_text('{"jobs": []}')
+    before = len(api.requests())
+    run = cli(*argv)
+    assert run.code == EXIT_USAGE, run.err
+    assert "name the scope it changes: --zone ZONE_ID or --account ACCOUNT_ID" in run.err, run.err
+    assert "CLOUDFLARE_ACCOUNT_ID" in run.err
+    assert len(api.requests()) == before
+    assert not (tmp_path / "never-written.txt").exists()
+    assert api.state()["accounts"].get("01a7362d577a6c3019a474fd6f485823", {}).get("esc", {}).get("always") is not True
 
 
 def test_a_failed_connection_names_the_url_and_the_variable(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ from escpush.testing import Emulator
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="closes descriptors with sh")
 
-FILTER = '{"where":{"key":"A","operator":"eq","value":1}}'
+FILTER = '{"where":{"key":"A","operator":"eq","value":"1"}}'
 
 
 def escpush(*argv: str, redirect: str, emu: Emulator | None = None, **kwargs: Any) -> subprocess.CompletedProcess[str]:

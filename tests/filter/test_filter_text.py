@@ -20,7 +20,7 @@ def test_the_issue_example_reads_as_the_filter_it_means() -> None:
         (field("ClientCountry").is_in(["cn", "ru"]) | Filter.from_text("ClientASN == 13335"))
         & field("ClientRequestPath").not_starts_with("/health")
     )
-    assert f.to_dict()["where"]["and"][0]["or"][1] == {"key": "ClientASN", "operator": "eq", "value": 13335}
+    assert f.to_dict()["where"]["and"][0]["or"][1] == {"key": "ClientASN", "operator": "eq", "value": "13335"}
     assert (
         str(f)
         == f.to_text()
@@ -33,7 +33,9 @@ def test_the_issue_example_reads_as_the_filter_it_means() -> None:
 def test_values_keep_their_type_through_the_text_form() -> None:
     for f in (field("A").eq("500"), Filter.from_text("A == 500"), field("A").eq(True), field("A").eq("true")):
         assert Filter.from_text(f.to_text()) == f
-    assert Filter.from_text('A == "500"') != Filter.from_text("A == 500")
+    # One spelling for a single integer (issue 33, item 14): as its text, as SPEC B.1 writes it.
+    assert Filter.from_text('A == "500"') == Filter.from_text("A == 500") == (field("A") == 500)
+    assert Filter.from_text('A in ["500"]') != Filter.from_text("A in [500]")
 
 
 def test_parse_any_takes_json_the_quoted_form_and_text() -> None:

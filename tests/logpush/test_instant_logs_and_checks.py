@@ -11,7 +11,7 @@ import cloudflare
 import pytest
 
 from cli_support import Cli
-from escpush import ApiError, FilterError, InvalidInput, LogpullOptions, field
+from escpush import ApiError, Filter, FilterError, InvalidInput, LogpullOptions, field
 from escpush.cli import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE
 from escpush.testing import Emulator
 
@@ -150,6 +150,28 @@ def test_instant_logs_refused_before_sending(escpush_emulator: Emulator) -> None
     with pytest.raises(InvalidInput, match="at most 18446744073709551615"):
         logpush.create_instant_logs_job(sample=2**70)
     assert escpush_emulator.requests() == []
+
+
+# instant-logs.mdx's filter examples, as the page writes them (`neq`; `in` with "200,201").
+PAGE_NEQ = '{"where":{"and":[{"key":"ClientCountry","operator":"neq","value":"ca"}]}}'
+PAGE_IN = '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}]}}'
+
+
+def test_instant_logs_filters_as_the_page_and_the_sdk_write_them(escpush_emulator: Emulator) -> None:
+    """Issue 33, item 13: the page's examples and the official SDK's (`neq`) were refused by
+    the client and by the emulator."""
+    cf = sdk(escpush_emulator)
+    job = cf.logpush.edge.create(zone_id=ZONE, fields=FIELDS, sample=1, filter=PAGE_NEQ)
+    assert job is not None and job.filter == PAGE_NEQ  # kept as given
+    logpush = escpush_emulator.client().zone("0" * 32).logpush
+    session = logpush.create_instant_logs_job(fields="ClientIP", filter=PAGE_IN)
+    # Sent as the Filters page writes it.
+    assert session["filter"] == '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":["200","201"]}]}}'
+    with pytest.raises(FilterError, match="unknown operator `nq`"):
+        escpush_emulator.client().zone("1" * 32).logpush.create_instant_logs_job(filter=PAGE_NEQ.replace("neq", "nq"))
+    # A log-push job keeps the Filters page's names.
+    with pytest.raises(FilterError, match="unknown operator `neq`"):
+        Filter.parse(PAGE_NEQ)
 
 
 @pytest.mark.forges_requests  # the schema's old Instant Logs path, on purpose

@@ -147,14 +147,14 @@ def test_filter_html_has_an_item_per_condition_and_group_nested_as_the_filter() 
     f = Filter.from_dict({"where": {"and": [a, {"or": [b, c]}]}})
     assert tree_items(f) == [
         (1, "and (all of)"),
-        (2, "A eq 1"),
+        (2, 'A eq "1"'),
         (2, "or (any of)"),
-        (3, "B eq 1"),
-        (3, "C eq 1"),
+        (3, 'B eq "1"'),
+        (3, 'C eq "1"'),
     ]
     # Any filter: one item per condition and per group, in the order of to_dict().
     wide = Filter.from_dict({"where": {"or": [{"key": f"K{i}", "operator": "eq", "value": i} for i in range(25)]}})
-    assert [text for _, text in tree_items(wide)[1:]] == [f"K{i} eq {i}" for i in range(25)]
+    assert [text for _, text in tree_items(wide)[1:]] == [f'K{i} eq "{i}"' for i in range(25)]
     assert {depth for depth, _ in tree_items(wide)[1:]} == {2}
 
 

@@ -170,7 +170,7 @@ def test_a_hundred_thousand_levels_everywhere_in_a_fresh_interpreter() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout)
     # Nothing was created or changed by a refused call.
-    assert (got["jobs"], got["filter"]) == (1, '{"where":{"key":"EdgeResponseStatus","operator":"eq","value":500}}')
+    assert (got["jobs"], got["filter"]) == (1, '{"where":{"key":"EdgeResponseStatus","operator":"eq","value":"500"}}')
     for where in ("main", "small"):
         assert set(got[where]) == set(DEEP_EXPECTED), where
         for name, (kind, needle) in DEEP_EXPECTED.items():

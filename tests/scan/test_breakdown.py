@@ -211,6 +211,72 @@ def test_times_outside_years_1_to_9999_are_unreadable_and_the_tables_still_build
     assert seconds_of(values[0]) == seconds_of(values[1]) == seconds_of(values[2]) == "unreadable"
 
 
+@pytest.mark.parametrize(
+    ("times", "every", "bounds"),
+    [
+        # The last hour a time can name: the bucket's end is clipped to its last second.
+        (["9999-12-31T23:59:59Z"], HOUR, [("9999-12-31T23:00:00Z", "9999-12-31T23:59:59Z")]),
+        # A week holding 0001-01-01 starts before it (weeks count from 1970): clipped to it.
+        (["0001-01-01T00:00:00Z"], 604_800, [("0001-01-01T00:00:00Z", "0001-01-04T00:00:00Z")]),
+        # Buckets of 1e9 seconds, near both ends.
+        (
+            ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"],
+            10**9,
+            [("0001-01-01T00:00:00Z", "0005-04-19T09:46:40Z"), ("9987-04-02T17:46:40Z", "9999-12-31T23:59:59Z")],
+        ),
+    ],
+)
+def test_buckets_reaching_outside_years_1_to_9999_are_clipped_and_every_table_builds(
+    tmp_path: Path, times: list[str], every: int, bounds: list[tuple[str, str]]
+) -> None:
+    """Issue 33, item 16: a bucket reaching past 9999 (or before year 1) gave an end (a start)
+    no ``datetime`` reads, and ``to_pandas("buckets")`` / ``to_polars`` raised."""
+    logs = tmp_path / "edge.ndjson"
+    logs.write_text("".join(json.dumps({"T": t, "EdgeResponseStatus": 500}) + "\n" for t in times))
+    result = FILTER.scan(logs, every=every, time_field="T")
+    assert [(b["start"], b["end"]) for b in result.buckets or []] == bounds
+    frame = result.to_pandas("buckets")
+    assert [str(t.date()) for t in frame["end"]] == [end[:10] for _, end in bounds]
+    assert result.to_polars("buckets")["start"].null_count() == 0
+
+
+def test_past_the_bucket_cap_the_first_buckets_are_listed_and_the_rest_reported(tmp_path: Path) -> None:
+    """Issue 33, item 9: past 100,000 buckets, the ones listed are the first in time (whatever
+    order the workers finish their chunks in), and the result says where the rest begin."""
+    n = 150_000
+    # Backwards in time, in several inputs read by several workers.
+    lines = [f'{{"T":{t}}}\n' for t in range(n - 1, -1, -1)]
+    parts = [tmp_path / f"part{i}.ndjson" for i in range(3)]
+    for i, part in enumerate(parts):
+        part.write_text("".join(lines[i * n // 3 : (i + 1) * n // 3]))
+    result = Filter.parse_any("T >= 0").scan([str(p) for p in parts], every=1, time_field="T", threads=3)
+    b = result.breakdown
+    assert b is not None and b["max_buckets"] == 100_000
+    starts = [x["start"] for x in b["buckets"]]
+    assert len(starts) == 100_000 and starts[0] == "1970-01-01T00:00:00Z" and starts[-1] == "1970-01-02T03:46:39Z"
+    assert b["other_buckets"]["lines"] == 50_000 and b["other_buckets"]["from"] == "1970-01-02T03:46:40Z"
+
+
+def test_no_two_rows_of_a_breakdown_have_one_label(tmp_path: Path) -> None:
+    """Issue 33, item 17: labels of several fields joined with " · " collided (``"x · y"`` +
+    ``"z"`` and ``"x"`` + ``"y · z"``), and a string group ``"other"`` beside the row of the
+    groups not listed."""
+    logs = tmp_path / "labels.ndjson"
+    records = [{"A": "x · y", "B": "z"}, {"A": "x", "B": "y · z"}, {"A": '["p', "B": 'q"]'}, {"A": ["p · q"]}]
+    logs.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    groups = field("A").eq("x").scan(logs, group_by=["A", "B"]).groups or []
+    labels = [g["label"] for g in groups]
+    assert len(set(labels)) == 4, labels
+    assert '"x · y" · z' in labels and 'x · "y · z"' in labels
+    # A group "other" (and "(other)") beside the groups not listed.
+    logs.write_text("".join(json.dumps({"A": a}) + "\n" for a in ["other"] * 3 + ["(other)"] * 2 + ["b", "c"]))
+    result = field("A").eq("b").scan(logs, group_by="A", top=2)
+    frame = result.to_pandas()
+    assert list(frame["group"]) == ["other", '"(other)"', "(other)"]
+    assert len(set(frame["group"])) == len(frame)
+    assert (result.breakdown or {})["other"]["label"] == "(other)"
+
+
 def test_every_line_is_in_one_group_and_one_bucket(tmp_path: Path) -> None:
     lines = kinds_lines(2000, seed=3)
     logs = tmp_path / "kinds.ndjson.gz"
@@ -333,7 +399,7 @@ def test_tables_and_their_missing_packages(tmp_path: Path, monkeypatch: pytest.M
     pd = need("pandas")
     groups = result.to_pandas()
     assert list(groups.columns[:3]) == ["group", "Country", "Status"]
-    assert len(groups) == 6 and groups["group"].iloc[-1] == "other"
+    assert len(groups) == 6 and groups["group"].iloc[-1] == "(other)"
     statuses = result.to_pandas().loc[:, "Status"]
     assert statuses.dtype == object or str(statuses.dtype) == "Int64"  # never floats for integers
     assert groups["lines"].sum() == result.total - result.malformed

@@ -136,7 +136,7 @@ def test_group_by_and_every_print_tables_with_shares(capsys: pytest.CaptureFixtu
     at = lines.index("by ClientCountry: 3 groups, the 1 with the most lines:")
     assert lines[at + 1].split() == ["group", "lines", "of", "all", "kept", "kept", "%", "bytes", "kept", "of", "bytes"]
     assert lines[at + 2].split()[:6] == ["cn", "3", "42.9%", "3", "100.0%", "291"]
-    assert lines[at + 3].split()[:6] == ["other", "(2", "groups)", "4", "57.1%", "1"]
+    assert lines[at + 3].split()[:6] == ["(other:", "2", "groups)", "4", "57.1%", "1"]
     assert "every 1h of EdgeStartTimestamp:" in lines
     assert any(line.split()[:3] == ["2026-11-22T00:00:00Z", "5", "71.4%"] for line in lines)
     assert any(line.split()[:4] == ["no", "time", "1", "14.3%"] for line in lines)
@@ -171,12 +171,13 @@ def test_group_by_and_every_print_tables_with_shares(capsys: pytest.CaptureFixtu
 
 
 def test_json_output_is_strict_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """A group value beyond a double (``1e400``) is written as a string, not the bare
-    ``Infinity`` that strict JSON parsers refuse."""
+    """A group value beyond a double (``1e400``) is written as the number ``1e999``, not the
+    bare ``Infinity`` that strict JSON parsers refuse, nor the string ``"Infinity"``, which is
+    another group (issue 33, item 17)."""
     import json
 
     logs = tmp_path / "logs.ndjson"
-    logs.write_text('{"S":1e400}\n{"S":-1e400}\n{"S":200}\n')
+    logs.write_text('{"S":1e400}\n{"S":-1e400}\n{"S":200}\n{"S":"Infinity"}\n')
 
     def refuse(constant: str) -> None:
         raise ValueError(constant)
@@ -185,4 +186,5 @@ def test_json_output_is_strict_json(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 0, err
     data = json.loads(out, parse_constant=refuse)
     keys = sorted(json.dumps(g["key"]["S"]) for g in data["breakdown"]["groups"])
-    assert keys == ['"-Infinity"', '"Infinity"', "200"]
+    assert keys == ['"Infinity"', "-Infinity", "200", "Infinity"]
+    assert '"S": 1e999' in out and '"S": -1e999' in out

@@ -82,7 +82,8 @@ pub use logpush::{
     logpull_options_equal, plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields,
     read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange,
     FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan,
-    PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, JOB_LIMITS, MAX_JOBS_MESSAGE,
+    PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS,
+    MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
@@ -100,4 +101,4 @@ pub use request::{Method, Request, RetryClass};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
 pub use suggest::closest_name;
-pub use time::{format_time, unix_from_civil, Timestamp};
+pub use time::{format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};

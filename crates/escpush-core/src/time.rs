@@ -43,9 +43,9 @@ pub enum Timestamp {
 }
 
 /// The first second a timestamp may name: 0001-01-01T00:00:00Z.
-pub(crate) const FIRST_SECOND: i64 = -62_135_596_800;
+pub const FIRST_SECOND: i64 = -62_135_596_800;
 /// The last second a timestamp may name: 9999-12-31T23:59:59Z.
-pub(crate) const LAST_SECOND: i64 = 253_402_300_799;
+pub const LAST_SECOND: i64 = 253_402_300_799;
 
 /// A time, when it lies between [`FIRST_SECOND`] and [`LAST_SECOND`].
 fn within_years(seconds: i64, nanos: u32) -> Timestamp {

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use escpush_core::{
-    AllowedValues, AppliesTo, Challenge, InRecord, JobFieldType, OptionValue, RecordDefault, DESTINATIONS, JOB_FIELDS,
-    JOB_LIMITS, JOB_RULES, OUTPUT_OPTIONS,
+    AllowedValues, AppliesTo, Challenge, InRecord, JobFieldType, OptionValue, RecordDefault, DESTINATIONS,
+    INSTANT_LOGS_RULES, JOB_FIELDS, JOB_LIMITS, JOB_RULES, OUTPUT_OPTIONS,
 };
 
 fn yes(b: bool) -> &'static str {
@@ -82,8 +82,8 @@ fn render() -> String {
          its `#/components/schemas/logpush_*`), its docs (the `.mdx` pages of cloudflare-docs, \
          `src/content/docs/logs/logpush/...`) and the official Python SDK (`cloudflare` 5.9).\n\n\
          This page is generated from core's tables (`crates/escpush-core/src/logpush/fields.rs`, \
-         `destination.rs`, `limits.rs`); `crates/escpush-core/tests/job_rules_doc.rs` fails when they \
-         differ.\n\n",
+         `destination.rs`, `limits.rs`, `instant_logs.rs`); `crates/escpush-core/tests/job_rules_doc.rs` \
+         fails when they differ.\n\n",
     );
     out.push_str("## Job fields\n\n");
     out.push_str(
@@ -153,6 +153,15 @@ fn render() -> String {
     }
     out.push_str("\n## Other rules\n\n| rule | source |\n|---|---|\n");
     for r in JOB_RULES {
+        let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
+    }
+    out.push_str(
+        "\n## Instant Logs sessions\n\nA zone's live stream of its HTTP requests to a `wss://` address \
+         (`create_instant_logs_job`, `escpush logpush instant-logs create`), from \
+         `src/content/docs/logs/instant-logs.mdx`; escpush checks each before sending, and the emulator \
+         refuses the same.\n\n| rule | source |\n|---|---|\n",
+    );
+    for r in INSTANT_LOGS_RULES {
         let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
     }
     out

@@ -234,7 +234,7 @@ fn create_instant_logs_job(zone: &str, req: &HttpRequest, state: &Mutex<State>) 
     }
     let mut state = lock(state);
     let sessions = active_sessions(&mut state, zone);
-    if !sessions.is_empty() {
+    if sessions.len() >= escpush_core::MAX_ACTIVE_SESSIONS {
         return error_response(
             400,
             INVALID_JOB,

@@ -155,7 +155,8 @@ impl PyFilter {
         filter_from_py(py, obj).map(PyFilter::from)
     }
 
-    /// Canonical compact JSON: the value for a job's `filter` field.
+    /// Canonical compact JSON: the value for a job's `filter` field, one spelling per filter
+    /// (an integer of a single-value operator as a string, `"value":"500"`, SPEC B.1).
     fn to_json(&self) -> String {
         self.filter().to_json()
     }

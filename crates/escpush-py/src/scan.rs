@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use escpush_core::{format_time, percent, share, Dataset, Filter, GroupValue};
 use escpush_scan::{
     parse_every, parse_time, Breakdown, BreakdownResult, Counts, Input, InputResult, Malformed, ScanError, ScanResult,
-    Scanner, Selection,
+    Scanner, Selection, MAX_BUCKETS, OTHER_LABEL,
 };
 
 use crate::errors;
@@ -163,34 +163,34 @@ fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'
         }
         let item = PyDict::new(py);
         item.set_item("key", key)?;
-        let label: Vec<String> = g.key.iter().map(ToString::to_string).collect();
-        item.set_item("label", label.join(" · "))?;
+        item.set_item("label", g.label())?;
         put_row(&item, &g.counts)?;
         groups.append(item)?;
     }
     d.set_item("groups", groups)?;
     let other = row(py, &b.other)?;
     other.set_item("groups", b.other_groups)?;
+    other.set_item("label", OTHER_LABEL)?;
     d.set_item("other", other)?;
     d.set_item("exact", b.exact)?;
     d.set_item("peak_groups", b.peak_groups)?;
     d.set_item("time_field", b.every.as_ref().map(|(f, _)| f))?;
     d.set_item("every", b.every.as_ref().map(|(_, s)| *s))?;
     let buckets = PyList::empty(py);
-    if let Some((_, every)) = &b.every {
-        let every = i64::try_from(*every).unwrap_or(i64::MAX);
-        for bucket in &b.buckets {
-            let item = PyDict::new(py);
-            item.set_item("start", format_time(bucket.start))?;
-            item.set_item("end", format_time(bucket.start.saturating_add(every)))?;
-            put_row(&item, &bucket.counts)?;
-            buckets.append(item)?;
-        }
+    for bucket in &b.buckets {
+        let item = PyDict::new(py);
+        item.set_item("start", format_time(bucket.start))?;
+        item.set_item("end", format_time(bucket.end))?;
+        put_row(&item, &bucket.counts)?;
+        buckets.append(item)?;
     }
     d.set_item("buckets", buckets)?;
+    d.set_item("max_buckets", MAX_BUCKETS)?;
     d.set_item("no_time", row(py, &b.no_time)?)?;
     d.set_item("unreadable_time", row(py, &b.unreadable_time)?)?;
-    d.set_item("other_buckets", row(py, &b.other_buckets)?)?;
+    let other_buckets = row(py, &b.other_buckets)?;
+    other_buckets.set_item("from", b.other_buckets_from.map(format_time))?;
+    d.set_item("other_buckets", other_buckets)?;
     Ok(d)
 }
 
@@ -267,8 +267,9 @@ impl PyScanResult {
         }
     }
 
-    /// With `every`: the time buckets that hold lines, in time order, each a dict of `start`,
-    /// `end` (ISO-8601, UTC) and the counts; else None.
+    /// With `every`: the time buckets that hold lines, in time order (the first 100,000), each
+    /// a dict of `start`, `end` (ISO-8601, UTC; clipped to the years 0001 to 9999) and the
+    /// counts; else None.
     #[getter]
     fn buckets<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         match &self.breakdown {

@@ -7,10 +7,13 @@
 //! unescaped, integers canonical, missing and `null` apart, ...) and how a timestamp is read
 //! are core's rules ([`escpush_core::LineValue`], [`escpush_core::Timestamp`]).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use escpush_core::{field_list_problems, CompiledFilter, Dataset, Error, GroupValue, Problem, ProblemCode, Timestamp};
+use escpush_core::{
+    field_list_problems, CompiledFilter, Dataset, Error, GroupValue, Problem, ProblemCode, Timestamp, FIRST_SECOND,
+    LAST_SECOND,
+};
 
 /// What to break a scan down by: see [`crate::Scanner::breakdown`].
 ///
@@ -37,8 +40,9 @@ pub const DEFAULT_DATASET: &str = "http_requests";
 
 /// The most groups held when `top` is set, at least: past them the smallest go to "other".
 pub const MIN_HELD_GROUPS: usize = 10_000;
-/// The most time buckets kept; lines of later-created buckets are counted in
-/// [`BreakdownResult::other_buckets`].
+/// The most time buckets listed: the first 100,000 in time. The lines of the buckets after
+/// them are counted together in [`BreakdownResult::other_buckets`], and
+/// [`BreakdownResult::other_buckets_from`] says where those begin.
 pub const MAX_BUCKETS: usize = 100_000;
 
 impl Breakdown {
@@ -253,12 +257,45 @@ pub struct Group {
     pub counts: Counts,
 }
 
-/// One time bucket: its start (unix seconds, a multiple of its width) and its counts.
+/// The label of the row of the groups not listed ([`BreakdownResult::other`]): in
+/// parentheses, as `(missing)` is, which no group's label is (a string in parentheses is shown
+/// quoted, see [`GroupValue`]'s `Display`).
+pub const OTHER_LABEL: &str = "(other)";
+
+impl Group {
+    /// What tables, plots and `label` show for the group: one label per group, never another
+    /// group's nor [`OTHER_LABEL`] ([`GroupValue::label`]).
+    pub fn label(&self) -> String {
+        GroupValue::label(&self.key)
+    }
+}
+
+/// One time bucket: its bounds (unix seconds) and its counts.
+///
+/// A bucket spans `[start, end)`, `start` a multiple of its width; both are clipped to the
+/// times a timestamp can name ([`FIRST_SECOND`], 0001-01-01T00:00:00Z, to [`LAST_SECOND`],
+/// 9999-12-31T23:59:59Z), so that every bound can be written in RFC 3339 and read as a
+/// Python `datetime`: a bucket that reaches before the year 1 starts at its first second, one
+/// that reaches past 9999 ends at its last second (and holds the lines of that second too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Bucket {
     pub start: i64,
+    pub end: i64,
     pub counts: Counts,
+}
+
+impl Bucket {
+    /// The bucket of width `every` seconds that starts at `start` (a multiple of `every`),
+    /// its bounds clipped as the type's docs say.
+    pub fn new(start: i64, every: u64, counts: Counts) -> Bucket {
+        let every = i64::try_from(every).unwrap_or(i64::MAX);
+        Bucket {
+            start: start.clamp(FIRST_SECOND, LAST_SECOND),
+            end: start.saturating_add(every).clamp(FIRST_SECOND, LAST_SECOND),
+            counts,
+        }
+    }
 }
 
 /// A scan's breakdown. Every line read that is not malformed is in exactly one group (or
@@ -284,14 +321,17 @@ pub struct BreakdownResult {
     pub peak_groups: usize,
     /// The time field and the bucket width in seconds (`None`: no buckets).
     pub every: Option<(String, u64)>,
-    /// The buckets that hold lines, in time order.
+    /// The buckets that hold lines, in time order: at most [`MAX_BUCKETS`], the first in time.
     pub buckets: Vec<Bucket>,
     /// Lines without the time field, or with `null` there.
     pub no_time: Counts,
     /// Lines whose time field holds something that is not a time in any log-push format.
     pub unreadable_time: Counts,
-    /// Lines of buckets past the first [`MAX_BUCKETS`].
+    /// Lines of the buckets after the first [`MAX_BUCKETS`] (in time), which are not listed.
     pub other_buckets: Counts,
+    /// The start of the first bucket not listed (`None`: every bucket is listed): the lines of
+    /// every bucket from there on are in `other_buckets`.
+    pub other_buckets_from: Option<i64>,
 }
 
 /// A fast hash for short keys (FxHash's multiply-rotate, with a finishing mix): group keys are
@@ -420,10 +460,12 @@ pub(crate) struct Aggregate {
     other_groups: u64,
     exact: bool,
     peak_groups: usize,
-    buckets: HashMap<i64, Counts, Fast>,
+    /// The first [`MAX_BUCKETS`] buckets in time of those seen so far.
+    buckets: BTreeMap<i64, Counts>,
     no_time: Counts,
     unreadable_time: Counts,
     other_buckets: Counts,
+    other_buckets_from: Option<i64>,
 }
 
 impl Aggregate {
@@ -435,10 +477,11 @@ impl Aggregate {
             other_groups: 0,
             exact: true,
             peak_groups: 0,
-            buckets: HashMap::default(),
+            buckets: BTreeMap::new(),
             no_time: Counts::default(),
             unreadable_time: Counts::default(),
             other_buckets: Counts::default(),
+            other_buckets_from: None,
         }
     }
 
@@ -456,16 +499,38 @@ impl Aggregate {
             self.peak_groups = self.peak_groups.max(self.groups.len());
         }
         for (start, counts) in tally.buckets {
-            if let Some(held) = self.buckets.get_mut(&start) {
-                held.add(&counts);
-            } else if self.buckets.len() < MAX_BUCKETS {
-                self.buckets.insert(start, counts);
-            } else {
-                self.other_buckets.add(&counts);
-            }
+            self.take_bucket(start, counts);
         }
         self.no_time.add(&tally.no_time);
         self.unreadable_time.add(&tally.unreadable_time);
+    }
+
+    /// Adds a bucket's lines, keeping the first [`MAX_BUCKETS`] buckets in time: past them,
+    /// the latest held goes to `other_buckets` when an earlier one comes (chunks come in any
+    /// order). A bucket that left, or never came in, has a start after every held one, and
+    /// the held ones only get earlier: so it never comes back, and a held bucket has every
+    /// line of its time.
+    fn take_bucket(&mut self, start: i64, counts: Counts) {
+        if let Some(held) = self.buckets.get_mut(&start) {
+            held.add(&counts);
+            return;
+        }
+        if self.buckets.len() < MAX_BUCKETS {
+            self.buckets.insert(start, counts);
+            return;
+        }
+        let left_out = match self.buckets.last_key_value() {
+            Some((&latest, _)) if start < latest => {
+                let latest = self.buckets.pop_last();
+                self.buckets.insert(start, counts);
+                latest
+            }
+            _ => Some((start, counts)),
+        };
+        if let Some((at, counts)) = left_out {
+            self.other_buckets.add(&counts);
+            self.other_buckets_from = Some(self.other_buckets_from.map_or(at, |from| from.min(at)));
+        }
     }
 
     /// Moves the half of the groups with the fewest lines to `other` (at least one).
@@ -501,12 +566,12 @@ impl Aggregate {
         for (_, counts) in &groups[listed..] {
             other.add(counts);
         }
-        let mut buckets: Vec<Bucket> = self
+        let every = breakdown.every.as_ref().map_or(1, |(seconds, _)| *seconds);
+        let buckets: Vec<Bucket> = self
             .buckets
             .iter()
-            .map(|(&start, &counts)| Bucket { start, counts })
+            .map(|(&start, &counts)| Bucket::new(start, every, counts))
             .collect();
-        buckets.sort_unstable_by_key(|b| b.start);
         BreakdownResult {
             group_by: breakdown.group_by.clone(),
             groups: groups[..listed]
@@ -525,6 +590,9 @@ impl Aggregate {
             no_time: self.no_time,
             unreadable_time: self.unreadable_time,
             other_buckets: self.other_buckets,
+            other_buckets_from: self
+                .other_buckets_from
+                .map(|start| start.clamp(FIRST_SECOND, LAST_SECOND)),
         }
     }
 }
@@ -608,6 +676,70 @@ mod tests {
         assert_eq!(result.groups[0].counts.lines, 200 * 14);
         let listed: u64 = result.groups.iter().map(|g| g.counts.lines).sum();
         assert_eq!(listed + result.other.lines, lines);
+    }
+
+    fn bucket_tally(starts: impl IntoIterator<Item = i64>) -> Tally {
+        let mut tally = Tally::default();
+        for start in starts {
+            tally.buckets.insert(
+                start,
+                Counts {
+                    lines: 1,
+                    ..Counts::default()
+                },
+            );
+        }
+        tally
+    }
+
+    #[test]
+    fn past_the_bucket_cap_the_buckets_listed_are_the_first_in_time() {
+        // 150,000 one-second buckets, in chunks that come out of order (as the workers of a
+        // scan finish them): the 100,000 listed are the first, without a hole.
+        let breakdown = Breakdown::new().every(1, "T");
+        let mut agg = Aggregate::new(&breakdown);
+        let n: i64 = 150_000;
+        let mut chunks: Vec<Vec<i64>> = (0..n).collect::<Vec<_>>().chunks(1_000).map(<[i64]>::to_vec).collect();
+        // A fixed shuffle: every 7th chunk first, then the rest backwards.
+        let (first, rest): (Vec<_>, Vec<_>) = chunks.drain(..).enumerate().partition(|(i, _)| i % 7 == 3);
+        for (_, chunk) in first.into_iter().chain(rest.into_iter().rev()) {
+            agg.take(bucket_tally(chunk));
+        }
+        let result = agg.result(&breakdown);
+        let starts: Vec<i64> = result.buckets.iter().map(|b| b.start).collect();
+        assert_eq!(starts.len(), MAX_BUCKETS);
+        assert_eq!(starts, (0..i64::try_from(MAX_BUCKETS).unwrap()).collect::<Vec<_>>());
+        assert_eq!(result.other_buckets.lines, 50_000);
+        assert_eq!(result.other_buckets_from, Some(100_000));
+        // Under the cap, nothing is left out.
+        let mut agg = Aggregate::new(&breakdown);
+        agg.take(bucket_tally([5, 3]));
+        assert_eq!(agg.result(&breakdown).other_buckets_from, None);
+    }
+
+    #[test]
+    fn bucket_bounds_stay_within_the_years_1_to_9999() {
+        let one = Counts {
+            lines: 1,
+            ..Counts::default()
+        };
+        // 9999-12-31T23:00:00Z, an hour wide: it ends at the last second a time can name.
+        let last = Bucket::new(253_402_297_200, 3600, one);
+        assert_eq!((last.start, last.end), (253_402_297_200, LAST_SECOND));
+        assert_eq!(escpush_core::format_time(last.end), "9999-12-31T23:59:59Z");
+        // A week-wide bucket holding 0001-01-01 starts before it: it starts at its first second.
+        let week = 604_800;
+        let first = Bucket::new(FIRST_SECOND.div_euclid(week) * week, 604_800, one);
+        assert_eq!(escpush_core::format_time(first.start), "0001-01-01T00:00:00Z");
+        assert!(first.end > FIRST_SECOND);
+        // 1e9 seconds wide, near both ends; and the widest interval.
+        for start in [-63_000_000_000, 253_000_000_000, 0] {
+            for every in [1_000_000_000, u64::MAX] {
+                let b = Bucket::new(start, every, one);
+                assert!((FIRST_SECOND..=LAST_SECOND).contains(&b.start), "{start} {every}");
+                assert!((b.start..=LAST_SECOND).contains(&b.end), "{start} {every}");
+            }
+        }
     }
 
     #[test]

@@ -71,7 +71,9 @@ mod scan;
 mod store;
 mod work;
 
-pub use breakdown::{parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, MAX_BUCKETS, MIN_HELD_GROUPS};
+pub use breakdown::{
+    parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, MAX_BUCKETS, MIN_HELD_GROUPS, OTHER_LABEL,
+};
 pub use error::ScanError;
 /// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
 pub use escpush_core::format_time;

@@ -19,7 +19,8 @@ once that is done, with the status 128 + the signal's number, as Ctrl-C does wit
 A usage error with ``--json`` is printed as a JSON error object, like any other failure.
 Credentials come from ``CLOUDFLARE_API_TOKEN`` (or ``CLOUDFLARE_API_KEY`` with
 ``CLOUDFLARE_EMAIL``) or the options, and are never printed; ``CLOUDFLARE_ACCOUNT_ID`` is the
-account of a command given neither ``--zone`` nor ``--account``. Every command takes
+account of a command that only reads given neither ``--zone`` nor ``--account`` (a command
+that changes something needs one of them named). Every command takes
 ``-v/--verbose`` (each API request on stderr, as ``CLOUDFLARE_LOG=debug`` shows it), and a
 mistyped command, choice or option is answered with the nearest name.
 """

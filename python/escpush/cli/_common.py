@@ -72,7 +72,9 @@ class Parser(argparse.ArgumentParser):
     - did-you-mean (core's rule) for a mistyped command, action or choice, and for an
       unknown option (among the options of the command it was given to);
     - ``CLOUDFLARE_ACCOUNT_ID`` as the account of a command that takes ``--zone`` or
-      ``--account`` (:func:`api_options`) when it is given neither.
+      ``--account`` (:func:`api_options`) when it is given neither, if the command only
+      reads; one that changes something (:func:`writes`) needs its scope named, since an
+      account's ESC switch or jobs cover every zone of it.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -114,9 +116,18 @@ class Parser(argparse.ArgumentParser):
             from .._escpush import _ENV_ACCOUNT_ID
 
             account = os.environ.get(_ENV_ACCOUNT_ID, "").strip()
+            if getattr(parsed, "_writes", False):
+                # An account-wide change made because a tool (wrangler) left the variable set
+                # is not one the user asked for: a write names its scope.
+                self.error(
+                    "name the scope it changes: --zone ZONE_ID or --account ACCOUNT_ID (an account's setting "
+                    f"covers every zone of it; {_ENV_ACCOUNT_ID} is the default account of commands that only "
+                    "read)"
+                )
             if not account:
                 self.error(f"one of the arguments --zone --account is required (or set {_ENV_ACCOUNT_ID})")
             parsed.account = account
+            parsed._account_from_env = True
         return parsed, extras
 
 
@@ -262,7 +273,8 @@ def api_options(target: bool = True) -> argparse.ArgumentParser:
         scopes.add_argument(
             "--account",
             metavar="ACCOUNT_ID",
-            help=f"act on this account (and so all its zones); default {_ENV_ACCOUNT_ID} when no --zone is given",
+            help=f"act on this account (and so all its zones); default {_ENV_ACCOUNT_ID} when no --zone is "
+            "given, for a command that only reads",
         )
         api.set_defaults(_needs_scope=True)
     creds = api.add_argument_group(
@@ -424,8 +436,23 @@ def scope(args: argparse.Namespace) -> Zone | Account:
     return api.zone(args.zone) if args.zone is not None else api.account(args.account)
 
 
+def writes(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Marks a command that changes something on its scope: it needs ``--zone`` or
+    ``--account``, never the account of ``CLOUDFLARE_ACCOUNT_ID`` (see :class:`Parser`)."""
+    parser.set_defaults(_writes=True)
+    return parser
+
+
 def where(args: argparse.Namespace) -> str:
-    return f"zone {args.zone}" if args.zone is not None else f"account {args.account}"
+    """The scope a command acts on, as its text says it: ``zone ID``, ``account ID``, and
+    ``account ID (CLOUDFLARE_ACCOUNT_ID)`` when the account came from that variable."""
+    if args.zone is not None:
+        return f"zone {args.zone}"
+    if getattr(args, "_account_from_env", False):
+        from .._escpush import _ENV_ACCOUNT_ID
+
+        return f"account {args.account} ({_ENV_ACCOUNT_ID})"
+    return f"account {args.account}"
 
 
 # -- output and failures ------------------------------------------------------------------------
@@ -526,26 +553,37 @@ def emit(args: argparse.Namespace, data: object, text: str) -> None:
 
 
 def strict_json(data: object) -> str:
-    """``data`` as JSON that every parser reads: a float JSON cannot write (a log value of
-    ``1e400`` read as infinite, in a breakdown's group key) is written as the string
-    ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``, where ``json.dumps`` writes the bare
-    ``Infinity`` that strict parsers refuse."""
+    """``data`` as JSON that every parser reads: an infinite float (a log value of ``1e400``,
+    in a breakdown's group key) is written as the number ``1e999`` (``-1e999``), which
+    ``json.loads`` reads back as infinite and JavaScript as ``Infinity``, where ``json.dumps``
+    writes the bare ``Infinity`` that strict parsers refuse; a number still, so never the
+    same as the string ``"Infinity"``. A NaN, which no JSON log holds, is written ``null``."""
     import json
     import math
+    import secrets
+
+    try:
+        return json.dumps(data, indent=2, allow_nan=False)
+    except ValueError:
+        pass
+    # Each infinity stands in as a string no value holds, then becomes the number.
+    text = json.dumps(data, indent=2, allow_nan=True)
+    mark = "escpush-infinity-" + secrets.token_hex(16)
+    while mark in text:
+        mark += "x"
+    positive, negative = json.dumps(mark + "+"), json.dumps(mark + "-")
 
     def finite(value: object) -> object:
         if isinstance(value, float) and not math.isfinite(value):
-            return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+            return None if math.isnan(value) else (mark + "+" if value > 0 else mark + "-")
         if isinstance(value, dict):
             return {k: finite(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [finite(v) for v in value]
         return value
 
-    try:
-        return json.dumps(data, indent=2, allow_nan=False)
-    except ValueError:
-        return json.dumps(finite(data), indent=2, allow_nan=False)
+    text = json.dumps(finite(data), indent=2, allow_nan=False)
+    return text.replace(positive, "1e999").replace(negative, "-1e999")
 
 
 def failure(err: BaseException) -> CliError:

@@ -19,6 +19,7 @@ from ._common import (
     read_text,
     scope,
     where,
+    writes,
 )
 
 TYPE_CHECKING = False
@@ -52,7 +53,10 @@ def add(commands: Commands, summary: str) -> None:
         ("enable", "re-enable ESC", "Re-enable ESC (the way back when problems appear), then show the setting."),
     ):
         examples = [f"escpush esc {action} --zone {ZONE_EXAMPLE}", f"escpush esc {action} --account ACCOUNT_ID --json"]
-        command(esc, action, summary, description, examples, parents).set_defaults(run=run)
+        parser = command(esc, action, summary, description, examples, parents)
+        parser.set_defaults(run=run)
+        if action != "status":
+            writes(parser)
     secret = command(
         esc,
         "secret",
@@ -74,6 +78,7 @@ def add(commands: Commands, summary: str) -> None:
     secret.add_argument("--secret-file", metavar="FILE", help="read the secret from FILE (- for stdin)")
     secret.add_argument("--save", metavar="FILE", help="write the secret to FILE, readable by you only")
     secret.set_defaults(run=run)
+    writes(secret)
     _add_assess(esc, [api_options(target=False), output_options()])
 
 

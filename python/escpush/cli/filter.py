@@ -182,7 +182,8 @@ def add(commands: Commands, summary: str) -> None:
     scan.add_argument(
         "--every",
         metavar="INTERVAL",
-        help="also count by time buckets of INTERVAL (30s, 15m, 1h, 1d) of the time field",
+        help="also count by time buckets of INTERVAL (30s, 15m, 1h, 1d) of the time field; the first 100,000 "
+        "buckets in time are listed, the lines of later ones counted as other buckets",
     )
     scan.add_argument(
         "--top",

@@ -35,6 +35,7 @@ from ._common import (
     read_text,
     scope,
     where,
+    writes,
 )
 
 TYPE_CHECKING = False
@@ -124,6 +125,7 @@ def add(commands: Commands, summary: str) -> None:
     )
     _job_options(create, "create")
     create.set_defaults(run=run_create)
+    writes(create)
     listing = command(
         logpush,
         "list",
@@ -219,6 +221,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     update.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
     _job_options(update, "update")
     update.set_defaults(run=run_update)
+    writes(update)
     for name, summary in (("enable", "enable a job"), ("disable", "disable a job (it stays, paused)")):
         toggle = command(
             logpush,
@@ -230,6 +233,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         )
         toggle.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
         toggle.set_defaults(run=run_enable if name == "enable" else run_disable)
+        writes(toggle)
     delete = command(
         logpush,
         "delete",
@@ -240,6 +244,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     )
     delete.add_argument("job_id", metavar="JOB_ID", type=_JOB_ID, help="the job's id")
     delete.set_defaults(run=run_delete)
+    writes(delete)
     ensure = command(
         logpush,
         "ensure",
@@ -267,6 +272,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
 
     add_scope_expression(ensure)
     ensure.set_defaults(run=run_ensure)
+    writes(ensure)
     apply = command(
         logpush,
         "apply",
@@ -308,6 +314,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
     )
     add_scope_expression(apply)
     apply.set_defaults(run=run_apply)
+    writes(apply)
     fields = command(
         logpush,
         "fields",
@@ -410,6 +417,7 @@ def _add_instant_logs(logpush: Commands, parents: list[argparse.ArgumentParser])
     create.add_argument("--filter", metavar="FILTER", help="a filter: a file, JSON text, the text form, or - for stdin")
     create.add_argument("--sample", type=int, metavar="N", help="stream one request in N (1: every one)")
     create.set_defaults(run=run_instant_logs_create)
+    writes(create)
 
 
 def _check_failed(err: Exception) -> CliError | None:

@@ -393,6 +393,22 @@ pub enum Value {
     Set(Vec<Scalar>),
 }
 
+impl Value {
+    /// The one spelling a filter holds, whatever wrote it (the builders, the text form, JSON
+    /// with a number or a string): an integer compared by a single-value operator is written
+    /// as its decimal text, `"500"` (SPEC B.1: "Numeric comparison values are written as
+    /// strings in single-value operators"; filters.mdx writes `"value":"30"`); the values of
+    /// `in` / `!in` are kept as written (filters.mdx writes `[200,201]`). Both spellings mean
+    /// the same (values compare by their canonical text, `lt`..`geq` read the integer), so
+    /// filters that differ only there are equal, hash alike and print the same JSON.
+    pub(crate) fn canonical(self, operator: Operator) -> Value {
+        match self {
+            Value::Scalar(Scalar::Int(n)) if !operator.takes_set() => Value::Scalar(Scalar::String(n.to_string())),
+            other => other,
+        }
+    }
+}
+
 /// `{"key": FIELD, "operator": OP, "value": V}`, with V of the shape OP takes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Condition {
@@ -402,6 +418,16 @@ pub struct Condition {
 }
 
 impl Condition {
+    /// A condition in the spelling every filter holds ([`Value::canonical`]), unchecked:
+    /// every condition of the crate is made here (checked ones by [`Condition::new`]).
+    pub(crate) fn canonical(key: String, operator: Operator, value: Value) -> Condition {
+        Condition {
+            key,
+            operator,
+            value: value.canonical(operator),
+        }
+    }
+
     /// The log field the condition reads.
     pub fn key(&self) -> &str {
         &self.key

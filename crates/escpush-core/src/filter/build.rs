@@ -27,7 +27,8 @@ pub fn field(name: impl Into<String>) -> Field {
 /// A log field, waiting for an operator. Every method gives a one-condition [`Filter`].
 ///
 /// Single values that are integers are written as strings (`"value":"500"`), the form
-/// the API documents; the values of `is_in` / `not_in` are written as given.
+/// the API documents, as every entry point writes them (`Value`'s canonical spelling); the
+/// values of `is_in` / `not_in` are written as given.
 /// An empty field name or an empty set is reported by [`Filter::validate`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[must_use = "a field does nothing until an operator makes a filter of it"]
@@ -48,7 +49,7 @@ impl Field {
     /// A condition with `operator` and a value given as JSON, checked exactly as
     /// [`Filter::parse`] checks a condition's `value` (same codes, same messages, paths from
     /// `value`). An integer for a single-value operator is written as a string (`"500"`), as
-    /// the typed builders write it. With `unordered` (values from a set, whose order means
+    /// every entry point writes it. With `unordered` (values from a set, whose order means
     /// nothing), the values of `in` / `!in` are sorted, so the filter always prints the same.
     pub fn build(self, operator: Operator, value: &Json, unordered: bool) -> Result<Filter, FilterError> {
         let mut problems: Vec<Problem> = Vec::new();
@@ -57,7 +58,6 @@ impl Field {
             return Err(FilterError::new(problems));
         };
         let value = match value {
-            Value::Scalar(Scalar::Int(n)) if !operator.takes_set() => Value::Scalar(Scalar::String(n.to_string())),
             Value::Set(mut items) if unordered => {
                 items.sort();
                 Value::Set(items)
@@ -80,23 +80,13 @@ impl Field {
     }
 
     fn single(self, operator: Operator, value: impl Into<Scalar>) -> Filter {
-        let value = match value.into() {
-            Scalar::Int(n) => Scalar::String(n.to_string()),
-            other => other,
-        };
-        Filter::from_expr(Expr::Condition(Condition {
-            key: self.name,
-            operator,
-            value: Value::Scalar(value),
-        }))
+        let value = Value::Scalar(value.into());
+        Filter::from_expr(Expr::Condition(Condition::canonical(self.name, operator, value)))
     }
 
     fn set<S: Into<Scalar>>(self, operator: Operator, values: impl IntoIterator<Item = S>) -> Filter {
-        Filter::from_expr(Expr::Condition(Condition {
-            key: self.name,
-            operator,
-            value: Value::Set(values.into_iter().map(Into::into).collect()),
-        }))
+        let value = Value::Set(values.into_iter().map(Into::into).collect());
+        Filter::from_expr(Expr::Condition(Condition::canonical(self.name, operator, value)))
     }
 
     /// `eq`: the field equals `value`.
@@ -365,6 +355,6 @@ mod tests {
         assert!(field("A").op(Operator::In, Value::Set(vec![])).is_err());
         assert!(field("").op(Operator::Eq, Value::Scalar("x".into())).is_err());
         let f = field("A").op(Operator::Lt, Value::Scalar(5.into())).unwrap();
-        assert_eq!(f.to_json(), r#"{"where":{"key":"A","operator":"lt","value":5}}"#);
+        assert_eq!(f.to_json(), r#"{"where":{"key":"A","operator":"lt","value":"5"}}"#);
     }
 }

@@ -132,11 +132,7 @@ impl Compactor<'_> {
         } else {
             Operator::NotEq
         };
-        let one = Expr::Condition(Condition {
-            key: c.key.clone(),
-            operator,
-            value: Value::Scalar(value),
-        });
+        let one = Expr::Condition(Condition::canonical(c.key.clone(), operator, Value::Scalar(value)));
         let set = Expr::Condition(c);
         if self.same(&set, &one) {
             one
@@ -189,11 +185,7 @@ impl Compactor<'_> {
                     }
                 }
             }
-            let merged = Expr::Condition(dedup_set(Condition {
-                key,
-                operator: set,
-                value: Value::Set(values),
-            }));
+            let merged = Expr::Condition(dedup_set(Condition::canonical(key, set, Value::Set(values))));
             let before = group(kind, idx.iter().map(|&i| items[i].clone()).collect());
             if self.same(&before, &merged) {
                 replace.push((idx[0], merged));

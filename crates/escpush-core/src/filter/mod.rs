@@ -49,13 +49,11 @@ pub struct Filter {
 
 impl Condition {
     /// A condition, checked: a non-empty key, a non-empty set for `in` / `!in` and one
-    /// value otherwise, an integer (or its canonical text) for `lt`, `leq`, `gt`, `geq`.
+    /// value otherwise, an integer (or its canonical text) for `lt`, `leq`, `gt`, `geq`. An
+    /// integer given to a single-value operator is held as its text (`"500"`, see
+    /// [`Value`]'s canonical spelling), as every entry point holds it.
     pub fn new(key: impl Into<String>, operator: Operator, value: Value) -> Result<Condition, FilterError> {
-        let condition = Condition {
-            key: key.into(),
-            operator,
-            value,
-        };
+        let condition = Condition::canonical(key.into(), operator, value);
         let problems = validate::check_condition(&condition, "");
         if problems.is_empty() {
             Ok(condition)

@@ -287,11 +287,7 @@ fn parse_condition(
         }
         Some(json) => parse_value(json, &join(path, "value"), problems),
     };
-    let condition = Condition {
-        key: key?,
-        operator: operator?,
-        value: value?,
-    };
+    let condition = Condition::canonical(key?, operator?, value?);
     let shape = super::validate::check_condition(&condition, path);
     if shape.is_empty() {
         Some(condition)
@@ -434,7 +430,8 @@ mod tests {
         let Expr::Condition(c) = parse_text(&cond("-0")).unwrap() else {
             panic!()
         };
-        assert_eq!(c.value, Value::Scalar(Scalar::Int(0)));
+        // Held as its text, as a single value (SPEC B.1).
+        assert_eq!(c.value, Value::Scalar(Scalar::String("0".into())));
         let message = |text: &str| {
             let p = parse_text(text).unwrap_err();
             (p[0].path.clone(), p[0].code, p[0].message.clone())

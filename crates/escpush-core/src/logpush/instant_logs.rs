@@ -12,6 +12,15 @@
 //! - "For the moment, HTTP requests is the only dataset supported" (instant-logs.mdx): the
 //!   fields must be `http_requests` fields, and the filter is checked as a job's filter on
 //!   that dataset (an empty string, as the docs' example sends, is no filter);
+//! - the filter is read as instant-logs.mdx writes its examples: `neq` for `!eq` (also the
+//!   official SDK's example, `tests/api_resources/logpush/test_edge.py`), and the values of
+//!   `in` / `!in` as one comma-separated string (`"200,201"`), besides the Filters page's
+//!   names and arrays, to which the page sends the reader ("All supported operators can be
+//!   found in the Filters page"); it is sent in the canonical form those name (`!eq`,
+//!   `["200","201"]`). The page's third example is not JSON (its brackets do not close) and
+//!   is refused as such;
+//! - "Only one active Instant Logs session per zone" (instant-logs.mdx, Limits):
+//!   [`MAX_ACTIVE_SESSIONS`], which the emulator enforces;
 //! - "`sample`: 1 is 100% of records, 10 is 10% and so on" (schema `S:logpush_sample`): one
 //!   record in `sample`, so at least 1;
 //! - the answer is the session: `destination_conf` (its `wss://` address, schema
@@ -28,6 +37,7 @@ use crate::json::json_kind;
 use crate::problem::{Problem, ProblemCode};
 use crate::suggest;
 
+use super::fields::JobRule;
 use super::options::field_list_problems;
 
 /// The only dataset Instant Logs streams (instant-logs.mdx).
@@ -38,6 +48,95 @@ const KIND: &str = "instant-logs";
 
 /// The scheme of a session's address (schema `S:logpush_schemas-destination_conf`).
 const SESSION_SCHEME: &str = "wss://";
+
+/// "Only one active Instant Logs session per zone." (cloudflare/cloudflare-docs,
+/// `src/content/docs/logs/instant-logs.mdx`, "Limits"; the emulator refuses a second.)
+pub const MAX_ACTIVE_SESSIONS: usize = 1;
+
+/// The rules of an Instant Logs session, for `docs/job-rules.md`; each is enforced by
+/// [`InstantLogsSpec`] (the client and the emulator) or, for the sessions a zone holds, by
+/// the emulator with [`MAX_ACTIVE_SESSIONS`].
+pub const INSTANT_LOGS_RULES: &[JobRule] = &[
+    JobRule {
+        rule: "A session is opened on a zone (`POST /zones/{zone_id}/logpush/edge/jobs`); an account has none.",
+        source: "instant-logs.mdx (Instant Logs via CLI); SDK 5.9 resources/logpush/edge.py",
+    },
+    JobRule {
+        rule: "Its fields, when given, are fields of http_requests, the one dataset of Instant Logs; its sample is \
+               1 or more (1 streams every request, 10 one in ten).",
+        source: "instant-logs.mdx (Datasets available: \"HTTP requests is the only dataset supported\"; Sample); \
+                 schema logpush_sample",
+    },
+    JobRule {
+        rule: "Its filter is checked as a job's filter on http_requests, and read as the page writes its examples \
+               too: `neq` for `!eq`, and the values of `in` / `!in` as one comma-separated string (`\"200,201\"`); \
+               escpush sends the Filters page's form (`!eq`, `[\"200\",\"201\"]`). An empty filter is none.",
+        source: "instant-logs.mdx (Filters: its examples, and \"All supported operators can be found in the Filters \
+                 page\"); SDK 5.9 tests/api_resources/logpush/test_edge.py (`neq`); filters.mdx",
+    },
+    JobRule {
+        rule: "A zone has at most one active Instant Logs session.",
+        source: "instant-logs.mdx (Limits: \"Only one active Instant Logs session per zone\")",
+    },
+];
+
+/// A filter as an Instant Logs session reads it: as a job's filter, else (when that refuses
+/// it) with the spellings of instant-logs.mdx's examples replaced by the Filters page's
+/// (`neq` by `!eq`, a comma-separated string given to `in` / `!in` by the array of its
+/// trimmed parts); a filter still refused gives the job reader's problems.
+fn read_filter(text: &str, any: bool) -> Result<Filter, Error> {
+    let read = |text: &str| {
+        if any {
+            Filter::parse_any(text)
+        } else {
+            Filter::parse(text)
+        }
+    };
+    let err = match read(text) {
+        Ok(filter) => return Ok(filter),
+        Err(err) => err,
+    };
+    let Ok(mut doc) = serde_json::from_str::<Value>(text) else {
+        return Err(err.into());
+    };
+    if let Value::String(inner) = &doc {
+        match serde_json::from_str::<Value>(inner) {
+            Ok(inner) => doc = inner,
+            Err(_) => return Err(err.into()),
+        }
+    }
+    if !page_spelling(&mut doc) {
+        return Err(err.into());
+    }
+    Filter::from_json(doc).map_err(|_| err.into())
+}
+
+/// Replaces the spellings of instant-logs.mdx's examples in a filter's JSON tree (see
+/// [`read_filter`]); whether any was found. Without recursion: a tree of any depth is walked.
+fn page_spelling(doc: &mut Value) -> bool {
+    let mut changed = false;
+    let mut stack = vec![doc];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(obj) => {
+                if obj.get("operator").and_then(Value::as_str) == Some("neq") {
+                    obj.insert("operator".into(), "!eq".into());
+                    changed = true;
+                }
+                let takes_set = matches!(obj.get("operator").and_then(Value::as_str), Some("in" | "!in"));
+                if let (true, Some(Value::String(list))) = (takes_set, obj.get("value")) {
+                    let items: Vec<Value> = list.split(',').map(|s| Value::from(s.trim())).collect();
+                    obj.insert("value".into(), Value::Array(items));
+                    changed = true;
+                }
+                stack.extend(obj.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    changed
+}
 
 /// What an Instant Logs session streams: some fields of `http_requests` (all when none are
 /// named), the requests a filter keeps, one in `sample`. Built by [`InstantLogsSpec::builder`]
@@ -184,15 +283,18 @@ impl InstantLogsSpecBuilder {
         self
     }
 
-    /// The filter as JSON text (or the quoted form), as the API reads it.
+    /// The filter as JSON text (or the quoted form), as the API reads it: also in the
+    /// spellings of instant-logs.mdx's examples (`neq`, `"value":"200,201"` for `in`; see
+    /// the [module docs](self)).
     pub fn filter_text(mut self, text: &str) -> Self {
-        self.filter = Some(Filter::parse(text).map_err(Error::from));
+        self.filter = Some(read_filter(text, false));
         self
     }
 
-    /// The filter as a person gives it: JSON, its quoted form or the text form.
+    /// The filter as a person gives it: JSON (also in the spellings of instant-logs.mdx's
+    /// examples), its quoted form or the text form.
     pub fn filter_source(mut self, text: &str) -> Self {
-        self.filter = Some(Filter::parse_any(text).map_err(Error::from));
+        self.filter = Some(read_filter(text, true));
         self
     }
 
@@ -383,6 +485,53 @@ mod tests {
         let docs = json!({"fields": "ClientIP,RayID", "sample": 100, "filter": "", "kind": "instant-logs"});
         let read = InstantLogsSpec::from_body(&docs).unwrap();
         assert_eq!((read.filter(), read.sample()), (None, Some(100)));
+    }
+
+    #[test]
+    fn the_filters_of_the_instant_logs_page_are_read_as_it_writes_them() {
+        // instant-logs.mdx's first two examples, as written there (the third is not JSON);
+        // the official SDK's example is the first.
+        let neq = r#"{"where":{"and":[{"key":"ClientCountry","operator":"neq","value":"ca"}]}}"#;
+        let set = r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}]}}"#;
+        let means = |text: &str| Filter::parse(text).unwrap();
+        for (given, meant) in [
+            (
+                neq,
+                means(r#"{"where":{"and":[{"key":"ClientCountry","operator":"!eq","value":"ca"}]}}"#),
+            ),
+            (
+                set,
+                means(r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":["200","201"]}]}}"#),
+            ),
+            (
+                r#"{"where":{"key":"EdgeResponseStatus","operator":"!in","value":" 500 , 503"}}"#,
+                means(r#"{"where":{"key":"EdgeResponseStatus","operator":"!in","value":["500","503"]}}"#),
+            ),
+        ] {
+            // The emulator (a body as sent), the client (JSON, its quoted form, a person's text).
+            let body = json!({"fields": "ClientIP", "filter": given, "sample": 1});
+            assert_eq!(
+                InstantLogsSpec::from_body(&body).unwrap().filter(),
+                Some(&meant),
+                "{given}"
+            );
+            let quoted = serde_json::Value::from(given).to_string();
+            for built in [
+                InstantLogsSpec::builder().filter_text(given),
+                InstantLogsSpec::builder().filter_text(&quoted),
+                InstantLogsSpec::builder().filter_source(given),
+            ] {
+                assert_eq!(built.build().unwrap().filter(), Some(&meant), "{given}");
+            }
+        }
+        // What the page does not write is refused as before, with the reader's problem.
+        let err = InstantLogsSpec::builder()
+            .filter_text(r#"{"where":{"key":"ClientCountry","operator":"nq","value":"ca"}}"#)
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("unknown operator `nq`"), "{err}");
+        // A log-push job keeps the Filters page's names: `neq` is not one.
+        assert!(Filter::parse(neq).is_err());
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub use fields::{
 pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
+    INSTANT_LOGS_RULES, MAX_ACTIVE_SESSIONS,
 };
 pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};

@@ -822,7 +822,7 @@ fn a_file_may_write_its_filters_in_the_text_form() {
     assert_eq!(
         desired[0]["filter"],
         json!(
-            r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"}]}}"#
+            r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"}]}}"#
         )
     );
     let doc = json!({"jobs": [

@@ -153,11 +153,7 @@ impl Atoms {
         };
         self.list.push(Atom {
             field,
-            cond: Condition {
-                key: c.key.clone(),
-                operator: op,
-                value,
-            },
+            cond: Condition::canonical(c.key.clone(), op, value),
             texts,
             bound,
         });

@@ -68,11 +68,40 @@ pub enum GroupValue {
 /// The value as tables and the command line show a group: strings as their text, numbers and
 /// `true`/`false`/`null` as JSON writes them (a float always with a fraction or exponent,
 /// `200.0`), arrays and objects as their compact JSON, a missing field as `(missing)`. A
-/// string that would read as another value there (`"200"`, `"null"`, `"(missing)"`, `"[]"`,
-/// `"inf"`, an empty one, or one with spaces at an end) is shown quoted, as JSON writes it,
-/// so that two groups never show alike.
+/// string that would read as another value there (`"200"`, `"null"`, `"[]"`, `"inf"`, an
+/// empty one, one with spaces at an end, or one in parentheses, as `"(missing)"` and the
+/// rows that are not a group, such as `(other)`, are written) is shown quoted, as JSON writes
+/// it, so that two groups never show alike. A group of several fields is labelled by
+/// [`GroupValue::label`].
 impl std::fmt::Display for GroupValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write(f, false)
+    }
+}
+
+/// What joins the values of a group of several fields in its label.
+const LABEL_SEPARATOR: &str = " · ";
+
+impl GroupValue {
+    /// The label of a group: its values as [`Display`](std::fmt::Display) shows them, joined
+    /// by `" · "`. With several values, a string that holds `·` or begins with
+    /// `[` or `{` is quoted too, so that the label reads back one way: no bare value then
+    /// holds the separator, and a value beginning with `"`, `[` or `{` is one JSON value,
+    /// whose end is known. So two groups never have one label (`"x · y"` and `"z"` give
+    /// `"x · y" · z`, `"x"` and `"y · z"` give `x · "y · z"`).
+    pub fn label(values: &[GroupValue]) -> String {
+        struct Shown<'a>(&'a GroupValue, bool);
+        impl std::fmt::Display for Shown<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.write(f, self.1)
+            }
+        }
+        let several = values.len() > 1;
+        let shown: Vec<String> = values.iter().map(|v| Shown(v, several).to_string()).collect();
+        shown.join(LABEL_SEPARATOR)
+    }
+
+    fn write(&self, f: &mut std::fmt::Formatter<'_>, among_several: bool) -> std::fmt::Result {
         match self {
             GroupValue::Missing => f.write_str("(missing)"),
             GroupValue::Null => f.write_str("null"),
@@ -81,7 +110,9 @@ impl std::fmt::Display for GroupValue {
             GroupValue::Float(x) => write!(f, "{x:?}"),
             GroupValue::Str(bytes) => {
                 let text = String::from_utf8_lossy(bytes);
-                if reads_as_another_value(&text) {
+                let quoted = reads_as_another_value(&text)
+                    || (among_several && (text.contains('·') || text.starts_with(['[', '{'])));
+                if quoted {
                     f.write_str(&serde_json::Value::String(text.into_owned()).to_string())
                 } else {
                     f.write_str(&text)
@@ -91,12 +122,13 @@ impl std::fmt::Display for GroupValue {
     }
 }
 
-/// Whether a string shown bare would look like another group's value (see [`GroupValue`]'s
-/// `Display`).
+/// Whether a string shown bare would look like another group's value, or like a row that is
+/// not a group (see [`GroupValue`]'s `Display`).
 fn reads_as_another_value(text: &str) -> bool {
     text.is_empty()
         || text.trim() != text
-        || matches!(text, "(missing)" | "inf" | "-inf" | "NaN")
+        || matches!(text, "inf" | "-inf" | "NaN")
+        || (text.starts_with('(') && text.ends_with(')'))
         || text.starts_with('"')
         || serde_json::from_str::<serde_json::Value>(text).is_ok()
 }
@@ -407,6 +439,8 @@ mod tests {
             ("", r#""""#),
             (" cn", r#"" cn""#),
             ("\"q\"", r#""\"q\"""#),
+            ("(other)", r#""(other)""#),
+            ("(other: 3 groups)", r#""(other: 3 groups)""#),
             ("cn", "cn"),
             ("www.example.com", "www.example.com"),
             ("Mozilla/5.0 (X11)", "Mozilla/5.0 (X11)"),
@@ -414,6 +448,26 @@ mod tests {
         ] {
             assert_eq!(shown(text), as_shown, "{text:?}");
         }
+    }
+
+    #[test]
+    fn labels_of_several_values_read_back_one_way() {
+        let s = |t: &str| GroupValue::Str(t.as_bytes().to_vec());
+        let label = |values: &[GroupValue]| GroupValue::label(values);
+        // The separator inside a value (issue 33, item 17).
+        assert_ne!(label(&[s("x · y"), s("z")]), label(&[s("x"), s("y · z")]));
+        assert_eq!(label(&[s("x · y"), s("z")]), r#""x · y" · z"#);
+        assert_eq!(label(&[s("x"), s("y · z")]), r#"x · "y · z""#);
+        // An array holding the separator beside strings cut where it stands.
+        let arr = |t: &str| GroupValue::Array(t.to_owned());
+        assert_ne!(
+            label(&[arr(r#"["x · y"]"#), s(r#"["1"#), s(r#"2"]"#)]),
+            label(&[s(r#"["x"#), s(r#"y"]"#), arr(r#"["1 · 2"]"#)])
+        );
+        // One value: shown as Display shows it, a separator and all.
+        assert_eq!(label(&[s("x · y")]), "x · y");
+        assert_eq!(label(&[s("cn"), GroupValue::Int("200".into())]), "cn · 200");
+        assert_eq!(label(&[]), "");
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //! `>=` for the comparisons and the format's names for the rest, `and` / `or` in lower case,
 //! and the fewest parentheses that parse back to the same tree (`and` binds tighter than
 //! `or`; a group directly inside a group of the same kind keeps its parentheses, a group
-//! of one expression is written `and(...)` / `or(...)`). Values keep their type: `"500"`
-//! and `500` print differently.
+//! of one expression is written `and(...)` / `or(...)`). Values keep their type, but for
+//! one thing: a filter holds an integer compared by a single-value operator as its text
+//! (`Value`'s canonical spelling, SPEC B.1), and `==`, `!=`, `<`, `<=`, `>`, `>=` print such
+//! a text bare (`EdgeResponseStatus >= 500`), which reads back the same.
 
 use std::fmt::Write;
 
-use crate::filter::ast::{Expr, Scalar, Value};
+use crate::filter::ast::{canonical_integer, Expr, Operator, Scalar, Value};
 use crate::filter::text::{is_keyword, op_text};
 use crate::filter::Filter;
 
@@ -32,7 +34,12 @@ fn write_expr(expr: &Expr, place: Place, out: &mut String) {
             out.push(' ');
             out.push_str(op_text(c.operator));
             out.push(' ');
-            write_value(&c.value, out);
+            match &c.value {
+                Value::Scalar(Scalar::String(s)) if compares_numbers(c.operator) && canonical_integer(s).is_some() => {
+                    out.push_str(s);
+                }
+                value => write_value(value, out),
+            }
         }
         Expr::And(items) | Expr::Or(items) if items.len() == 1 => {
             out.push_str(if matches!(expr, Expr::And(_)) { "and(" } else { "or(" });
@@ -63,6 +70,11 @@ fn write_group(items: &[Expr], joiner: &str, place: Place, paren: bool, out: &mu
     if paren {
         out.push(')');
     }
+}
+
+/// The operators written as symbols, whose integer values read best bare.
+fn compares_numbers(op: Operator) -> bool {
+    op.is_numeric() || matches!(op, Operator::Eq | Operator::NotEq)
 }
 
 /// A field name as a bare word when it reads as one, else as a JSON string.

@@ -404,11 +404,7 @@ impl<'a> Parser<'a> {
         neg: Negation,
         (start, op_start, value_start, value_end): (usize, usize, usize, usize),
     ) -> Result<Expr, TextError> {
-        let condition = Condition {
-            key,
-            operator: op,
-            value,
-        };
+        let condition = Condition::canonical(key, op, value);
         if let Some(problem) = check_condition(&condition, "").into_iter().next() {
             let (s, e) = if problem.path == "value" {
                 (value_start, value_end)

@@ -19,13 +19,13 @@ fn the_issue_examples_read_as_their_json() {
     let f = t(r#"EdgeResponseStatus >= 500 and ClientRequestHost endsWith ".example.com""#);
     assert_eq!(
         f.to_json(),
-        r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"}]}}"#
+        r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"}]}}"#
     );
     let g =
         t(r#"(ClientCountry in ["cn", "ru"] or ClientASN == 13335) and not ClientRequestPath startsWith "/health""#);
     assert_eq!(
         g.to_json(),
-        r#"{"where":{"and":[{"or":[{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"ClientASN","operator":"eq","value":13335}]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/health"}]}}"#
+        r#"{"where":{"and":[{"or":[{"key":"ClientCountry","operator":"in","value":["cn","ru"]},{"key":"ClientASN","operator":"eq","value":"13335"}]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/health"}]}}"#
     );
     assert_eq!(
         g.to_text(),
@@ -88,7 +88,7 @@ fn precedence_parentheses_and_case() {
     assert_eq!(nested.to_text(), "(A == 1 or B == 2) or C == 3");
     assert_eq!(t("((A == 1))"), t("A == 1"));
     let one = j(r#"{"where":{"and":[{"or":[{"key":"A","operator":"eq","value":"1"}]}]}}"#);
-    assert_eq!(one.to_text(), r#"and(or(A == "1"))"#);
+    assert_eq!(one.to_text(), "and(or(A == 1))");
     assert_eq!(t(&one.to_text()), one);
     assert_eq!(t("A == \"x\" # a comment\n and B == 2"), t("A == \"x\" and B == 2"));
 }
@@ -98,12 +98,13 @@ fn values_keep_their_type_and_keys_their_spelling() {
     let f = t(r#"A == "500" and A == 500 and A == true and A == "true" and A in ["1", 1, false]"#);
     assert_eq!(
         f.to_text(),
-        r#"A == "500" and A == 500 and A == true and A == "true" and A in ["1", 1, false]"#
+        // A single integer is held as its text (SPEC B.1), printed bare; sets keep their types.
+        r#"A == 500 and A == 500 and A == true and A == "true" and A in ["1", 1, false]"#
     );
     let odd = field("not").eq("x") & field("a b").eq("y") & field("é").eq("z") & field("http.request.uri").eq("-1");
     assert_eq!(
         odd.to_text(),
-        r#""not" == "x" and "a b" == "y" and "é" == "z" and http.request.uri == "-1""#
+        r#""not" == "x" and "a b" == "y" and "é" == "z" and http.request.uri == -1"#
     );
     assert_eq!(t(&odd.to_text()), odd);
     assert_eq!(t(r#"A == "tab\tq\"\u00e9""#), field("A").eq("tab\tq\"é"));
