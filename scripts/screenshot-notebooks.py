@@ -10,7 +10,9 @@ Two ways, for each notebook (default: every one in notebooks/), in headless Chro
   token, a scratch folder and settings, no browser of its own) opens the notebook, runs every
   cell in its kernel (widgets too: the filter builder of notebook 01 is drawn by its own front
   end) and is photographed in the light and the dark theme: `<notebook>.jupyterlab-light.png`
-  and `.jupyterlab-dark.png`;
+  and `.jupyterlab-dark.png`; without NOTEBOOK arguments, also a notebook holding only the
+  filter builder on a sample broken down by a field (`filter_builder_widget.*.png`; or name
+  it: `widget`);
 - rendered to HTML with nbconvert's `lab` template (JupyterLab's own CSS) and its `classic`
   template, after running it with nbclient: `<notebook>.<template>.html` and `.png`.
 
@@ -219,13 +221,51 @@ def lab_screenshots(lab: JupyterLab, driver: object, notebook: Path, out: Path) 
     return shots
 
 
+# A notebook holding only the filter builder, on a sample broken down by country: the widget
+# with every part shown (rows, problems, limits, text form, JSON and their copy buttons, the
+# sample's counts and the breakdown table).
+WIDGET_NOTEBOOK = """\
+import gzip, json, random, tempfile
+from pathlib import Path
+
+from escpush import field
+from escpush.widget import FilterBuilder
+
+rng = random.Random(33)
+sample = Path(tempfile.mkdtemp()) / "sample.ndjson.gz"
+with gzip.open(sample, "wt") as out:
+    for _ in range(2000):
+        out.write(json.dumps({
+            "ClientRequestHost": rng.choice(["www.example.com", "shop.example.com", "static.example.net"]),
+            "ClientCountry": rng.choice(["us", "de", "cn", "ru", "br"]),
+            "EdgeResponseStatus": rng.choice([200] * 8 + [404, 503]),
+        }) + "\\n")
+f = field("ClientRequestHost").ends_with(".example.com") & (
+    (field("EdgeResponseStatus") >= 500) | field("ClientCountry").is_in(["cn", "ru"])
+)
+builder = FilterBuilder("http_requests", filter=f, sample=sample, breakdown="ClientCountry")
+builder
+"""
+
+
+def widget_notebook(folder: Path) -> Path:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    path = folder / "filter_builder_widget.ipynb"
+    cells = [new_markdown_cell("# The filter builder, on a sample"), new_code_cell(WIDGET_NOTEBOOK)]
+    kernel = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": kernel}), path)
+    return path
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if a != "--jupyterlab-only"]
     lab_only = len(args) != len(sys.argv) - 1
     out = Path(args[0]) if args else Path("/tmp/escpush-screenshots")
     out.mkdir(parents=True, exist_ok=True)
     names = args[1:]
-    paths = [Path(n).resolve() for n in names] if names else sorted((ROOT / "notebooks").glob("*.ipynb"))
+    paths = [Path(n).resolve() for n in names if n != "widget"] if names else sorted((ROOT / "notebooks").glob("*.ipynb"))
     chromium = subprocess.run(
         ["bash", str(ROOT / "scripts" / "ensure-chromium.sh")], check=True, capture_output=True, text=True
     ).stdout.strip()
@@ -236,6 +276,8 @@ def main() -> None:
         lab = JupyterLab(Path(scratch))
         driver = start_chromium(ROOT)
         try:
+            if not names or "widget" in names:
+                paths.append(widget_notebook(Path(tempfile.mkdtemp(prefix="escpush-widget-"))))
             for path in paths:
                 for png in lab_screenshots(lab, driver, path, out):
                     print(png)
@@ -244,6 +286,8 @@ def main() -> None:
             lab.stop()
     if not lab_only:
         for path in paths:
+            if path.name == "filter_builder_widget.ipynb":
+                continue  # a widget needs its kernel: nbconvert's page would not show it
             for page in render(path, out):
                 print(screenshot(chromium, page))
 
