@@ -530,3 +530,27 @@ def test_a_dataset_of_both_scopes_is_taken_in_the_scope_sent_with_it() -> None:
     assert (b.dataset, b.scope, b.schema["scope"]) == ("firewall_events", "account", "account")
     b.set_state({"scope": "zone", "dataset": "firewall_events"})
     assert (b.dataset, b.scope, b.schema["scope"]) == ("firewall_events", "zone", "zone")
+
+
+def test_a_breakdown_that_is_not_a_field_of_the_dataset_is_refused() -> None:
+    """The same class: a misspelt breakdown was scanned as given, every line in one group
+    `(missing)`. It is refused with the core's did-you-mean, when made and when set."""
+    import traitlets
+
+    with pytest.raises(traitlets.TraitError, match="did you mean `ClientCountry`"):
+        FilterBuilder(breakdown="ClientCountri")
+    b = FilterBuilder(breakdown="ClientCountry")
+    with pytest.raises(traitlets.TraitError, match=r"FilterBuilder\.breakdown = 'ClientCountri' refused"):
+        b.set_state({"breakdown": "ClientCountri"})
+    assert b.breakdown == "ClientCountry"
+    b.dataset = "dns_logs"  # a dataset without that field: no breakdown, rather than a wrong one
+    assert b.breakdown == "" and b.schema["dataset"] == "dns_logs"
+
+
+def test_a_mode_other_than_rows_or_text_is_refused() -> None:
+    import traitlets
+
+    b = FilterBuilder(filter=field("EdgeResponseStatus") >= 500)
+    with pytest.raises(traitlets.TraitError, match="rows"):
+        b.mode = "table"
+    assert b.mode == "rows" and b.filter == (field("EdgeResponseStatus") >= 500)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from .._escpush import Filter, ScanResult, datasets
+from .._escpush import Filter, ScanResult, dataset_fields, datasets, field
 from ..errors import EscpushError, FilterError
 from . import _rows
 
@@ -94,7 +94,7 @@ class FilterBuilder(anywidget.AnyWidget):
     scope = traitlets.Unicode("zone").tag(sync=True)
     schema = traitlets.Dict().tag(sync=True)
     tree = traitlets.Dict().tag(sync=True)
-    mode = traitlets.Unicode("rows").tag(sync=True)
+    mode = traitlets.Enum(("rows", "text"), "rows").tag(sync=True)
     text = traitlets.Unicode("").tag(sync=True)
     report = traitlets.Dict().tag(sync=True)
     sample_report = traitlets.Dict().tag(sync=True)
@@ -237,6 +237,18 @@ class FilterBuilder(anywidget.AnyWidget):
     def _valid_scope(self, proposal: Mapping[str, Any]) -> str:
         return self._checked("scope", proposal["value"], lambda: _rows.resolve_scope(self.dataset, proposal["value"]))
 
+    @traitlets.validate("breakdown")
+    def _valid_breakdown(self, proposal: Mapping[str, Any]) -> str:
+        """A field of the dataset (what the scan breaks the sample down by), or "" for none."""
+
+        def check() -> None:
+            value = proposal["value"]
+            if value and value not in dataset_fields(self.dataset, self.scope):
+                found = [p["message"] for p in (field(value) == "").problems(self.dataset) if p["code"] == "unknown_field"]
+                raise ValueError(found[0] if found else f"`{value}` is not a field of {self.dataset}")
+
+        return self._checked("breakdown", proposal["value"], check)
+
     @staticmethod
     def _checked(name: str, value: object, check: Callable[[], object]) -> str:
         if not isinstance(value, str):
@@ -260,6 +272,8 @@ class FilterBuilder(anywidget.AnyWidget):
         with self.hold_trait_notifications():
             self.set_trait("scope", resolved)
             self.set_trait("schema", _rows.schema(self.dataset, resolved))
+            if self.breakdown not in dataset_fields(self.dataset, resolved):
+                self.set_trait("breakdown", "")  # a field of the dataset before: no breakdown now
         self._refresh()
 
     def _refresh(self) -> None:
