@@ -85,6 +85,8 @@ class FilterBuilder(anywidget.AnyWidget):
     ``max_operators`` / ``max_bytes`` change the limits shown (the API's 30 and 1000 by
     default). ``breakdown`` (a field name, also chosen in the widget) breaks the sample's counts
     down by that field's values (``Filter.scan(group_by=...)``, the 10 largest groups).
+    A dataset, scope or breakdown that does not fit is refused with the core's message when
+    the builder is made, or set (``traitlets.TraitError``); the builder keeps what it had.
     """
 
     _esm = _HERE / "builder.js"
