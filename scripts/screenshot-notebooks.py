@@ -168,7 +168,8 @@ for (const box of document.querySelectorAll(".ep-code-box")) {
   if (!pre || !button) continue;
   const style = getComputedStyle(pre), r = pre.getBoundingClientRect(), b = button.getBoundingClientRect();
   const textRight = r.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
-  if (b.left < textRight) problems.push(`the copy button of ${pre.dataset.testid} is over its text (padding ${style.paddingRight})`);
+  const name = pre.dataset.testid;
+  if (b.left < textRight) problems.push(`the copy button of ${name} is over its text (padding ${style.paddingRight})`);
 }
 return problems;
 """
@@ -265,7 +266,9 @@ def main() -> None:
     out = Path(args[0]) if args else Path("/tmp/escpush-screenshots")
     out.mkdir(parents=True, exist_ok=True)
     names = args[1:]
-    paths = [Path(n).resolve() for n in names if n != "widget"] if names else sorted((ROOT / "notebooks").glob("*.ipynb"))
+    paths = (
+        [Path(n).resolve() for n in names if n != "widget"] if names else sorted((ROOT / "notebooks").glob("*.ipynb"))
+    )
     chromium = subprocess.run(
         ["bash", str(ROOT / "scripts" / "ensure-chromium.sh")], check=True, capture_output=True, text=True
     ).stdout.strip()

@@ -6,6 +6,7 @@ of the same pages in Chromium."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -80,9 +81,15 @@ def _breakdown_scan(tmp_path: Path) -> object:
     logs = tmp_path / "logs.ndjson"
     with logs.open("w") as out:
         for i in range(60):
-            country, status = ["cn", "us", "de", "fr"][i % 4], [200, 503, 404][i % 3]
-            out.write(f'{{"ClientCountry": "{country}", "EdgeResponseStatus": {status}, "EdgeStartTimestamp": {1_700_000_000 + 97 * i}}}\n')
-    return (field("EdgeResponseStatus") >= 500).scan(logs, group_by=["ClientCountry", "EdgeResponseStatus"], every="1h", top=3)
+            record = {
+                "ClientCountry": ["cn", "us", "de", "fr"][i % 4],
+                "EdgeResponseStatus": [200, 503, 404][i % 3],
+                "EdgeStartTimestamp": 1_700_000_000 + 97 * i,
+            }
+            out.write(json.dumps(record) + "\n")
+    return (field("EdgeResponseStatus") >= 500).scan(
+        logs, group_by=["ClientCountry", "EdgeResponseStatus"], every="1h", top=3
+    )
 
 
 def test_the_breakdown_tables_keep_each_cell_on_one_line(tmp_path: Path) -> None:

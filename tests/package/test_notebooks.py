@@ -81,7 +81,9 @@ def run(path: Path, cwd: Path) -> Any:
                 blocker = import_blocker(blocked)
                 client.execute_cell(new_code_cell(blocker), index)  # not a cell of the notebook
             else:
-                client.execute_cell(new_code_cell(f"_escpush_blocked.clear(); _escpush_blocked |= {set(blocked)!r}"), index)
+                client.execute_cell(
+                    new_code_cell(f"_escpush_blocked.clear(); _escpush_blocked |= {set(blocked)!r}"), index
+                )
             client.execute_cell(cell, index)
     return nb
 

@@ -23,7 +23,8 @@ README = (ROOT / "README.md").read_text()
 PYTHON = re.findall(r"```python\n(.*?)```", README, flags=re.S)
 # Each Python block with the README's text before it in its section (from its heading on).
 BEFORE = {
-    m.group(1): README[: m.start()].rsplit("\n#", 1)[-1] for m in re.finditer(r"```python\n(.*?)```", README, flags=re.S)
+    m.group(1): README[: m.start()].rsplit("\n#", 1)[-1]
+    for m in re.finditer(r"```python\n(.*?)```", README, flags=re.S)
 }
 SHELL = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
 CONSOLE = re.findall(r"```console\n(.*?)```", README, flags=re.S)

@@ -23,8 +23,9 @@ OUTPUT_SCOPES = (".jp-OutputArea-output", ".jp-RenderedHTMLCommon")
 
 
 def _lab_css() -> str:
-    import nbconvert  # noqa: F401 - the test extra's; its templates hold JupyterLab's CSS
     import sys
+
+    import nbconvert  # noqa: F401 - the test extra's; its templates hold JupyterLab's CSS
 
     found = sorted(Path(sys.prefix).glob("share/jupyter/nbconvert/templates/lab/static/index.css"))
     assert found, "nbconvert's lab template (JupyterLab's CSS) is not installed"

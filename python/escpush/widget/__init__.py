@@ -246,7 +246,9 @@ class FilterBuilder(anywidget.AnyWidget):
         def check() -> None:
             value = proposal["value"]
             if value and value not in dataset_fields(self.dataset, self.scope):
-                found = [p["message"] for p in (field(value) == "").problems(self.dataset) if p["code"] == "unknown_field"]
+                found = [
+                    p["message"] for p in (field(value) == "").problems(self.dataset) if p["code"] == "unknown_field"
+                ]
                 raise ValueError(found[0] if found else f"`{value}` is not a field of {self.dataset}")
 
         return self._checked("breakdown", proposal["value"], check)
