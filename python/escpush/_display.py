@@ -44,6 +44,9 @@ _INLINE = {
     "td": "text-align:left;vertical-align:top;padding:.1em 1em .1em 0;",
     "pre": "text-align:left;margin:.25em 0;padding:0;white-space:pre;font-family:monospace,monospace;",
 }
+# The cells of a scan's breakdown tables (groups, time buckets) stay on one line: a time
+# (`2026-11-22T00:00:00Z`) or a count broken over two lines reads as two values.
+_ONE_LINE = "white-space:nowrap;"
 _TAG = re.compile(r"<(table|th|td|pre)>")
 _STYLE = (
     "<style>"
@@ -206,8 +209,9 @@ def scan_result_html(result: ScanResult) -> str:
     title = f"ScanResult: {result.matched:,} of {plural(result.total, 'line')} matched"
     body = _rows(rows)
     for caption, header, cells in breakdown_tables(result.to_dict()):
-        head = "".join(f"<th>{_text(h)}</th>" for h in header)
-        lines = "".join("<tr>" + "".join(f"<td>{_text(c)}</td>" for c in r) + "</tr>" for r in cells)
+        th, td = (f'<{tag} style="{_INLINE[tag]}{_ONE_LINE}">' for tag in ("th", "td"))
+        head = "".join(f"{th}{_text(h)}</th>" for h in header)
+        lines = "".join("<tr>" + "".join(f"{td}{_text(c)}</td>" for c in r) + "</tr>" for r in cells)
         body += f"<div><strong>{_text(caption)}</strong></div>"
         body += f"<table><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table>"
     return _box("scan-result", title, body)

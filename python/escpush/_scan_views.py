@@ -78,10 +78,8 @@ def to_pandas(result: ScanResult, table: str) -> Any:
     cols = columns(result, table)
     frame = pd.DataFrame(cols)
     for name, values in cols.items():
-        present = [v for v in values if v is not None]
-        if None in values and present and all(type(v) is int and abs(v) < 2**63 for v in present):
-            # Integers with a gap (the "other" row): nullable integers, not floats.
-            frame[name] = pd.array(values, dtype="Int64")
+        if None in values and name not in ("start", "end"):
+            frame[name] = _with_gaps(pd, values)
     if table == "buckets":
         for name in ("start", "end"):
             try:
@@ -91,6 +89,27 @@ def to_pandas(result: ScanResult, table: str) -> Any:
                 # them keeps its datetimes as objects.
                 pass
     return frame
+
+
+def _with_gaps(pd: Any, values: list[Any]) -> Any:
+    """A column with missing values (the ``other`` row of a grouped field, say) in pandas'
+    nullable dtypes, so that every gap of a table shows as ``<NA>``: integers ``Int64`` (not
+    floats), text ``string``, floats ``Float64``, booleans ``boolean``; values of several types
+    stay objects, the gaps ``pd.NA`` (pandas 3 would show a text column's gap as ``NaN``)."""
+    present = [v for v in values if v is not None]
+    kinds = {type(v) for v in present}
+    dtype = None
+    if kinds == {int} and all(abs(v) < 2**63 for v in present):
+        dtype = "Int64"
+    elif kinds == {str}:
+        dtype = "string"
+    elif kinds == {float}:
+        dtype = "Float64"
+    elif kinds == {bool}:
+        dtype = "boolean"
+    if dtype is None:
+        return pd.array([pd.NA if v is None else v for v in values], dtype=object)
+    return pd.array(values, dtype=dtype)
 
 
 def to_polars(result: ScanResult, table: str) -> Any:
@@ -153,7 +172,8 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
             ax.barh(labels, dropped, left=kept, color="#bdbdbd", label="dropped")
             ax.set_title(f"{by} kept and dropped by {', '.join(breakdown['group_by'])} (top {n})")
             ax.set_xlabel(by)
-        ax.legend(loc="upper right")
+        # Beside the plot, never over its data (stacked areas and bars fill their axes).
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
     fig.tight_layout()
     plt.close(fig)
     return fig

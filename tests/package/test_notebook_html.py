@@ -6,6 +6,7 @@ of the same pages in Chromium."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from escpush import Filter, FilterError, field
-from escpush._display import _INLINE
+from escpush._display import _INLINE, _ONE_LINE
 
 
 class _Styled(HTMLParser):
@@ -68,7 +69,73 @@ def test_escpush_displays_keep_their_alignment_in_both_templates(tmp_path: Path,
     parser.feed(page)
     assert {tag for tag, _ in parser.styles} == {"table", "th", "td", "pre"}
     for tag, style in parser.styles:
-        assert style == _INLINE[tag], (template, tag, style)
+        # The breakdown tables' cells also stay on one line (below).
+        assert style in (_INLINE[tag], _INLINE[tag] + _ONE_LINE), (template, tag, style)
     assert "monospace" in _INLINE["pre"] and "text-align:left" in _INLINE["pre"] and "text-align:left" in _INLINE["td"]
     # The caret line is under the line it points into, in the same <pre>.
     assert re.search(r"&gt;== 500\n\s+\^{8}", page) is not None
+
+
+def _breakdown_scan(tmp_path: Path) -> object:
+    """A scan as notebook 02's: two grouped fields (text and integer), hours, and an ``other`` row."""
+    logs = tmp_path / "logs.ndjson"
+    with logs.open("w") as out:
+        for i in range(60):
+            record = {
+                "ClientCountry": ["cn", "us", "de", "fr"][i % 4],
+                "EdgeResponseStatus": [200, 503, 404][i % 3],
+                "EdgeStartTimestamp": 1_700_000_000 + 97 * i,
+            }
+            out.write(json.dumps(record) + "\n")
+    return (field("EdgeResponseStatus") >= 500).scan(
+        logs, group_by=["ClientCountry", "EdgeResponseStatus"], every="1h", top=3
+    )
+
+
+def test_the_breakdown_tables_keep_each_cell_on_one_line(tmp_path: Path) -> None:
+    """Notebook 02's hourly table in JupyterLab wrapped its times (`2023-11-14T22:00:00Z` over
+    two lines): the cells of escpush's breakdown tables are `white-space:nowrap` inline,
+    which JupyterLab's `white-space: normal` for cells does not beat."""
+    html = _breakdown_scan(tmp_path)._repr_html_()  # type: ignore[attr-defined]
+    tables = re.findall(r"<table[^>]*><thead>.*?</table>", html, flags=re.S)
+    assert len(tables) == 2 and "2023-11-14T22:00:00Z" in tables[1]
+    for table in tables:
+        cells = re.findall(r"<t[hd]( style=\"[^\"]*\")?>", table)
+        assert cells and all("white-space:nowrap" in c for c in cells), table[:300]
+
+
+def test_a_groups_table_shows_every_gap_alike(tmp_path: Path) -> None:
+    """The ``other`` row has no value in the grouped fields: pandas showed the text field's gap
+    as ``NaN`` beside the integer field's ``<NA>``. Every gap is ``<NA>`` (nullable dtypes)."""
+    import pandas as pd
+
+    from escpush._scan_views import _with_gaps
+
+    groups = _breakdown_scan(tmp_path).to_pandas()  # type: ignore[attr-defined]
+    assert groups["group"].iloc[-1] == "other"
+    assert str(groups["ClientCountry"].dtype) == "string" and str(groups["EdgeResponseStatus"].dtype) == "Int64"
+    assert groups["ClientCountry"].iloc[-1] is pd.NA and groups["EdgeResponseStatus"].iloc[-1] is pd.NA
+    shown = groups._repr_html_() + groups.to_string()
+    assert "NaN" not in shown and "None" not in shown and shown.count("&lt;NA&gt;") == 2
+    # Values of two types in one field stay apart, the gap <NA> too.
+    assert list(_with_gaps(pd, [1, "1", None])) == [1, "1", pd.NA]
+    assert str(_with_gaps(pd, [0.5, None]).dtype) == "Float64" and str(_with_gaps(pd, [True, None]).dtype) == "boolean"
+
+
+def test_the_plot_legends_sit_beside_the_data(tmp_path: Path) -> None:
+    """Notebook 02's pictures: the legend covered the stacked areas and the bars. It is outside
+    each plot, on its right, inside the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _breakdown_scan(tmp_path).plot(top=3)  # type: ignore[attr-defined]
+    canvas = FigureCanvasAgg(fig)  # as the inline backend draws it
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    figure_box = fig.bbox
+    assert len(fig.axes) == 2
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        assert legend is not None
+        box, plot = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+        assert box.x0 >= plot.x1, (box, plot)  # beside the data, not over it
+        assert box.x1 <= figure_box.x1 and box.y0 >= figure_box.y0 and box.y1 <= figure_box.y1  # not cut off

@@ -1,7 +1,8 @@
 """The notebooks in notebooks/: committed without outputs, and every cell runs.
 
 Each notebook runs top to bottom in a fresh kernel of this interpreter (so it imports the
-escpush under test), with no network. A cell that raises, or writes to stderr (a warning,
+escpush under test), with no network, and with only the packages of the extras its text named
+before each cell (a reader who followed it has no others). A cell that raises, or writes to stderr (a warning,
 say), fails the test. Matplotlib draws with the inline backend, which renders with Agg and
 needs no display: set explicitly, so that a developer's MPLBACKEND or matplotlibrc cannot
 open windows.
@@ -18,6 +19,9 @@ from typing import Any
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell
+
+from extras import allowed_distributions, blocked_modules, import_blocker, named_extras
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -56,10 +60,31 @@ def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(path: Path, cwd: Path) -> Any:
+    """Runs the notebook's cells in order, each with only the packages a reader has who
+    installed escpush, Jupyter's kernel and the extras the notebook's text named before the
+    cell (or the cell's comments name): a cell needing another one fails (tests/extras.py)."""
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(
+    client = NotebookClient(
         nb, kernel_name=KERNEL, timeout=120, startup_timeout=60, resources={"metadata": {"path": str(cwd)}}
-    ).execute()
+    )
+    named: set[str] = set()
+    blocker = ""
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown":
+                named |= named_extras(cell.source)
+            if cell.cell_type != "code":
+                continue
+            comments = "\n".join(line for line in cell.source.splitlines() if "#" in line)
+            blocked = blocked_modules(allowed_distributions(named | named_extras(comments), also=("ipykernel",)))
+            if not blocker:
+                blocker = import_blocker(blocked)
+                client.execute_cell(new_code_cell(blocker), index)  # not a cell of the notebook
+            else:
+                client.execute_cell(
+                    new_code_cell(f"_escpush_blocked.clear(); _escpush_blocked |= {set(blocked)!r}"), index
+                )
+            client.execute_cell(cell, index)
     return nb
 
 

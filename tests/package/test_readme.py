@@ -1,4 +1,5 @@
-"""The README's examples run as written: each Python block alone in a fresh interpreter, each
+"""The README's examples run as written: each Python block alone in a fresh interpreter, with
+only the packages escpush and the extras named before it install (tests/extras.py), each
 shell block of commands in an empty folder, the pytest example through
 pytest itself, the command-line session against its printed output, and the Rust excerpt
 against the example that `make test` runs."""
@@ -15,10 +16,16 @@ from pathlib import Path
 import pytest
 
 from escpush.cli import main
+from extras import allowed_distributions, blocked_modules, import_blocker, named_extras
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 PYTHON = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+# Each Python block with the README's text before it in its section (from its heading on).
+BEFORE = {
+    m.group(1): README[: m.start()].rsplit("\n#", 1)[-1]
+    for m in re.finditer(r"```python\n(.*?)```", README, flags=re.S)
+}
 SHELL = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
 CONSOLE = re.findall(r"```console\n(.*?)```", README, flags=re.S)
 RUST = re.findall(r"```rust\n(.*?)```", README, flags=re.S)
@@ -29,8 +36,18 @@ def test_readme_has_every_kind_of_example() -> None:
     assert any("def test_" in block for block in PYTHON)
 
 
+def _as_new_user(block: str, before: str | None = None) -> str:
+    """The block, run with only what escpush and the extras named before it (in its section's
+    text, or in the block's own comments) install: as a user who followed the text."""
+    comments = "\n".join(line for line in block.splitlines() if "#" in line)
+    extras = named_extras((BEFORE[block] if before is None else before) + comments)
+    return import_blocker(blocked_modules(allowed_distributions(extras))) + block
+
+
 def _run_alone(block: str, cwd: Path, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", _as_new_user(block)], capture_output=True, text=True, cwd=cwd, env=env, timeout=600
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -53,10 +70,41 @@ def test_readme_python_block_runs_alone_in_a_fresh_interpreter(block: str, tmp_p
             assert printed in out, (printed, out)
     if "logging.basicConfig" in block:  # the request lines, on stderr, the secret masked
         err = subprocess.run(
-            [sys.executable, "-c", block], capture_output=True, text=True, cwd=tmp_path, env=env
+            [sys.executable, "-c", _as_new_user(block)], capture_output=True, text=True, cwd=tmp_path, env=env
         ).stderr
         assert '{"with_secret":"***"} -> HTTP 429 (attempt 1, ' in err and "HTTP 200 (attempt 2, " in err, err
         assert "retrying in 0 s, HTTP 429 asked for it" in err and "s3cret-value" not in err
+
+
+@pytest.mark.parametrize(
+    ("before", "block", "missing"),
+    [
+        ("", "import duckdb", "No module named 'duckdb'"),
+        ("(`escpush[plot]` draws it)", "import duckdb", "No module named 'duckdb'"),
+        ("", "import pandas  # pip install 'escpush[plot]'", "No module named 'pandas'"),
+        ("", "from escpush.widget import FilterBuilder", "pip install 'escpush[widget]'"),
+        ("", "import anywidget", "No module named 'anywidget'"),
+    ],
+)
+def test_a_block_needing_an_extra_not_named_before_it_fails(before: str, block: str, missing: str) -> None:
+    """What the check above stands on: a package that no extra named before the block (or in
+    its comments) installs cannot be imported, as for a user who installed only those."""
+    done = subprocess.run([sys.executable, "-c", _as_new_user(block, before)], capture_output=True, text=True)
+    assert done.returncode != 0 and missing in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("before", "block"),
+    [
+        ("`pip install 'escpush[plot]'`", "import matplotlib.pyplot"),
+        ("", "import matplotlib.pyplot, numpy  # needs escpush[plot]"),
+        ("(`pip install 'escpush[spark]'`, `[pyarrow]`, `[polars]`)", "import pyarrow, polars"),
+        ("`escpush[widget]`", "from escpush.widget import FilterBuilder; FilterBuilder()"),
+    ],
+)
+def test_a_block_after_its_extra_is_named_runs(before: str, block: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _as_new_user(block, before)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_readme_shell_blocks_make_what_they_use(tmp_path: Path) -> None:

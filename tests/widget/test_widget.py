@@ -476,3 +476,81 @@ def test_kinds_come_from_the_documented_types(field_type: str) -> None:
     kinds = {f["name"]: f["kind"] for f in b.schema["fields"]}
     expected = {"int": "number", "float": "number", "array[int]": "number", "int or string": "number", "bool": "bool"}
     assert kinds[FIELDS[field_type]] == expected.get(field_type, "text")
+
+
+BAD_CHOICES = [
+    ({"dataset": "nope"}, "dataset"),
+    ({"scope": "account"}, "scope"),  # http_requests is a zone dataset
+    ({"scope": "nope"}, "scope"),
+    ({"dataset": "gateway_dns", "scope": "nope"}, "scope"),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [*BAD_CHOICES, ({"dataset": "gateway_dns", "scope": "zone"}, "scope")],  # an account dataset, zone asked
+)
+def test_a_bad_dataset_or_scope_is_refused_when_the_builder_is_made(given: dict[str, str], named: str) -> None:
+    with pytest.raises((escpush.InvalidInput, ValueError)) as refused:
+        FilterBuilder(**given)
+    assert repr(given[named]) in str(refused.value) or given[named] in str(refused.value)
+
+
+@pytest.mark.parametrize(("given", "named"), BAD_CHOICES)
+@pytest.mark.parametrize("how", ["assigned", "sent by the front end"])
+def test_a_bad_dataset_or_scope_is_refused_when_set_and_the_builder_stays_usable(
+    given: dict[str, str], named: str, how: str
+) -> None:
+    import traitlets
+
+    b = FilterBuilder("http_requests", filter=field("EdgeResponseStatus") >= 500)
+    before = (b.dataset, b.scope, copy.deepcopy(b.schema), b.filter)
+    with pytest.raises(traitlets.TraitError) as refused:
+        if how == "assigned":
+            with b.hold_trait_notifications():  # several traits at once, as the front end sends them
+                for name, value in given.items():
+                    setattr(b, name, value)
+        else:
+            b.set_state(dict(given))
+    message = str(refused.value)
+    assert f"FilterBuilder.{named}" in message and given[named] in message, message
+    assert (b.dataset, b.scope, b.schema, b.filter) == before  # nothing of it kept
+    # Still usable: an edit is judged against the dataset it had, and a good choice is taken.
+    edit(b, group("and", row("ClientCountry", "eq", "cn", "a")))
+    assert b.filter == (field("ClientCountry") == "cn") and b.report["valid"]
+    b.dataset = "gateway_dns"
+    assert (b.scope, b.schema["dataset"]) == ("account", "gateway_dns")
+    assert [p["code"] for p in b.problems] == ["unknown_field"]
+
+
+def test_a_dataset_of_both_scopes_is_taken_in_the_scope_sent_with_it() -> None:
+    """The front end sends the scope and the dataset of its choice together."""
+    b = FilterBuilder("http_requests")
+    b.set_state({"scope": "account", "dataset": "firewall_events"})
+    assert (b.dataset, b.scope, b.schema["scope"]) == ("firewall_events", "account", "account")
+    b.set_state({"scope": "zone", "dataset": "firewall_events"})
+    assert (b.dataset, b.scope, b.schema["scope"]) == ("firewall_events", "zone", "zone")
+
+
+def test_a_breakdown_that_is_not_a_field_of_the_dataset_is_refused() -> None:
+    """The same class: a misspelt breakdown was scanned as given, every line in one group
+    `(missing)`. It is refused with the core's did-you-mean, when made and when set."""
+    import traitlets
+
+    with pytest.raises(traitlets.TraitError, match="did you mean `ClientCountry`"):
+        FilterBuilder(breakdown="ClientCountri")
+    b = FilterBuilder(breakdown="ClientCountry")
+    with pytest.raises(traitlets.TraitError, match=r"FilterBuilder\.breakdown = 'ClientCountri' refused"):
+        b.set_state({"breakdown": "ClientCountri"})
+    assert b.breakdown == "ClientCountry"
+    b.dataset = "dns_logs"  # a dataset without that field: no breakdown, rather than a wrong one
+    assert b.breakdown == "" and b.schema["dataset"] == "dns_logs"
+
+
+def test_a_mode_other_than_rows_or_text_is_refused() -> None:
+    import traitlets
+
+    b = FilterBuilder(filter=field("EdgeResponseStatus") >= 500)
+    with pytest.raises(traitlets.TraitError, match="rows"):
+        b.mode = "table"
+    assert b.mode == "rows" and b.filter == (field("EdgeResponseStatus") >= 500)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
-from .._escpush import Filter, ScanResult
+from .._escpush import Filter, ScanResult, dataset_fields, datasets, field
 from ..errors import EscpushError, FilterError
 from . import _rows
 
@@ -85,6 +85,8 @@ class FilterBuilder(anywidget.AnyWidget):
     ``max_operators`` / ``max_bytes`` change the limits shown (the API's 30 and 1000 by
     default). ``breakdown`` (a field name, also chosen in the widget) breaks the sample's counts
     down by that field's values (``Filter.scan(group_by=...)``, the 10 largest groups).
+    A dataset, scope or breakdown that does not fit is refused with the core's message when
+    the builder is made, or set (``traitlets.TraitError``); the builder keeps what it had.
     """
 
     _esm = _HERE / "builder.js"
@@ -94,7 +96,7 @@ class FilterBuilder(anywidget.AnyWidget):
     scope = traitlets.Unicode("zone").tag(sync=True)
     schema = traitlets.Dict().tag(sync=True)
     tree = traitlets.Dict().tag(sync=True)
-    mode = traitlets.Unicode("rows").tag(sync=True)
+    mode = traitlets.Enum(("rows", "text"), "rows").tag(sync=True)
     text = traitlets.Unicode("").tag(sync=True)
     report = traitlets.Dict().tag(sync=True)
     sample_report = traitlets.Dict().tag(sync=True)
@@ -225,18 +227,57 @@ class FilterBuilder(anywidget.AnyWidget):
             self.set_trait("tree", self._rows.draw(f))
         self._refresh()
 
+    # A dataset or scope is checked as it is set (by Python or by the front end), so that a bad
+    # one is refused with the core's message and never kept: the builder stays as it was.
+    # Several set at once (``hold_trait_notifications``, or the front end's scope and dataset
+    # together) are checked together, when all are set; a refused one undoes them all.
+    @traitlets.validate("dataset")
+    def _valid_dataset(self, proposal: Mapping[str, Any]) -> str:
+        return self._checked("dataset", proposal["value"], lambda: _rows.resolve_scope(proposal["value"], None))
+
+    @traitlets.validate("scope")
+    def _valid_scope(self, proposal: Mapping[str, Any]) -> str:
+        return self._checked("scope", proposal["value"], lambda: _rows.resolve_scope(self.dataset, proposal["value"]))
+
+    @traitlets.validate("breakdown")
+    def _valid_breakdown(self, proposal: Mapping[str, Any]) -> str:
+        """A field of the dataset (what the scan breaks the sample down by), or "" for none."""
+
+        def check() -> None:
+            value = proposal["value"]
+            if value and value not in dataset_fields(self.dataset, self.scope):
+                found = [
+                    p["message"] for p in (field(value) == "").problems(self.dataset) if p["code"] == "unknown_field"
+                ]
+                raise ValueError(found[0] if found else f"`{value}` is not a field of {self.dataset}")
+
+        return self._checked("breakdown", proposal["value"], check)
+
+    @staticmethod
+    def _checked(name: str, value: object, check: Callable[[], object]) -> str:
+        if not isinstance(value, str):
+            raise traitlets.TraitError(f"FilterBuilder.{name} is a str, not {type(value).__name__}")
+        try:
+            check()
+        except (EscpushError, ValueError) as err:
+            raise traitlets.TraitError(f"FilterBuilder.{name} = {value!r} refused: {err}") from err
+        return value
+
     @traitlets.observe("dataset", "scope")
     def _on_dataset(self, change: Mapping[str, Any]) -> None:
         if not self._ready:
             return
-        scope = self.scope if change["name"] == "scope" else None
-        try:
-            resolved = _rows.resolve_scope(self.dataset, scope)
-        except EscpushError:
-            return
+        # A new dataset keeps the scope set with it (or before) where it has one, as the
+        # front end sends them together; else it takes its own (zone first, as the core does).
+        scope: str | None = self.scope
+        if change["name"] == "dataset" and self.dataset not in datasets(self.scope):
+            scope = None
+        resolved = _rows.resolve_scope(self.dataset, scope)
         with self.hold_trait_notifications():
             self.set_trait("scope", resolved)
             self.set_trait("schema", _rows.schema(self.dataset, resolved))
+            if self.breakdown not in dataset_fields(self.dataset, resolved):
+                self.set_trait("breakdown", "")  # a field of the dataset before: no breakdown now
         self._refresh()
 
     def _refresh(self) -> None:
