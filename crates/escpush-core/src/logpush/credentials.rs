@@ -468,7 +468,11 @@ resource "cloudflare_logpush_job" "x" {
                 sent, "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN",
                 "{format:?}"
             );
-            // A creation sends the literal text too.
+            // A creation sends the literal text too (of the job without the id the Terraform
+            // export's import block gives it: an import names a job that must exist).
+            let mut fresh = given.clone();
+            fresh["jobs"][0].as_object_mut().unwrap().remove("id");
+            let want = desired_jobs(&fresh, DatasetScope::Zone).unwrap();
             let entry = plan_job(&want[0], &[], &zone()).unwrap();
             assert_eq!(
                 entry.spec().unwrap().destination().expose(),
