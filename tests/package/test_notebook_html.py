@@ -105,14 +105,14 @@ def test_the_breakdown_tables_keep_each_cell_on_one_line(tmp_path: Path) -> None
 
 
 def test_a_groups_table_shows_every_gap_alike(tmp_path: Path) -> None:
-    """The ``other`` row has no value in the grouped fields: pandas showed the text field's gap
+    """The ``(other)`` row has no value in the grouped fields: pandas showed the text field's gap
     as ``NaN`` beside the integer field's ``<NA>``. Every gap is ``<NA>`` (nullable dtypes)."""
     import pandas as pd
 
     from escpush._scan_views import _with_gaps
 
     groups = _breakdown_scan(tmp_path).to_pandas()  # type: ignore[attr-defined]
-    assert groups["group"].iloc[-1] == "other"
+    assert groups["group"].iloc[-1] == "(other)"
     assert str(groups["ClientCountry"].dtype) == "string" and str(groups["EdgeResponseStatus"].dtype) == "Int64"
     assert groups["ClientCountry"].iloc[-1] is pd.NA and groups["EdgeResponseStatus"].iloc[-1] is pd.NA
     shown = groups._repr_html_() + groups.to_string()
