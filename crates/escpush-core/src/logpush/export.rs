@@ -1026,6 +1026,36 @@ resource "cloudflare_logpush_job" "new" {
         assert!(err.contains("import block"), "{err}");
     }
 
+    /// Review of issue 33: an entry that imports job 9 under a new name, beside an entry of
+    /// job 9's current name, would send job 9 two conflicting updates: refused, naming both.
+    #[test]
+    fn two_entries_of_one_job_are_refused() {
+        let tf = r#"
+resource "cloudflare_logpush_job" "a" {
+  zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
+  name             = "renamed"
+  destination_conf = "r2://b/r"
+}
+import {
+  to = cloudflare_logpush_job.a
+  id = "zones/023e105f4ecef8ad9ca31a8372d0c353/9"
+}
+resource "cloudflare_logpush_job" "b" {
+  zone_id          = "023e105f4ecef8ad9ca31a8372d0c353"
+  name             = "named"
+  destination_conf = "r2://b/other"
+}
+"#;
+        let doc = read_terraform_jobs(tf, &zone()).unwrap();
+        let err = plan_document(&doc, &stored(), &zone(), PlanOptions::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("job 9 is both cloudflare_logpush_job.a and cloudflare_logpush_job.b"),
+            "{err}"
+        );
+    }
+
     fn one_of(doc: &Value) -> Value {
         serde_json::json!({"jobs": [doc["jobs"][0].clone()], "addresses": [doc["addresses"][0].clone()]})
     }

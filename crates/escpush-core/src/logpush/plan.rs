@@ -436,7 +436,10 @@ fn plan_labelled(
 ) -> Result<Plan, Error> {
     let name_of = |j: &Map<String, Value>| j.get("name").and_then(Value::as_str).map(|n| n.trim().to_owned());
     let mut entries = Vec::new();
-    let mut claimed = Vec::new();
+    // The stored jobs the entries are, each with the entry that took it: two entries that
+    // take one job (one by its import, the other by its name) are refused, since applying both
+    // would send the job two conflicting updates, and every later run would flip it back.
+    let mut claimed: Vec<(u64, &String)> = Vec::new();
     for (want, label) in desired.iter().zip(labels) {
         let entry = plan_entry(want, stored, scope).map_err(|err| match err {
             Error::Invalid { problems } => Error::Invalid {
@@ -445,7 +448,19 @@ fn plan_labelled(
             other => other,
         })?;
         if let Some(id) = entry.job_id {
-            claimed.push(id);
+            if let Some((_, first)) = claimed.iter().find(|(taken, _)| *taken == id) {
+                return Err(Error::Invalid {
+                    problems: vec![Problem::new(
+                        "",
+                        ProblemCode::InvalidValue,
+                        format!(
+                            "job {id} is both {first} and {label} (by an import block's id or a jobs file's `id`,                              and by its name): each job may be one entry only; rename one entry, or remove its id"
+                        ),
+                    )
+                    .within(label)],
+                });
+            }
+            claimed.push((id, label));
         }
         entries.push(entry);
     }
@@ -454,7 +469,7 @@ fn plan_labelled(
         .filter(|j| {
             !j.get("id")
                 .and_then(Value::as_u64)
-                .is_some_and(|id| claimed.contains(&id))
+                .is_some_and(|id| claimed.iter().any(|(taken, _)| *taken == id))
         })
         .collect();
     rest.sort_by_key(|j| j.get("id").and_then(Value::as_u64));
