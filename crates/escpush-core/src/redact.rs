@@ -281,7 +281,11 @@ mod tests {
                       &insecure-skip-verify=false&header_Authorization=Splunk%20T0KEN-5EC7E7";
         let s3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc%2Bdef%2Fghi";
         let raw = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc+def/ghi";
+        // The space of `Splunk <token>` written `+`, as a query may carry it.
+        let plus = "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
+                    &insecure-skip-verify=false&header_Authorization=Splunk+T0KEN-9A8B7C";
         for (dest, quoted, secret) in [
+            (plus, "token T0KEN-9A8B7C is invalid", "T0KEN-9A8B7C"),
             (splunk, "bad header Authorization: Splunk T0KEN-5EC7E7", "T0KEN-5EC7E7"),
             (splunk, "token T0KEN-5EC7E7 is invalid", "T0KEN-5EC7E7"),
             (splunk, "bad Splunk%20T0KEN-5EC7E7", "T0KEN-5EC7E7"),

@@ -100,6 +100,7 @@ pub fn mask_secret_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
 /// assert_eq!(secret_forms("abc%2Bdef%2Fghi"), ["abc%2Bdef%2Fghi", "abc+def/ghi"]);
 /// assert_eq!(secret_forms("a+b"), ["a+b", "a b", "a%2Bb", "a%2bb"]);
 /// assert!(secret_forms("Splunk%20T0KEN-1").contains(&"T0KEN-1".to_owned()));
+/// assert!(secret_forms("Splunk+T0KEN-2").contains(&"T0KEN-2".to_owned()));
 /// assert!(secret_forms("abc+def/ghi").contains(&"abc%2Bdef%2Fghi".to_owned()));
 /// ```
 pub fn secret_forms(secret: &str) -> Vec<String> {
@@ -119,8 +120,9 @@ pub fn secret_forms(secret: &str) -> Vec<String> {
         push(percent_encode(secret, false), &mut out);
         push(percent_encode(secret, true), &mut out);
     }
-    let [decoded, _] = decoded;
-    for form in std::iter::once(secret.to_owned()).chain(decoded) {
+    // The token after a scheme, in every form: `Splunk+T0KEN` (a space written `+`, as a
+    // query may carry it) is `T0KEN` too.
+    for form in std::iter::once(secret.to_owned()).chain(decoded.into_iter().flatten()) {
         if let Some((scheme, token)) = form.trim().split_once(char::is_whitespace) {
             let token = token.trim();
             if !scheme.is_empty() && !token.is_empty() {
