@@ -364,8 +364,8 @@ impl Client {
 /// The call's result from its last attempt. A transport failure after a request that is
 /// not safe to repeat was sent becomes [`Error::OutcomeUnknown`], with how to check what
 /// became of it as core describes the request (`Request::outcome_check`); a 5xx answer to
-/// such a request (which may follow a change) stays the API's error, its first message saying
-/// the same.
+/// such a request (which may follow a change) stays the API's error, with a last message of
+/// escpush's (code 0, after the API's own) saying the same.
 fn finish<T>(
     req: &Request,
     outcome: Result<Answer, Failed>,
@@ -375,16 +375,14 @@ fn finish<T>(
     match outcome {
         Ok(answer) => match read(answer.status, &answer.body) {
             Err(escpush_core::Error::Api { status, mut errors }) if unsafe_and_maybe_done => {
-                errors.insert(
-                    0,
-                    ApiMessage::new(
+                // After the API's own messages, which keep their places and codes.
+                errors.push(ApiMessage::new(
                         0,
                         format!(
                             "HTTP {status} may follow a change: the request was sent, so it may have taken effect: {}",
                             outcome_check(req)
                         ),
-                    ),
-                );
+                ));
                 Err(Error::Core(escpush_core::Error::Api { status, errors }))
             }
             other => Ok(other?),

@@ -299,6 +299,14 @@ fn a_creation_applied_then_dropped_is_sent_once_and_says_what_to_check() {
         text.contains("may have taken effect") && text.contains("list the jobs of zone z1"),
         "{text}"
     );
+    // The note follows the API's own messages, which keep their places and codes.
+    match &err {
+        escpush_http::Error::Core(escpush_core::Error::Api { errors, .. }) => {
+            assert!(errors.len() >= 2 && errors[0].code != 0, "{errors:?}");
+            assert_eq!(errors.last().map(|e| e.code), Some(0), "{errors:?}");
+        }
+        other => panic!("not the API's error: {other:?}"),
+    }
     assert_eq!(posts(&emu.requests(), "/logpush/jobs"), 1);
 
     // A 429 refused the request before it was processed: retried, one job made.
