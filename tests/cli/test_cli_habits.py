@@ -59,11 +59,24 @@ def test_cloudflare_account_id_is_the_default_account_of_reads(
     run = cli("esc", "status")
     assert run.code == 0 and run.out.startswith("account 01a7362d577a6c3019a474fd6f485823 (CLOUDFLARE_ACCOUNT_ID): ")
     assert cli("logpush", "list", "--json").code == 0
+    assert api.requests()[-1]["path"].endswith("/accounts/01a7362d577a6c3019a474fd6f485823/logpush/jobs")
     # A zone given wins; an account given wins over the variable.
     run = cli("esc", "status", "--zone", ZONE, "--json")
     assert run.code == 0 and run.json()["scope"] == "zone"
     assert cli("esc", "disable", "--account", "other-account").code == 0
     assert api.state()["accounts"]["other-account"]["esc"]["always"] is True
+
+
+def test_a_dry_run_reads_as_a_read_does(cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`apply --dry-run` sends nothing: CLOUDFLARE_ACCOUNT_ID is its default account, as for a
+    read, and the plan says whose jobs it planned for (review of issue 33, item 11)."""
+    monkeypatch.setenv("CLOUDFLARE_ACCOUNT_ID", "01a7362d577a6c3019a474fd6f485823")
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('{"jobs": []}')
+    run = cli("logpush", "apply", str(jobs), "--prune", "--dry-run")
+    assert run.code == 0, run.err
+    assert "account 01a7362d577a6c3019a474fd6f485823" in run.out and "dry run: nothing sent" in run.out, run.out
+    assert all(r["method"] == "GET" for r in api.requests())
 
 
 WRITES = [

@@ -116,9 +116,10 @@ class Parser(argparse.ArgumentParser):
             from .._escpush import _ENV_ACCOUNT_ID
 
             account = os.environ.get(_ENV_ACCOUNT_ID, "").strip()
-            if getattr(parsed, "_writes", False):
+            if getattr(parsed, "_writes", False) and not getattr(parsed, "dry_run", False):
                 # An account-wide change made because a tool (wrangler) left the variable set
-                # is not one the user asked for: a write names its scope.
+                # is not one the user asked for: a write names its scope (a dry run sends
+                # nothing, and reads as a read does).
                 self.error(
                     "name the scope it changes: --zone ZONE_ID or --account ACCOUNT_ID (an account's setting "
                     f"covers every zone of it; {_ENV_ACCOUNT_ID} is the default account of commands that only "
