@@ -89,7 +89,8 @@ pub fn mask_secret_bytes<'a>(bytes: &'a [u8], secret: &str) -> Cow<'a, [u8]> {
 /// and once more with `+` as a space, as a query is read); percent-encoded when it holds no
 /// escape (each byte but `A-Z a-z 0-9 - . _ ~` as `%XX`, upper and lower case hex); and the
 /// credential after an authorization scheme (`Splunk <token>`, `Basic <credentials>`,
-/// `Bearer <token>`: what follows the first space, as given or percent-decoded), alone. The `redact` module's rule masks each
+/// `Bearer <token>`: what follows the first space after a word of four letters or more, as
+/// given or decoded), alone. The `redact` module's rule masks each
 /// ([`mask_secret`]): a destination's credential is sent percent-encoded, and a server may
 /// quote it decoded, or quote the token of a header value alone. Empty forms are left out;
 /// the forms are distinct, the given one first.
@@ -125,7 +126,10 @@ pub fn secret_forms(secret: &str) -> Vec<String> {
     for form in std::iter::once(secret.to_owned()).chain(decoded.into_iter().flatten()) {
         if let Some((scheme, token)) = form.trim().split_once(char::is_whitespace) {
             let token = token.trim();
-            if !scheme.is_empty() && !token.is_empty() {
+            // A scheme is a word of letters (Splunk, Basic, Bearer, SSWS): `a+b` is no
+            // `a <token>`, and its `b` alone no credential.
+            let scheme = scheme.len() >= 4 && scheme.bytes().all(|b| b.is_ascii_alphabetic());
+            if scheme && !token.is_empty() {
                 push(token.to_owned(), &mut out);
             }
         }
