@@ -91,13 +91,16 @@ pub fn export_jobs(
     format: ExportFormat,
     only: Option<&[u64]>,
 ) -> Result<String, Error> {
-    let chosen = choose(jobs, scope, only)?;
+    let mut chosen = choose(jobs, scope, only)?;
+    // In the order of their ids, whatever order the API listed them in: the names below go
+    // to the same jobs in every export of the same jobs.
+    chosen.sort_by_key(|j| j.get("id").and_then(Value::as_u64));
     let terraform = matches!(format, ExportFormat::Terraform(_));
     if !terraform {
         check_names(&chosen)?;
     }
-    // Labels and variables are each unique in the export: a name's first job keeps the plain
-    // one, any other that would read the same gets a suffix (its id, then a count), so that
+    // Labels and variables are each unique in the export: a name's first job (by id) keeps
+    // the plain one, any other that would read the same gets a suffix (its id, then a count), so that
     // no two resources share a label and no variable stands for two credentials.
     let mut labels = BTreeSet::new();
     let mut variables = BTreeSet::new();
@@ -1024,6 +1027,26 @@ resource "cloudflare_logpush_job" "new" {
         );
         let err = read_terraform_jobs(&other, &zone()).unwrap_err().to_string();
         assert!(err.contains("import block"), "{err}");
+    }
+
+    /// Review of issue 33 (item 2): which job keeps the plain variable does not follow the
+    /// order the API lists the jobs in, so a secret set for one export's variable never feeds
+    /// another job's destination after a listing in another order.
+    #[test]
+    fn names_go_to_the_same_jobs_in_any_listing_order() {
+        let job = |id: u64, name: &str, dest: &str| {
+            json!({"id": id, "name": name, "dataset": "http_requests", "destination_conf": dest})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        let a = job(4, "x", "https://a.example.com/in?header_a=S1");
+        let b = job(11, "x-header", "https://b.example.com/in?a=S2");
+        for format in [ExportFormat::Toml, ExportFormat::Terraform(FilterForm::Text)] {
+            let one = export_jobs(&[a.clone(), b.clone()], &zone(), format, None).unwrap();
+            let other = export_jobs(&[b.clone(), a.clone()], &zone(), format, None).unwrap();
+            assert_eq!(one, other, "{format:?}");
+        }
     }
 
     /// Review of issue 33: an entry that imports job 9 under a new name, beside an entry of
