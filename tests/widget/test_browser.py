@@ -275,3 +275,29 @@ def test_the_sample_is_broken_down_by_the_field_chosen(browser: WebDriver, tmp_p
         assert table() == [["cn", "2 / 3", "66.7%"], ["de", "1 / 1", "100.0%"], ["us", "0 / 1", "0.0%"]]
         assert bridge.errors == []
         assert_no_script_errors(browser)
+
+
+def test_the_rest_row_is_labelled_as_the_scan_labels_it(browser: WebDriver, tmp_path: Path) -> None:
+    """The widget lists the 10 largest groups; the rest row read "2 other values", which a
+    string group can be. It is labelled as the scan's tables label it, `(other: 2 groups)`
+    (review of issue 33, item 17)."""
+    logs = tmp_path / "sample.ndjson"
+    countries = [f"c{i:02}" for i in range(12)]
+    logs.write_text("".join(json.dumps({"EdgeResponseStatus": 500, "ClientCountry": c}) + "\n" for c in countries))
+    builder = FilterBuilder(
+        "http_requests", filter=field("EdgeResponseStatus") >= 500, sample=logs, breakdown="ClientCountry", debounce=0.0
+    )
+    with Bridge(builder) as bridge:
+        browser.get(bridge.url)
+        page = Page(browser, builder)
+        page.until(page.settled)
+
+        def rest() -> list[str]:
+            rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=breakdown-other]")
+            return [td.text for r in rows for td in r.find_elements(By.CSS_SELECTOR, "td")]
+
+        page.until(lambda: len(rest()) == 3, "the rest row")
+        assert rest()[:2] == ["(other: 2 groups)", "2 / 2"], rest()
+        assert len(browser.find_elements(By.CSS_SELECTOR, "[data-testid=breakdown-group]")) == 10
+        assert bridge.errors == []
+        assert_no_script_errors(browser)

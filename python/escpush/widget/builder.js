@@ -790,7 +790,11 @@ function render({ model, el }) {
             h("span", {}, percent(counts.line_share)),
           ),
         );
-      const other = breakdown.other && breakdown.other.groups ? [row(`${formatCount(breakdown.other.groups)} other values`, breakdown.other, "breakdown-other")] : [];
+      // The row of the groups not listed, labelled as the scan labels it, `(other)`, with its
+      // count inside the parentheses as the text tables write it: `(other: 2 groups)`.
+      const rest = breakdown.other;
+      const restLabel = rest && `${rest.label.slice(0, -1)}: ${formatCount(rest.groups)} ${rest.groups === 1 ? "group" : "groups"})`;
+      const other = rest && rest.lines ? [row(restLabel, rest, "breakdown-other")] : [];
       parts.push(
         h(
           "table",
