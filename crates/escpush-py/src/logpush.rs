@@ -274,7 +274,8 @@ impl PyLogpush {
     }
 
     /// Deletes a job and returns its id. Retried like a read; a job already gone raises
-    /// `NotFoundError` saying so.
+    /// `NotFoundError` saying so, unless an earlier attempt of this call deleted it (its
+    /// answer lost, the retry answered 404): that is the deletion done, and the id is returned.
     fn delete_job(&self, py: Python<'_>, job_id: Int) -> PyResult<u64> {
         let job_id = checked_id(py, job_id)?;
         let deleted = crate::logging::detach(py, || self.client.delete_job(&self.scope, job_id))

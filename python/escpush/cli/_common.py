@@ -554,7 +554,8 @@ def emit(args: argparse.Namespace, data: object, text: str) -> None:
 
 
 def strict_json(data: object) -> str:
-    """``data`` as JSON that every parser reads: an infinite float (a log value of ``1e400``,
+    """``data`` as JSON that Python's and JavaScript's parsers read (a parser that refuses a
+    number out of range, as serde_json does, refuses ``1e999``): an infinite float (a log value of ``1e400``,
     in a breakdown's group key) is written as the number ``1e999`` (``-1e999``), which
     ``json.loads`` reads back as infinite and JavaScript as ``Infinity``, where ``json.dumps``
     writes the bare ``Infinity`` that strict parsers refuse; a number still, so never the

@@ -44,7 +44,7 @@ _HERE = Path(__file__).parent
 _LogPath = Union[str, "os.PathLike[str]"]
 
 # The first matching lines of a sample shown beside the counts, and the groups of a breakdown
-# listed (the others are counted together as `other`).
+# listed (the others are counted together in the row labelled `(other)`).
 _SAMPLE_LINES = 5
 _BREAKDOWN_TOP = 10
 # The scans of the sample kept, by filter and breakdown (a filter the rows come back to shows

@@ -140,6 +140,7 @@ pub(super) fn empty_variables(job: &Map<String, Value>, lookup: &impl Fn(&str) -
         .map(|(_, name)| name)
         .filter(|name| lookup(name).is_some_and(|v| v.trim().is_empty()))
         .collect();
+    names.sort_unstable();
     names.dedup();
     names
         .into_iter()
