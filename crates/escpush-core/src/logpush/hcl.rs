@@ -739,8 +739,10 @@ fn resource_job(
         }
     }
     read_blocks(resource, &mut job, &mut problem);
-    // The provider's default, where a resource names no dataset (a creation needs one).
-    if !job.contains_key("dataset") && !resource.attributes.iter().any(|a| a.name == "dataset") {
+    // The provider's default, where a resource names no dataset (a creation needs one), or
+    // sets it to `null`, which is no value to Terraform (one that could not be read has its
+    // problem already, which refuses the file).
+    if !job.contains_key("dataset") {
         job.insert(
             "dataset".to_owned(),
             Value::String(TERRAFORM_DEFAULT_DATASET.to_owned()),
@@ -1353,6 +1355,13 @@ resource "cloudflare_logpush_job" "a" {
         // v5 defaults `dataset` to http_requests.
         let doc = read_terraform_jobs(
             "resource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  destination_conf = \"r2://b/p\"\n}\n",
+            &zone(),
+        )
+        .unwrap();
+        assert_eq!(doc["jobs"][0]["dataset"], "http_requests");
+        // `dataset = null` is no dataset to Terraform: the provider's default too.
+        let doc = read_terraform_jobs(
+            "resource \"cloudflare_logpush_job\" \"a\" {\n  name = \"a\"\n  dataset = null\n  destination_conf = \"r2://b/p\"\n}\n",
             &zone(),
         )
         .unwrap();
