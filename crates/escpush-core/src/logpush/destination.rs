@@ -124,30 +124,51 @@ pub fn known_schemes() -> impl Iterator<Item = &'static str> {
     DESTINATIONS.iter().map(|d| d.scheme)
 }
 
-/// Query parameters whose values are shown; every other value may be a credential
-/// (`secret-access-key`, `sig`, `header_DD-API-KEY`, a Splunk token, ...) and is masked.
-const SHOWN_PARAMS: &[&str] = &[
-    "region",
-    "sse",
-    "channel",
-    "insecure-skip-verify",
-    "service",
-    "ddsource",
-    "host",
+/// What escpush knows of a query parameter of a `destination_conf`, one row a parameter
+/// (one table for the display and the export): a parameter not listed may be a credential
+/// (`secret-access-key`, `sig`, `header_DD-API-KEY`, a Splunk token, ...): masked when shown,
+/// a variable to set in an export.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Param {
+    /// Shown as it is, and exported as it is.
+    Shown,
+    /// Masked when shown (the display stays on the safe side), but described by the docs as
+    /// no credential, so an export writes it as it is instead of as a variable to set: an
+    /// R2 `account-id` (r2.mdx), an S3-compatible `endpoint` (s3-compatible-endpoints.mdx),
+    /// Datadog's `ddtags` (datadog.mdx), Splunk's and SentinelOne's `sourcetype` (splunk.mdx,
+    /// sentinelone.mdx).
+    NotCredential,
+}
+
+const PARAMS: &[(&str, Param)] = &[
+    ("region", Param::Shown),
+    ("sse", Param::Shown),
+    ("channel", Param::Shown),
+    ("insecure-skip-verify", Param::Shown),
+    ("service", Param::Shown),
+    ("ddsource", Param::Shown),
+    ("host", Param::Shown),
+    ("account-id", Param::NotCredential),
+    ("endpoint", Param::NotCredential),
+    ("ddtags", Param::NotCredential),
+    ("sourcetype", Param::NotCredential),
 ];
 
-/// Parameters shown masked (they are not in [`SHOWN_PARAMS`]) whose values the docs
-/// describe as no credential: an R2 `account-id` (r2.mdx), an S3-compatible `endpoint`
-/// (s3-compatible-endpoints.mdx), Datadog's `ddtags` (datadog.mdx), Splunk's and
-/// SentinelOne's `sourcetype` (splunk.mdx, sentinelone.mdx). With a value that is `true` or
-/// `false` (`updated=true`), which holds no credential either, an export writes them as they
-/// are ([`DestinationConf::secret_parts`]) instead of as a variable to set.
-const NOT_CREDENTIAL_PARAMS: &[&str] = &["account-id", "endpoint", "ddtags", "sourcetype"];
+/// What [`PARAMS`] says of `key`; `None`: it may be a credential.
+fn param(key: &str) -> Option<Param> {
+    PARAMS.iter().find(|(k, _)| *k == key).map(|(_, p)| *p)
+}
+
+/// Whether a parameter's value is shown (the others are masked).
+fn shown_param(key: &str) -> bool {
+    param(key) == Some(Param::Shown)
+}
 
 /// Whether a parameter's value may be a credential (what an export turns into a variable):
-/// not one shown, not one the docs describe as none, not `true` or `false`.
+/// one [`PARAMS`] does not list, with a value other than `true` or `false` (`updated=true`
+/// holds no credential either).
 fn may_be_credential(key: &str, value: &str) -> bool {
-    !SHOWN_PARAMS.contains(&key) && !NOT_CREDENTIAL_PARAMS.contains(&key) && !matches!(value, "true" | "false")
+    param(key).is_none() && !matches!(value, "true" | "false")
 }
 
 /// The parameters that pick another store for the same bucket and path (an S3-compatible
@@ -362,7 +383,7 @@ impl DestinationConf {
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
             out.push(if i == 0 { '?' } else { '&' });
-            let shown = SHOWN_PARAMS.contains(&k.as_str());
+            let shown = shown_param(k);
             match v {
                 Some(v) => {
                     out.push_str(k);
@@ -408,7 +429,7 @@ impl DestinationConf {
         let params = self
             .params
             .iter()
-            .filter(|(k, _)| !SHOWN_PARAMS.contains(&k.as_str()))
+            .filter(|(k, _)| !shown_param(k))
             .map(|(k, v)| v.as_deref().unwrap_or(k))
             .filter(|v| !v.is_empty());
         userinfo
@@ -424,7 +445,7 @@ impl DestinationConf {
     /// name for it: `userinfo` (a `user:password@`), `collector_path` (a Sumo Logic
     /// collector's path) and each parameter [`DestinationConf::redacted`] masks by its key,
     /// but those that hold none (`account-id`, `ddtags`, a `true` or `false`: see
-    /// `NOT_CREDENTIAL_PARAMS`). What an export turns into variables
+    /// `PARAMS`). What an export turns into variables
     /// ([`export_jobs`](super::export_jobs)); empty parameter values hold nothing and are
     /// left out.
     pub(crate) fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
@@ -458,7 +479,7 @@ impl DestinationConf {
                     out.push((start..start + v.len(), k.to_owned()));
                 }
                 // A part without `=` may be a token whole.
-                None if !part.is_empty() && !SHOWN_PARAMS.contains(&part) => {
+                None if !part.is_empty() && !shown_param(part) => {
                     out.push((at..at + part.len(), "query".to_owned()));
                 }
                 _ => {}
