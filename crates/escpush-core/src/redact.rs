@@ -282,7 +282,8 @@ mod tests {
         let s3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc%2Bdef%2Fghi";
         let raw = "s3://bucket/logs?region=us-east-1&access-key-id=AKID&secret-access-key=abc+def/ghi";
         // The space of `Splunk <token>` written `+`, as a query may carry it.
-        let plus = "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
+        let plus =
+            "splunk://splunk.example.com:8088/services/collector/raw?channel=FE0ECFAD-13D5-401B-847D-77833BD77131\
                     &insecure-skip-verify=false&header_Authorization=Splunk+T0KEN-9A8B7C";
         for (dest, quoted, secret) in [
             (plus, "token T0KEN-9A8B7C is invalid", "T0KEN-9A8B7C"),

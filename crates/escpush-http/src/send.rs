@@ -377,11 +377,11 @@ fn finish<T>(
             Err(escpush_core::Error::Api { status, mut errors }) if unsafe_and_maybe_done => {
                 // After the API's own messages, which keep their places and codes.
                 errors.push(ApiMessage::new(
-                        0,
-                        format!(
-                            "HTTP {status} may follow a change: the request was sent, so it may have taken effect: {}",
-                            outcome_check(req)
-                        ),
+                    0,
+                    format!(
+                        "HTTP {status} may follow a change: the request was sent, so it may have taken effect: {}",
+                        outcome_check(req)
+                    ),
                 ));
                 Err(Error::Core(escpush_core::Error::Api { status, errors }))
             }
