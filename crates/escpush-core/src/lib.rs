@@ -73,8 +73,7 @@ pub use filter::{
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
-    resolve_references,
-    terraform_import_id, ExportFormat, FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS,
+    resolve_references, terraform_import_id, ExportFormat, FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS,
     TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
