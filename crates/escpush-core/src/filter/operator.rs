@@ -44,7 +44,9 @@ pub(crate) enum Kind {
 /// - `negation`: the partner true where this one is false on a number / present field;
 ///   `negative`: whether this is the `!` side (true where the partner is false, missing
 ///   fields included);
-/// - `value`: [`Shape`]; `kinds`: the [`Kind`]s of field it applies to (B.1's ✅ columns).
+/// - `value`: [`Shape`]; `kinds`: the [`Kind`]s of field it applies to (B.1's ✅ columns);
+/// - `order`: for an operator that compares numbers, the orderings of the field's number
+///   against the value where it holds (`lt`: `Less`); empty for the others.
 macro_rules! operators {
     ($(
         $(#[doc = $doc:literal])*
@@ -58,6 +60,7 @@ macro_rules! operators {
             negative: $negative:literal,
             value: $shape:ident,
             kinds: [$($kind:ident),*],
+            order: [$($order:ident),*],
         }
     )*) => {
         /// The comparison operators of SPEC appendix B.1 (one row each in the table of
@@ -119,6 +122,14 @@ macro_rules! operators {
                 }
             }
 
+            /// The orderings of a field's number against the operator's value where the
+            /// operator holds (`leq`: less or equal); empty where it does not compare numbers.
+            pub(crate) fn orderings(self) -> &'static [std::cmp::Ordering] {
+                match self {
+                    $(Operator::$variant => &[$(std::cmp::Ordering::$order),*],)*
+                }
+            }
+
             /// How the text form writes the operator (`==`, `startsWith`).
             pub(crate) fn text(self) -> &'static str {
                 match self {
@@ -155,72 +166,72 @@ operators! {
     /// `eq`: equal (string, int, bool).
     Eq {
         name: "eq", meaning: "equal", text: "==", words: [], instant_logs: [],
-        negation: NotEq, negative: false, value: Scalar, kinds: [String, Number, Bool],
+        negation: NotEq, negative: false, value: Scalar, kinds: [String, Number, Bool], order: [],
     }
     /// `!eq`: not equal (string, int, bool).
     NotEq {
         name: "!eq", meaning: "not equal", text: "!=", words: ["ne"], instant_logs: ["neq"],
-        negation: Eq, negative: true, value: Scalar, kinds: [String, Number, Bool],
+        negation: Eq, negative: true, value: Scalar, kinds: [String, Number, Bool], order: [],
     }
     /// `lt`: less than (int).
     Lt {
         name: "lt", meaning: "less than", text: "<", words: [], instant_logs: [],
-        negation: Geq, negative: false, value: Scalar, kinds: [Number],
+        negation: Geq, negative: false, value: Scalar, kinds: [Number], order: [Less],
     }
     /// `leq`: less than or equal (int).
     Leq {
         name: "leq", meaning: "less than or equal", text: "<=", words: ["le"], instant_logs: [],
-        negation: Gt, negative: false, value: Scalar, kinds: [Number],
+        negation: Gt, negative: false, value: Scalar, kinds: [Number], order: [Less, Equal],
     }
     /// `gt`: greater than (int).
     Gt {
         name: "gt", meaning: "greater than", text: ">", words: [], instant_logs: [],
-        negation: Leq, negative: false, value: Scalar, kinds: [Number],
+        negation: Leq, negative: false, value: Scalar, kinds: [Number], order: [Greater],
     }
     /// `geq`: greater than or equal (int).
     Geq {
         name: "geq", meaning: "greater than or equal", text: ">=", words: ["ge"], instant_logs: [],
-        negation: Lt, negative: false, value: Scalar, kinds: [Number],
+        negation: Lt, negative: false, value: Scalar, kinds: [Number], order: [Greater, Equal],
     }
     /// `startsWith` (string).
     StartsWith {
         name: "startsWith", meaning: "starts with", text: "startsWith", words: [], instant_logs: [],
-        negation: NotStartsWith, negative: false, value: Scalar, kinds: [String],
+        negation: NotStartsWith, negative: false, value: Scalar, kinds: [String], order: [],
     }
     /// `endsWith` (string).
     EndsWith {
         name: "endsWith", meaning: "ends with", text: "endsWith", words: [], instant_logs: [],
-        negation: NotEndsWith, negative: false, value: Scalar, kinds: [String],
+        negation: NotEndsWith, negative: false, value: Scalar, kinds: [String], order: [],
     }
     /// `!startsWith` (string).
     NotStartsWith {
         name: "!startsWith", meaning: "does not start with", text: "!startsWith", words: [], instant_logs: [],
-        negation: StartsWith, negative: true, value: Scalar, kinds: [String],
+        negation: StartsWith, negative: true, value: Scalar, kinds: [String], order: [],
     }
     /// `!endsWith` (string).
     NotEndsWith {
         name: "!endsWith", meaning: "does not end with", text: "!endsWith", words: [], instant_logs: [],
-        negation: EndsWith, negative: true, value: Scalar, kinds: [String],
+        negation: EndsWith, negative: true, value: Scalar, kinds: [String], order: [],
     }
     /// `contains`: substring of a string, element of an array.
     Contains {
         name: "contains", meaning: "contains", text: "contains", words: [], instant_logs: [],
-        negation: NotContains, negative: false, value: Scalar, kinds: [String, Array],
+        negation: NotContains, negative: false, value: Scalar, kinds: [String, Array], order: [],
     }
     /// `!contains`.
     NotContains {
         name: "!contains", meaning: "does not contain", text: "!contains", words: [], instant_logs: [],
-        negation: Contains, negative: true, value: Scalar, kinds: [String, Array],
+        negation: Contains, negative: true, value: Scalar, kinds: [String, Array], order: [],
     }
     /// `in`: value is in a set (string, int, array).
     In {
         name: "in", meaning: "value is in a set", text: "in", words: [], instant_logs: [],
-        negation: NotIn, negative: false, value: Set, kinds: [String, Number, Array],
+        negation: NotIn, negative: false, value: Set, kinds: [String, Number, Array], order: [],
     }
     /// `!in`: value is not in a set.
     NotIn {
         name: "!in", meaning: "value is not in a set", text: "!in", words: [], instant_logs: [],
-        negation: In, negative: true, value: Set, kinds: [String, Number, Array],
+        negation: In, negative: true, value: Set, kinds: [String, Number, Array], order: [],
     }
 }
 
@@ -253,7 +264,13 @@ impl Operator {
     /// `lt`, `leq`, `gt` and `geq` compare numbers and need an integer value: the operators
     /// that take numbers alone.
     pub fn is_numeric(self) -> bool {
-        self.kinds() == [Kind::Number]
+        !self.orderings().is_empty()
+    }
+
+    /// `startsWith`, `endsWith` and their negations apply to strings alone and take a text
+    /// value (a builder asks for a string).
+    pub fn takes_text(self) -> bool {
+        self.kinds() == [Kind::String]
     }
 
     /// The un-negated side and whether `self` is its negation: `(Eq, true)` for `!eq`,
@@ -419,6 +436,22 @@ mod tests {
             // A pair shares its value shape and the fields it applies to.
             assert_eq!(op.shape(), op.negated().shape(), "{op}");
             assert_eq!(op.kinds(), op.negated().kinds(), "{op}");
+            // The operators that order numbers are those that take numbers alone.
+            assert_eq!(op.is_numeric(), op.kinds() == [Kind::Number], "{op}");
+            if op.is_numeric() {
+                // A pair splits the three orderings between them.
+                let mut both = [op.orderings(), op.negated().orderings()].concat();
+                both.sort();
+                assert_eq!(
+                    both,
+                    [
+                        std::cmp::Ordering::Less,
+                        std::cmp::Ordering::Equal,
+                        std::cmp::Ordering::Greater
+                    ],
+                    "{op}"
+                );
+            }
             // The text form reads back what it writes.
             assert_eq!(Operator::from_text_word(op.text()), Some(op), "{op}");
         }

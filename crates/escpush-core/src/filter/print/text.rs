@@ -74,7 +74,7 @@ fn write_group(items: &[Expr], joiner: &str, place: Place, paren: bool, out: &mu
 
 /// The operators written as symbols, whose integer values read best bare.
 fn compares_numbers(op: Operator) -> bool {
-    op.is_numeric() || matches!(op, Operator::Eq | Operator::NotEq)
+    op.text() != op.as_str()
 }
 
 /// A field name as a bare word when it reads as one, else as a JSON string.

@@ -106,25 +106,22 @@ impl Parser<'_> {
         if let Ok(op) = word.parse::<Operator>() {
             return Ok(op);
         }
-        let op = match Operator::from_text_word(word) {
-            Some(op) => op,
-            None => {
-                let lower = word.to_ascii_lowercase();
-                if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
-                    return Err(self.err(
-                        start,
-                        start + word.len(),
-                        UNSUPPORTED,
-                        format!("the filter format has no `{}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in", cut(word)),
-                    ));
-                }
-                let suggestion = word
-                    .parse::<Operator>()
-                    .err()
-                    .and_then(|e| e.suggestion)
-                    .map(Operator::as_str);
-                return Err(self.unknown_operator(start, word, suggestion));
+        let Some(op) = Operator::from_text_word(word) else {
+            let lower = word.to_ascii_lowercase();
+            if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
+                return Err(self.err(
+                    start,
+                    start + word.len(),
+                    UNSUPPORTED,
+                    format!("the filter format has no `{}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in", cut(word)),
+                ));
             }
+            let suggestion = word
+                .parse::<Operator>()
+                .err()
+                .and_then(|e| e.suggestion)
+                .map(Operator::as_str);
+            return Err(self.unknown_operator(start, word, suggestion));
         };
         Ok(op)
     }
