@@ -63,10 +63,7 @@ impl PyField {
         let py = value.py();
         let (json, unordered) = if operator.takes_set() {
             set_json(value)
-        } else if matches!(
-            operator,
-            Operator::StartsWith | Operator::EndsWith | Operator::NotStartsWith | Operator::NotEndsWith
-        ) {
+        } else if operator.takes_text() {
             text_value(value, operator).map(|json| (json, false))
         } else {
             convert::filter_json(value, "value").map(|json| (json, false))

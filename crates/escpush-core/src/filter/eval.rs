@@ -95,16 +95,23 @@ pub fn eval_condition(condition: &Condition, value: Option<&FieldValue<'_>>) -> 
     held != op.is_negative()
 }
 
-/// The un-negated operator on a present, non-null field value.
+/// The un-negated operator on a present, non-null field value. A value of the wrong shape
+/// (a set for `eq`, one value for `in`) holds nowhere: a filter's shape is checked when it is
+/// made, so none reaches here.
 fn holds(op: Operator, value: &Value, x: &FieldValue<'_>) -> bool {
-    match (op, value) {
-        (Operator::In, Value::Set(set)) => match x {
-            FieldValue::Array(items) => items.iter().any(|e| set.iter().any(|s| scalar_eq(e, s))),
-            x => set.iter().any(|s| scalar_eq(x, s)),
+    let scalar = match value {
+        Value::Scalar(s) => Some(s),
+        Value::Set(_) => None,
+    };
+    match op {
+        Operator::In => match (value, x) {
+            (Value::Set(set), FieldValue::Array(items)) => items.iter().any(|e| set.iter().any(|s| scalar_eq(e, s))),
+            (Value::Set(set), x) => set.iter().any(|s| scalar_eq(x, s)),
+            (Value::Scalar(_), _) => false,
         },
-        (Operator::Eq, Value::Scalar(s)) => scalar_eq(x, s),
-        (Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq, Value::Scalar(s)) => {
-            let Some(bound) = s.as_integer() else {
+        Operator::Eq => scalar.is_some_and(|s| scalar_eq(x, s)),
+        Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq => {
+            let Some(bound) = scalar.and_then(Scalar::as_integer) else {
                 return false;
             };
             let ord = match x {
@@ -112,27 +119,23 @@ fn holds(op: Operator, value: &Value, x: &FieldValue<'_>) -> bool {
                 FieldValue::Float(f) => cmp_float_int(*f, bound),
                 _ => None,
             };
-            match (op, ord) {
-                (_, None) => false,
-                (Operator::Lt, Some(o)) => o == Ordering::Less,
-                (Operator::Leq, Some(o)) => o != Ordering::Greater,
-                (Operator::Gt, Some(o)) => o == Ordering::Greater,
-                (_, Some(o)) => o != Ordering::Less,
-            }
+            ord.is_some_and(|o| op.orderings().contains(&o))
         }
-        (Operator::StartsWith, Value::Scalar(s)) => {
-            matches!(x, FieldValue::Str(t) if t.starts_with(s.canonical_text().as_ref()))
+        Operator::StartsWith => {
+            matches!((x, scalar), (FieldValue::Str(t), Some(s)) if t.starts_with(s.canonical_text().as_ref()))
         }
-        (Operator::EndsWith, Value::Scalar(s)) => {
-            matches!(x, FieldValue::Str(t) if t.ends_with(s.canonical_text().as_ref()))
+        Operator::EndsWith => {
+            matches!((x, scalar), (FieldValue::Str(t), Some(s)) if t.ends_with(s.canonical_text().as_ref()))
         }
-        (Operator::Contains, Value::Scalar(s)) => match x {
-            FieldValue::Str(t) => t.contains(s.canonical_text().as_ref()),
-            FieldValue::Array(items) => items.iter().any(|e| scalar_eq(e, s)),
+        Operator::Contains => match (x, scalar) {
+            (FieldValue::Str(t), Some(s)) => t.contains(s.canonical_text().as_ref()),
+            (FieldValue::Array(items), Some(s)) => items.iter().any(|e| scalar_eq(e, s)),
             _ => false,
         },
-        // A filter's shape is checked when it is made: no other pairing exists.
-        _ => false,
+        // On a present value, a `!` operator is the negation of its partner.
+        Operator::NotEq | Operator::NotStartsWith | Operator::NotEndsWith | Operator::NotContains | Operator::NotIn => {
+            !holds(op.negated(), value, x)
+        }
     }
 }
 

@@ -18,6 +18,7 @@ mod compact;
 pub mod equiv;
 mod eval;
 mod line;
+mod operator;
 mod parse;
 pub mod print;
 mod shared;

@@ -90,30 +90,10 @@ impl Limits {
 }
 
 impl FieldType {
-    /// Whether `op` applies to a field of this type: SPEC table B.1, with `int` and
-    /// `float` as Int, `array[*]` as Array, `int or string` as String or Int. Cloudflare's
-    /// Filters page (`logpush-job/filters.mdx`) marks `in` / `!in` ❌ for arrays; B.1 allows
-    /// them, and the spec wins.
+    /// Whether `op` applies to a field of this type: the `kinds` column of the operator
+    /// table (SPEC table B.1; see `Operator::applies_to`).
     pub fn supports(self, op: Operator) -> bool {
-        use Operator as O;
-        let string = !matches!(op, O::Lt | O::Leq | O::Gt | O::Geq);
-        let int = matches!(
-            op,
-            O::Eq | O::NotEq | O::Lt | O::Leq | O::Gt | O::Geq | O::In | O::NotIn
-        );
-        let boolean = matches!(op, O::Eq | O::NotEq);
-        let array = matches!(op, O::Contains | O::NotContains | O::In | O::NotIn);
-        match self {
-            FieldType::String => string,
-            FieldType::Int | FieldType::Float => int,
-            FieldType::Bool => boolean,
-            FieldType::StringArray | FieldType::IntArray => array,
-            FieldType::IntOrString => string || int,
-            FieldType::Object | FieldType::ObjectArray => false,
-            // No type rules any out; validation reports such a field as `untyped_field`
-            // before it asks.
-            FieldType::Unknown => true,
-        }
+        op.applies_to(self)
     }
 
     /// The operators this type supports, in the order of table B.1.

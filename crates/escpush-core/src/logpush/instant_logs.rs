@@ -32,7 +32,7 @@ use serde_json::{Map, Value};
 use crate::dataset::Dataset;
 use crate::envelope::read_list;
 use crate::error::Error;
-use crate::filter::{Filter, Limits};
+use crate::filter::{Filter, Limits, Operator};
 use crate::json::json_kind;
 use crate::problem::{Problem, ProblemCode};
 use crate::suggest;
@@ -119,11 +119,19 @@ fn page_spelling(doc: &mut Value) -> bool {
     while let Some(node) = stack.pop() {
         match node {
             Value::Object(obj) => {
-                if obj.get("operator").and_then(Value::as_str) == Some("neq") {
-                    obj.insert("operator".into(), "!eq".into());
+                let page_name = obj
+                    .get("operator")
+                    .and_then(Value::as_str)
+                    .and_then(Operator::from_instant_logs_name);
+                if let Some(op) = page_name {
+                    obj.insert("operator".into(), op.as_str().into());
                     changed = true;
                 }
-                let takes_set = matches!(obj.get("operator").and_then(Value::as_str), Some("in" | "!in"));
+                let takes_set = obj
+                    .get("operator")
+                    .and_then(Value::as_str)
+                    .and_then(|name| name.parse::<Operator>().ok())
+                    .is_some_and(Operator::takes_set);
                 if let (true, Some(Value::String(list))) = (takes_set, obj.get("value")) {
                     let items: Vec<Value> = list.split(',').map(|s| Value::from(s.trim())).collect();
                     obj.insert("value".into(), Value::Array(items));

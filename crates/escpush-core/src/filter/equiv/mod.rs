@@ -174,7 +174,13 @@ impl Atoms {
             Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq => 0,
             Operator::Eq => 1,
             Operator::In => 2,
-            _ => 3,
+            Operator::StartsWith | Operator::EndsWith | Operator::Contains => 3,
+            // Atoms are un-negated (`meaning`).
+            Operator::NotEq
+            | Operator::NotStartsWith
+            | Operator::NotEndsWith
+            | Operator::NotContains
+            | Operator::NotIn => 4,
         };
         by_var.sort_by(|&i, &j| {
             let (a, b) = (&self.list[i], &self.list[j]);
@@ -191,8 +197,7 @@ impl Atoms {
 /// What a condition compares: its positive operator, whether it is negated, the canonical
 /// texts of its values (sorted, once each, for sets) and its integer bound.
 fn meaning(c: &Condition) -> (Operator, bool, Vec<String>, Option<i64>) {
-    let negated = c.operator.is_negative();
-    let op = if negated { c.operator.negated() } else { c.operator };
+    let (op, negated) = c.operator.positive();
     let (texts, bound) = match &c.value {
         Value::Set(items) => {
             let mut texts: Vec<String> = items.iter().map(|s| s.canonical_text().into_owned()).collect();

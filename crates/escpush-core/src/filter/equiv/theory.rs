@@ -23,6 +23,7 @@
 //! Every candidate is checked with the tree evaluator's own condition test.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use crate::dataset::FieldType;
 use crate::filter::ast::{canonical_int, Condition, Operator};
@@ -171,13 +172,19 @@ fn integers(lits: &[(&Atom, bool)]) -> Vec<i128> {
     let (mut lo, mut hi) = (None::<i128>, None::<i128>);
     for (a, t) in lits {
         let Some(b) = a.bound.map(i128::from) else { continue };
-        // On an integer every comparison is defined: false `lt b` is `>= b`, and so on.
-        let (is_upper, limit) = match (a.op(), *t) {
-            (Operator::Lt, true) | (Operator::Geq, false) => (true, b - 1),
-            (Operator::Leq, true) | (Operator::Gt, false) => (true, b),
-            (Operator::Gt, true) | (Operator::Leq, false) => (false, b + 1),
-            (Operator::Geq, true) | (Operator::Lt, false) => (false, b),
-            _ => continue,
+        let orderings = a.op().orderings();
+        if orderings.is_empty() {
+            continue;
+        }
+        // On an integer every comparison is defined: false `lt b` is `>= b`, and so on. The
+        // literal holds where the number compares with `b` in one of its orderings (or, when
+        // false, its partner's), which hold below `b` or above it, `b` included or not.
+        let holds_at = |o: Ordering| orderings.contains(&o) == *t;
+        let (is_upper, limit) = match (holds_at(Ordering::Less), holds_at(Ordering::Equal)) {
+            (true, false) => (true, b - 1),
+            (true, true) => (true, b),
+            (false, false) => (false, b + 1),
+            (false, true) => (false, b),
         };
         if is_upper {
             hi = Some(hi.map_or(limit, |h| h.min(limit)));
@@ -255,7 +262,19 @@ fn array(lits: &[(&Atom, bool)], int_elements: bool) -> Option<FieldValue<'stati
         match a.op() {
             Operator::Contains => elements.push(a.texts[0].clone()),
             Operator::In => elements.push(a.texts.iter().find(|x| usable(x))?.clone()),
-            _ => {}
+            // No other operator holds on an array; atoms are un-negated.
+            Operator::Eq
+            | Operator::Lt
+            | Operator::Leq
+            | Operator::Gt
+            | Operator::Geq
+            | Operator::StartsWith
+            | Operator::EndsWith
+            | Operator::NotEq
+            | Operator::NotStartsWith
+            | Operator::NotEndsWith
+            | Operator::NotContains
+            | Operator::NotIn => {}
         }
     }
     let items = elements
@@ -303,7 +322,9 @@ pub(super) fn relation(a: &Atom, b: &Atom) -> Relation {
         O::EndsWith => 2,
         O::Contains => 3,
         O::In => 4,
-        _ => 5,
+        O::Lt | O::Leq | O::Gt | O::Geq => 5,
+        // Atoms are un-negated.
+        O::NotEq | O::NotStartsWith | O::NotEndsWith | O::NotContains | O::NotIn => 6,
     };
     if rank(oa) > rank(ob) {
         return flip(relation(b, a));
@@ -356,22 +377,16 @@ fn first_text(atom: &Atom) -> &str {
 
 fn numeric_holds(op: Operator, bound: Option<i64>, n: i128) -> bool {
     let Some(b) = bound.map(i128::from) else { return false };
-    match op {
-        Operator::Lt => n < b,
-        Operator::Leq => n <= b,
-        Operator::Gt => n > b,
-        _ => n >= b,
-    }
+    op.orderings().contains(&n.cmp(&b))
 }
 
 /// Two comparisons as intervals of the real line: inclusion or disjointness.
 fn numeric_relation(oa: Operator, a: Option<i64>, ob: Operator, b: Option<i64>) -> Relation {
-    use Operator as O;
     let (Some(a), Some(b)) = (a, b) else {
         return Relation::Free;
     };
-    let upper = |op: Operator| matches!(op, O::Lt | O::Leq);
-    let closed = |op: Operator| matches!(op, O::Leq | O::Geq);
+    let upper = |op: Operator| op.orderings().contains(&Ordering::Less);
+    let closed = |op: Operator| op.orderings().contains(&Ordering::Equal);
     match (upper(oa), upper(ob)) {
         (true, true) | (false, false) => {
             // For upper bounds, a ⊆ b when a's end is below b's (or equal and not more closed).

@@ -631,27 +631,36 @@ impl Program {
                 if atoms.len() < keys.len() {
                     atoms.push(Vec::new());
                 }
-                let negated = c.operator.is_negative();
-                let positive = if negated { c.operator.negated() } else { c.operator };
-                let atom = match (positive, &c.value) {
-                    (Operator::In, Value::Set(set)) => Atom::In(set.iter().map(text_bytes).collect()),
-                    (Operator::Eq, Value::Scalar(s)) => Atom::Eq(text_bytes(s)),
-                    (Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq, Value::Scalar(s)) => {
-                        let cmp = match positive {
-                            Operator::Lt => Cmp::Lt,
-                            Operator::Leq => Cmp::Leq,
-                            Operator::Gt => Cmp::Gt,
-                            _ => Cmp::Geq,
-                        };
-                        match s.as_integer() {
-                            Some(bound) => Atom::Cmp(cmp, bound),
-                            None => return Node::Const(negated),
-                        }
-                    }
-                    (Operator::StartsWith, Value::Scalar(s)) => Atom::StartsWith(text_bytes(s)),
-                    (Operator::EndsWith, Value::Scalar(s)) => Atom::EndsWith(text_bytes(s)),
-                    (Operator::Contains, Value::Scalar(s)) => Atom::Contains(text_bytes(s)),
-                    _ => return Node::Const(negated),
+                let (positive, negated) = c.operator.positive();
+                let scalar = match &c.value {
+                    Value::Scalar(s) => Some(s),
+                    Value::Set(_) => None,
+                };
+                // A bound that is not an integer, or a value of the wrong shape (checked when
+                // the filter is made), holds nowhere: the test is a constant.
+                let compare = |cmp: Cmp| scalar.and_then(Scalar::as_integer).map(|bound| Atom::Cmp(cmp, bound));
+                let atom = match positive {
+                    Operator::In => match &c.value {
+                        Value::Set(set) => Some(Atom::In(set.iter().map(text_bytes).collect())),
+                        Value::Scalar(_) => None,
+                    },
+                    Operator::Eq => scalar.map(|s| Atom::Eq(text_bytes(s))),
+                    Operator::Lt => compare(Cmp::Lt),
+                    Operator::Leq => compare(Cmp::Leq),
+                    Operator::Gt => compare(Cmp::Gt),
+                    Operator::Geq => compare(Cmp::Geq),
+                    Operator::StartsWith => scalar.map(|s| Atom::StartsWith(text_bytes(s))),
+                    Operator::EndsWith => scalar.map(|s| Atom::EndsWith(text_bytes(s))),
+                    Operator::Contains => scalar.map(|s| Atom::Contains(text_bytes(s))),
+                    // `positive` is the un-negated side of every operator.
+                    Operator::NotEq
+                    | Operator::NotStartsWith
+                    | Operator::NotEndsWith
+                    | Operator::NotContains
+                    | Operator::NotIn => unreachable!("{positive} is a negation"),
+                };
+                let Some(atom) = atom else {
+                    return Node::Const(negated);
                 };
                 let list = &mut atoms[slot];
                 let index = list.iter().position(|a| *a == atom).unwrap_or_else(|| {

@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::filter::ast::{canonical_integer, Expr, Operator, Scalar, Value};
-use crate::filter::text::{is_keyword, op_text};
+use crate::filter::text::is_keyword;
 use crate::filter::Filter;
 
 /// The filter in the text form; `Filter::from_text` reads it back to the same filter.
@@ -32,7 +32,7 @@ fn write_expr(expr: &Expr, place: Place, out: &mut String) {
         Expr::Condition(c) => {
             write_key(&c.key, out);
             out.push(' ');
-            out.push_str(op_text(c.operator));
+            out.push_str(c.operator.text());
             out.push(' ');
             match &c.value {
                 Value::Scalar(Scalar::String(s)) if compares_numbers(c.operator) && canonical_integer(s).is_some() => {
@@ -74,7 +74,7 @@ fn write_group(items: &[Expr], joiner: &str, place: Place, paren: bool, out: &mu
 
 /// The operators written as symbols, whose integer values read best bare.
 fn compares_numbers(op: Operator) -> bool {
-    op.is_numeric() || matches!(op, Operator::Eq | Operator::NotEq)
+    op.text() != op.as_str()
 }
 
 /// A field name as a bare word when it reads as one, else as a JSON string.

@@ -25,20 +25,5 @@ mod token;
 pub use error::TextError;
 pub(crate) use parser::{is_keyword, parse};
 
-use super::ast::Operator;
-
-/// How the text form writes an operator.
-pub(crate) fn op_text(op: Operator) -> &'static str {
-    match op {
-        Operator::Eq => "==",
-        Operator::NotEq => "!=",
-        Operator::Lt => "<",
-        Operator::Leq => "<=",
-        Operator::Gt => ">",
-        Operator::Geq => ">=",
-        other => other.as_str(),
-    }
-}
-
 #[cfg(test)]
 mod tests;

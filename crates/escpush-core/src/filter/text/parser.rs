@@ -9,7 +9,6 @@ use crate::suggest::{self, cut};
 use super::super::ast::{Condition, Expr, Operator, Value};
 use super::super::validate::{check_condition, too_deep, MAX_DEPTH};
 use super::error::TextError;
-use super::op_text;
 
 /// Problems of form (not of a value or a name) carry this code.
 pub(super) const SYNTAX: ProblemCode = ProblemCode::InvalidSyntax;
@@ -427,8 +426,8 @@ impl<'a> Parser<'a> {
                      number) fails both `{}` and its opposite `{}`, and the filter format has no other negation; \
                      write the opposite comparison if that is what you mean",
                     condition.key,
-                    op_text(op),
-                    op_text(op.negated()),
+                    op.text(),
+                    op.negated().text(),
                 ),
             ));
         }

@@ -7,7 +7,6 @@ use crate::suggest::{self, cut};
 
 use super::super::ast::{Operator, Scalar, Value};
 use super::error::TextError;
-use super::op_text;
 use super::parser::{is_ident_start, Parser, SYNTAX, UNSUPPORTED};
 
 impl Parser<'_> {
@@ -29,13 +28,10 @@ impl Parser<'_> {
             let len = rest.find(|c: char| !"=!<>~".contains(c)).unwrap_or(rest.len());
             let sym = &rest[..len];
             self.pos += len;
-            let op = match sym {
-                "==" => Operator::Eq,
-                "!=" => Operator::NotEq,
-                "<" => Operator::Lt,
-                "<=" => Operator::Leq,
-                ">" => Operator::Gt,
-                ">=" => Operator::Geq,
+            if let Some(op) = Operator::from_text_word(sym) {
+                return Ok((start, op));
+            }
+            match sym {
                 "~" | "!~" => {
                     return Err(self.err(
                         start,
@@ -54,8 +50,7 @@ impl Parser<'_> {
                     };
                     return Err(self.unknown_operator(start, sym, meant));
                 }
-            };
-            return Ok((start, op));
+            }
         }
         let Some((_, word)) = self.ident() else {
             let (s, e) = self.token_span();
@@ -93,8 +88,8 @@ impl Parser<'_> {
                         if op.is_numeric() {
                             format!(
                                 ": a record without `{key}` fails both `{}` and `{}`",
-                                op_text(op),
-                                op_text(op.negated())
+                                op.text(),
+                                op.negated().text()
                             )
                         } else {
                             String::new()
@@ -111,27 +106,22 @@ impl Parser<'_> {
         if let Ok(op) = word.parse::<Operator>() {
             return Ok(op);
         }
-        let op = match word {
-            "ne" => Operator::NotEq,
-            "le" => Operator::Leq,
-            "ge" => Operator::Geq,
-            _ => {
-                let lower = word.to_ascii_lowercase();
-                if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
-                    return Err(self.err(
-                        start,
-                        start + word.len(),
-                        UNSUPPORTED,
-                        format!("the filter format has no `{}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in", cut(word)),
-                    ));
-                }
-                let suggestion = word
-                    .parse::<Operator>()
-                    .err()
-                    .and_then(|e| e.suggestion)
-                    .map(Operator::as_str);
-                return Err(self.unknown_operator(start, word, suggestion));
+        let Some(op) = Operator::from_text_word(word) else {
+            let lower = word.to_ascii_lowercase();
+            if ["matches", "wildcard", "strict", "regex", "like", "ilike", "glob"].contains(&lower.as_str()) {
+                return Err(self.err(
+                    start,
+                    start + word.len(),
+                    UNSUPPORTED,
+                    format!("the filter format has no `{}`: no regular expressions, wildcards or patterns; use startsWith, endsWith, contains or in", cut(word)),
+                ));
             }
+            let suggestion = word
+                .parse::<Operator>()
+                .err()
+                .and_then(|e| e.suggestion)
+                .map(Operator::as_str);
+            return Err(self.unknown_operator(start, word, suggestion));
         };
         Ok(op)
     }
@@ -233,7 +223,7 @@ impl Parser<'_> {
                     s,
                     e.max(s + 1),
                     SYNTAX,
-                    format!("expected {shape} after `{}`, found {found}", op_text(op)),
+                    format!("expected {shape} after `{}`, found {found}", op.text()),
                 ))
             }
         }

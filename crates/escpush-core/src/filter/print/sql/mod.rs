@@ -141,10 +141,9 @@ fn condition(c: &Condition, d: Dialect, ds: &Dataset) -> Result<String, Error> {
         });
     }
     let col = d.quote_ident(&c.key);
-    let op = c.operator;
-    let positive = if op.is_negative() { op.negated() } else { op };
+    let (positive, negated) = c.operator.positive();
     let test = test(positive, &c.value, &col, col_type, d, &c.key)?;
-    Ok(if op.is_negative() {
+    Ok(if negated {
         format!("NOT COALESCE({test}, FALSE)")
     } else {
         format!("COALESCE({test}, FALSE)")
@@ -153,30 +152,48 @@ fn condition(c: &Condition, d: Dialect, ds: &Dataset) -> Result<String, Error> {
 
 /// The un-negated operator on a column; `FALSE` where no value of the column's type can hold.
 fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key: &str) -> Result<String, Error> {
-    const NEVER: &str = "FALSE";
     let scalars: &[Scalar] = match value {
         Value::Scalar(s) => std::slice::from_ref(s),
         Value::Set(items) => items,
     };
-    Ok(match (ty, op) {
-        (ColumnType::String | ColumnType::IntOrString, Operator::Eq | Operator::In) => {
+    Ok(match op {
+        Operator::Eq => equal_test(scalars, col, ty, d)?.unwrap_or_else(|| NEVER.into()),
+        Operator::In => match equal_test(scalars, col, ty, d)? {
+            Some(test) => test,
+            None => array_test(scalars, col, ty, d, key)?,
+        },
+        Operator::Lt => numeric_test(scalars, col, ty, d, key, "<")?,
+        Operator::Leq => numeric_test(scalars, col, ty, d, key, "<=")?,
+        Operator::Gt => numeric_test(scalars, col, ty, d, key, ">")?,
+        Operator::Geq => numeric_test(scalars, col, ty, d, key, ">=")?,
+        Operator::StartsWith => text_test(TextOp::Prefix, scalars, col, ty, d, key)?,
+        Operator::EndsWith => text_test(TextOp::Suffix, scalars, col, ty, d, key)?,
+        Operator::Contains => match ty {
+            ColumnType::StringArray | ColumnType::IntArray => array_test(scalars, col, ty, d, key)?,
+            _ => text_test(TextOp::Substring, scalars, col, ty, d, key)?,
+        },
+        // `condition` passes the un-negated side of every operator.
+        Operator::NotEq | Operator::NotStartsWith | Operator::NotEndsWith | Operator::NotContains | Operator::NotIn => {
+            unreachable!("{op} is a negation")
+        }
+    })
+}
+
+/// What a column holds nowhere.
+const NEVER: &str = "FALSE";
+
+/// `eq` / `in` on a column of one value (`None` for an array column, `in`'s other meaning).
+fn equal_test(scalars: &[Scalar], col: &str, ty: ColumnType, d: Dialect) -> Result<Option<String>, Error> {
+    Ok(Some(match ty {
+        ColumnType::String | ColumnType::IntOrString => {
             let lits = scalars
                 .iter()
                 .map(|s| string_lit(d, &s.canonical_text()))
                 .collect::<Result<Vec<_>, _>>()?;
             in_list(col, &lits)
         }
-        (ColumnType::String, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
-            string_test(op, col, &scalars[0].canonical_text(), d)?
-        }
-        // Text tests never hold on an integer (held as its text).
-        (ColumnType::IntOrString, Operator::StartsWith | Operator::EndsWith | Operator::Contains) => {
-            let is_int = IntText::of(col, d, key)?.is_int;
-            let test = string_test(op, col, &scalars[0].canonical_text(), d)?;
-            format!("({test} AND NOT COALESCE({is_int}, FALSE))")
-        }
         // A double equals an integer only where the integer is a double.
-        (ColumnType::Int | ColumnType::Float, Operator::Eq | Operator::In) => {
+        ColumnType::Int | ColumnType::Float => {
             let ints: Vec<String> = scalars
                 .iter()
                 .filter_map(Scalar::as_integer)
@@ -185,24 +202,7 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
                 .collect();
             in_list(col, &ints)
         }
-        (ColumnType::Int, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => match scalars[0].as_integer()
-        {
-            Some(n) => format!("{col} {} {}", cmp(op), int_lit(n)),
-            None => NEVER.into(),
-        },
-        (ColumnType::Float, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
-            match scalars[0].as_integer() {
-                Some(n) => float_cmp(col, op, n),
-                None => NEVER.into(),
-            }
-        }
-        (ColumnType::IntOrString, Operator::Lt | Operator::Leq | Operator::Gt | Operator::Geq) => {
-            match scalars[0].as_integer() {
-                Some(n) => IntText::of(col, d, key)?.cmp(op, n),
-                None => NEVER.into(),
-            }
-        }
-        (ColumnType::Bool, Operator::Eq | Operator::In) => {
+        ColumnType::Bool => {
             let mut bools: Vec<String> = Vec::new();
             for s in scalars {
                 let b = match s {
@@ -217,32 +217,96 @@ fn test(op: Operator, value: &Value, col: &str, ty: ColumnType, d: Dialect, key:
             }
             in_list(col, &bools)
         }
-        (ColumnType::StringArray | ColumnType::IntArray, Operator::Contains | Operator::In) => {
-            // Before the values are written, which may fail for a reason of their own.
-            if matches!(d.spec().arrays, ArrayTest::Unsupported) {
-                return Err(unsupported(d, &format!("`{key}` is an array")));
-            }
-            let elems: Vec<String> = if ty == ColumnType::StringArray {
-                scalars
-                    .iter()
-                    .map(|s| string_lit(d, &s.canonical_text()))
-                    .collect::<Result<_, _>>()?
-            } else {
-                scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect()
-            };
-            array_any(col, &elems, ty, d, key)?
+        ColumnType::StringArray | ColumnType::IntArray => return Ok(None),
+        ColumnType::Json => NEVER.into(),
+    }))
+}
+
+/// `contains` / `in` on an array column: some element is one of the values.
+fn array_test(scalars: &[Scalar], col: &str, ty: ColumnType, d: Dialect, key: &str) -> Result<String, Error> {
+    if !matches!(ty, ColumnType::StringArray | ColumnType::IntArray) {
+        return Ok(NEVER.into());
+    }
+    // Before the values are written, which may fail for a reason of their own.
+    if matches!(d.spec().arrays, ArrayTest::Unsupported) {
+        return Err(unsupported(d, &format!("`{key}` is an array")));
+    }
+    let elems: Vec<String> = if ty == ColumnType::StringArray {
+        scalars
+            .iter()
+            .map(|s| string_lit(d, &s.canonical_text()))
+            .collect::<Result<_, _>>()?
+    } else {
+        scalars.iter().filter_map(Scalar::as_integer).map(int_lit).collect()
+    };
+    array_any(col, &elems, ty, d, key)
+}
+
+/// `lt` / `leq` / `gt` / `geq` (SQL's `cmp`) on a column of numbers.
+fn numeric_test(
+    scalars: &[Scalar],
+    col: &str,
+    ty: ColumnType,
+    d: Dialect,
+    key: &str,
+    cmp: &str,
+) -> Result<String, Error> {
+    let Some(n) = scalars.first().and_then(Scalar::as_integer) else {
+        return Ok(NEVER.into());
+    };
+    Ok(match ty {
+        ColumnType::Int => format!("{col} {cmp} {}", int_lit(n)),
+        ColumnType::Float => float_cmp(col, cmp, n),
+        ColumnType::IntOrString => IntText::of(col, d, key)?.cmp(cmp, n),
+        ColumnType::String | ColumnType::Bool | ColumnType::StringArray | ColumnType::IntArray | ColumnType::Json => {
+            NEVER.into()
         }
-        _ => NEVER.into(),
     })
 }
 
-fn cmp(op: Operator) -> &'static str {
-    match op {
-        Operator::Lt => "<",
-        Operator::Leq => "<=",
-        Operator::Gt => ">",
-        _ => ">=",
-    }
+/// `startsWith` / `endsWith` / `contains` on a column of text.
+fn text_test(
+    op: TextOp,
+    scalars: &[Scalar],
+    col: &str,
+    ty: ColumnType,
+    d: Dialect,
+    key: &str,
+) -> Result<String, Error> {
+    let Some(value) = scalars.first() else {
+        return Ok(NEVER.into());
+    };
+    Ok(match ty {
+        ColumnType::String => string_test(op, col, &value.canonical_text(), d)?,
+        // Text tests never hold on an integer (held as its text).
+        ColumnType::IntOrString => {
+            let is_int = IntText::of(col, d, key)?.is_int;
+            let test = string_test(op, col, &value.canonical_text(), d)?;
+            format!("({test} AND NOT COALESCE({is_int}, FALSE))")
+        }
+        ColumnType::Int
+        | ColumnType::Float
+        | ColumnType::Bool
+        | ColumnType::StringArray
+        | ColumnType::IntArray
+        | ColumnType::Json => NEVER.into(),
+    })
+}
+
+/// Where in a text a text test looks for its value.
+#[derive(Clone, Copy)]
+enum TextOp {
+    /// `startsWith`
+    Prefix,
+    /// `endsWith`
+    Suffix,
+    /// `contains`
+    Substring,
+}
+
+/// Whether a SQL comparison (`<`, `>=`) bounds its column from above.
+fn is_upper(cmp: &str) -> bool {
+    cmp.starts_with('<')
 }
 
 fn in_list(col: &str, lits: &[String]) -> String {
@@ -258,11 +322,11 @@ fn in_list(col: &str, lits: &[String]) -> String {
 /// (9007199254740993 becomes 9007199254740992): there the bound is the double on the side the
 /// test reaches, with no double between it and the integer (`x < 9007199254740993` is
 /// `x <= 9007199254740992`).
-fn float_cmp(col: &str, op: Operator, n: i64) -> String {
-    match (double_neighbours(n), op) {
-        (None, _) => format!("{col} {} {}", cmp(op), int_lit(n)),
-        (Some((below, _)), Operator::Lt | Operator::Leq) => format!("{col} <= {}", double_lit(below)),
-        (Some((_, above)), _) => format!("{col} >= {}", double_lit(above)),
+fn float_cmp(col: &str, cmp: &str, n: i64) -> String {
+    match double_neighbours(n) {
+        None => format!("{col} {cmp} {}", int_lit(n)),
+        Some((below, _)) if is_upper(cmp) => format!("{col} <= {}", double_lit(below)),
+        Some((_, above)) => format!("{col} >= {}", double_lit(above)),
     }
 }
 
@@ -313,14 +377,14 @@ fn bool_lit(b: bool) -> &'static str {
 }
 
 /// `startsWith` / `endsWith` / `contains` on a text column.
-fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String, Error> {
+fn string_test(op: TextOp, col: &str, text: &str, d: Dialect) -> Result<String, Error> {
     let spec = d.spec();
     // First, so that a value the dialect cannot write is named as given (not as a pattern).
     let lit = string_lit(d, text)?;
     let spelling = match op {
-        Operator::StartsWith => spec.starts_with,
-        Operator::EndsWith => spec.ends_with,
-        _ => spec.contains,
+        TextOp::Prefix => spec.starts_with,
+        TextOp::Suffix => spec.ends_with,
+        TextOp::Substring => spec.contains,
     };
     Ok(match spelling {
         TextTest::Call(call) => fill(call, &[("col", col), ("lit", &lit)]),
@@ -328,9 +392,9 @@ fn string_test(op: Operator, col: &str, text: &str, d: Dialect) -> Result<String
         TextTest::Like => {
             let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
             let pattern = match op {
-                Operator::StartsWith => format!("{escaped}%"),
-                Operator::EndsWith => format!("%{escaped}"),
-                _ => format!("%{escaped}%"),
+                TextOp::Prefix => format!("{escaped}%"),
+                TextOp::Suffix => format!("%{escaped}"),
+                TextOp::Substring => format!("%{escaped}%"),
             };
             format!("{col} LIKE {} ESCAPE '\\'", string_lit(d, &pattern)?)
         }
@@ -409,16 +473,12 @@ impl IntText {
 
     /// The text is an integer, and `op n` holds on it: beyond the dialect's integers, a
     /// positive integer is greater than `n` and a negative one less.
-    fn cmp(&self, op: Operator, n: i64) -> String {
-        let fits = format!("({} {} {} AND {})", self.int, cmp(op), int_lit(n), self.fits);
+    fn cmp(&self, cmp: &str, n: i64) -> String {
+        let fits = format!("({} {} {} AND {})", self.int, cmp, int_lit(n), self.fits);
         match &self.beyond {
             None => fits,
             Some([negative, positive]) => {
-                let side = if matches!(op, Operator::Lt | Operator::Leq) {
-                    negative
-                } else {
-                    positive
-                };
+                let side = if is_upper(cmp) { negative } else { positive };
                 format!("({fits} OR {side})")
             }
         }
