@@ -406,15 +406,12 @@ def _register(
     *,
     errors: Mapping[str, type[BaseException]],
     job: type[Job],
-    render_html: Callable[[str, tuple[object, ...]], str],
-    view: Callable[[str, str, tuple[object, ...]], object],
     schema: Callable[[str, list[tuple[str, str]]], object],
-    polars_expr: Callable[[str], object],
-    spark_column: Callable[[str], object],
 ) -> None:
     """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
-    the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
-    ``escpush._display``, the views of ``_scan_views`` and ``_esc_views`` and the schema builders."""
+    the exception classes of ``escpush.errors`` by name, ``Job`` and the schema builder. The
+    presentation (``_repr_html_``, DataFrames, plots, ``Filter.to_polars``/``to_pyspark``) is not
+    lent: ``escpush._presentation`` puts it on the native classes as Python methods."""
 
 def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
     """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
