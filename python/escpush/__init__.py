@@ -33,7 +33,6 @@ from ._escpush import (
     __version__,
     check_terraform_plan,
     dataset_fields,
-    dataset_schema,
     datasets,
     esc_cookie,
     esc_replacements,
@@ -42,6 +41,7 @@ from ._escpush import (
     redact_destination_conf,
 )
 from ._job import Job
+from ._presentation import dataset_schema
 from ._presentation import install as _install_presentation
 from .errors import (
     ApiError,
@@ -66,17 +66,8 @@ if TYPE_CHECKING:
 # on the classes here, each importing its renderer on first use (`escpush._presentation`).
 _install_presentation()
 
-# What the native module still calls back in Python, lent to it here so that no Rust code
-# imports the package by name. The schema builders import their module on first use:
-# `import escpush` does without them.
-
-
-def _schema(fmt: str, columns: list[tuple[str, str]]) -> object:
-    from ._schemas import build
-
-    return build(fmt, columns)
-
-
+# The classes the native module raises or builds, lent to it here so that no Rust code imports
+# the package by name (classes, not functions: nothing is called back by name).
 _escpush._register(
     errors={
         cls.__name__: cls
@@ -95,7 +86,6 @@ _escpush._register(
         )
     },
     job=Job,
-    schema=_schema,
 )
 
 

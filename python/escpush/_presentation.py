@@ -102,6 +102,20 @@ def _assessment_repr_html_(self: EscAssessment) -> str:
     return _display.esc_assessment_html(self)
 
 
+def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
+    """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a
+    SQL dialect, or a ``pyarrow.Schema`` / polars ``Schema`` / pyspark ``StructType`` for
+    ``format="pyarrow"`` / ``"polars"`` / ``"pyspark"`` (each needs its package)."""
+    from ._escpush import _dataset_schema
+
+    data = _dataset_schema(dataset, format, scope=scope, table=table)
+    if isinstance(data, str):
+        return data
+    from ._schemas import build
+
+    return build(format, data)
+
+
 def install() -> None:
     """Puts each method on its native class (called once by
     ``escpush/__init__.py``; again on a reload, which is harmless)."""

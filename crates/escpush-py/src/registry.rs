@@ -1,5 +1,5 @@
-//! What the Python package lends the native module: its exception classes, `Job`, and the
-//! functions that build schema objects. Presentation is not lent: `_repr_html_`, the
+//! What the Python package lends the native module: its exception classes and `Job`, classes
+//! the native module raises or builds (no function is called back). Presentation is not lent: `_repr_html_`, the
 //! DataFrames and the plots are Python methods that `escpush/_presentation.py` puts on the
 //! native classes, which give their data as plain values (Python calls native, not back). `escpush/__init__.py` hands them
 //! over once, at import, through `_register(...)`; nothing here imports the package by name,
@@ -88,8 +88,6 @@ pub(crate) struct Registry {
     errors: Vec<Py<PyType>>,
     /// `escpush.Job`: a stored job as Python sees it.
     pub(crate) job: Py<PyAny>,
-    /// `schema(format, columns)`: a pyarrow / polars / pyspark schema of the columns.
-    pub(crate) schema: Py<PyAny>,
 }
 
 /// Set by `_register` (again on a reload of the package, which makes new classes).
@@ -107,11 +105,10 @@ impl Registry {
 }
 
 /// Called once by `escpush/__init__.py`: the exception classes by name (every class of
-/// [`ErrorClass`], or a `KeyError` naming the one missing), `Job`, and the functions the
-/// native classes call back.
+/// [`ErrorClass`], or a `KeyError` naming the one missing) and `Job`.
 #[pyfunction]
-#[pyo3(signature = (*, errors, job, schema))]
-pub fn _register(errors: &Bound<'_, PyDict>, job: Py<PyAny>, schema: Py<PyAny>) -> PyResult<()> {
+#[pyo3(signature = (*, errors, job))]
+pub fn _register(errors: &Bound<'_, PyDict>, job: Py<PyAny>) -> PyResult<()> {
     let errors = ErrorClass::ALL
         .iter()
         .map(|class| {
@@ -121,7 +118,7 @@ pub fn _register(errors: &Bound<'_, PyDict>, job: Py<PyAny>, schema: Py<PyAny>) 
             Ok(value.cast_into::<PyType>()?.unbind())
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let registry = Registry { errors, job, schema };
+    let registry = Registry { errors, job };
     *REGISTRY.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(registry));
     Ok(())
 }
