@@ -33,7 +33,6 @@ from ._escpush import (
     __version__,
     check_terraform_plan,
     dataset_fields,
-    dataset_schema,
     datasets,
     esc_cookie,
     esc_replacements,
@@ -42,6 +41,8 @@ from ._escpush import (
     redact_destination_conf,
 )
 from ._job import Job
+from ._presentation import dataset_schema
+from ._presentation import install as _install_presentation
 from .errors import (
     ApiError,
     AuthenticationError,
@@ -61,44 +62,12 @@ if TYPE_CHECKING:
     from ._problem import FilterProblem
 
 
-# What the native module calls back in Python, lent to it here so that no Rust code imports
-# the package by name. The renderers and schema builders import their module on first use:
-# `import escpush` does without them.
+# The presentation of the native classes (`_repr_html_`, DataFrames, plots) is Python's: put
+# on the classes here, each importing its renderer on first use (`escpush._presentation`).
+_install_presentation()
 
-
-def _render_html(name: str, args: tuple[object, ...]) -> str:
-    from . import _display
-
-    html: str = getattr(_display, name)(*args)
-    return html
-
-
-def _view(module: str, name: str, args: tuple[object, ...]) -> object:
-    """``escpush.<module>.<name>(*args)``: a result as a table or a picture (``_scan_views``,
-    ``_esc_views``)."""
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args)
-
-
-def _schema(fmt: str, columns: list[tuple[str, str]]) -> object:
-    from ._schemas import build
-
-    return build(fmt, columns)
-
-
-def _polars_expr(sql: str) -> object:
-    from ._schemas import polars_expr
-
-    return polars_expr(sql)
-
-
-def _spark_column(sql: str) -> object:
-    from .spark import _column
-
-    return _column(sql)
-
-
+# The classes the native module raises or builds, lent to it here so that no Rust code imports
+# the package by name (classes, not functions: nothing is called back by name).
 _escpush._register(
     errors={
         cls.__name__: cls
@@ -117,11 +86,6 @@ _escpush._register(
         )
     },
     job=Job,
-    render_html=_render_html,
-    view=_view,
-    schema=_schema,
-    polars_expr=_polars_expr,
-    spark_column=_spark_column,
 )
 
 

@@ -1,5 +1,5 @@
-"""An ESC assessment as a picture: ``EscAssessment.plot`` calls this (through the native
-module's registry, see ``__init__._view``).
+"""An ESC assessment as a picture: ``EscAssessment.plot`` calls this (a Python method that
+``escpush._presentation`` puts on the native class).
 
 The data come from ``EscAssessment.to_dict()`` alone, so the chart shows what ``escpush esc
 assess --json`` prints. matplotlib stays optional (``_optional.need``).

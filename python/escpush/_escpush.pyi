@@ -52,6 +52,7 @@ __all__ = [
     "__version__",
     "_check_client_settings",
     "_closest",
+    "_dataset_schema",
     "_job_filter",
     "_load_json",
     "_percent",
@@ -60,7 +61,6 @@ __all__ = [
     "_sql_dialect",
     "check_terraform_plan",
     "dataset_fields",
-    "dataset_schema",
     "datasets",
     "esc_cookie",
     "esc_replacements",
@@ -406,15 +406,11 @@ def _register(
     *,
     errors: Mapping[str, type[BaseException]],
     job: type[Job],
-    render_html: Callable[[str, tuple[object, ...]], str],
-    view: Callable[[str, str, tuple[object, ...]], object],
-    schema: Callable[[str, list[tuple[str, str]]], object],
-    polars_expr: Callable[[str], object],
-    spark_column: Callable[[str], object],
 ) -> None:
     """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
-    the exception classes of ``escpush.errors`` by name, ``Job``, the HTML renderers of
-    ``escpush._display``, the views of ``_scan_views`` and ``_esc_views`` and the schema builders."""
+    the exception classes of ``escpush.errors`` by name, and ``Job``: classes, no function is called back. The
+    presentation (``_repr_html_``, DataFrames, plots, ``Filter.to_polars``/``to_pyspark``) is not
+    lent: ``escpush._presentation`` puts it on the native classes as Python methods."""
 
 def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
     """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
@@ -451,10 +447,12 @@ def _sql_dialect(name: str) -> str:
     """The name of the dialect ``name`` names (a name or an alias, any case); ``InvalidInput``
     otherwise (for the command line)."""
 
-def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
-    """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a
-    SQL dialect, or a ``pyarrow.Schema`` / polars ``Schema`` / pyspark ``StructType`` for
-    ``format="pyarrow"`` / ``"polars"`` / ``"pyspark"`` (each needs its package)."""
+def _dataset_schema(
+    dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None
+) -> str | list[tuple[str, str]]:
+    """``CREATE TABLE`` text for a SQL dialect; for ``pyarrow``, ``polars`` and ``pyspark`` the
+    columns as ``[(name, column type)]``, from which ``escpush.dataset_schema`` builds the
+    package's schema object."""
 
 # ESC controls
 

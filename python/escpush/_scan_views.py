@@ -1,5 +1,5 @@
 """A scan's results as tables and pictures: ``ScanResult.to_pandas``, ``to_polars`` and
-``plot`` call these (through the native module's registry, see ``__init__._view``).
+``plot`` call these (the Python methods ``escpush._presentation`` puts on the native class).
 
 The data come from ``ScanResult.to_dict()`` alone, so every view shows what ``--json``
 prints. pandas, polars and matplotlib stay optional: each view imports its library when

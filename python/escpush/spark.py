@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._escpush import Filter, dataset_schema
+from ._escpush import Filter
+from ._presentation import dataset_schema
 from ._schemas import require
 
 if TYPE_CHECKING:

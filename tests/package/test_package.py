@@ -103,3 +103,29 @@ def test_the_registered_python_side_is_the_documented_one_and_import_stays_lean(
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["[]", "True escpush.errors", '<div class="escpush', "True"], done.stdout
+
+
+def test_presentation_is_python_calling_native_never_native_calling_python() -> None:
+    """Issue 34: the native classes give data; their HTML, DataFrames and plots are Python
+    methods (``escpush._presentation``), and the native module is lent no renderer to call."""
+    import inspect
+
+    from escpush import EscAssessment, EscStatus, Filter, ScanResult
+
+    shown = {
+        Filter: ("_repr_html_", "to_polars", "to_pyspark"),
+        ScanResult: ("_repr_html_", "to_pandas", "to_polars", "plot"),
+        EscStatus: ("_repr_html_",),
+        EscAssessment: ("_repr_html_", "plot"),
+    }
+    for cls, names in shown.items():
+        for name in names:
+            method = getattr(cls, name)
+            assert inspect.isfunction(method), f"{cls.__name__}.{name} is native: {method!r}"
+            assert method.__module__ == "escpush._presentation", (cls, name)
+    # What the package still lends: classes, raised or built (no function is called back).
+    assert list(inspect.signature(_escpush._register).parameters) == ["errors", "job"]
+    # A dataset's schema objects too: native gives the columns, Python builds the object.
+    assert escpush.dataset_schema.__module__ == "escpush._presentation"
+    columns = _escpush._dataset_schema("http_requests", "polars")
+    assert isinstance(columns, list) and ("EdgeResponseStatus", "int") in columns

@@ -84,20 +84,6 @@ impl PyEscAssessment {
         self.report.to_text()
     }
 
-    /// Draws what changed without ESC, by stage and URL (matplotlib): each URL in each stage
-    /// with its status with ESC → without (green where it passed its check), and the
-    /// differences of each kind per URL. `ax`: one Axes (the stages alone) or two; returns
-    /// the figure.
-    #[pyo3(signature = (ax=None))]
-    fn plot(slf: &Bound<'_, Self>, ax: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        crate::registry::view(slf.py(), crate::registry::View::Esc, "plot", (slf, ax))
-    }
-
-    /// In Jupyter: the stages, the differences with their replacements, the way back.
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::display::html(slf.py(), "esc_assessment_html", (slf,))
-    }
-
     fn __repr__(&self) -> String {
         let outcomes: Vec<&str> = self.report.stages.iter().map(|s| s.outcome.as_str()).collect();
         format!(

@@ -50,11 +50,6 @@ impl PyEscStatus {
         self.inner.secret.as_ref().map(EscSecret::expose)
     }
 
-    /// In Jupyter: the state explained; the secret only as set or not.
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::display::html(slf.py(), "esc_status_html", (slf,))
-    }
-
     fn __repr__(&self) -> String {
         let secret = if self.inner.secret.is_some() {
             format!("'{}'", escpush_core::MASK)

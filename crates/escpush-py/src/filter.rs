@@ -13,7 +13,6 @@ use escpush_core::{Dataset, DatasetScope, FieldValue, Filter, FilterError, Limit
 use crate::convert;
 use crate::convert::{Int, Text};
 use crate::errors;
-use crate::registry::Registry;
 
 /// A log-push job filter, `{"where": ...}`. Python filters are immutable values that
 /// programs combine in loops (`f = f & g`), so the core filter is held as a
@@ -251,24 +250,6 @@ impl PyFilter {
             .map_err(|e| errors::core_error(py, &e))
     }
 
-    /// The filter as a `pyspark.sql.Column` over a DataFrame of `dataset`'s columns
-    /// (`df.where(f.to_pyspark(dataset="http_requests"))`); needs pyspark.
-    #[pyo3(signature = (*, dataset, scope=None))]
-    fn to_pyspark<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let sql = slf.get().to_sql(py, Text("spark".into()), dataset, scope)?;
-        Ok(Registry::get()?.spark_column.call1(py, (sql,))?.into_bound(py))
-    }
-
-    /// The filter as a `polars.Expr` over a frame of `dataset`'s columns
-    /// (`df.filter(f.to_polars(dataset="http_requests"))`); needs polars.
-    #[pyo3(signature = (*, dataset, scope=None))]
-    fn to_polars<'py>(slf: &Bound<'py, Self>, dataset: Text, scope: Option<Text>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let sql = slf.get().to_sql(py, Text("polars".into()), dataset, scope)?;
-        Ok(Registry::get()?.polars_expr.call1(py, (sql,))?.into_bound(py))
-    }
-
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
     /// A JSON line is read by the same evaluator as `scan`.
     fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -417,15 +398,6 @@ impl PyFilter {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Filter({})", convert::repr(py, &self.filter().to_json()))
-    }
-
-    /// In Jupyter: the filter as a tree, its size against the default limits, its JSON.
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::display::html(
-            slf.py(),
-            "filter_html",
-            (slf, Limits::DEFAULT_MAX_OPERATORS, Limits::DEFAULT_MAX_BYTES),
-        )
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {

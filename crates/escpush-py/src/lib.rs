@@ -10,7 +10,6 @@ use pyo3::prelude::*;
 mod assess;
 mod client;
 mod convert;
-mod display;
 mod emulator;
 mod errors;
 mod esc;

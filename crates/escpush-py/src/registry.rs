@@ -1,5 +1,7 @@
-//! What the Python package lends the native module: its exception classes, `Job`, and the
-//! functions that render HTML and build schema objects. `escpush/__init__.py` hands them
+//! What the Python package lends the native module: its exception classes and `Job`, classes
+//! the native module raises or builds (no function is called back). Presentation is not lent: `_repr_html_`, the
+//! DataFrames and the plots are Python methods that `escpush/_presentation.py` puts on the
+//! native classes, which give their data as plain values (Python calls native, not back). `escpush/__init__.py` hands them
 //! over once, at import, through `_register(...)`; nothing here imports the package by name,
 //! so a call goes Python → native and back only through objects Python gave.
 //!
@@ -86,17 +88,6 @@ pub(crate) struct Registry {
     errors: Vec<Py<PyType>>,
     /// `escpush.Job`: a stored job as Python sees it.
     pub(crate) job: Py<PyAny>,
-    /// `render_html(name, args)`: the HTML of `escpush._display.<name>(*args)`.
-    pub(crate) render_html: Py<PyAny>,
-    /// `view(module, name, args)`: `escpush.<module>.<name>(*args)`, a result's tables and
-    /// pictures ([`View`]).
-    pub(crate) view: Py<PyAny>,
-    /// `schema(format, columns)`: a pyarrow / polars / pyspark schema of the columns.
-    pub(crate) schema: Py<PyAny>,
-    /// `polars_expr(sql)`: polars SQL as a `polars.Expr`.
-    pub(crate) polars_expr: Py<PyAny>,
-    /// `spark_column(sql)`: Spark SQL as a `pyspark.sql.Column`.
-    pub(crate) spark_column: Py<PyAny>,
 }
 
 /// Set by `_register` (again on a reload of the package, which makes new classes).
@@ -114,19 +105,10 @@ impl Registry {
 }
 
 /// Called once by `escpush/__init__.py`: the exception classes by name (every class of
-/// [`ErrorClass`], or a `KeyError` naming the one missing), `Job`, and the functions the
-/// native classes call back.
+/// [`ErrorClass`], or a `KeyError` naming the one missing) and `Job`.
 #[pyfunction]
-#[pyo3(signature = (*, errors, job, render_html, view, schema, polars_expr, spark_column))]
-pub fn _register(
-    errors: &Bound<'_, PyDict>,
-    job: Py<PyAny>,
-    render_html: Py<PyAny>,
-    view: Py<PyAny>,
-    schema: Py<PyAny>,
-    polars_expr: Py<PyAny>,
-    spark_column: Py<PyAny>,
-) -> PyResult<()> {
+#[pyo3(signature = (*, errors, job))]
+pub fn _register(errors: &Bound<'_, PyDict>, job: Py<PyAny>) -> PyResult<()> {
     let errors = ErrorClass::ALL
         .iter()
         .map(|class| {
@@ -136,46 +118,9 @@ pub fn _register(
             Ok(value.cast_into::<PyType>()?.unbind())
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let registry = Registry {
-        errors,
-        job,
-        render_html,
-        view,
-        schema,
-        polars_expr,
-        spark_column,
-    };
+    let registry = Registry { errors, job };
     *REGISTRY.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(registry));
     Ok(())
-}
-
-/// The Python modules that turn a result into tables and pictures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum View {
-    /// `escpush._scan_views`: a `ScanResult`'s tables and plot.
-    Scan,
-    /// `escpush._esc_views`: an `EscAssessment`'s plot.
-    Esc,
-}
-
-impl View {
-    const fn module(self) -> &'static str {
-        match self {
-            View::Scan => "_scan_views",
-            View::Esc => "_esc_views",
-        }
-    }
-}
-
-/// `escpush.<module of view>.<name>(*args)`: a result as a table or a picture.
-pub(crate) fn view<'py, A>(py: Python<'py>, view: View, name: &str, args: A) -> PyResult<Py<PyAny>>
-where
-    A: IntoPyObject<'py, Target = pyo3::types::PyTuple>,
-    A::Error: Into<PyErr>,
-{
-    use pyo3::BoundObject;
-    let args = args.into_pyobject(py).map_err(Into::into)?.into_bound();
-    Registry::get()?.view.call1(py, (view.module(), name, args))
 }
 
 /// `escpush.Job(dict)`.

@@ -312,32 +312,6 @@ impl PyScanResult {
         Ok(d)
     }
 
-    /// A table as a `pandas.DataFrame`: `"groups"` (the default), `"buckets"` or `"inputs"`
-    /// (needs pandas).
-    #[pyo3(signature = (table="groups"))]
-    fn to_pandas(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::view(slf.py(), crate::registry::View::Scan, "to_pandas", (slf, table))
-    }
-
-    /// A table as a `polars.DataFrame`: `"groups"` (the default), `"buckets"` or `"inputs"`
-    /// (needs polars).
-    #[pyo3(signature = (table="groups"))]
-    fn to_polars(slf: &Bound<'_, Self>, table: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::view(slf.py(), crate::registry::View::Scan, "to_polars", (slf, table))
-    }
-
-    /// Draws what the filter keeps and drops (matplotlib): over time with `every`, for the
-    /// top groups with `group_by`; returns the figure.
-    #[pyo3(signature = (*, top=10, by="lines"))]
-    fn plot(slf: &Bound<'_, Self>, top: usize, by: &str) -> PyResult<Py<PyAny>> {
-        crate::registry::view(slf.py(), crate::registry::View::Scan, "plot", (slf, top, by))
-    }
-
-    /// In Jupyter: the counts with their shares, the first malformed line, the throughput.
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        crate::display::html(slf.py(), "scan_result_html", (slf,))
-    }
-
     /// The constructor's form; `per_input` and `lines` are left out (see their attributes).
     fn __repr__(&self, py: Python<'_>) -> String {
         let repr = |s: &str| crate::convert::repr(py, s);

@@ -13,17 +13,19 @@ use escpush_core::{
 use crate::convert::Text;
 use crate::errors;
 use crate::filter::{dataset_arg, scope_arg};
-use crate::registry::Registry;
 
-/// Formats built in Python (`escpush._schemas`, registered as `schema`) from the column list,
-/// each by its package.
+/// Formats built in Python (`escpush._presentation.dataset_schema`, by `escpush._schemas`) from
+/// the column list this gives, each by its package.
 const OBJECT_FORMATS: [&str; 3] = ["pyarrow", "polars", "pyspark"];
 
 /// The columns of `dataset` as `format` gives them: `CREATE TABLE` text for a SQL dialect
 /// (`duckdb`, `spark`, `clickhouse`, ...), or a `pyarrow.Schema`, a polars `Schema`, a
-/// pyspark `StructType` for `pyarrow`, `polars`, `pyspark`.
+/// pyspark `StructType` for `pyarrow`, `polars`, `pyspark`: for those three this gives the
+/// columns as `[(name, column type)]`, which `escpush.dataset_schema` (Python) builds the
+/// package's object from.
 #[pyfunction]
 #[pyo3(
+    name = "_dataset_schema",
     signature = (dataset, format=Text("duckdb".into()), *, scope=None, table=None),
     text_signature = "(dataset, format='duckdb', *, scope=None, table=None)"
 )]
@@ -53,7 +55,7 @@ pub fn dataset_schema(
             .into_iter()
             .map(|(name, col)| PyTuple::new(py, [name, col.as_str()]))
             .collect::<PyResult<Vec<_>>>()?;
-        return Ok(Registry::get()?.schema.call1(py, (format, columns))?.into_bound(py));
+        return Ok(columns.into_pyobject(py)?.into_any());
     }
     let dialect: Dialect = format.parse().map_err(|_| {
         errors::invalid_input(
