@@ -46,7 +46,7 @@ mod update;
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use credentials::resolve_job_references;
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
-pub use export::{export_jobs, ExportFormat, FilterForm};
+pub use export::{export_jobs, ExportFormat, FilterForm, UnknownName};
 pub(crate) use fields::job_secrets;
 pub use fields::{
     job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
