@@ -76,9 +76,8 @@ pub use filter::{
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
-    resolve_references,
-    terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS,
-    TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+    resolve_references, terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES,
+    TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
     check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,

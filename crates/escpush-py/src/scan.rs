@@ -512,7 +512,10 @@ fn every_arg(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
         value.call_method0("total_seconds")?.extract()?
     } else if let Ok(n) = value.extract::<i64>() {
         if n < escpush_scan::MIN_EVERY.cast_signed() {
-            return Err(errors::invalid_input(py, format!("every: {}", escpush_scan::EVERY_TOO_SHORT)));
+            return Err(errors::invalid_input(
+                py,
+                format!("every: {}", escpush_scan::EVERY_TOO_SHORT),
+            ));
         }
         return Ok(Some(n.cast_unsigned()));
     } else {
@@ -554,7 +557,16 @@ impl<'a, 'py> Options<'a, 'py> {
         until: Option<&'a Bound<'py, PyAny>>,
         limit: Option<crate::convert::Int>,
     ) -> PyResult<Self> {
-        let threads = threads.map(|t| t.count(py, "threads", 0, i64::try_from(escpush_scan::MAX_THREADS).unwrap_or(i64::MAX))).transpose()?;
+        let threads = threads
+            .map(|t| {
+                t.count(
+                    py,
+                    "threads",
+                    0,
+                    i64::try_from(escpush_scan::MAX_THREADS).unwrap_or(i64::MAX),
+                )
+            })
+            .transpose()?;
         let limit = limit
             .map(|l| l.count(py, "limit", 0, i64::MAX).map(|l| l as u64))
             .transpose()?;

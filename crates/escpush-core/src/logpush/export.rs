@@ -104,10 +104,14 @@ impl FromStr for ExportFormat {
     type Err = UnknownName;
 
     fn from_str(name: &str) -> Result<Self, UnknownName> {
-        [ExportFormat::Toml, ExportFormat::Json, ExportFormat::Terraform(FilterForm::default())]
-            .into_iter()
-            .find(|format| format.name() == name)
-            .ok_or_else(|| UnknownName::new("format", name, ExportFormat::NAMES))
+        [
+            ExportFormat::Toml,
+            ExportFormat::Json,
+            ExportFormat::Terraform(FilterForm::default()),
+        ]
+        .into_iter()
+        .find(|format| format.name() == name)
+        .ok_or_else(|| UnknownName::new("format", name, ExportFormat::NAMES))
     }
 }
 
@@ -817,14 +821,29 @@ mod tests {
             assert_eq!(name.parse::<FilterForm>().unwrap().name(), name);
         }
         assert_eq!(
-            "terraform".parse::<ExportFormat>().unwrap().with_filter_form(FilterForm::Jsonencode),
+            "terraform"
+                .parse::<ExportFormat>()
+                .unwrap()
+                .with_filter_form(FilterForm::Jsonencode),
             ExportFormat::Terraform(FilterForm::Jsonencode)
         );
-        assert_eq!("json".parse::<ExportFormat>().unwrap().with_filter_form(FilterForm::Jsonencode), ExportFormat::Json);
+        assert_eq!(
+            "json"
+                .parse::<ExportFormat>()
+                .unwrap()
+                .with_filter_form(FilterForm::Jsonencode),
+            ExportFormat::Json
+        );
         let e = "yaml".parse::<ExportFormat>().unwrap_err();
-        assert_eq!(e.to_string(), r#"format is "yaml"; it takes "toml", "json" or "terraform""#);
+        assert_eq!(
+            e.to_string(),
+            r#"format is "yaml"; it takes "toml", "json" or "terraform""#
+        );
         let e = "hcl".parse::<FilterForm>().unwrap_err();
-        assert_eq!(e.to_string(), r#"filter_form is "hcl"; it takes "string" or "jsonencode""#);
+        assert_eq!(
+            e.to_string(),
+            r#"filter_form is "hcl"; it takes "string" or "jsonencode""#
+        );
     }
 
     use super::*;
