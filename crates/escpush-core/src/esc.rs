@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn a_generated_secret_is_its_bytes_as_url_safe_base64() {
-        let bytes: [u8; SECRET_RANDOM_BYTES] = std::array::from_fn(|i| i as u8);
+        let bytes: [u8; SECRET_RANDOM_BYTES] = std::array::from_fn(|i| u8::try_from(i).unwrap());
         let made = EscSecret::from_random(&bytes);
         assert_eq!(made.expose(), "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8");
         let all = EscSecret::from_random(&[0xff; SECRET_RANDOM_BYTES]);
