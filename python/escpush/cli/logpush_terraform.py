@@ -53,9 +53,7 @@ def add(logpush: Commands) -> None:
         ],
         [api_options()],
     )
-    export.add_argument(
-        "--format", choices=_EXPORT_FORMATS, default="toml", help="what to write (default: toml)"
-    )
+    export.add_argument("--format", choices=_EXPORT_FORMATS, default="toml", help="what to write (default: toml)")
     export.add_argument(
         "--filter-form",
         choices=_FILTER_FORMS,
