@@ -171,7 +171,9 @@ class Filter:
         ``az://``), or ``"-"`` for stdin. ``since``/``until`` (datetime, date, ISO-8601 string
         or unix seconds; naive means UTC) keep the log-push files whose time range, read from
         their names, overlaps ``[since, until)``. With ``limit=N`` the first N matching lines
-        come back in ``lines``. ``progress(bytes, lines)`` is called about every 0.1 s. Raises
+        come back in ``lines``. ``threads``: worker threads, 0 or None one per core, at most
+        256 (escpush-scan's cap; more raises ``InvalidInput``). ``progress(bytes, lines)`` is
+        called about every 0.1 s. Raises
         ``ScanError`` naming an input that cannot be read (with the counts so far in its
         message and ``partial``) and, with ``strict=True``, the first line that is not a JSON
         object.
