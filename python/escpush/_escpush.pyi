@@ -26,9 +26,12 @@ __all__ = [
     "_ENV_ACCOUNT_ID",
     "_ESC_COOKIE_NAME",
     "_ESC_IGNORED_HEADERS",
+    "_EXPORT_FORMATS",
+    "_FILTER_FORMS",
     "_JOB_FIELDS",
     "_LOG_TARGET",
     "_MASK",
+    "_MAX_SCAN_THREADS",
     "_OPERATORS",
     "_SCOPES",
     "_SECRET_BODY_KEYS",
@@ -168,7 +171,9 @@ class Filter:
         ``az://``), or ``"-"`` for stdin. ``since``/``until`` (datetime, date, ISO-8601 string
         or unix seconds; naive means UTC) keep the log-push files whose time range, read from
         their names, overlaps ``[since, until)``. With ``limit=N`` the first N matching lines
-        come back in ``lines``. ``progress(bytes, lines)`` is called about every 0.1 s. Raises
+        come back in ``lines``. ``threads``: worker threads, 0 or None one per core, at most
+        256 (escpush-scan's cap; more raises ``InvalidInput``). ``progress(bytes, lines)`` is
+        called about every 0.1 s. Raises
         ``ScanError`` naming an input that cannot be read (with the counts so far in its
         message and ``partial``) and, with ``strict=True``, the first line that is not a JSON
         object.
@@ -391,6 +396,9 @@ _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lo
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
+_EXPORT_FORMATS: tuple[str, ...]  # `Logpush.export`'s formats (core's ExportFormat::NAMES)
+_FILTER_FORMS: tuple[str, ...]  # `Logpush.export`'s filter forms (core's FilterForm::NAMES)
+_MAX_SCAN_THREADS: int  # the most worker threads of a scan (escpush-scan's MAX_THREADS)
 # The transport's log target, the Python logger of its events (escpush-http's LOG_TARGET).
 _LOG_TARGET: str
 _ENV_ACCOUNT_ID: str  # the variable of the command line's default account (escpush-http's ENV_ACCOUNT_ID)
@@ -684,7 +692,11 @@ class Esc:
     def status(self) -> EscStatus: ...
     def disable(self) -> None: ...
     def enable(self) -> None: ...
-    def set_secret(self, secret: str | None = None) -> str: ...
+    def set_secret(self, secret: str | None = None) -> str:
+        """Configure the secret that disables ESC for requests carrying the cookie
+        ``disable_esc=<secret>``. Without a secret, one is made from the operating system's
+        random source: 32 bytes as 43 URL-safe base64 characters (``A-Z a-z 0-9 - _``), the
+        shape core gives every secret escpush makes (an assessment's too). Returns the secret set."""
     def disabled(self) -> EscDisabled: ...
     def assess(
         self,

@@ -222,7 +222,7 @@ def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list
         if left["lines"]:
             title += (
                 f", the first {breakdown['max_buckets']:,} buckets (those from {left['from']} on are counted as "
-                "other buckets)"
+                f"{dict(NAMED_TIME_ROWS)['other_buckets']})"
             )
         tables.append((title, ["start (UTC)", *_BREAKDOWN_HEADER], rows))
     return tables

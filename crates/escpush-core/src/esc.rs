@@ -23,6 +23,12 @@ use crate::scope::Scope;
 /// The most characters an ESC secret may have (SPEC §8).
 pub const MAX_SECRET_LEN: usize = 100;
 
+/// How many random bytes a secret escpush makes holds ([`EscSecret::from_random`]): 256 bits.
+pub const SECRET_RANDOM_BYTES: usize = 32;
+
+/// How many characters a secret escpush makes has ([`EscSecret::from_random`]).
+pub const GENERATED_SECRET_LEN: usize = 43;
+
 /// The name of the cookie that carries an ESC secret (SPEC §2.2).
 pub const ESC_COOKIE_NAME: &str = "disable_esc";
 
@@ -60,6 +66,26 @@ impl EscSecret {
             ));
         }
         Ok(EscSecret(secret))
+    }
+
+    /// The secret escpush makes when asked for a fresh one (`Esc.set_secret()` without one,
+    /// an assessment without one): the [`SECRET_RANDOM_BYTES`] random bytes given, from the
+    /// operating system's random source (the caller's I/O, not core's), as URL-safe base64
+    /// without padding: 43 characters of `A-Z a-z 0-9 - _`, each a cookie-octet.
+    pub fn from_random(bytes: &[u8; SECRET_RANDOM_BYTES]) -> EscSecret {
+        const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let mut text = String::with_capacity(GENERATED_SECRET_LEN);
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+            // 1 byte gives 2 characters, 2 give 3, 3 give 4 (no padding).
+            for i in 0..=chunk.len() {
+                text.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            }
+        }
+        EscSecret(text)
     }
 
     /// The secret itself, for a request body or a cookie.
@@ -475,6 +501,20 @@ mod tests {
             assert!(matches!(err, Error::InvalidInput { .. }), "{bad}: {shown}");
             assert!(shown.contains(rule), "{bad}: {shown}");
             assert!(!shown.contains("top"), "the secret is never shown: {shown}");
+        }
+    }
+
+    #[test]
+    fn a_generated_secret_is_its_bytes_as_url_safe_base64() {
+        let bytes: [u8; SECRET_RANDOM_BYTES] = std::array::from_fn(|i| u8::try_from(i).unwrap());
+        let made = EscSecret::from_random(&bytes);
+        assert_eq!(made.expose(), "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8");
+        let all = EscSecret::from_random(&[0xff; SECRET_RANDOM_BYTES]);
+        assert_eq!(all.expose(), format!("{}8", "_".repeat(42)));
+        for made in [made, all] {
+            assert_eq!(made.len(), GENERATED_SECRET_LEN);
+            // a secret escpush makes is one the API takes
+            assert_eq!(EscSecret::new(made.expose()).unwrap(), made);
         }
     }
 }

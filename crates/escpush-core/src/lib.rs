@@ -64,7 +64,10 @@ pub use dataset::{datasets, Dataset, FieldSchema, FieldType};
 pub use endpoints::{Endpoint, Route, Routed};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
-pub use esc::{esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, MAX_SECRET_LEN};
+pub use esc::{
+    esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
+    SECRET_RANDOM_BYTES,
+};
 pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
 pub use filter::{
     field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, GroupValue, Limits, LineValue,
@@ -73,8 +76,8 @@ pub use filter::{
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
-    resolve_references, terraform_import_id, ExportFormat, FilterForm, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS,
-    TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+    resolve_references, terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES,
+    TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
     check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,

@@ -9,7 +9,6 @@
 //! length and SHA-256 by core, the secret's cookie only when core asks for it and never in
 //! an error.
 
-use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use escpush_core::{
@@ -26,17 +25,15 @@ pub const MAX_SITE_BODY: u64 = 64 * 1024 * 1024;
 /// The longest a wait goes without asking the caller whether to stop.
 const SLICE: Duration = Duration::from_millis(50);
 
-/// A fresh ESC secret from the operating system's random source: 32 bytes as 64 hex digits.
+/// A fresh ESC secret: [`escpush_core::SECRET_RANDOM_BYTES`] bytes from the operating
+/// system's random source, in the shape core gives a secret escpush makes
+/// ([`EscSecret::from_random`]: 43 URL-safe base64 characters).
 pub fn random_secret() -> Result<EscSecret, Error> {
-    let mut bytes = [0u8; 32];
+    let mut bytes = [0u8; escpush_core::SECRET_RANDOM_BYTES];
     getrandom::getrandom(&mut bytes).map_err(|e| Error::Transport {
         message: format!("the operating system's random source failed: {e}"),
     })?;
-    let hex = bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    });
-    Ok(EscSecret::new(hex)?)
+    Ok(EscSecret::from_random(&bytes))
 }
 
 impl Client {
@@ -231,7 +228,7 @@ mod tests {
     fn secrets_come_from_the_os_and_differ() {
         let a = random_secret().unwrap();
         let b = random_secret().unwrap();
-        assert_eq!(a.len(), 64);
+        assert_eq!(a.len(), escpush_core::GENERATED_SECRET_LEN);
         assert_ne!(a, b);
     }
 }

@@ -105,15 +105,15 @@ impl PyEsc {
 
     /// Configure the secret that disables ESC for requests carrying the cookie
     /// `disable_esc=<secret>` (POST `{"with_secret": ...}`). Without a secret, a strong one is
-    /// made from the operating system's random source. Returns the secret set.
+    /// made from the operating system's random source: 32 bytes as 43 URL-safe base64
+    /// characters (`A-Z a-z 0-9 - _`), core's shape for a secret escpush makes, the one an
+    /// assessment makes too. Returns the secret set.
     #[pyo3(signature = (secret=None))]
     fn set_secret(&self, py: Python<'_>, secret: Option<Text>) -> PyResult<String> {
         let secret = if let Some(s) = secret {
             secret_arg(py, &s)?
         } else {
-            // 32 bytes from os.urandom, URL-safe base64: 43 cookie-safe characters.
-            let made: String = py.import("secrets")?.call_method1("token_urlsafe", (32,))?.extract()?;
-            secret_arg(py, &made)?
+            escpush_http::random_secret().map_err(|e| errors::http_error(py, &e))?
         };
         crate::logging::detach(py, || self.client.esc_set_secret(&self.scope, &secret))
             .map_err(|e| errors::http_error(py, &e))?;

@@ -40,6 +40,17 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
     m.add("DEFAULT_MAX_BYTES", limits.max_bytes)?;
     m.add("_JOB_FIELDS", logpush::job_field_table(m.py())?)?;
+    // The export formats and filter forms (core's names), the CLI's `--format` and `--filter-form` choices.
+    m.add(
+        "_EXPORT_FORMATS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::ExportFormat::NAMES)?,
+    )?;
+    m.add(
+        "_FILTER_FORMS",
+        pyo3::types::PyTuple::new(m.py(), escpush_core::FilterForm::NAMES)?,
+    )?;
+    // A scan's most worker threads (escpush-scan's), the CLI's `--threads` range.
+    m.add("_MAX_SCAN_THREADS", escpush_scan::MAX_THREADS)?;
     // What is secret and how it is shown (core's redact module), for the displays.
     m.add("_MASK", escpush_core::MASK)?;
     m.add(

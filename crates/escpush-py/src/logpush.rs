@@ -468,27 +468,14 @@ impl PyLogpush {
     /// `apply`), `${var.name}` in Terraform with a sensitive `variable` block.
     #[pyo3(signature = (*, format="toml", jobs=None, filter_form="string"))]
     fn export(&self, py: Python<'_>, format: &str, jobs: Option<Vec<Int>>, filter_form: &str) -> PyResult<String> {
-        let form = match filter_form {
-            "string" => escpush_core::FilterForm::Text,
-            "jsonencode" => escpush_core::FilterForm::Jsonencode,
-            other => {
-                return Err(errors::invalid_input(
-                    py,
-                    format!("filter_form is {other:?}; it takes \"string\" or \"jsonencode\""),
-                ))
-            }
-        };
-        let format = match format {
-            "toml" => escpush_core::ExportFormat::Toml,
-            "json" => escpush_core::ExportFormat::Json,
-            "terraform" => escpush_core::ExportFormat::Terraform(form),
-            other => {
-                return Err(errors::invalid_input(
-                    py,
-                    format!("format is {other:?}; it takes \"toml\", \"json\" or \"terraform\""),
-                ))
-            }
-        };
+        // core's names (`ExportFormat::NAMES`, `FilterForm::NAMES`), the form checked first
+        let form: escpush_core::FilterForm = filter_form
+            .parse()
+            .map_err(|e: escpush_core::UnknownName| errors::invalid_input(py, e.to_string()))?;
+        let format = format
+            .parse::<escpush_core::ExportFormat>()
+            .map_err(|e| errors::invalid_input(py, e.to_string()))?
+            .with_filter_form(form);
         let only = jobs
             .map(|ids| {
                 ids.into_iter()

@@ -485,14 +485,19 @@ fn every_arg(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
     let seconds: f64 = if value.hasattr("total_seconds")? {
         value.call_method0("total_seconds")?.extract()?
     } else if let Ok(n) = value.extract::<i64>() {
-        if n < 1 {
-            return Err(errors::invalid_input(py, "every: an interval is at least one second"));
+        if n < escpush_scan::MIN_EVERY.cast_signed() {
+            return Err(errors::invalid_input(
+                py,
+                format!("every: {}", escpush_scan::EVERY_TOO_SHORT),
+            ));
         }
         return Ok(Some(n.cast_unsigned()));
     } else {
         return Err(wrong());
     };
-    if seconds < 1.0 || seconds.fract() != 0.0 || !seconds.is_finite() {
+    #[allow(clippy::cast_precision_loss)] // a small constant
+    let least = escpush_scan::MIN_EVERY as f64;
+    if seconds < least || seconds.fract() != 0.0 || !seconds.is_finite() {
         return Err(errors::invalid_input(
             py,
             format!("every: {seconds} s; an interval is a whole number of seconds, at least one"),
@@ -526,7 +531,16 @@ impl<'a, 'py> Options<'a, 'py> {
         until: Option<&'a Bound<'py, PyAny>>,
         limit: Option<crate::convert::Int>,
     ) -> PyResult<Self> {
-        let threads = threads.map(|t| t.count(py, "threads", 0, 4096)).transpose()?;
+        let threads = threads
+            .map(|t| {
+                t.count(
+                    py,
+                    "threads",
+                    0,
+                    i64::try_from(escpush_scan::MAX_THREADS).unwrap_or(i64::MAX),
+                )
+            })
+            .transpose()?;
         let limit = limit
             .map(|l| l.count(py, "limit", 0, i64::MAX).map(|l| l as u64))
             .transpose()?;

@@ -44,6 +44,11 @@ pub const MIN_HELD_GROUPS: usize = 10_000;
 /// them are counted together in [`BreakdownResult::other_buckets`], and
 /// [`BreakdownResult::other_buckets_from`] says where those begin.
 pub const MAX_BUCKETS: usize = 100_000;
+/// The shortest interval of time buckets, in seconds ([`Breakdown::every`], [`parse_every`],
+/// [`Breakdown::checked`]; the binding reads it too).
+pub const MIN_EVERY: u64 = 1;
+/// What is wrong with an interval shorter than [`MIN_EVERY`].
+pub const EVERY_TOO_SHORT: &str = "an interval is at least one second";
 
 impl Breakdown {
     /// No breakdown yet: add [`Breakdown::group_by`] and/or [`Breakdown::every`].
@@ -58,11 +63,11 @@ impl Breakdown {
         self
     }
 
-    /// Count by time buckets of `seconds` (at least 1), read from `time_field` in any
+    /// Count by time buckets of `seconds` (at least [`MIN_EVERY`]), read from `time_field` in any
     /// log-push timestamp format; buckets start at multiples of `seconds` since the epoch.
     #[must_use]
     pub fn every(mut self, seconds: u64, time_field: impl Into<String>) -> Self {
-        self.every = Some((seconds.max(1), time_field.into()));
+        self.every = Some((seconds.max(MIN_EVERY), time_field.into()));
         self
     }
 
@@ -134,8 +139,8 @@ impl Breakdown {
         } else if top.is_some() && group_by.is_empty() {
             problems.push(Problem::new("top", invalid, "top bounds the groups: give group_by too"));
         }
-        if every == Some(0) {
-            problems.push(Problem::new("every", invalid, "an interval is at least one second"));
+        if every.is_some_and(|seconds| seconds < MIN_EVERY) {
+            problems.push(Problem::new("every", invalid, EVERY_TOO_SHORT));
         }
         let field = match (every, time_field) {
             (None, None) => None,
@@ -619,7 +624,7 @@ pub fn parse_every(text: &str) -> Result<u64, String> {
         _ => return Err(bad()),
     };
     match n.checked_mul(unit) {
-        Some(0) => Err(format!("`{}`: an interval is at least one second", text.escape_debug())),
+        Some(seconds) if seconds < MIN_EVERY => Err(format!("`{}`: {EVERY_TOO_SHORT}", text.escape_debug())),
         Some(seconds) if i64::try_from(seconds).is_ok() => Ok(seconds),
         _ => Err(format!("`{}`: the interval is too long", text.escape_debug())),
     }

@@ -72,7 +72,8 @@ mod store;
 mod work;
 
 pub use breakdown::{
-    parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, MAX_BUCKETS, MIN_HELD_GROUPS, OTHER_LABEL,
+    parse_every, Breakdown, BreakdownResult, Bucket, Counts, Group, EVERY_TOO_SHORT, MAX_BUCKETS, MIN_EVERY,
+    MIN_HELD_GROUPS, OTHER_LABEL,
 };
 pub use error::ScanError;
 /// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
@@ -81,6 +82,6 @@ pub use escpush_core::format_time;
 pub use gzip::Gunzip;
 pub use input::Input;
 pub use inputs::{logpush_range, parse_time, Selection};
-pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner};
+pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner, MAX_THREADS};
 #[cfg(feature = "store")]
 pub use store::Object;

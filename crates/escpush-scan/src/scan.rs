@@ -198,6 +198,9 @@ const MAX_CHUNK: usize = 2 << 20;
 const MIN_CHUNK: usize = 64 << 10;
 /// The most inputs read at once (each by a reader thread of its own).
 const MAX_READERS: usize = 4;
+/// The most worker threads a scan runs ([`Scanner::threads`]); the binding and the command
+/// line take no more.
+pub const MAX_THREADS: usize = 256;
 /// The default line limit (see [`Scanner::max_line`]).
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
@@ -218,7 +221,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The number of worker threads; 0 (the default) means one per core.
+    /// The number of worker threads; 0 (the default) means one per core, and either is at
+    /// most [`MAX_THREADS`].
     #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
@@ -336,7 +340,7 @@ impl<'a> Scanner<'a> {
         } else {
             self.threads
         };
-        n.clamp(1, 256)
+        n.clamp(1, MAX_THREADS)
     }
 
     fn run(&mut self, inputs: Vec<Input>, out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {

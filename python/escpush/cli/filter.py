@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 
 def add(commands: Commands, summary: str) -> None:
+    from .._escpush import _MAX_SCAN_THREADS  # escpush-scan's
+
     flt = group(
         commands,
         "filter",
@@ -171,7 +173,11 @@ def add(commands: Commands, summary: str) -> None:
     scan.add_argument("--dataset", metavar="NAME", help="check the filter against a dataset first")
     scan.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
     scan.add_argument(
-        "--threads", type=integer(0, 256), default=None, metavar="N", help="worker threads (default or 0: one per core)"
+        "--threads",
+        type=integer(0, _MAX_SCAN_THREADS),
+        default=None,
+        metavar="N",
+        help="worker threads (default or 0: one per core)",
     )
     scan.add_argument(
         "--group-by",

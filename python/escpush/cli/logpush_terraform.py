@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 
 def add(logpush: Commands) -> None:
+    from .._escpush import _EXPORT_FORMATS, _FILTER_FORMS  # core's names
+
     export = command(
         logpush,
         "export",
@@ -51,12 +53,10 @@ def add(logpush: Commands) -> None:
         ],
         [api_options()],
     )
-    export.add_argument(
-        "--format", choices=("toml", "json", "terraform"), default="toml", help="what to write (default: toml)"
-    )
+    export.add_argument("--format", choices=_EXPORT_FORMATS, default="toml", help="what to write (default: toml)")
     export.add_argument(
         "--filter-form",
-        choices=("string", "jsonencode"),
+        choices=_FILTER_FORMS,
         default="string",
         help="how Terraform holds a filter: its canonical JSON text, or jsonencode({...}) of its tree",
     )

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from .._escpush import Filter, ScanResult, dataset_fields, datasets, field
+from .._format import plural  # the one wording of a count, `10,000 groups`
 from ..errors import EscpushError, FilterError
 from . import _rows
 
@@ -400,7 +401,7 @@ class FilterBuilder(anywidget.AnyWidget):
             if self._error is None:
                 shown = repr(self._filter)
             else:
-                shown = f"<not a filter: {_rows.plural(len(self.problems), 'problem')}>"
+                shown = f"<not a filter: {plural(len(self.problems), 'problem')}>"
         except Exception:  # a repr never raises
             shown = "?"
         return f"FilterBuilder(dataset={self.dataset!r}, filter={shown})"

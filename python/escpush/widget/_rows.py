@@ -51,10 +51,6 @@ class OperatorInfo(TypedDict):
     takes_set: bool
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def kind_of(field_type: str | None) -> str:
     """How the value box of a field of this documented type is read: ``number``, ``bool``
     or ``text``."""

@@ -17,6 +17,8 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::scope::Scope;
 
+use super::formats::{ExportFormat, FilterForm};
+
 use super::compare::filter_value;
 use super::destination::DestinationConf;
 use super::fields::{JobFieldType, JOB_FIELDS, OUTPUT_OPTIONS};
@@ -24,30 +26,6 @@ use super::provider::{
     has_attribute, output_option_attribute, scope_attribute, terraform_import_id, TERRAFORM_DATASETS,
     TERRAFORM_DEPRECATED, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
-
-/// How a Terraform export writes a filter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum FilterForm {
-    /// One string: the canonical JSON text (what the API stores, what `to_json` prints).
-    #[default]
-    Text,
-    /// `jsonencode({where = {...}})` of the canonical tree, readable and diffable in HCL.
-    Jsonencode,
-}
-
-/// What [`export_jobs`] writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ExportFormat {
-    /// A jobs file in JSON, `{"jobs": [...]}`.
-    Json,
-    /// A jobs file in TOML, `[[jobs]]` tables.
-    Toml,
-    /// Terraform: `cloudflare_logpush_job` resources, `import` blocks and a `variable` for
-    /// each credential.
-    Terraform(FilterForm),
-}
 
 /// A job's fields to write, in the table's order.
 type Fields = Vec<(&'static str, Value)>;

@@ -29,6 +29,7 @@ mod credentials;
 mod destination;
 mod export;
 mod fields;
+mod formats;
 mod hcl;
 mod instant_logs;
 mod job;
@@ -46,12 +47,13 @@ mod update;
 pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
 pub use credentials::resolve_job_references;
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
-pub use export::{export_jobs, ExportFormat, FilterForm};
+pub use export::export_jobs;
 pub(crate) use fields::job_secrets;
 pub use fields::{
     job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
     OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
+pub use formats::{ExportFormat, FilterForm, UnknownName};
 pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
