@@ -67,7 +67,9 @@ def test_cloudflare_account_id_is_the_default_account_of_reads(
     assert api.state()["accounts"]["other-account"]["esc"]["always"] is True
 
 
-def test_a_dry_run_reads_as_a_read_does(cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_dry_run_reads_as_a_read_does(
+    cli: Cli, api: Emulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """`apply --dry-run` sends nothing: CLOUDFLARE_ACCOUNT_ID is its default account, as for a
     read, and the plan says whose jobs it planned for (review of issue 33, item 11)."""
     monkeypatch.setenv("CLOUDFLARE_ACCOUNT_ID", "01a7362d577a6c3019a474fd6f485823")
