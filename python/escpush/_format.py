@@ -92,6 +92,13 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
+def printable_line(value: object) -> str:
+    """``value`` as text that stays on its line when it reaches a terminal (a plan's values):
+    :func:`printable`, with line breaks and tabs escaped too, so that a value cannot start a
+    line of its own."""
+    return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def _job_field_order() -> tuple[str, ...]:
     from ._escpush import _JOB_FIELDS
 

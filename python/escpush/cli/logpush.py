@@ -577,13 +577,13 @@ def run_delete(args: argparse.Namespace) -> int:
 def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
     import json
 
-    from .logpush_terraform import _plain
+    from .._format import printable_line
 
     def shown(value: object) -> str:
         # A stored job's values come from the API: what does not print is escaped (issue 33).
-        return "(none)" if value is None else _plain(value if isinstance(value, str) else json.dumps(value))
+        return "(none)" if value is None else printable_line(value if isinstance(value, str) else json.dumps(value))
 
-    return [f"      {_plain(c['field'])}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
+    return [f"      {printable_line(c['field'])}: {shown(c['before'])} -> {shown(c['after'])}" for c in changes]
 
 
 def run_ensure(args: argparse.Namespace) -> int:
@@ -702,7 +702,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
-    from .logpush_terraform import _plain
+    from .._format import printable_line
 
     lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
     for entry in plan["jobs"]:
@@ -710,9 +710,9 @@ def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
         what = done if entry.get("done") else planned
         label = repr(entry["name"]) if entry.get("name") else "(no name)"
         job = f" job {entry['id']}" if entry.get("id") is not None else ""
-        lines.append(f"  {sign} {label}{job} ({_plain(entry['dataset'])}): {what}")
+        lines.append(f"  {sign} {label}{job} ({printable_line(entry['dataset'])}): {what}")
         if entry.get("note"):
-            lines.append(f"    {_plain(entry['note'])}")
+            lines.append(f"    {printable_line(entry['note'])}")
         lines.extend(_change_lines(entry["changes"]))
     return "\n".join(lines)
 

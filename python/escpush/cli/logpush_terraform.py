@@ -135,27 +135,22 @@ _FILTER = {
 }
 
 
-def _plain(value: object) -> str:
-    """A text of the plan as it may reach a terminal: every character that does not print
-    escaped as core escapes it (``printable``: ESC, OSC's BEL, C1 controls), and a line break
-    too, so that a value cannot start a line of its own."""
-    from .._format import printable
-
-    return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
-
-
 def _shown(value: object) -> str:
+    from .._format import printable_line
+
     if value is None:
         return "(none)"
-    return _plain(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    return printable_line(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
 def _change_text(change: dict[str, Any]) -> list[str]:
+    from .._format import printable_line as plain
+
     mark = "!" if change["real"] else "="
-    lines = [f"{mark} {_plain(change['address'])} ({_plain(change['action'])})"]
+    lines = [f"{mark} {plain(change['address'])} ({plain(change['action'])})"]
     flt = change.get("filter")
     if flt:
-        lines.append(f"    {_FILTER.get(flt['change'], _plain(flt['change']))}")
+        lines.append(f"    {_FILTER.get(flt['change'], plain(flt['change']))}")
         if flt["change"] == "real":
             lines.append(f"      before: {_shown(flt['before'])}")
             lines.append(f"      after:  {_shown(flt['after'])}")
@@ -168,13 +163,13 @@ def _change_text(change: dict[str, Any]) -> list[str]:
     if problems:
         lines.append("    filter: INVALID, the API would refuse the job:")
         lines += [
-            f"      {_plain(p['path']) + ': ' if p['path'] else ''}{_plain(p['message'])} [{_plain(p['code'])}]"
+            f"      {plain(p['path']) + ': ' if p['path'] else ''}{plain(p['message'])} [{plain(p['code'])}]"
             for p in problems
         ]
     for attribute in change["attributes"]:
         note = "" if attribute["real"] else "  (set by the API)"
         lines.append(
-            f"    {_plain(attribute['attribute'])}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
+            f"    {plain(attribute['attribute'])}: {_shown(attribute['before'])} -> {_shown(attribute['after'])}{note}"
         )
     return lines
 
