@@ -77,7 +77,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("_ENDPOINTS", endpoints)?;
     m.add_class::<scan::PyScanResult>()?;
-    m.add_function(wrap_pyfunction!(scan::_percent, m)?)?;
+    m.add_function(wrap_pyfunction!(scan::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;

@@ -94,11 +94,12 @@ impl PyScanResult {
     }
 }
 
-/// `part` of `whole` as core prints a share (`23.1%`, `0.012%`, `< 0.001%`), or None when
-/// `whole` is 0: for the command line and the notebook display (`escpush._format.percent`).
+/// Each `(part, whole)` as core prints a share (`23.1%`, `0.012%`, `< 0.001%`), or None when
+/// `whole` is 0: every share of a table in one call, for the command line and the notebook
+/// display (`escpush._format.percents`).
 #[pyfunction]
-pub fn _percent(part: u64, whole: u64) -> Option<String> {
-    percent(part, whole)
+pub fn _percents(pairs: Vec<(u64, u64)>) -> Vec<Option<String>> {
+    pairs.into_iter().map(|(part, whole)| percent(part, whole)).collect()
 }
 
 /// `lines`, `matched`, `bytes`, `matched_bytes`, `line_share`, `byte_share` of a row.
