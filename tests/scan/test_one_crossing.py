@@ -115,3 +115,43 @@ def test_dataframes_and_plots_read_the_data_once(logs: Path, monkeypatch: pytest
         calls.clear()
         make()
         assert calls == {"to_dict": 1}, calls
+
+
+def test_one_function_builds_the_rows_of_every_view(
+    logs: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line, the notebook display and the DataFrames take their rows from
+    ``_breakdown.rows``; the rest row's two wordings, ``(other: 3 groups)`` in text and
+    ``(other)`` in a DataFrame, are its one named parameter, ``count_rest``."""
+    need("pandas")
+    from escpush import _breakdown
+
+    made: list[tuple[str, bool]] = []
+    rows = _breakdown.rows
+
+    def spied(breakdown: Any, table: str, *, count_rest: bool = False) -> Any:
+        made.append((table, count_rest))
+        return rows(breakdown, table, count_rest=count_rest)
+
+    monkeypatch.setattr(_breakdown, "rows", spied)
+    result = scan(logs)
+    views = {
+        "cli": lambda: main(["filter", "scan", "EdgeResponseStatus >= 500", str(logs), "--group-by", "ClientCountry"]),
+        "html": result._repr_html_,
+        "pandas": result.to_pandas,
+    }
+    asked = {}
+    for name, view in views.items():
+        made.clear()
+        view()
+        asked[name] = list(made)
+    capsys.readouterr()
+    assert asked == {
+        "cli": [("groups", True)],
+        "html": [("groups", True), ("buckets", False)],
+        "pandas": [("groups", False)],
+    }
+    other = (result.breakdown or {})["other"]
+    assert (rows_of := rows((result.breakdown or {}), "groups"))[-1]["label"] == "(other)" == other["label"]
+    assert rows_of[-1]["groups"] == 3 and _breakdown.rest_label(other, count_rest=True) == "(other: 3 groups)"
+    assert list(result.to_pandas()["group"])[-1] == "(other)"
