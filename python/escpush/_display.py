@@ -20,7 +20,7 @@ import html
 import re
 
 from . import _breakdown
-from ._format import condition_parts, group_of, job_items, plural, size, usage, walk
+from ._format import ESC_STATES, condition_parts, group_of, job_items, plural, size, usage, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -161,14 +161,12 @@ def esc_status_html(status: EscStatus) -> str:
     """An ESC setting: its state explained; the secret only as set or not, never shown."""
     from ._escpush import _ESC_COOKIE_NAME, _MASK
 
-    states = {
-        "enabled": "ESC runs on every request",
-        "disabled": "ESC is off for every request of the scope",
-        "secret": f"ESC is off only for requests carrying the cookie {_code(_ESC_COOKIE_NAME + '=<secret>')}",
-    }
     state = status.state
+    words = ESC_STATES.get(state)
+    cookie = _code(_ESC_COOKIE_NAME + "=<secret>")
+    shown = _code(state) if words is None else f"{_code(state)}: {_text(words.explained).replace('{cookie}', cookie)}"
     rows = [
-        ("state", f"{_code(state)}: {states[state]}" if state in states else _code(state)),
+        ("state", shown),
         ("disabled for every request", "yes" if status.disabled else "no"),
         ("secret", f"{_code(_MASK)} (set, not shown)" if status.secret is not None else "none"),
     ]

@@ -6,6 +6,7 @@
   formatter, which ``ScanResult.summary`` uses too);
 - a message made safe for a terminal (:func:`printable`);
 - the order in which a log-push job's fields are shown (:func:`job_items`);
+- what each ESC state says (:data:`ESC_STATES`);
 - a filter's ``where`` as a tree: its groups and conditions (:func:`group_of`,
   :func:`condition_parts`, :func:`walk`) and the text tree of ``escpush filter explain``
   (:func:`tree_lines`). The walk is iterative, so a deep filter does not exhaust Python's
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "ESC_STATES",
     "JOB_FIELD_ORDER",
     "condition_parts",
     "group_of",
@@ -106,6 +108,27 @@ def printable_line(value: object) -> str:
     :func:`printable`, with line breaks and tabs escaped too, so that a value cannot start a
     line of its own."""
     return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
+
+
+class EscWords:
+    """What an ESC state says: ``line``, the command line's status line (``escpush esc
+    status``); ``explained``, the notebook display's explanation, where ``{cookie}`` stands
+    for the cookie a test request carries."""
+
+    __slots__ = ("explained", "line")
+
+    def __init__(self, line: str, explained: str) -> None:
+        self.line = line
+        self.explained = explained
+
+
+# What each ESC state says, by its name (``EscStatus.state``, core's ``EscState``): the one
+# table of the words the command line and the notebook display (``_display``) show.
+ESC_STATES: dict[str, EscWords] = {
+    "enabled": EscWords("ESC enabled", "ESC runs on every request"),
+    "disabled": EscWords("ESC disabled for every request", "ESC is off for every request of the scope"),
+    "secret": EscWords("ESC enabled", "ESC is off only for requests carrying the cookie {cookie}"),
+}
 
 
 def _job_field_order() -> tuple[str, ...]:
