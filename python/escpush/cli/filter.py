@@ -466,10 +466,9 @@ def run_scan(args: argparse.Namespace) -> int:
     ]
     first = data["first_malformed"]
     if first is not None:
-        noun = "line" if data["malformed"] == 1 else "lines"
         source = printable(first["source"])  # a file's name may hold anything: nothing reaches the terminal
         place = f"{source} line {first['line']}: {first['reason']}"
-        lines.append(f"{data['malformed']:,} malformed {noun}; the first: {place}")
+        lines.append(f"{plural(data['malformed'], 'malformed line')}; the first: {place}")
     # Every share printed (the inputs' and the tables'), formatted by core in one call.
     per_file = inputs if args.per_file else []
     pairs = [pair for r in per_file for pair in ((r["matched"], r["total"]), (r["matched_bytes"], r["bytes"]))]

@@ -56,8 +56,9 @@ _SCANS_KEPT = 32
 
 def _shown(data: Mapping[str, Any]) -> dict[str, Any]:
     """What the panel shows of a scan's data as text: the share of lines and of bytes kept,
-    the sizes, and the breakdown's rows (label, ``kept / lines``, the share kept, and
-    ``rest`` for the row of the groups not listed)."""
+    the sizes, the malformed and first matching lines counted in words, and the breakdown's
+    rows (label, ``kept / lines``, the share kept, and ``rest`` for the row of the groups not
+    listed)."""
     breakdown = data["breakdown"]
     rows = [] if not breakdown or not breakdown["group_by"] else _breakdown.rows(breakdown, "groups", count_rest=True)
     pairs = [(data["matched"], data["total"]), (data["matched_bytes"], data["bytes"])]
@@ -68,6 +69,8 @@ def _shown(data: Mapping[str, Any]) -> dict[str, Any]:
         "byte_share": shares[1],
         "matched_bytes": size(data["matched_bytes"]),
         "bytes": size(data["bytes"]),
+        "malformed": plural(data["malformed"], "malformed line"),
+        "lines": plural(len(data.get("lines") or []), "matching line"),
         "groups": [
             {
                 "label": r["label"],

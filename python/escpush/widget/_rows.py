@@ -27,6 +27,7 @@ from .._escpush import (
     field,
     field_operators,
 )
+from .._format import plural
 from ..errors import FilterError, InvalidInput
 
 # How a row's value box is read, by the field's documented type: integers for number fields
@@ -234,8 +235,9 @@ def parse_text(text: str) -> Filter | None:
     return Filter.parse_any(text)
 
 
-# What the panel beside the rows shows: parsed, valid, empty, problems, operator_count,
-# byte_size, max_operators, max_bytes, text, json.
+# What the panel beside the rows shows: parsed, valid, empty, problems (and their count in
+# words, `problem_count`: `_format.plural`'s `2 problems`), operator_count, byte_size,
+# max_operators, max_bytes, text, json.
 Report = dict[str, Any]
 
 
@@ -272,6 +274,7 @@ def report(
         "valid": False,
         "empty": False,
         "problems": [],
+        "problem_count": plural(0, "problem"),
         "operator_count": None,
         "byte_size": None,
         "max_operators": limits_ops,
@@ -283,6 +286,7 @@ def report(
         f = make()
     except FilterError as err:
         base["problems"] = place(err.errors(), paths)
+        base["problem_count"] = plural(len(base["problems"]), "problem")
         return base, None, err
     if f is None:
         base.update({"parsed": True, "valid": True, "empty": True})
@@ -293,6 +297,7 @@ def report(
             "parsed": True,
             "valid": not problems,
             "problems": place(problems, paths),
+            "problem_count": plural(len(problems), "problem"),
             "operator_count": f.operator_count,
             "byte_size": f.byte_size,
             "text": f.to_text(),

@@ -645,7 +645,7 @@ function render({ model, el }) {
     if (!report.parsed) status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, "Not a filter yet", h("small", {}, `${problems.length} to fix`));
     else if (report.empty) status = h("div", { className: "ep-status ep-neutral", "data-testid": "status" }, "No filter", h("small", {}, "every line is pushed"));
     else if (report.valid) status = h("div", { className: "ep-status ep-good", "data-testid": "status" }, "Valid", h("small", {}, `for ${s.dataset}`));
-    else status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, `${problems.length} problem${problems.length === 1 ? "" : "s"}`, h("small", {}, `for ${s.dataset}`));
+    else status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, report.problem_count, h("small", {}, `for ${s.dataset}`));
 
     const section = (title, ...children) => h("section", { className: "ep-section" }, h("h4", {}, title), ...children);
     const parts = [
@@ -735,12 +735,12 @@ function render({ model, el }) {
             `${formatCount(sample.matched)} of ${formatCount(sample.total)} lines · ${shownText(shown.matched_bytes)} of ${shownText(shown.bytes)} (${shownText(shown.byte_share)})`,
           ),
           h("div", { className: "ep-bar ep-keep-bar" }, h("div", { className: "ep-fill", style: `width: ${((sample.line_share || 0) * 100).toFixed(1)}%` })),
-          sample.malformed ? h("div", { className: "ep-note" }, `${formatCount(sample.malformed)} malformed line${sample.malformed === 1 ? "" : "s"} not evaluated`) : null,
+          sample.malformed ? h("div", { className: "ep-note" }, `${shown.malformed} not evaluated`) : null,
           sample.lines && sample.lines.length
             ? h(
                 "details",
                 { className: "ep-lines" },
-                h("summary", {}, `first ${sample.lines.length} matching line${sample.lines.length === 1 ? "" : "s"}`),
+                h("summary", {}, `first ${shown.lines}`),
                 h("pre", { className: "ep-code" }, sample.lines.join("\n")),
               )
             : null,
