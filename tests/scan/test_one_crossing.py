@@ -155,3 +155,10 @@ def test_one_function_builds_the_rows_of_every_view(
     assert (rows_of := rows((result.breakdown or {}), "groups"))[-1]["label"] == "(other)" == other["label"]
     assert rows_of[-1]["groups"] == 3 and _breakdown.rest_label(other, count_rest=True) == "(other: 3 groups)"
     assert list(result.to_pandas()["group"])[-1] == "(other)"
+
+
+def test_groups_and_buckets_are_the_data_of_to_dict(logs: Path) -> None:
+    result = scan(logs)
+    breakdown = result.to_dict()["breakdown"]
+    assert result.groups == breakdown["groups"] and result.buckets == breakdown["buckets"]
+    assert (field("A") == 1).scan(logs).groups is None and (field("A") == 1).scan(logs, group_by="A").buckets is None

@@ -22,6 +22,7 @@ mod logpush;
 mod plan;
 mod registry;
 mod scan;
+mod scan_result;
 mod schema;
 mod signals;
 
@@ -80,7 +81,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("_ENDPOINTS", endpoints)?;
     m.add_class::<scan::PyScanResult>()?;
-    m.add_function(wrap_pyfunction!(scan::_percents, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;
