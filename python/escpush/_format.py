@@ -2,8 +2,9 @@
 (:mod:`escpush._display`), so that both show the same thing the same way.
 
 - byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`), a use
-  against its limit (:func:`usage`) and a share of a count (:func:`percent`, core's one
-  formatter, which ``ScanResult.summary`` uses too);
+  against its limit (:func:`usage`) and a share of a count (:func:`percent`, and
+  :func:`percents` for a table's shares in one call: core's one formatter, which
+  ``ScanResult.summary`` uses too);
 - a message made safe for a terminal (:func:`printable`);
 - the order in which a log-push job's fields are shown (:func:`job_items`);
 - what each ESC state says (:data:`ESC_STATES`);
