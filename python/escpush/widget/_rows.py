@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict, Union
 
-from .. import _escpush
+from .. import _escpush, _format  # _format.plural: the one wording of a count
 from .._escpush import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_OPERATORS,
@@ -27,7 +27,6 @@ from .._escpush import (
     field,
     field_operators,
 )
-from .._format import plural
 from ..errors import FilterError, InvalidInput
 
 # How a row's value box is read, by the field's documented type: integers for number fields
@@ -274,7 +273,7 @@ def report(
         "valid": False,
         "empty": False,
         "problems": [],
-        "problem_count": plural(0, "problem"),
+        "problem_count": _format.plural(0, "problem"),
         "operator_count": None,
         "byte_size": None,
         "max_operators": limits_ops,
@@ -286,7 +285,7 @@ def report(
         f = make()
     except FilterError as err:
         base["problems"] = place(err.errors(), paths)
-        base["problem_count"] = plural(len(base["problems"]), "problem")
+        base["problem_count"] = _format.plural(len(base["problems"]), "problem")
         return base, None, err
     if f is None:
         base.update({"parsed": True, "valid": True, "empty": True})
@@ -297,7 +296,7 @@ def report(
             "parsed": True,
             "valid": not problems,
             "problems": place(problems, paths),
-            "problem_count": plural(len(problems), "problem"),
+            "problem_count": _format.plural(len(problems), "problem"),
             "operator_count": f.operator_count,
             "byte_size": f.byte_size,
             "text": f.to_text(),
