@@ -19,7 +19,8 @@ from __future__ import annotations
 import html
 import re
 
-from ._format import breakdown_tables, condition_parts, group_of, job_items, percent, plural, size, usage, walk
+from . import _breakdown
+from ._format import ESC_STATES, condition_parts, group_of, job_items, plural, size, usage, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,14 +161,12 @@ def esc_status_html(status: EscStatus) -> str:
     """An ESC setting: its state explained; the secret only as set or not, never shown."""
     from ._escpush import _ESC_COOKIE_NAME, _MASK
 
-    states = {
-        "enabled": "ESC runs on every request",
-        "disabled": "ESC is off for every request of the scope",
-        "secret": f"ESC is off only for requests carrying the cookie {_code(_ESC_COOKIE_NAME + '=<secret>')}",
-    }
     state = status.state
+    words = ESC_STATES.get(state)
+    cookie = _code(_ESC_COOKIE_NAME + "=<secret>")
+    shown = _code(state) if words is None else f"{_code(state)}: {_text(words.explained).replace('{cookie}', cookie)}"
     rows = [
-        ("state", f"{_code(state)}: {states[state]}" if state in states else _code(state)),
+        ("state", shown),
         ("disabled for every request", "yes" if status.disabled else "no"),
         ("secret", f"{_code(_MASK)} (set, not shown)" if status.secret is not None else "none"),
     ]
@@ -177,38 +176,37 @@ def esc_status_html(status: EscStatus) -> str:
 # ScanResult
 
 
-def _share(part: int, whole: int) -> str:
-    """``part`` with its share of ``whole``, as HTML (a share may read ``< 0.001%``)."""
-    shown = percent(part, whole)
-    return str(part) if shown is None else _text(f"{part} ({shown})")
-
-
 def scan_result_html(result: ScanResult) -> str:
     """The counts of a scan: lines kept (with their share), dropped and malformed, the first
     malformed line's place, bytes read and kept (with their share), the number of inputs,
-    time and throughput."""
-    dropped = result.total - result.matched - result.malformed
-    rows = [
-        ("lines", str(result.total)),
-        ("matched", _share(result.matched, result.total)),
-        ("dropped", _share(dropped, result.total)),
-        ("malformed", _share(result.malformed, result.total)),
-    ]
-    if result.first_malformed is not None:
-        source, line, reason = result.first_malformed
-        rows.append(("first malformed", f"{_code(source)} line {line}: {_text(reason)}"))
-    rows.append(("read", size(result.bytes)))
-    kept = percent(result.matched_bytes, result.bytes)
-    rows.append(("bytes kept", _text(size(result.matched_bytes) + ("" if kept is None else f" ({kept})"))))
-    if len(result.per_input) > 1:
-        rows.append(("inputs", str(len(result.per_input))))
-    rows.append(("seconds", f"{result.seconds:.3f}"))
-    if result.seconds > 0:
-        rate = f"{size(result.bytes / result.seconds)}/s, {result.total / result.seconds:,.0f} lines/s"
+    time and throughput; and its breakdown tables (``_breakdown.tables``). Everything comes
+    from one ``to_dict()``, and every share from one call to core's formatter."""
+    data = result.to_dict()
+    total, matched, malformed = data["total"], data["matched"], data["malformed"]
+    dropped = total - matched - malformed
+    counted = [("matched", matched), ("dropped", dropped), ("malformed", malformed)]
+    tables, shares = _breakdown.tables(
+        data, [*((n, total) for _, n in counted), (data["matched_bytes"], data["bytes"])]
+    )
+    rows = [("lines", str(total))]
+    for (name, n), shown in zip(counted, shares):
+        rows.append((name, str(n) if shown is None else _text(f"{n} ({shown})")))
+    first = data["first_malformed"]
+    if first is not None:
+        rows.append(("first malformed", f"{_code(first['source'])} line {first['line']}: {_text(first['reason'])}"))
+    rows.append(("read", size(data["bytes"])))
+    kept = shares[-1]
+    rows.append(("bytes kept", _text(size(data["matched_bytes"]) + ("" if kept is None else f" ({kept})"))))
+    if len(data["per_input"]) > 1:
+        rows.append(("inputs", str(len(data["per_input"]))))
+    seconds = data["seconds"]
+    rows.append(("seconds", f"{seconds:.3f}"))
+    if seconds > 0:
+        rate = f"{size(data['bytes'] / seconds)}/s, {total / seconds:,.0f} lines/s"
         rows.append(("throughput", rate))
-    title = f"ScanResult: {result.matched:,} of {plural(result.total, 'line')} matched"
+    title = f"ScanResult: {matched:,} of {plural(total, 'line')} matched"
     body = _rows(rows)
-    for caption, header, cells in breakdown_tables(result.to_dict()):
+    for caption, header, cells in tables:
         th, td = (f'<{tag} style="{_INLINE[tag]}{_ONE_LINE}">' for tag in ("th", "td"))
         head = "".join(f"{th}{_text(h)}</th>" for h in header)
         lines = "".join("<tr>" + "".join(f"{td}{_text(c)}</td>" for c in r) + "</tr>" for r in cells)

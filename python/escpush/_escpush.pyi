@@ -58,7 +58,7 @@ __all__ = [
     "_dataset_schema",
     "_job_filter",
     "_load_json",
-    "_percent",
+    "_percents",
     "_redact_job",
     "_register",
     "_sql_dialect",
@@ -375,8 +375,8 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
 
-def _percent(part: int, whole: int) -> str | None:
-    """``part`` of ``whole`` as core prints a share (``escpush._format.percent``)."""
+def _percents(pairs: Sequence[tuple[int, int]]) -> list[str | None]:
+    """Each ``(part, whole)`` as core prints a share (``escpush._format.percents``)."""
 
 def _load_json(text: str) -> Any:
     """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as

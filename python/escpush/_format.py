@@ -2,10 +2,12 @@
 (:mod:`escpush._display`), so that both show the same thing the same way.
 
 - byte sizes and rates (:func:`size`), counts with their noun (:func:`plural`), a use
-  against its limit (:func:`usage`) and a share of a count (:func:`percent`, core's one
-  formatter, which ``ScanResult.summary`` uses too);
+  against its limit (:func:`usage`) and a share of a count (:func:`percent`, and
+  :func:`percents` for a table's shares in one call: core's one formatter, which
+  ``ScanResult.summary`` uses too);
 - a message made safe for a terminal (:func:`printable`);
 - the order in which a log-push job's fields are shown (:func:`job_items`);
+- what each ESC state says (:data:`ESC_STATES`);
 - a filter's ``where`` as a tree: its groups and conditions (:func:`group_of`,
   :func:`condition_parts`, :func:`walk`) and the text tree of ``escpush filter explain``
   (:func:`tree_lines`). The walk is iterative, so a deep filter does not exhaust Python's
@@ -23,11 +25,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "ESC_STATES",
     "JOB_FIELD_ORDER",
     "condition_parts",
     "group_of",
     "job_items",
     "percent",
+    "percents",
     "plural",
     "printable",
     "size",
@@ -52,9 +56,17 @@ def percent(part: int, whole: int) -> str | None:
     """``part`` of ``whole`` as a percentage (``23.1%``, ``0.012%``, ``< 0.001%``; never ``0.0%``
     for a part that is not nothing, nor ``100.0%`` for one that is not all), or None when
     ``whole`` is 0: escpush-core's formatter, the one every share printed goes through."""
-    from ._escpush import _percent
+    return percents([(part, whole)])[0]
 
-    return _percent(part, whole)
+
+def percents(pairs: Sequence[tuple[int, int]]) -> list[str | None]:
+    """:func:`percent` of each pair of part and whole, in one call to core's formatter (a
+    table's shares at once, not one call into the native module per cell); none for none."""
+    if not pairs:
+        return []
+    from . import _escpush
+
+    return _escpush._percents(pairs)
 
 
 def plural(n: int, word: str) -> str:
@@ -97,6 +109,27 @@ def printable_line(value: object) -> str:
     :func:`printable`, with line breaks and tabs escaped too, so that a value cannot start a
     line of its own."""
     return printable(str(value)).replace("\n", "\\n").replace("\t", "\\t")
+
+
+class EscWords:
+    """What an ESC state says: ``line``, the command line's status line (``escpush esc
+    status``); ``explained``, the notebook display's explanation, where ``{cookie}`` stands
+    for the cookie a test request carries."""
+
+    __slots__ = ("explained", "line")
+
+    def __init__(self, line: str, explained: str) -> None:
+        self.line = line
+        self.explained = explained
+
+
+# What each ESC state says, by its name (``EscStatus.state``, core's ``EscState``): the one
+# table of the words the command line and the notebook display (``_display``) show.
+ESC_STATES: dict[str, EscWords] = {
+    "enabled": EscWords("ESC enabled", "ESC runs on every request"),
+    "disabled": EscWords("ESC disabled for every request", "ESC is off for every request of the scope"),
+    "secret": EscWords("ESC enabled", "ESC is off only for requests carrying the cookie {cookie}"),
+}
 
 
 def _job_field_order() -> tuple[str, ...]:
@@ -176,71 +209,6 @@ def tree_lines(where: Mapping[str, Any], ascii_only: bool) -> list[str]:
             below = "" if depth == 0 else prefixes[depth - 1] + ("   " if last else bar)
             prefixes.append(below)
     return lines
-
-
-_BREAKDOWN_HEADER = ["lines", "of all", "kept", "kept %", "bytes kept", "of bytes"]
-# The rows of a time table that are not buckets, and their labels (tables of text and DataFrames).
-NAMED_TIME_ROWS = (("no_time", "no time"), ("unreadable_time", "unreadable time"), ("other_buckets", "other buckets"))
-
-
-def breakdown_tables(data: Mapping[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The breakdown of ``ScanResult.to_dict()`` as tables of text, for the command line and
-    the notebook display: (title, header, rows). Each row: the group or bucket, its lines and
-    their share of the lines read, the lines kept and their share of the row, the bytes kept
-    and their share of the row's bytes. The groups beyond ``top`` make one row, ``(other: N groups)``;
-    lines without a readable time, rows of their own."""
-    breakdown = data.get("breakdown")
-    if not breakdown:
-        return []
-    read = data["total"] - data["malformed"]
-
-    def cells(label: str, row: Mapping[str, Any]) -> list[str]:
-        return [
-            label,
-            f"{row['lines']:,}",
-            percent(row["lines"], read) or "-",
-            f"{row['matched']:,}",
-            percent(row["matched"], row["lines"]) or "-",
-            size(row["matched_bytes"]),
-            percent(row["matched_bytes"], row["bytes"]) or "-",
-        ]
-
-    tables = []
-    if breakdown["group_by"]:
-        rows = [cells(g["label"], g) for g in breakdown["groups"]]
-        other = breakdown["other"]
-        if other["lines"]:
-            # The row's label with its count inside the parentheses, `(other: 2 groups)`, which
-            # no group's label is (a string in parentheses is shown quoted).
-            rows.append(cells(f"{other['label'][:-1]}: {plural(other['groups'], 'group')})", other))
-        listed = len(breakdown["groups"])
-        total = listed + other["groups"]
-        title = f"by {', '.join(breakdown['group_by'])}: {plural(total, 'group')}"
-        if other["groups"]:
-            title += f", the {listed:,} with the most lines"
-        if not breakdown["exact"]:
-            title += " (approximate: more groups than could be held; the smallest went to other)"
-        tables.append((title, ["group", *_BREAKDOWN_HEADER], rows))
-    if breakdown["every"] is not None:
-        rows = [cells(b["start"], b) for b in breakdown["buckets"]]
-        rows += [cells(label, breakdown[name]) for name, label in NAMED_TIME_ROWS if breakdown[name]["lines"]]
-        title = f"every {interval(breakdown['every'])} of {breakdown['time_field']}"
-        left = breakdown["other_buckets"]
-        if left["lines"]:
-            title += (
-                f", the first {breakdown['max_buckets']:,} buckets (those from {left['from']} on are counted as "
-                f"{dict(NAMED_TIME_ROWS)['other_buckets']})"
-            )
-        tables.append((title, ["start (UTC)", *_BREAKDOWN_HEADER], rows))
-    return tables
-
-
-def interval(seconds: int) -> str:
-    """``3600`` as ``1h``, ``90`` as ``90s``: the largest unit that divides it."""
-    for unit, n in (("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60)):
-        if seconds % n == 0:
-            return f"{seconds // n}{unit}"
-    return f"{seconds}s"
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:

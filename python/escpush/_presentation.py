@@ -7,8 +7,10 @@ Python, and installed on the classes once, at ``import escpush`` (:func:`install
 goes Python → native and never back: the native module calls no Python function.
 
 The renderers live in ``_display`` (HTML), ``_scan_views`` and ``_esc_views`` (tables and
-plots); each is imported on first use, so ``import escpush`` does without them (and without
-pandas, polars and matplotlib).
+plots), over the rows of ``_breakdown`` for a scan's breakdown; each is imported on first
+use, so ``import escpush`` does without them (and without pandas, polars and matplotlib).
+Each render reads a result's data once (``ScanResult.to_dict()``) and formats its shares in
+one call to core's formatter (``_format.percents``).
 """
 
 from __future__ import annotations

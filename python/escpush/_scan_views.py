@@ -1,18 +1,20 @@
 """A scan's results as tables and pictures: ``ScanResult.to_pandas``, ``to_polars`` and
 ``plot`` call these (the Python methods ``escpush._presentation`` puts on the native class).
 
-The data come from ``ScanResult.to_dict()`` alone, so every view shows what ``--json``
-prints. pandas, polars and matplotlib stay optional: each view imports its library when
-called and, without it, raises ``ImportError`` naming the extra to install (``_optional.need``).
+Each call reads one ``ScanResult.to_dict()`` (the result crosses from the native module once,
+as plain data), so every view shows what ``--json`` prints; its rows are ``_breakdown.rows``,
+the text tables' rows. pandas, polars and matplotlib stay optional: each view imports its
+library when called and, without it, raises ``ImportError`` naming the extra to install (``_optional.need``).
 """
 
 from __future__ import annotations
 
-from ._format import NAMED_TIME_ROWS
+from . import _breakdown
 from ._optional import need
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from ._escpush import ScanResult
@@ -21,16 +23,16 @@ TABLES = ("groups", "buckets", "inputs")
 _COUNTS = ("lines", "matched", "bytes", "matched_bytes", "line_share", "byte_share")
 
 
-def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
-    """The columns of one table of ``result``: ``groups`` (a column per grouped field, a
-    ``group`` label, the counts, and ``share``, the group's share of the lines read; the
-    groups beyond ``top`` as one row labelled ``(other)``), ``buckets`` (``start``, ``end`` as
-    UTC datetimes, the counts; the lines without a time, or with one that could not be read,
-    and those of the buckets past the first 100,000, as rows with no start, labelled ``no
-    time``, ``unreadable time`` and ``other buckets``) or ``inputs``."""
+def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
+    """The columns of one table of a scan's data (``ScanResult.to_dict()``): ``groups`` (a
+    column per grouped field, a ``group`` label, the counts, and ``share``, the group's share
+    of the lines read; the groups beyond ``top`` as one row labelled ``(other)``), ``buckets``
+    (``start``, ``end`` as UTC datetimes, the counts; the lines without a time, or with one
+    that could not be read, and those of the buckets past the first 100,000, as rows with no
+    start, labelled ``no time``, ``unreadable time`` and ``other buckets``) or ``inputs``. The
+    rows are ``_breakdown.rows``', the ones the text tables show."""
     import datetime
 
-    data = result.to_dict()
     breakdown = data["breakdown"]
     if table not in TABLES:
         raise ValueError(f"table is one of {', '.join(TABLES)}, not {table!r}")
@@ -43,30 +45,20 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
     if table == "buckets" and breakdown["every"] is None:
         raise ValueError("this scan has no buckets: scan with every=")
     read = data["total"] - data["malformed"]
+    rows = _breakdown.rows(breakdown, table)
     if table == "groups":
-        fields = breakdown["group_by"]
-        rows = list(breakdown["groups"])
-        if breakdown["other"]["lines"]:
-            rows.append({"key": {}, **breakdown["other"]})
         out: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
-        for name in fields:
+        for name in breakdown["group_by"]:
             out[name] = [r["key"].get(name) for r in rows]
-        for name in _COUNTS:
-            out[name] = [r[name] for r in rows]
-        out["share"] = [r["lines"] / read if read else None for r in rows]
-        return out
+    else:
 
-    def when(text: str | None) -> datetime.datetime | None:
-        if text is None:
-            return None
-        return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+        def when(text: str | None) -> datetime.datetime | None:
+            if text is None:
+                return None
+            return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
 
-    rows = [{**r, "label": r["start"]} for r in breakdown["buckets"]]
-    for name, label in NAMED_TIME_ROWS:
-        if breakdown[name]["lines"]:
-            rows.append({**breakdown[name], "start": None, "end": None, "label": label})
-    out = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
-    out["end"] = [when(r["end"]) for r in rows]
+        out = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
+        out["end"] = [when(r["end"]) for r in rows]
     for name in _COUNTS:
         out[name] = [r[name] for r in rows]
     out["share"] = [r["lines"] / read if read else None for r in rows]
@@ -75,7 +67,7 @@ def columns(result: ScanResult, table: str) -> dict[str, list[Any]]:
 
 def to_pandas(result: ScanResult, table: str) -> Any:
     pd = need("pandas", "ScanResult.to_pandas")
-    cols = columns(result, table)
+    cols = columns(result.to_dict(), table)
     frame = pd.DataFrame(cols)
     for name, values in cols.items():
         if None in values and name not in ("start", "end"):
@@ -114,7 +106,7 @@ def _with_gaps(pd: Any, values: list[Any]) -> Any:
 
 def to_polars(result: ScanResult, table: str) -> Any:
     pl = need("polars", "ScanResult.to_polars")
-    cols = columns(result, table)
+    cols = columns(result.to_dict(), table)
     series = []
     for name, values in cols.items():
         kinds = {type(v) for v in values if v is not None}
@@ -148,7 +140,7 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
     total_key = "lines" if by == "lines" else "bytes"
     for ax, panel in zip(axes[:, 0], panels):
         if panel == "buckets":
-            cols = columns(result, "buckets")
+            cols = columns(data, "buckets")
             timed = [i for i, s in enumerate(cols["start"]) if s is not None]
             starts = [cols["start"][i] for i in timed]
             kept = [cols[kept_key][i] for i in timed]
@@ -163,7 +155,7 @@ def plot(result: ScanResult, top: int, by: str) -> Any:
                 label.set_rotation(20)
                 label.set_horizontalalignment("right")
         else:
-            cols = columns(result, "groups")
+            cols = columns(data, "groups")
             n = min(top, len(cols["group"]))
             labels = cols["group"][:n][::-1]
             kept = cols[kept_key][:n][::-1]

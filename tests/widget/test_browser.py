@@ -22,6 +22,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import escpush
 from escpush import Filter, FilterError, field
+from escpush._format import percent, size
 from escpush.widget import FilterBuilder
 from widget_harness import Bridge, start_chromium
 
@@ -299,5 +300,29 @@ def test_the_rest_row_is_labelled_as_the_scan_labels_it(browser: WebDriver, tmp_
         page.until(lambda: len(rest()) == 3, "the rest row")
         assert rest()[:2] == ["(other: 2 groups)", "2 / 2"], rest()
         assert len(browser.find_elements(By.CSS_SELECTOR, "[data-testid=breakdown-group]")) == 10
+        assert bridge.errors == []
+        assert_no_script_errors(browser)
+
+
+def test_shares_and_sizes_are_shown_as_escpush_shows_them(browser: WebDriver, tmp_path: Path) -> None:
+    """Issue 34: the front end had its own share (``toFixed(1)``: 1 line in 2,000 read
+    ``0.1%``, a share that is not nothing could read ``0.0%``) and size (``92 B``) formatters;
+    it now shows the texts Python makes with escpush's formatters (core's ``percent``,
+    ``_format.size``), as the command line and the notebook display do."""
+    logs = tmp_path / "sample.ndjson"
+    logs.write_text('{"EdgeResponseStatus": 503}\n' + '{"EdgeResponseStatus": 200}\n' * 1999)
+    f = field("EdgeResponseStatus") >= 500
+    result = f.scan(logs)
+    builder = FilterBuilder("http_requests", filter=f, sample=logs, debounce=0.0)
+    with Bridge(builder) as bridge:
+        browser.get(bridge.url)
+        page = Page(browser, builder)
+        page.until(page.settled)
+        share = lambda: browser.find_element(By.CSS_SELECTOR, "[data-testid=sample-share]").text  # noqa: E731
+        page.until(lambda: share().endswith("%"), "the sample's share")
+        assert share() == percent(1, 2000) == "0.050%"
+        counts = browser.find_element(By.CSS_SELECTOR, "[data-testid=sample-counts]").text
+        kept = f"{size(result.matched_bytes)} of {size(result.bytes)} ({percent(result.matched_bytes, result.bytes)})"
+        assert counts == f"1 of 2,000 lines · {kept}", counts
         assert bridge.errors == []
         assert_no_script_errors(browser)

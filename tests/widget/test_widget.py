@@ -10,6 +10,7 @@ import copy
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 import escpush
 from escpush import Filter, FilterError, field
 from escpush._escpush import _OPERATORS
+from escpush._format import percent, plural, size
 from escpush.widget import FilterBuilder
 from strategies import FILTERS
 
@@ -352,6 +354,15 @@ def test_the_sample_is_broken_down_by_a_chosen_field(tmp_path: Path) -> None:
         "us": (0, 1),
         "ru": (0, 1),
     }
+    # What the table shows is made by escpush's formatters and `_breakdown.rows`, the rest row
+    # included, not restated by the front end (issue 34).
+    shown = b.sample_report["shown"]
+    assert [(g["label"], g["kept"], g["share"], g["rest"]) for g in shown["groups"]] == [
+        (g["label"], f"{g['matched']} / {g['lines']}", percent(g["matched"], g["lines"]), False)
+        for g in expected["groups"]
+    ]
+    report = b.sample_report
+    assert (shown["line_share"], shown["bytes"]) == (percent(report["matched"], report["total"]), size(report["bytes"]))
     b.set_state({"breakdown": "EdgeResponseStatus"})  # chosen in the widget: scanned again
     result = b.wait_for_sample(30)
     assert result is not None and result.breakdown is not None
@@ -554,3 +565,22 @@ def test_a_mode_other_than_rows_or_text_is_refused() -> None:
     with pytest.raises(traitlets.TraitError, match="rows"):
         b.mode = "table"
     assert b.mode == "rows" and b.filter == (field("EdgeResponseStatus") >= 500)
+
+
+def test_the_front_end_restates_no_formatter_of_escpush(tmp_path: Path) -> None:
+    """Issue 34: builder.js had its own share (``toFixed(1)``), size (``B``), plural and rest
+    row label; the texts now come made by Python (``report["problem_count"]``,
+    ``sample_report["shown"]``) from escpush's one formatter of each."""
+    js = (Path(escpush.__file__).parent / "widget" / "builder.js").read_text()
+    assert not re.search(r"=== 1 \?", js), "a plural of its own"
+    assert "function percent" not in js and "function formatBytes" not in js
+    assert "rest.label" not in js and '"groups"' not in js
+    logs = tmp_path / "sample.ndjson"
+    logs.write_text('{"EdgeResponseStatus": 503}\n{"EdgeResponseStatus": 200}\nnot json\n')
+    b = FilterBuilder(filter=field("EdgeResponseStatus") >= 500, sample=logs, debounce=0.0)
+    assert b.wait_for_sample(30) is not None
+    shown = b.sample_report["shown"]
+    assert (shown["malformed"], shown["lines"]) == ("1 malformed line", "1 matching line")
+    assert b.report["problem_count"] == "0 problems"
+    wrong = FilterBuilder(filter="EdgeResponseStatus >== 500")
+    assert wrong.report["problem_count"] == plural(len(wrong.report["problems"]), "problem") == "1 problem"

@@ -15,10 +15,14 @@ mod errors;
 mod esc;
 mod field;
 mod filter;
+mod job;
 mod logging;
+mod logpull_options;
 mod logpush;
+mod plan;
 mod registry;
 mod scan;
+mod scan_result;
 mod schema;
 mod signals;
 
@@ -29,17 +33,17 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::_register, m)?)?;
     m.add_class::<filter::PyFilter>()?;
     m.add_class::<field::PyField>()?;
-    m.add_class::<logpush::PyLogpullOptions>()?;
+    m.add_class::<logpull_options::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
-    m.add_function(wrap_pyfunction!(logpush::redact_destination_conf, m)?)?;
-    m.add_function(wrap_pyfunction!(logpush::_redact_job, m)?)?;
-    m.add_function(wrap_pyfunction!(logpush::_job_filter, m)?)?;
-    m.add_function(wrap_pyfunction!(logpush::check_terraform_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(job::redact_destination_conf, m)?)?;
+    m.add_function(wrap_pyfunction!(job::_redact_job, m)?)?;
+    m.add_function(wrap_pyfunction!(job::_job_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::check_terraform_plan, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
     let limits = escpush_core::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
     m.add("DEFAULT_MAX_BYTES", limits.max_bytes)?;
-    m.add("_JOB_FIELDS", logpush::job_field_table(m.py())?)?;
+    m.add("_JOB_FIELDS", job::job_field_table(m.py())?)?;
     // The export formats and filter forms (core's names), the CLI's `--format` and `--filter-form` choices.
     m.add(
         "_EXPORT_FORMATS",
@@ -77,7 +81,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("_ENDPOINTS", endpoints)?;
     m.add_class::<scan::PyScanResult>()?;
-    m.add_function(wrap_pyfunction!(scan::_percent, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;

@@ -283,7 +283,9 @@ def run(args: argparse.Namespace) -> int:
         "secret_set": length is not None,
         "secret_length": length,
     }
-    described = "ESC disabled for every request" if status.disabled else "ESC enabled"
+    from .._format import ESC_STATES  # the one table of what each state says
+
+    described = ESC_STATES[status.state].line
     if length is not None:
         described += f"; a test secret is set ({length} characters){note}"
     emit(args, data, f"{where(args)}: {described}")

@@ -390,12 +390,6 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
-def _share(part: int, whole: int) -> str:
-    from .._format import percent
-
-    return percent(part, whole) or "-"
-
-
 def _absent_fields(data: dict[str, Any], checked: bool) -> list[str]:
     """A note for each field of the breakdown that no line read holds (all in the missing
     group, or no time read): most likely a misspelt name, which only ``--dataset`` checks."""
@@ -416,7 +410,8 @@ def _absent_fields(data: dict[str, Any], checked: bool) -> list[str]:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from .._format import breakdown_tables, plural, printable, size, text_table
+    from .._breakdown import tables as breakdown_tables
+    from .._format import plural, printable, size, text_table
 
     if args.filter == "-" and "-" in args.logs:
         raise CliError("FILTER and LOGS cannot both be - (stdin)")
@@ -449,37 +444,41 @@ def run_scan(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    first = result.first_malformed
-    data: dict[str, object] = result.to_dict()
-    data["inputs"] = len(result.per_input)
+    # The result's data, read once: the counts, the breakdown, the inputs, the lines of --limit.
+    data: dict[str, Any] = result.to_dict()
+    inputs = data["per_input"]
+    data["inputs"] = len(inputs)
     data["output"] = args.output
     # --limit without --output: the lines are the output, and the counts go to stderr.
-    to_stdout = result.lines is not None
+    to_stdout = "lines" in data
     if to_stdout:
         if not args.json:
-            lines = result.lines or []
-            sys.stdout.write("".join(line + "\n" for line in lines))
+            sys.stdout.write("".join(line + "\n" for line in data["lines"]))
             sys.stdout.flush()
     if args.count and not args.json:
-        print(result.matched)
+        print(data["matched"])
         return EXIT_OK
-    rate = f", {size(result.bytes / result.seconds)}/s" if result.seconds > 0 else ""
+    total, matched, read, kept, seconds = (data[k] for k in ("total", "matched", "bytes", "matched_bytes", "seconds"))
+    rate = f", {size(read / seconds)}/s" if seconds > 0 else ""
     lines = [
-        f"{result.matched:,} of {result.total:,} lines match, {size(result.matched_bytes)} of {size(result.bytes)}: "
-        f"{result.summary}",
-        f"read {plural(len(result.per_input), 'input')}, {size(result.bytes)} in {result.seconds:.2f} s{rate}",
+        f"{matched:,} of {total:,} lines match, {size(kept)} of {size(read)}: {data['summary']}",
+        f"read {plural(len(inputs), 'input')}, {size(read)} in {seconds:.2f} s{rate}",
     ]
+    first = data["first_malformed"]
     if first is not None:
-        noun = "line" if result.malformed == 1 else "lines"
-        source = printable(first[0])  # a file's name may hold anything: nothing reaches the terminal
-        lines.append(f"{result.malformed:,} malformed {noun}; the first: {source} line {first[1]}: {first[2]}")
-    if args.per_file:
-        for r in result.per_input:
-            lines.append(
-                f"  {printable(str(r.source))}: {r.matched:,} of {r.total:,} lines, "
-                f"{_share(r.matched, r.total)} of lines, {_share(r.matched_bytes, r.bytes)} of bytes"
-            )
-    for title, header, rows in breakdown_tables(data):
+        source = printable(first["source"])  # a file's name may hold anything: nothing reaches the terminal
+        place = f"{source} line {first['line']}: {first['reason']}"
+        lines.append(f"{plural(data['malformed'], 'malformed line')}; the first: {place}")
+    # Every share printed (the inputs' and the tables'), formatted by core in one call.
+    per_file = inputs if args.per_file else []
+    pairs = [pair for r in per_file for pair in ((r["matched"], r["total"]), (r["matched_bytes"], r["bytes"]))]
+    tables, shares = breakdown_tables(data, pairs)
+    for i, r in enumerate(per_file):
+        lines.append(
+            f"  {printable(str(r['source']))}: {r['matched']:,} of {r['total']:,} lines, "
+            f"{shares[2 * i] or '-'} of lines, {shares[2 * i + 1] or '-'} of bytes"
+        )
+    for title, header, rows in tables:
         lines += [title + ":", *text_table(header, [[printable(c) for c in r] for r in rows])]
     lines += _absent_fields(data, checked=bool(args.dataset))
     if args.output is not None:

@@ -176,6 +176,7 @@ def _change_text(change: dict[str, Any]) -> list[str]:
 
 def run_check_plan(args: argparse.Namespace) -> int:
     from .._escpush import check_terraform_plan
+    from .._format import plural
 
     text = read_text(args.plan, "plan")
     try:
@@ -188,6 +189,6 @@ def run_check_plan(args: argparse.Namespace) -> int:
     if not changes:
         lines.append("no change to a cloudflare_logpush_job in the plan")
     else:
-        lines.append(f"{len(changes)} cloudflare_logpush_job change{'s' if len(changes) != 1 else ''}, {real} real")
+        lines.append(f"{plural(len(changes), 'cloudflare_logpush_job change')}, {real} real")
     emit(args, report, "\n".join(lines))
     return EXIT_CHECK_FAILED if report["real"] else EXIT_OK

@@ -33,8 +33,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Union
 
+from .. import _breakdown
 from .._escpush import Filter, ScanResult, dataset_fields, datasets, field
-from .._format import plural  # the one wording of a count, `10,000 groups`
+from .._format import percents, plural, size  # the one wording of a count (`10,000 groups`), a share, a size
 from ..errors import EscpushError, FilterError
 from . import _rows
 
@@ -51,6 +52,36 @@ _BREAKDOWN_TOP = 10
 # The scans of the sample kept, by filter and breakdown (a filter the rows come back to shows
 # its counts at once); the oldest go first, so a long session holds at most this many.
 _SCANS_KEPT = 32
+
+
+def _shown(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What the panel shows of a scan's data as text: the share of lines and of bytes kept,
+    the sizes, the malformed and first matching lines counted in words, and the breakdown's
+    rows (label, ``kept / lines``, the share kept, and ``rest`` for the row of the groups not
+    listed)."""
+    breakdown = data["breakdown"]
+    rows = [] if not breakdown or not breakdown["group_by"] else _breakdown.rows(breakdown, "groups", count_rest=True)
+    pairs = [(data["matched"], data["total"]), (data["matched_bytes"], data["bytes"])]
+    shares = percents(pairs + [(r["matched"], r["lines"]) for r in rows])
+    listed = len(breakdown["groups"]) if breakdown else 0
+    return {
+        "line_share": shares[0],
+        "byte_share": shares[1],
+        "matched_bytes": size(data["matched_bytes"]),
+        "bytes": size(data["bytes"]),
+        "malformed": plural(data["malformed"], "malformed line"),
+        "lines": plural(len(data.get("lines") or []), "matching line"),
+        "groups": [
+            {
+                "label": r["label"],
+                "kept": f"{r['matched']:,} / {r['lines']:,}",
+                "share": share,
+                "line_share": r["line_share"],
+                "rest": i >= listed,
+            }
+            for i, (r, share) in enumerate(zip(rows, shares[2:]))
+        ],
+    }
 
 
 class _Superseded(Exception):
@@ -376,24 +407,25 @@ class FilterBuilder(anywidget.AnyWidget):
         return {**last, "stale": bool(last.get("total") is not None)}
 
     def _counts(self, result: ScanResult, f: Filter) -> dict[str, Any]:
+        """The sample's counts from one ``to_dict()``, with what the panel shows of them as
+        text (``shown``): the shares by core's formatter (one call for all), the sizes by
+        ``_format.size`` and the breakdown's rows by ``_breakdown.rows``, the rest row labelled
+        as the text tables label it, so that the front end restates none of these rules."""
+        data = result.to_dict()
+        report = {k: data[k] for k in ("total", "matched", "malformed", "bytes", "matched_bytes")}
+        report.update({k: data[k] for k in ("line_share", "byte_share", "summary", "seconds")})
+        first = data["first_malformed"]
         return {
             **self._sample_label(),
             "status": "done",
             "stale": False,
             "filter": f.to_json(),
-            "total": result.total,
-            "matched": result.matched,
-            "malformed": result.malformed,
-            "bytes": result.bytes,
-            "matched_bytes": result.matched_bytes,
-            "line_share": result.line_share,
-            "byte_share": result.byte_share,
-            "summary": result.summary,
-            "seconds": result.seconds,
-            "inputs": len(result.per_input),
-            "first_malformed": list(result.first_malformed) if result.first_malformed else None,
-            "lines": list(result.lines or []),
-            "breakdown": result.breakdown,
+            **report,
+            "inputs": len(data["per_input"]),
+            "first_malformed": None if first is None else [first["source"], first["line"], first["reason"]],
+            "lines": list(data.get("lines") or []),
+            "breakdown": data["breakdown"],
+            "shown": _shown(data),
         }
 
     def __repr__(self) -> str:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict, Union
 
-from .. import _escpush
+from .. import _escpush, _format  # _format.plural: the one wording of a count
 from .._escpush import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_OPERATORS,
@@ -234,8 +234,9 @@ def parse_text(text: str) -> Filter | None:
     return Filter.parse_any(text)
 
 
-# What the panel beside the rows shows: parsed, valid, empty, problems, operator_count,
-# byte_size, max_operators, max_bytes, text, json.
+# What the panel beside the rows shows: parsed, valid, empty, problems (and their count in
+# words, `problem_count`: `_format.plural`'s `2 problems`), operator_count, byte_size,
+# max_operators, max_bytes, text, json.
 Report = dict[str, Any]
 
 
@@ -272,6 +273,7 @@ def report(
         "valid": False,
         "empty": False,
         "problems": [],
+        "problem_count": _format.plural(0, "problem"),
         "operator_count": None,
         "byte_size": None,
         "max_operators": limits_ops,
@@ -283,6 +285,7 @@ def report(
         f = make()
     except FilterError as err:
         base["problems"] = place(err.errors(), paths)
+        base["problem_count"] = _format.plural(len(base["problems"]), "problem")
         return base, None, err
     if f is None:
         base.update({"parsed": True, "valid": True, "empty": True})
@@ -293,6 +296,7 @@ def report(
             "parsed": True,
             "valid": not problems,
             "problems": place(problems, paths),
+            "problem_count": _format.plural(len(problems), "problem"),
             "operator_count": f.operator_count,
             "byte_size": f.byte_size,
             "text": f.to_text(),

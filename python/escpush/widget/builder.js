@@ -70,20 +70,10 @@ function formatCount(n) {
   return n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US");
 }
 
-function formatBytes(n) {
-  if (n === null || n === undefined) return "–";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${n} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-function percent(share) {
-  return share === null || share === undefined ? "–" : `${(share * 100).toFixed(1)}%`;
+// What is shown of a scan's counts as text (shares, sizes, the breakdown's rows) comes made by
+// Python, in `sample_report.shown` (escpush's one formatter of each); a missing text shows as –.
+function shownText(value) {
+  return value === null || value === undefined ? "–" : value;
 }
 
 function render({ model, el }) {
@@ -655,7 +645,7 @@ function render({ model, el }) {
     if (!report.parsed) status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, "Not a filter yet", h("small", {}, `${problems.length} to fix`));
     else if (report.empty) status = h("div", { className: "ep-status ep-neutral", "data-testid": "status" }, "No filter", h("small", {}, "every line is pushed"));
     else if (report.valid) status = h("div", { className: "ep-status ep-good", "data-testid": "status" }, "Valid", h("small", {}, `for ${s.dataset}`));
-    else status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, `${problems.length} problem${problems.length === 1 ? "" : "s"}`, h("small", {}, `for ${s.dataset}`));
+    else status = h("div", { className: "ep-status ep-bad", "data-testid": "status" }, report.problem_count, h("small", {}, `for ${s.dataset}`));
 
     const section = (title, ...children) => h("section", { className: "ep-section" }, h("h4", {}, title), ...children);
     const parts = [
@@ -728,6 +718,7 @@ function render({ model, el }) {
     if (sample.status === "empty") body.push(h("div", { className: "ep-note" }, "No filter: every line is kept."));
     if (sample.status === "error") body.push(h("div", { className: "ep-note ep-bad-text" }, sample.error));
     if (sample.total !== undefined && sample.total !== null && sample.status !== "invalid" && sample.status !== "empty") {
+      const shown = sample.shown || {};
       body.push(
         h(
           "div",
@@ -735,21 +726,21 @@ function render({ model, el }) {
           h(
             "div",
             { className: "ep-big" },
-            h("span", { className: "ep-big-number", "data-testid": "sample-share" }, percent(sample.line_share)),
+            h("span", { className: "ep-big-number", "data-testid": "sample-share" }, shownText(shown.line_share)),
             h("span", { className: "ep-big-label" }, "of lines kept"),
           ),
           h(
             "div",
             { className: "ep-keeps-detail", "data-testid": "sample-counts" },
-            `${formatCount(sample.matched)} of ${formatCount(sample.total)} lines · ${formatBytes(sample.matched_bytes)} of ${formatBytes(sample.bytes)} (${percent(sample.byte_share)})`,
+            `${formatCount(sample.matched)} of ${formatCount(sample.total)} lines · ${shownText(shown.matched_bytes)} of ${shownText(shown.bytes)} (${shownText(shown.byte_share)})`,
           ),
           h("div", { className: "ep-bar ep-keep-bar" }, h("div", { className: "ep-fill", style: `width: ${((sample.line_share || 0) * 100).toFixed(1)}%` })),
-          sample.malformed ? h("div", { className: "ep-note" }, `${formatCount(sample.malformed)} malformed line${sample.malformed === 1 ? "" : "s"} not evaluated`) : null,
+          sample.malformed ? h("div", { className: "ep-note" }, `${shown.malformed} not evaluated`) : null,
           sample.lines && sample.lines.length
             ? h(
                 "details",
                 { className: "ep-lines" },
-                h("summary", {}, `first ${sample.lines.length} matching line${sample.lines.length === 1 ? "" : "s"}`),
+                h("summary", {}, `first ${shown.lines}`),
                 h("pre", { className: "ep-code" }, sample.lines.join("\n")),
               )
             : null,
@@ -776,31 +767,29 @@ function render({ model, el }) {
     picker.value = chosen;
     const parts = [h("label", { className: "ep-breakdown-label" }, "Break down by", picker)];
     const breakdown = sample.breakdown;
+    const rows = (sample.shown && sample.shown.groups) || [];
     if (chosen && breakdown && breakdown.groups && !sample.stale) {
-      const row = (label, counts, testid) =>
+      // The rows as Python made them (`_breakdown.rows`): the groups listed, then the rest
+      // row, labelled as the text tables label it, `(other: 2 groups)`.
+      const row = (r) =>
         h(
           "tr",
-          { "data-testid": testid },
-          h("td", { className: "ep-group-key", title: label }, label),
-          h("td", { className: "ep-num" }, `${formatCount(counts.matched)} / ${formatCount(counts.lines)}`),
+          { "data-testid": r.rest ? "breakdown-other" : "breakdown-group" },
+          h("td", { className: "ep-group-key", title: r.label }, r.label),
+          h("td", { className: "ep-num" }, r.kept),
           h(
             "td",
             { className: "ep-share" },
-            h("div", { className: "ep-bar ep-keep-bar" }, h("div", { className: "ep-fill", style: `width: ${((counts.line_share || 0) * 100).toFixed(1)}%` })),
-            h("span", {}, percent(counts.line_share)),
+            h("div", { className: "ep-bar ep-keep-bar" }, h("div", { className: "ep-fill", style: `width: ${((r.line_share || 0) * 100).toFixed(1)}%` })),
+            h("span", {}, shownText(r.share)),
           ),
         );
-      // The row of the groups not listed, labelled as the scan labels it, `(other)`, with its
-      // count inside the parentheses as the text tables write it: `(other: 2 groups)`.
-      const rest = breakdown.other;
-      const restLabel = rest && `${rest.label.slice(0, -1)}: ${formatCount(rest.groups)} ${rest.groups === 1 ? "group" : "groups"})`;
-      const other = rest && rest.lines ? [row(restLabel, rest, "breakdown-other")] : [];
       parts.push(
         h(
           "table",
           { className: "ep-breakdown", "data-testid": "breakdown" },
           h("thead", {}, h("tr", {}, h("th", {}, chosen), h("th", { className: "ep-num" }, "kept / lines"), h("th", {}, "share kept"))),
-          h("tbody", {}, breakdown.groups.map((g) => row(g.label, g, "breakdown-group")), other),
+          h("tbody", {}, rows.map(row)),
         ),
       );
     }
