@@ -80,6 +80,7 @@ pub mod fuzzing;
 mod handlers;
 mod log;
 mod server;
+mod sites;
 mod state;
 mod wire;
 
@@ -96,7 +97,7 @@ use std::time::Duration;
 use escpush_core::Scope;
 use serde_json::Value;
 
-pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
+pub use sites::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 pub use faults::{Fault, FaultSpec, FieldDrift, LogpushQuirks, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
@@ -231,7 +232,7 @@ impl EmulatorBuilder {
             evicted: AtomicU64::new(0),
             refused: AtomicU64::new(0),
             requests: AtomicU64::new(0),
-            edge: Mutex::new(edge::Edge::default()),
+            edge: Mutex::new(sites::Edge::default()),
         });
         let accept_inner = Arc::clone(&inner);
         let accept = thread::Builder::new()
