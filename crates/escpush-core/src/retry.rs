@@ -367,7 +367,11 @@ mod tests {
                 wait(half, 1, RetryReason::Backoff { status: 429 }),
             ),
             (Safe, asked, wait(SEC, 1, RetryReason::RetryAfter { status: 429 })),
-            (WhenUnprocessed, asked, wait(SEC, 1, RetryReason::RetryAfter { status: 429 })),
+            (
+                WhenUnprocessed,
+                asked,
+                wait(SEC, 1, RetryReason::RetryAfter { status: 429 }),
+            ),
             (Safe, answered(500), wait(half, 1, RetryReason::Backoff { status: 500 })),
             (Safe, answered(599), wait(half, 1, RetryReason::Backoff { status: 599 })),
             (Safe, asked_503, wait(SEC, 1, RetryReason::RetryAfter { status: 503 })),
@@ -386,7 +390,11 @@ mod tests {
             (Safe, answered(600), ended(RetryEnd::Read)),
             (Safe, Attempt::Lost { sent: false }, wait(half, 1, RetryReason::Lost)),
             (Safe, Attempt::Lost { sent: true }, wait(half, 1, RetryReason::Lost)),
-            (WhenUnprocessed, Attempt::Lost { sent: false }, wait(half, 1, RetryReason::Lost)),
+            (
+                WhenUnprocessed,
+                Attempt::Lost { sent: false },
+                wait(half, 1, RetryReason::Lost),
+            ),
             (
                 WhenUnprocessed,
                 Attempt::Lost { sent: true },
@@ -396,8 +404,16 @@ mod tests {
                 }),
             ),
             // A timeout is never repeated (the deadline is spent).
-            (Safe, Attempt::TimedOut { sent: true }, ended(RetryEnd::Failed { after: None })),
-            (Safe, Attempt::TimedOut { sent: false }, ended(RetryEnd::Failed { after: None })),
+            (
+                Safe,
+                Attempt::TimedOut { sent: true },
+                ended(RetryEnd::Failed { after: None }),
+            ),
+            (
+                Safe,
+                Attempt::TimedOut { sent: false },
+                ended(RetryEnd::Failed { after: None }),
+            ),
             (
                 WhenUnprocessed,
                 Attempt::TimedOut { sent: false },
@@ -412,7 +428,11 @@ mod tests {
                 }),
             ),
             // Other failures end the call as they are, sent or not.
-            (Safe, Attempt::Failed { sent: true }, ended(RetryEnd::Failed { after: None })),
+            (
+                Safe,
+                Attempt::Failed { sent: true },
+                ended(RetryEnd::Failed { after: None }),
+            ),
             (
                 WhenUnprocessed,
                 Attempt::Failed { sent: true },
@@ -495,10 +515,7 @@ mod tests {
     fn a_backoff_past_the_deadline_ends_with_the_last_attempt() {
         // 50 ms of backoff, 40 ms left: the 503 is the answer; the lost connection the error.
         let mut r = Retry::new(&request(RetryClass::Safe), policy(), SEC);
-        assert_eq!(
-            r.feed(answered(503), 960 * MS, 0.0),
-            RetryStep::End(RetryEnd::Read)
-        );
+        assert_eq!(r.feed(answered(503), 960 * MS, 0.0), RetryStep::End(RetryEnd::Read));
         let mut r = Retry::new(&request(RetryClass::Safe), policy(), SEC);
         assert_eq!(
             r.feed(Attempt::Lost { sent: true }, 960 * MS, 0.0),
@@ -515,13 +532,19 @@ mod tests {
     #[test]
     fn a_timeout_after_an_answer_asked_for_a_retry_names_it() {
         let mut r = retry(RetryClass::Safe);
-        assert!(matches!(r.feed(answered(503), Duration::ZERO, 0.0), RetryStep::Wait { .. }));
+        assert!(matches!(
+            r.feed(answered(503), Duration::ZERO, 0.0),
+            RetryStep::Wait { .. }
+        ));
         assert_eq!(
             r.feed(Attempt::TimedOut { sent: true }, 29 * SEC, 0.0),
             RetryStep::End(RetryEnd::Failed { after: Some(503) })
         );
         let mut r = retry(RetryClass::WhenUnprocessed);
-        assert!(matches!(r.feed(answered(429), Duration::ZERO, 0.0), RetryStep::Wait { .. }));
+        assert!(matches!(
+            r.feed(answered(429), Duration::ZERO, 0.0),
+            RetryStep::Wait { .. }
+        ));
         assert_eq!(
             r.feed(Attempt::TimedOut { sent: true }, 29 * SEC, 0.0),
             RetryStep::End(RetryEnd::OutcomeUnknown {
@@ -582,7 +605,10 @@ mod tests {
         ] {
             let mut r = Retry::new(&delete(), policy(), SEC);
             if let Some(first) = first {
-                assert!(matches!(r.feed(first, Duration::ZERO, 0.0), RetryStep::Wait { .. } | RetryStep::End(_)));
+                assert!(matches!(
+                    r.feed(first, Duration::ZERO, 0.0),
+                    RetryStep::Wait { .. } | RetryStep::End(_)
+                ));
             }
             assert_eq!(
                 r.feed(answered(404), Duration::ZERO, 0.0),
@@ -594,10 +620,16 @@ mod tests {
         // done_on_repeat reads its 404.
         let mut r = Retry::new(&delete(), policy(), SEC);
         r.feed(Attempt::Lost { sent: true }, Duration::ZERO, 0.0);
-        assert_eq!(r.feed(answered(200), Duration::ZERO, 0.0), RetryStep::End(RetryEnd::Read));
+        assert_eq!(
+            r.feed(answered(200), Duration::ZERO, 0.0),
+            RetryStep::End(RetryEnd::Read)
+        );
         let mut r = retry(RetryClass::Safe);
         r.feed(Attempt::Lost { sent: true }, Duration::ZERO, 0.0);
-        assert_eq!(r.feed(answered(404), Duration::ZERO, 0.0), RetryStep::End(RetryEnd::Read));
+        assert_eq!(
+            r.feed(answered(404), Duration::ZERO, 0.0),
+            RetryStep::End(RetryEnd::Read)
+        );
     }
 
     #[test]
@@ -615,7 +647,10 @@ mod tests {
             wait(100 * MS, 2, RetryReason::Lost)
         );
         assert_eq!(r.attempt(), 2);
-        assert_eq!(r.feed(answered(503), Duration::ZERO, 0.0), RetryStep::End(RetryEnd::Read));
+        assert_eq!(
+            r.feed(answered(503), Duration::ZERO, 0.0),
+            RetryStep::End(RetryEnd::Read)
+        );
         // No retries at all.
         let none = RetryPolicy {
             max_retries: 0,
@@ -675,7 +710,10 @@ mod tests {
             RetryReason::RetryAfter { status: 429 }.describe(),
             "HTTP 429 asked for it (Retry-After)"
         );
-        assert_eq!(RetryReason::Backoff { status: 503 }.describe(), "after HTTP 503 (backoff)");
+        assert_eq!(
+            RetryReason::Backoff { status: 503 }.describe(),
+            "after HTTP 503 (backoff)"
+        );
         assert_eq!(RetryReason::Lost.describe(), "after a failed connection (backoff)");
         assert!(answered(503).may_have_taken_effect());
         assert!(!answered(429).may_have_taken_effect());

@@ -97,11 +97,11 @@ use std::time::Duration;
 use escpush_core::Scope;
 use serde_json::Value;
 
-pub use sites::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 pub use faults::{Fault, FaultSpec, FieldDrift, LogpushQuirks, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
 pub use server::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT};
+pub use sites::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 use state::State;
 
 /// A random-looking string from std's randomly keyed hasher (test credentials, not keys

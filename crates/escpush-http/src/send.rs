@@ -53,7 +53,6 @@ impl Answer {
             },
         }
     }
-
 }
 
 /// Why an attempt failed below HTTP, and whether the request may have reached the server.
@@ -170,7 +169,7 @@ impl Client {
                     | RetryEnd::ReadMayHaveChanged { .. }
                     | RetryEnd::DoneByEarlierAttempt { .. }
                     | RetryEnd::RetryLater { .. } => error,
-                })
+                });
             }
         };
         match end {
