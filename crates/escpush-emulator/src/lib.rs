@@ -65,7 +65,7 @@
 //!   or the cookie `disable_esc` equal to the zone's or the account's secret), with an optional
 //!   propagation delay of `always`.
 //!
-//! Modules: `server` (listener, connections, faults applied), `edge` (edge mode), `wire` (HTTP/1.1 on
+//! Modules: `server` (listener, connections, faults applied), `edge` (edge mode: serving the sites), `sites` (the sites, what they answer, and the history of `always` they read), `wire` (HTTP/1.1 on
 //! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (one handler per
 //! endpoint of core's table), `descriptions`
 //! (the docs' field descriptions the fields endpoint answers).
