@@ -214,3 +214,36 @@ fn no_module_imports_a_module_that_imports_it() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The reading finds a cycle where there is one, in a crate made for the test: two
+/// top-level modules naming each other (one through `use crate::{..}`, one through a path),
+/// and a pair of siblings below a module through `super::`.
+#[test]
+fn a_cycle_is_found_and_named() {
+    let dir = std::env::temp_dir().join(format!("escpush-module-graph-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("c")).unwrap();
+    let write = |path: &str, text: &str| std::fs::write(src.join(path), text).unwrap();
+    write("lib.rs", "mod a;\nmod b;\nmod c;\n");
+    write("a.rs", "use crate::{b::Thing, c};\n");
+    write("b.rs", "pub struct Thing;\nfn f() { crate::a::g() }\n");
+    write("c/mod.rs", "mod x;\nmod y;\n");
+    write("c/x.rs", "use super::y::Y;\n");
+    write(
+        "c/y.rs",
+        "pub struct Y;\n#[cfg(test)]\nmod tests {\n    use super::super::x;\n}\n",
+    );
+    let (found, read) = crate_cycles(&src);
+    assert!(read);
+    assert_eq!(found, ["import cycle among the modules of `crate::`: a -> b -> a"]);
+    write("c/y.rs", "pub struct Y;\nuse super::x;\n");
+    let (found, _) = crate_cycles(&src);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        found,
+        [
+            "import cycle among the modules of `crate::`: a -> b -> a",
+            "import cycle among the modules of `crate::c`: x -> y -> x",
+        ]
+    );
+}
