@@ -11,7 +11,8 @@
 //! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
 //! (the embedded schemas), `problem` (what input checks report), `scope` (zones and
 //! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
-//! `operation`, `request`, `redact` (what is secret and how it is masked), `envelope` (the
+//! `operation`, `request`, `retry` (the
+//! retry decisions a transport obeys: a state machine it drives), `redact` (what is secret and how it is masked), `envelope` (the
 //! v4 answer), `json` (an order-keeping JSON tree and
 //! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
 //! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
@@ -48,6 +49,7 @@ mod operation;
 mod problem;
 mod redact;
 mod request;
+mod retry;
 mod scope;
 mod share;
 mod shown;
@@ -100,6 +102,7 @@ pub use redact::{
     secret_forms, url_credentials, Secrets, ESC_SECRET_KEY, MASK, MIN_SCRUBBED_LEN, SECRET_HEADERS,
 };
 pub use request::{Method, Request, RetryClass};
+pub use retry::{Attempt, Retry, RetryEnd, RetryPolicy, RetryReason, RetryStep, DEFAULT_OUTCOME_CHECK};
 pub use scope::{DatasetScope, Scope, ScopeId};
 pub use share::{percent, share};
 pub use suggest::closest_name;

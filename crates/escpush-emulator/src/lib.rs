@@ -65,7 +65,7 @@
 //!   or the cookie `disable_esc` equal to the zone's or the account's secret), with an optional
 //!   propagation delay of `always`.
 //!
-//! Modules: `server` (listener, connections, faults applied), `edge` (edge mode), `wire` (HTTP/1.1 on
+//! Modules: `server` (listener, connections, faults applied), `edge` (edge mode: serving the sites), `sites` (the sites, what they answer, and the history of `always` they read), `wire` (HTTP/1.1 on
 //! `httparse`), `faults`, `log` (the request ring), `state`, `handlers` (one handler per
 //! endpoint of core's table), `descriptions`
 //! (the docs' field descriptions the fields endpoint answers).
@@ -80,6 +80,7 @@ pub mod fuzzing;
 mod handlers;
 mod log;
 mod server;
+mod sites;
 mod state;
 mod wire;
 
@@ -96,11 +97,11 @@ use std::time::Duration;
 use escpush_core::Scope;
 use serde_json::Value;
 
-pub use edge::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 pub use faults::{Fault, FaultSpec, FieldDrift, LogpushQuirks, MAX_FAULT_COUNT, MAX_FAULT_DELAY_SECS};
 pub use log::{LoggedRequest, DEFAULT_LOG_CAPACITY};
 use server::{accept_loop, Inner};
 pub use server::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT};
+pub use sites::{Alteration, EdgeSite, Page, MAX_EDGE_DELAY_SECS};
 use state::State;
 
 /// A random-looking string from std's randomly keyed hasher (test credentials, not keys
@@ -231,7 +232,7 @@ impl EmulatorBuilder {
             evicted: AtomicU64::new(0),
             refused: AtomicU64::new(0),
             requests: AtomicU64::new(0),
-            edge: Mutex::new(edge::Edge::default()),
+            edge: Mutex::new(sites::Edge::default()),
         });
         let accept_inner = Arc::clone(&inner);
         let accept = thread::Builder::new()

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use crate::faults::{Fault, FaultQueue};
 use crate::handlers::{error_response, respond};
 use crate::log::{LoggedRequest, RequestLog};
+use crate::sites::{observe, Edge};
 use crate::state::State;
 use crate::wire::{write_response_with, Delivery, HttpRequest, HttpResponse, ReadError, Reader};
 use crate::{lock, Credentials};
@@ -76,7 +77,7 @@ pub(crate) struct Inner {
     /// API requests received.
     pub requests: AtomicU64,
     /// Edge mode: the sites and the history of `always` they read.
-    pub edge: Mutex<crate::edge::Edge>,
+    pub edge: Mutex<Edge>,
 }
 
 impl Inner {
@@ -287,7 +288,7 @@ fn serve_connection(conn: Conn, inner: &Inner) {
         // lists the challenges issued.
         let keep_answer = fault.is_none() && !crate::handlers::is_control(&req.path);
         let answered = answer(req, fault, inner);
-        crate::edge::observe(inner);
+        observe(&inner.state, &inner.edge);
         if let Some((resp, _)) = &answered {
             entry.status = Some(resp.status);
             if keep_answer {

@@ -4,15 +4,17 @@
 //! The defaults and ranges are written here once: the Python binding and the command line
 //! read them (`escpush.DEFAULT_TIMEOUT`, `escpush.DEFAULT_MAX_RETRIES`, `escpush.MAX_RETRIES`)
 //! and convert their arguments with [`TimeSetting::from_secs`]; [`ClientBuilder::build`]
-//! applies the one check ([`ClientBuilder::check`]).
+//! applies the one check ([`ClientBuilder::check`]). The retry settings are core's
+//! [`RetryPolicy`], which core's retry machine applies; their values are set here.
 
 use std::net::IpAddr;
 use std::time::Duration;
 
+use escpush_core::RetryPolicy;
 use ureq::http::Uri;
 
 use crate::auth::{invalid_arg, Auth, EnvOverrides};
-use crate::client::{Client, RetryPolicy};
+use crate::client::Client;
 use crate::error::Error;
 use crate::limit::RateLimit;
 
@@ -108,6 +110,13 @@ impl TimeSetting {
         let value = Duration::try_from_secs_f64(secs)
             .map_err(|_| refused(&format!("must be at most {} seconds", Duration::MAX.as_secs())))?;
         self.check(value)
+    }
+}
+
+impl Client {
+    /// Settings for a client.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
     }
 }
 

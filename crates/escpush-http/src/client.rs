@@ -1,6 +1,6 @@
 //! [`Client`]: a configured ureq agent with credentials and a retry policy, and one public
 //! method per API operation, each a core request run by [`Client::execute`] and its answer
-//! read by core.
+//! read by core. Its settings, and [`Client::builder`], are `builder.rs`.
 
 use std::fmt;
 use std::time::Duration;
@@ -9,12 +9,11 @@ use escpush_core::{
     desired_jobs, plan_document, plan_job, read_deleted, read_exists, read_fields, read_instant_logs_job,
     read_instant_logs_jobs, read_job, read_job_list, read_ownership_challenge, read_valid, ApiMessage, DestinationConf,
     EscOp, EscSecret, EscStatus, InstantLogsSpec, JobOp, JobSpec, JobUpdate, Operation, OriginCheck,
-    OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, Scope,
+    OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, RetryPolicy, Scope,
 };
 use serde_json::{Map, Value};
 
 use crate::auth::Auth;
-use crate::builder::ClientBuilder;
 use crate::error::Error;
 use crate::limit::{Limiter, RateLimit};
 
@@ -22,15 +21,6 @@ use crate::limit::{Limiter, RateLimit};
 /// gone, deleted by the first attempt ([`Client::apply_entry`]).
 pub const DELETED_BY_EARLIER_ATTEMPT: &str =
     "deleted: the answer to the DELETE was lost, and its retry found the job gone (404)";
-
-/// When and how often a call is repeated.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RetryPolicy {
-    pub max_retries: u32,
-    pub backoff: Duration,
-    pub max_backoff: Duration,
-    pub max_retry_after: Duration,
-}
 
 /// A blocking client of the v4 API. Cheap to share between threads (`&Client` is enough);
 /// connections are pooled.
@@ -77,11 +67,6 @@ impl Client {
             max_body,
             limiter: rate_limit.map(Limiter::new),
         }
-    }
-
-    /// Settings for a client.
-    pub fn builder() -> ClientBuilder {
-        ClientBuilder::default()
     }
 
     /// The API root this client talks to.

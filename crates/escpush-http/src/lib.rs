@@ -17,8 +17,8 @@
 //! Modules: `auth` (credentials, the environment), `builder` (settings, their defaults and
 //! ranges, and their checks),
 //! `client` (one method per API operation), `assess` (the driver of an ESC
-//! assessment: core's machine run with this client, and the fetches of the user's own URLs), `send` (the one generic send: deadline,
-//! retries, `Retry-After`), `limit` (the optional client-side rate limit), `events` (the request events, target `escpush`, for the `log` facade), `scrub` (a call's secrets out of its errors), `error`.
+//! assessment: core's machine run with this client, and the fetches of the user's own URLs), `send` (the one generic send: the deadline,
+//! and the driver of core's retry machine, `escpush_core::Retry`), `limit` (the optional client-side rate limit), `events` (the request events, target `escpush`, for the `log` facade), `scrub` (a call's secrets out of its errors), `error`.
 #![forbid(unsafe_code)]
 
 mod assess;

@@ -3,13 +3,14 @@
 //! for the whole call, retrying what is safe to repeat, honouring `Retry-After` and the
 //! optional rate limit, and scrubbing the call's secrets from any error.
 //!
-//! Whether a request may be repeated is its [`RetryClass`](escpush_core::RetryClass), set
-//! by core from the request's row of the endpoint table ([`escpush_core::Endpoint`]), where
-//! the reason for each endpoint is written: this file only obeys it. A `RetryClass::Safe`
-//! request is repeated after 429, 5xx or a lost connection; any other (a job creation)
-//! only when it cannot have been processed. A repeat answered with the request's
-//! `done_on_repeat` status (a `DELETE`'s 404), after an attempt that may have taken effect,
-//! is that attempt's doing: the call ends as done, with no `result`.
+//! Every retry decision is core's [`Retry`] machine (`escpush-core/src/retry.rs`): which
+//! answers are repeated (by the request's [`RetryClass`](escpush_core::RetryClass), set from
+//! its row of the endpoint table, [`escpush_core::Endpoint`]), how long to wait, whether the
+//! wait fits in the deadline, when a lost answer leaves the outcome unknown, and when a
+//! repeat's answer (a `DELETE`'s 404) is an earlier attempt's doing. This file drives it as
+//! `assess.rs` drives the assessment: it sends, reads the answer's status and `Retry-After`,
+//! reads the clock and the random source for the jitter, sleeps, and makes the error or the
+//! result the machine says.
 
 use std::collections::hash_map::RandomState;
 use std::fmt::Write as _;
@@ -17,13 +18,13 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use escpush_core::{parse_response, ApiMessage, Request};
+use escpush_core::{parse_response, ApiMessage, Attempt, Request, Retry, RetryEnd, RetryStep};
 use serde_json::Value;
 use ureq::http;
 
 use crate::auth::ENV_BASE_URL;
 use crate::builder::DEFAULT_BASE_URL;
-use crate::client::{Client, RetryPolicy};
+use crate::client::Client;
 use crate::error::Error;
 use crate::events;
 use crate::scrub::Secrets;
@@ -51,10 +52,6 @@ impl Answer {
                 message: format!("HTTP {} asked to retry", self.status),
             },
         }
-    }
-
-    fn asks_for_retry(&self) -> bool {
-        self.status == 429 || (500..600).contains(&self.status)
     }
 }
 
@@ -103,98 +100,116 @@ impl Client {
         let deadline = started
             .checked_add(self.timeout)
             .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
-        let safe = req.retry.is_safe();
-        let mut attempt = 0;
-        // Whether an earlier attempt may have taken effect (sent, its answer lost; or a 5xx):
-        // then a repeat's answer of the request's `done_on_repeat` status is that attempt's
-        // doing (a DELETE's 404: the job is gone).
-        let mut maybe_done: Option<u32> = None;
-        // The status of the last answer that asked for a retry: a deadline that then cuts
-        // the retry says what the server had been answering.
-        let mut asked_by: Option<u16> = None;
+        let mut retry = Retry::new(req, self.retry, self.timeout);
         loop {
+            let attempt = retry.attempt();
             let sent = Instant::now();
-            let mut outcome = self.send_once(req, deadline, attempt, secrets);
+            let outcome = self.send_once(req, deadline, attempt, secrets);
             if events::enabled() {
                 self.log_attempt(req, &outcome, attempt, sent, secrets);
             }
-            if let (
-                Some(status),
-                Err(Failed {
-                    error: Error::Timeout { message },
-                    ..
-                }),
-            ) = (asked_by, &mut outcome)
-            {
-                let _ = write!(
-                    message,
-                    "; before it, the server answered HTTP {status} and asked for a retry"
-                );
-            }
-            if done_by_earlier_attempt(req, &outcome, attempt, maybe_done, secrets) {
-                return Ok(read(200, Request::DONE_BY_EARLIER_ATTEMPT)?);
-            }
-            if may_have_taken_effect(&outcome) {
-                maybe_done = Some(attempt);
-            }
-            let retries_left = attempt < self.retry.max_retries;
-            let wait = match &outcome {
-                // A 429 refused the request before it was processed: safe to repeat for any
-                // request. Other answers that ask for a retry (5xx) may follow a change.
-                Ok(answer) if answer.asks_for_retry() && retries_left && (safe || answer.status == 429) => {
-                    answer.retry_after.map_or_else(
-                        || self.retry.backoff_for(attempt),
-                        |asked| asked.min(self.retry.max_retry_after),
-                    )
+            let got = match &outcome {
+                Ok(answer) => Attempt::Answered {
+                    status: answer.status,
+                    retry_after: answer.retry_after,
+                },
+                Err(Failed { error, maybe_sent }) => {
+                    let sent = *maybe_sent;
+                    match error {
+                        Error::Transport { .. } => Attempt::Lost { sent },
+                        Error::Timeout { .. } => Attempt::TimedOut { sent },
+                        _ => Attempt::Failed { sent },
+                    }
                 }
-                // A lost connection: repeated when the request is safe to repeat, or when it
-                // never left (no connection was made).
-                Err(Failed {
-                    error: Error::Transport { .. },
-                    maybe_sent,
-                }) if retries_left && (safe || !maybe_sent) => self.retry.backoff_for(attempt),
-                _ => return finish(req, outcome, read),
             };
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            if wait >= remaining {
-                return match outcome {
-                    Ok(answer) => match answer.retry_after {
-                        Some(asked) => Err(answer.retry_later(
-                            asked,
-                            &format!("; the call's timeout of {} ends before that", secs(self.timeout)),
-                        )),
-                        None => Ok(read(answer.status, &answer.body)?),
+            match retry.feed(got, started.elapsed(), jitter()) {
+                RetryStep::Wait { wait, next, why } => {
+                    if events::enabled() {
+                        events::event(
+                            secrets,
+                            format_args!(
+                                "{} {}: retrying in {}, {}; attempt {} of {}",
+                                req.method,
+                                req.path,
+                                secs(wait),
+                                why.describe(),
+                                next + 1,
+                                retry.attempts()
+                            ),
+                        );
+                    }
+                    std::thread::sleep(wait);
+                }
+                RetryStep::End(end) => return self.end(req, end, attempt, outcome, read, secrets),
+            }
+        }
+    }
+
+    /// The call's result from its last attempt (`attempt`), ended as core's machine said.
+    fn end<T>(
+        &self,
+        req: &Request,
+        end: RetryEnd,
+        attempt: u32,
+        outcome: Result<Answer, Failed>,
+        read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
+        secrets: &Secrets,
+    ) -> Result<T, Error> {
+        let answer = match outcome {
+            Ok(answer) => answer,
+            Err(Failed { error, .. }) => {
+                return Err(match end {
+                    RetryEnd::Failed { after } => after_asked(error, after),
+                    RetryEnd::OutcomeUnknown { check, after } => Error::OutcomeUnknown {
+                        cause: Box::new(after_asked(error, after)),
+                        check,
                     },
-                    failed => finish(req, failed, read),
-                };
+                    // The machine ends a failed attempt with one of the two above.
+                    RetryEnd::Read
+                    | RetryEnd::ReadMayHaveChanged { .. }
+                    | RetryEnd::DoneByEarlierAttempt { .. }
+                    | RetryEnd::RetryLater { .. } => error,
+                });
             }
-            if let Ok(answer) = &outcome {
-                asked_by = Some(answer.status);
-            }
-            if events::enabled() {
-                let why = match &outcome {
-                    Ok(Answer {
-                        status,
-                        retry_after: Some(_),
-                        ..
-                    }) => format!("HTTP {status} asked for it (Retry-After)"),
-                    Ok(Answer { status, .. }) => format!("after HTTP {status} (backoff)"),
-                    Err(_) => "after a failed connection (backoff)".to_owned(),
-                };
+        };
+        match end {
+            RetryEnd::DoneByEarlierAttempt { earlier } => {
                 events::event(
                     secrets,
                     format_args!(
-                        "{} {}: retrying in {}, {why}; attempt {} of {}",
+                        "{} {}: HTTP {} on attempt {}, after attempt {} may have taken effect (its answer was \
+                         lost): done by that attempt",
                         req.method,
                         req.path,
-                        secs(wait),
-                        attempt + 2,
-                        self.retry.max_retries + 1
+                        answer.status,
+                        attempt + 1,
+                        earlier + 1
                     ),
                 );
+                Ok(read(200, Request::DONE_BY_EARLIER_ATTEMPT)?)
             }
-            std::thread::sleep(wait);
-            attempt += 1;
+            RetryEnd::RetryLater { retry_after } => Err(answer.retry_later(
+                retry_after,
+                &format!("; the call's timeout of {} ends before that", secs(self.timeout)),
+            )),
+            RetryEnd::ReadMayHaveChanged { check } => match read(answer.status, &answer.body) {
+                Err(escpush_core::Error::Api { status, mut errors }) => {
+                    // After the API's own messages, which keep their places and codes.
+                    errors.push(ApiMessage::new(
+                        0,
+                        format!(
+                            "HTTP {status} may follow a change: the request was sent, so it may have taken effect: \
+                             {check}"
+                        ),
+                    ));
+                    Err(Error::Core(escpush_core::Error::Api { status, errors }))
+                }
+                other => Ok(other?),
+            },
+            // The machine ends an answer with one of the above or by reading it.
+            RetryEnd::Read | RetryEnd::Failed { .. } | RetryEnd::OutcomeUnknown { .. } => {
+                Ok(read(answer.status, &answer.body)?)
+            }
         }
     }
 
@@ -361,89 +376,18 @@ impl Client {
     }
 }
 
-/// The call's result from its last attempt. A transport failure after a request that is
-/// not safe to repeat was sent becomes [`Error::OutcomeUnknown`], with how to check what
-/// became of it as core describes the request (`Request::outcome_check`); a 5xx answer to
-/// such a request (which may follow a change) stays the API's error, with a last message of
-/// escpush's (code 0, after the API's own) saying the same.
-fn finish<T>(
-    req: &Request,
-    outcome: Result<Answer, Failed>,
-    read: &impl Fn(u16, &[u8]) -> Result<T, escpush_core::Error>,
-) -> Result<T, Error> {
-    let unsafe_and_maybe_done = !req.retry.is_safe() && may_have_taken_effect(&outcome);
-    match outcome {
-        Ok(answer) => match read(answer.status, &answer.body) {
-            Err(escpush_core::Error::Api { status, mut errors }) if unsafe_and_maybe_done => {
-                // After the API's own messages, which keep their places and codes.
-                errors.push(ApiMessage::new(
-                    0,
-                    format!(
-                        "HTTP {status} may follow a change: the request was sent, so it may have taken effect: {}",
-                        outcome_check(req)
-                    ),
-                ));
-                Err(Error::Core(escpush_core::Error::Api { status, errors }))
-            }
-            other => Ok(other?),
-        },
-        Err(Failed { error, .. }) => Err(
-            if unsafe_and_maybe_done && matches!(error, Error::Transport { .. } | Error::Timeout { .. }) {
-                Error::OutcomeUnknown {
-                    cause: Box::new(error),
-                    check: outcome_check(req),
-                }
-            } else {
-                error
-            },
-        ),
-    }
-}
-
-/// How to find out what became of `req` when its outcome is unknown, as core describes it.
-fn outcome_check(req: &Request) -> String {
-    req.outcome_check.clone().unwrap_or_else(|| {
-        "find out whether it did before sending it again (it is not sent again by itself)".to_owned()
-    })
-}
-
-/// Whether this attempt's `outcome` (attempt `attempt`) is the request done by an earlier
-/// one (`maybe_done`, the last attempt that may have taken effect): its answer is the
-/// request's `done_on_repeat` status (a DELETE's 404). Says so in the events.
-fn done_by_earlier_attempt(
-    req: &Request,
-    outcome: &Result<Answer, Failed>,
-    attempt: u32,
-    maybe_done: Option<u32>,
-    secrets: &Secrets,
-) -> bool {
-    let (Some(earlier), Ok(answer)) = (maybe_done, outcome) else {
-        return false;
-    };
-    if !req.done_by_earlier_attempt(answer.status) {
-        return false;
-    }
-    events::event(
-        secrets,
-        format_args!(
-            "{} {}: HTTP {} on attempt {}, after attempt {} may have taken effect (its answer was lost): done by \
-             that attempt",
-            req.method,
-            req.path,
-            answer.status,
-            attempt + 1,
-            earlier + 1
-        ),
-    );
-    true
-}
-
-/// Whether an attempt may have taken effect on the server: sent and its answer lost, or
-/// answered with a 5xx (a 429 refuses a request before processing it).
-fn may_have_taken_effect(outcome: &Result<Answer, Failed>) -> bool {
-    match outcome {
-        Err(Failed { maybe_sent, .. }) => *maybe_sent,
-        Ok(answer) => answer.asks_for_retry() && answer.status != 429,
+/// `error`, and when it is a timeout that cut a retry an answer (`after`, its status) had
+/// asked for, what the server had been answering.
+fn after_asked(error: Error, after: Option<u16>) -> Error {
+    match (error, after) {
+        (Error::Timeout { mut message }, Some(status)) => {
+            let _ = write!(
+                message,
+                "; before it, the server answered HTTP {status} and asked for a retry"
+            );
+            Error::Timeout { message }
+        }
+        (error, _) => error,
     }
 }
 
@@ -465,15 +409,6 @@ fn may_have_been_sent(e: &ureq::Error) -> bool {
 /// `1 s`, `0.25 s`.
 fn secs(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
-}
-
-impl RetryPolicy {
-    pub(crate) fn backoff_for(&self, attempt: u32) -> Duration {
-        let exp = self
-            .backoff
-            .saturating_mul(1u32.checked_shl(attempt.min(16)).unwrap_or(u32::MAX));
-        exp.min(self.max_backoff).mul_f64(0.5 + 0.5 * jitter())
-    }
 }
 
 /// The longest `Retry-After` read (about 136 years): a longer one is read as this, so that
@@ -528,28 +463,5 @@ mod tests {
         ] {
             assert_eq!(parse_retry_after(bad, at(0)), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn backoff_grows_and_is_capped() {
-        let p = RetryPolicy {
-            max_retries: 2,
-            backoff: Duration::from_millis(100),
-            max_backoff: Duration::from_millis(300),
-            max_retry_after: Duration::from_secs(1),
-        };
-        for _ in 0..50 {
-            let d0 = p.backoff_for(0);
-            assert!(
-                d0 >= Duration::from_millis(50) && d0 < Duration::from_millis(100),
-                "{d0:?}"
-            );
-            let d5 = p.backoff_for(5);
-            assert!(
-                d5 >= Duration::from_millis(150) && d5 < Duration::from_millis(300),
-                "{d5:?}"
-            );
-        }
-        assert!(p.backoff_for(u32::MAX) <= Duration::from_millis(300));
     }
 }

@@ -17,6 +17,8 @@ use aws_credential_types::provider::ProvideCredentials;
 use object_store::aws::AwsCredential;
 use object_store::CredentialProvider;
 
+use crate::credentials::remember_secret;
+
 /// Whether a profile may give credentials: `AWS_PROFILE` is set, or a credentials or config
 /// file is where the SDK looks for it.
 pub(crate) fn configured() -> bool {
@@ -87,9 +89,9 @@ impl ProfileCredentials {
             let profile = std::env::var("AWS_PROFILE").unwrap_or_else(|_| "default".to_owned());
             format!("no AWS credentials from the profile `{profile}`: {}", chain(&e))
         })?;
-        crate::store::remember_secret(got.secret_access_key());
+        remember_secret(got.secret_access_key());
         if let Some(token) = got.session_token() {
-            crate::store::remember_secret(token);
+            remember_secret(token);
         }
         let credential = Arc::new(AwsCredential {
             key_id: got.access_key_id().to_owned(),

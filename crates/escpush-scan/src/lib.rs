@@ -60,12 +60,16 @@
 #[cfg(feature = "store")]
 mod aws_profile;
 mod breakdown;
+#[cfg(feature = "store")]
+mod credentials;
 mod error;
 mod gzip;
 mod input;
 mod inputs;
+mod names;
 mod output;
 mod read;
+mod result;
 mod scan;
 #[cfg(feature = "store")]
 mod store;
@@ -81,7 +85,9 @@ pub use escpush_core::format_time;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;
 pub use input::Input;
-pub use inputs::{logpush_range, parse_time, Selection};
-pub use scan::{InputResult, Malformed, MalformedReason, Progress, ScanResult, Scanner, MAX_THREADS};
+pub use inputs::Selection;
+pub use names::{logpush_range, parse_time};
+pub use result::{InputResult, Malformed, MalformedReason, Progress, ScanResult};
+pub use scan::{Scanner, MAX_THREADS};
 #[cfg(feature = "store")]
 pub use store::Object;

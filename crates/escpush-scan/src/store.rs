@@ -34,11 +34,10 @@
 
 use std::fmt;
 use std::io::{self, Read};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use escpush_core::Secrets;
 use futures_util::StreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{BackoffConfig, ClientOptions, GetOptions, ObjectStore, ObjectStoreExt, RetryConfig};
@@ -46,7 +45,8 @@ use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
 use crate::aws_profile::{self, ProfileCredentials};
-use crate::inputs::{has_glob, is_log_file_name, parse_time};
+use crate::credentials::{clean, env};
+use crate::names::{has_glob, is_log_file_name, parse_time};
 use crate::ScanError;
 
 /// Pieces of an object queued ahead of the reader, per object.
@@ -193,27 +193,6 @@ fn runtime() -> &'static Runtime {
     })
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
-/// Every credential value in the environment, to be cleaned out of messages.
-const SECRET_VARS: &[&str] = &[
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
-    "R2_ACCESS_KEY_ID",
-    "R2_SECRET_ACCESS_KEY",
-    "GOOGLE_SERVICE_ACCOUNT_KEY",
-    "AZURE_STORAGE_ACCOUNT_KEY",
-    "AZURE_STORAGE_ACCESS_KEY",
-    "AZURE_STORAGE_SAS_KEY",
-    "AZURE_STORAGE_SAS_TOKEN",
-    "AZURE_STORAGE_CLIENT_SECRET",
-    "AZURE_CLIENT_SECRET",
-    "AZURE_STORAGE_TOKEN",
-];
-
 /// What went wrong, in a line: a missing object said plainly; a store's XML error body cut down
 /// to its code and message; no secrets.
 fn message(e: &object_store::Error) -> String {
@@ -239,48 +218,6 @@ fn message(e: &object_store::Error) -> String {
         None => text.clone(),
     };
     clean(&short)
-}
-
-/// Credentials read from elsewhere than the environment (an AWS profile's), to be cleaned out
-/// of messages as those of [`SECRET_VARS`] are.
-static READ_SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Adds a credential read from a profile to those [`clean`] removes.
-pub(crate) fn remember_secret(value: &str) {
-    let mut known = READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner);
-    if !value.is_empty() && !known.iter().any(|k| k == value) {
-        known.push(value.to_owned());
-    }
-}
-
-/// The variables that may name an endpoint URL, whose `user:password@` or query may hold a
-/// credential (`http://user:PW@minio.local:9000`).
-const ENDPOINT_VARS: &[&str] = &[
-    "AWS_ENDPOINT_URL_S3",
-    "AWS_ENDPOINT_URL",
-    "AWS_ENDPOINT",
-    "R2_ENDPOINT",
-    "AZURE_STORAGE_ENDPOINT",
-    "AZURE_ENDPOINT",
-];
-
-/// `message` without credential values (core's rule and mask: [`Secrets`], the credentials of
-/// an endpoint URL from the environment included) and with each URL it quotes shown as core
-/// shows a URL ([`escpush_core::mask_urls`]: no `user:password@`, no query value).
-pub(crate) fn clean(message: &str) -> String {
-    let mut secrets = Secrets::new();
-    for value in SECRET_VARS.iter().filter_map(|var| env(var)) {
-        secrets.add(&value);
-    }
-    for url in ENDPOINT_VARS.iter().filter_map(|var| env(var)) {
-        for credential in escpush_core::url_credentials(&url) {
-            secrets.add(&credential);
-        }
-    }
-    for value in READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
-        secrets.add(value);
-    }
-    escpush_core::mask_urls(&secrets.scrub(message))
 }
 
 fn select_error(url: &str, message: impl Into<String>) -> ScanError {

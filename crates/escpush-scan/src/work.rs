@@ -14,7 +14,7 @@ use memchr::memchr_iter;
 use crate::breakdown::{Aggregate, Plan, Tally};
 use crate::gzip::{self, Check};
 use crate::read::{content_len, read_range, Chunk};
-use crate::scan::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
+use crate::result::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
 use crate::ScanError;
 
 /// What a worker found in one chunk.
