@@ -7,11 +7,8 @@
 //! destination and the secret fields.
 #![no_main]
 
-use escpush_core::{
-    parse_response, read_answer, read_deleted, read_exists, read_fields, read_job, read_job_list,
-    read_ownership_challenge, read_valid, redact_job, AnswerForm, DatasetScope, DestinationConf, Envelope, Error,
-    EscSecret, EscStatus, JobSpec,
-};
+use escpush_core::{parse_response, read_answer, read_deleted, read_exists, read_fields, read_job, read_job_list, read_ownership_challenge, read_valid, redact_job, AnswerForm, DestinationConf, Envelope, Error, EscSecret, EscStatus, JobSpec};
+use escpush_filter::DatasetScope;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 

@@ -18,7 +18,7 @@
 //! a percentage, for every place that prints one).
 //!
 //! ```
-//! use escpush_core::{field, Dataset, Filter, Limits};
+//! use escpush_filter::{field, Dataset, Filter, Limits};
 //!
 //! let f = field("ClientRequestHost").ends_with(".example.com") & field("EdgeResponseStatus").ge(500);
 //! assert_eq!(
@@ -35,24 +35,30 @@
 #![deny(unsafe_code)]
 
 mod assess;
-mod dataset;
-mod dataset_scope;
 mod endpoints;
 mod envelope;
 mod error;
 mod esc;
-pub mod filter;
-mod json;
 mod logpush;
 mod operation;
-mod problem;
 mod redact;
 mod request;
 mod scope;
-mod share;
-mod shown;
-mod suggest;
-mod time;
+
+/// The filter language and the dataset schemas: the crate `escpush-filter`, of the version
+/// this crate is built with (so that a [`Filter`](filter::Filter) given to a job is the type
+/// the job takes). Its names are the filter crate's own: `escpush_filter::Filter` is
+/// `escpush_filter::Filter`.
+pub use escpush_filter as filter;
+
+/// What a server of the job API keeps, for escpush-emulator (the cargo feature `emulator`,
+/// off by default): the record a creation makes and the record after a `PUT`, as the
+/// emulator stores them. A client has no use for them; the judgement of a `PUT` body both
+/// share is [`check_update`], public.
+#[cfg(feature = "emulator")]
+pub mod emulator {
+    pub use crate::logpush::{job_record, updated_record};
+}
 
 pub use assess::{
     esc_replacements, status_json, AssessPlan, AssessPlanBuilder, AssessReport, Assessment, DiffKind, Difference,
@@ -60,7 +66,6 @@ pub use assess::{
     Step, UrlResult, DEFAULT_FETCH_TIMEOUT_SECS, DEFAULT_IGNORED_HEADERS, DEFAULT_SETTLE_SECS, DEFAULT_WAIT_LIMIT_SECS,
     MAX_URLS,
 };
-pub use dataset::{datasets, Dataset, FieldSchema, FieldType};
 pub use endpoints::{Endpoint, Route, Routed};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
@@ -68,39 +73,25 @@ pub use esc::{
     esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
     SECRET_RANDOM_BYTES,
 };
-pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
-pub use filter::{
-    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, GroupValue, Limits, LineValue,
-    Malformation, MalformedLine, Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
-};
-pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
     check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
     resolve_references, terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES,
     TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
 pub use logpush::{
-    check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,
-    logpull_options_equal, plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields,
-    read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange,
-    FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan,
-    PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS,
-    MAX_JOBS_MESSAGE,
+    check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal,
+    plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
+    read_instant_logs_jobs, read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec,
+    InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
+    PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
-    job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
-    Choice, Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
+    known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
+    Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
     LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
     OUTPUT_OPTIONS,
 };
 pub use operation::Operation;
-pub use problem::{FilterError, Problem, ProblemCode};
-pub use redact::{
-    is_secret_header, mask_secret, mask_secret_bytes, mask_urls, redact_body, redact_url, secret_body_keys,
-    secret_forms, url_credentials, Secrets, ESC_SECRET_KEY, MASK, MIN_SCRUBBED_LEN, SECRET_HEADERS,
-};
+pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};
-pub use scope::{DatasetScope, Scope, ScopeId};
-pub use share::{percent, share};
-pub use suggest::closest_name;
-pub use time::{format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};
+pub use scope::{Scope, ScopeId};

@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use escpush_core::{DatasetScope, Error, ScopeId};
+use escpush_core::{Error, ScopeId};
+use escpush_filter::DatasetScope;
 use serde_json::{Map, Value};
 
 use crate::server::{accept_with, serve_requests, Conn, Inner};

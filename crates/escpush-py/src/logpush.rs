@@ -4,8 +4,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use escpush_core::{
-    DestinationConf, InstantLogsSpec, JobSpec, Limits, LogpullOptions, OriginCheck, PlanOptions, Scope, Timestamps,
+    DestinationConf, InstantLogsSpec, JobSpec, LogpullOptions, OriginCheck, PlanOptions, Scope, Timestamps,
 };
+use escpush_filter::Limits;
 use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
@@ -534,7 +535,7 @@ impl PyLogpush {
     fn check_fields<'py>(&self, py: Python<'py>, datasets: Option<Vec<Text>>) -> PyResult<Bound<'py, PyDict>> {
         let names: Vec<String> = datasets.map_or_else(
             || {
-                escpush_core::datasets()
+                escpush_filter::datasets()
                     .iter()
                     .filter(|d| d.scope() == self.scope.kind())
                     .map(|d| d.name().to_owned())
@@ -545,7 +546,7 @@ impl PyLogpush {
         let out = PyDict::new(py);
         for name in names {
             let dataset =
-                escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
+                escpush_filter::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
             let live = crate::logging::detach(py, || self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;
             let drift = escpush_core::field_drift(dataset, live.iter().map(|(n, _)| n.as_str()));
@@ -716,7 +717,7 @@ fn filter_field(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<serde_json::Va
     }
     convert::filter_json(f, "filter")
         .map(Into::into)
-        .map_err(|p| errors::filter_error(py, &escpush_core::FilterError::new(vec![p])))
+        .map_err(|p| errors::filter_error(py, &escpush_filter::FilterError::new(vec![p])))
 }
 
 /// `logpull_options` given as an argument: `LogpullOptions`, or its query string parsed.
@@ -862,7 +863,7 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
     // Never raises (it is called on the way to printing an error): text that is not
     // Unicode is not a destination.
     text.to_cow().map_or_else(
-        |_| escpush_core::MASK.to_owned(),
+        |_| escpush_filter::MASK.to_owned(),
         |t| escpush_core::DestinationConf::redact(&t),
     )
 }

@@ -9,7 +9,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use escpush_core::{format_time, percent, share, Dataset, Filter, GroupValue};
+use escpush_filter::Filter;
+use escpush_filter::{format_time, percent, share, Dataset, GroupValue};
 use escpush_scan::{
     parse_every, parse_time, Breakdown, BreakdownResult, Counts, Input, InputResult, Malformed, ScanError, ScanResult,
     Scanner, Selection, MAX_BUCKETS, OTHER_LABEL,

@@ -4,7 +4,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use escpush_core::{format_time, unix_from_civil};
+use escpush_filter::{format_time, unix_from_civil};
 use globset::{GlobBuilder, GlobMatcher};
 use walkdir::WalkDir;
 

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use escpush_core::{share, CompiledFilter, Filter, MalformedLine};
+use escpush_filter::Filter;
+use escpush_filter::{share, CompiledFilter, MalformedLine};
 
 use crate::breakdown::{Aggregate, Breakdown, BreakdownResult};
 use crate::output::{self, Output};

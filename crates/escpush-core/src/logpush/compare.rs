@@ -11,9 +11,9 @@
 
 use serde_json::{Map, Value as JsonValue};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::Filter;
+use escpush_filter::Dataset;
+use escpush_filter::Filter;
 
 use super::options::LogpullOptions;
 
@@ -132,7 +132,8 @@ impl FieldDrift {
 /// Compares the live field names of `dataset` with its embedded schema.
 pub fn field_drift<'a>(dataset: &Dataset, live: impl IntoIterator<Item = &'a str>) -> FieldDrift {
     let live: std::collections::BTreeSet<&str> = live.into_iter().collect();
-    let embedded: std::collections::BTreeSet<&str> = dataset.fields().iter().map(crate::FieldSchema::name).collect();
+    let embedded: std::collections::BTreeSet<&str> =
+        dataset.fields().iter().map(escpush_filter::FieldSchema::name).collect();
     FieldDrift {
         only_live: live.difference(&embedded).map(|s| (*s).to_owned()).collect(),
         only_embedded: embedded.difference(&live).map(|s| (*s).to_owned()).collect(),
@@ -149,7 +150,7 @@ mod drift_tests {
         let mut live: Vec<&str> = http
             .fields()
             .iter()
-            .map(crate::FieldSchema::name)
+            .map(escpush_filter::FieldSchema::name)
             .filter(|n| *n != "ClientIP")
             .collect();
         assert!(field_drift(http, live.iter().copied().chain(["ClientIP"])).is_empty());

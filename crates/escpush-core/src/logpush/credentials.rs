@@ -24,7 +24,7 @@ use super::destination::DestinationConf;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::problem::{Problem, ProblemCode};
+use escpush_filter::{Problem, ProblemCode};
 
 /// The references of `text`, `${NAME}` (`NAME` of letters, digits and `_`, not starting
 /// with a digit): where each is and its name. A `$${` is a literal `${` (see the module),
@@ -90,9 +90,9 @@ pub(crate) fn unresolved_error(text: &str, doing: &str) -> Option<crate::error::
         names.join(", "),
     );
     Some(crate::error::Error::Invalid {
-        problems: vec![crate::problem::Problem::new(
+        problems: vec![escpush_filter::Problem::new(
             "destination_conf",
-            crate::problem::ProblemCode::InvalidValue,
+            escpush_filter::ProblemCode::InvalidValue,
             message,
         )],
     })
@@ -310,7 +310,8 @@ mod tests {
 
     use crate::logpush::{desired_jobs, export_jobs, plan_job, plan_jobs, read_terraform_jobs, resolve_references};
     use crate::logpush::{ExportFormat, FilterForm, PlanAction, PlanOptions};
-    use crate::scope::{DatasetScope, Scope};
+    use crate::scope::Scope;
+    use escpush_filter::DatasetScope;
 
     fn zone() -> Scope {
         Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()

@@ -6,18 +6,18 @@
 //! Everything that knows a job field reads this table: the checks of a creation and of an
 //! update ([`JobSpec`](super::JobSpec), [`JobUpdate`](super::JobUpdate)), the masking of a
 //! record ([`redact_job`]) and of a request body (the `redact` module), the emulator's
-//! records ([`job_record`]), the command line's options and the displays' order (exported
+//! records (`job_record`, for the emulator), the command line's options and the displays' order (exported
 //! to Python by the binding). A new field is one row here.
 
 use serde_json::{Map, Value};
 
-use crate::dataset::Dataset;
-use crate::problem::{Problem, ProblemCode};
-use crate::shown::MASK;
-use crate::suggest;
+use escpush_filter::suggest;
+use escpush_filter::Dataset;
+use escpush_filter::MASK;
+use escpush_filter::{Problem, ProblemCode};
 
 use super::destination::DestinationConf;
-use super::options::field_list_problems;
+use escpush_filter::field_list_problems;
 
 /// What a field's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,7 +31,7 @@ pub enum JobFieldType {
     Destination,
     /// Text.
     Text,
-    /// A filter, sent as its JSON text ([`Filter`](crate::Filter)).
+    /// A filter, sent as its JSON text ([`Filter`](escpush_filter::Filter)).
     Filter,
     /// A query string, read by [`LogpullOptions`](super::LogpullOptions).
     LogpullOptions,
@@ -345,7 +345,10 @@ fn output_options_problems(options: &Map<String, Value>, dataset: Option<&Datase
         out.push(Problem::new(
             format!("output_options.{key}"),
             ProblemCode::UnknownMember,
-            format!("`{}` is not a key of output_options{hint}", crate::shown::escape(key)),
+            format!(
+                "`{}` is not a key of output_options{hint}",
+                escpush_filter::shown::escape(key)
+            ),
         ));
     }
     out
@@ -356,7 +359,7 @@ fn one_of_message<'a>(key: &str, given: &str, allowed: impl Iterator<Item = &'a 
     let allowed: Vec<String> = allowed.map(|a| format!("{a:?}")).collect();
     format!(
         "`{key}` is {}; it takes one of {}",
-        crate::shown::json_string(given),
+        escpush_filter::shown::json_string(given),
         allowed.join(", ")
     )
 }
@@ -504,7 +507,7 @@ impl JobField {
                     if let Some(d) = dataset.filter(|d| !names.contains(&d.name())) {
                         out.push(problem(format!(
                             "`{key}` {} applies only to {}, not to {} ({})",
-                            crate::shown::json_string(given),
+                            escpush_filter::shown::json_string(given),
                             names.join(", "),
                             d.name(),
                             self.source
@@ -523,7 +526,7 @@ impl JobField {
                 if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| !chars.contains(*c)) {
                     out.push(problem(format!(
                         "`{key}` holds {} at character {}; it takes only {} ({}, {})",
-                        crate::shown::describe_char(c),
+                        escpush_filter::shown::describe_char(c),
                         at + 1,
                         chars.describe(),
                         chars.pattern(),
@@ -962,6 +965,7 @@ pub(crate) fn job_secrets(body: &Map<String, Value>) -> JobSecrets {
 /// The record a creation makes (as the emulator stores it): every field the record always
 /// holds, with its default, then what the creation gave (fields the record never holds
 /// left out); `id` as given.
+#[cfg(any(test, feature = "emulator"))]
 pub fn job_record(id: u64, body: &Map<String, Value>) -> Map<String, Value> {
     let mut record = Map::new();
     for field in JOB_FIELDS {

@@ -42,13 +42,13 @@ use hcl_edit::template::{Element, Template};
 use hcl_edit::Span;
 use serde_json::{Map, Number, Value};
 
-use crate::dataset_scope::DatasetScope;
 use crate::error::Error;
-use crate::filter::TextError;
-use crate::json::{Json, JsonError};
-use crate::problem::{Problem, ProblemCode};
 use crate::scope::Scope;
-use crate::suggest;
+use escpush_filter::suggest;
+use escpush_filter::DatasetScope;
+use escpush_filter::TextError;
+use escpush_filter::{Json, JsonError};
+use escpush_filter::{Problem, ProblemCode};
 
 use super::fields::{JobField, JobFieldType, OptionValue, OUTPUT_OPTIONS};
 use super::provider::{
@@ -59,7 +59,7 @@ use super::provider::{
 /// How deep a `.tf.json` may nest: a resource's attributes are four levels down (`resource`,
 /// its type, its name, the attribute), and a filter written as an object nests as a filter
 /// may.
-const JSON_DEPTH: usize = crate::filter::MAX_JSON_DEPTH + 8;
+const JSON_DEPTH: usize = escpush_filter::MAX_JSON_DEPTH + 8;
 
 /// A value as written: an expression of the native syntax with the text its spans index,
 /// or a value of the JSON syntax (whose strings are templates).
@@ -98,7 +98,7 @@ fn at_line(line: Option<usize>) -> String {
 
 /// The 1-based line of what `span` (of `text`) starts.
 fn line(text: &str, span: Option<std::ops::Range<usize>>) -> Option<usize> {
-    span.map(|span| crate::shown::line_of(text, span.start).0)
+    span.map(|span| escpush_filter::shown::line_of(text, span.start).0)
 }
 
 /// The resources of a native-syntax file, parsed into `body`.
@@ -225,7 +225,7 @@ fn imported_id(import: &Import<'_>, scope: &Scope) -> Result<u64, String> {
         _ => Err(format!(
             "{at} imports {}, which is not a job of {scope} (its import ids are `{prefix}<job_id>`): the job would \
              be another's",
-            crate::shown::json_string(&id)
+            escpush_filter::shown::json_string(&id)
         )),
     }
 }
@@ -901,7 +901,7 @@ fn convert(value: Value, ty: &str) -> Evaluated {
             }),
             _ => Err(format!(
                 "the string {}, where Terraform takes a number",
-                crate::shown::json_string(&text)
+                escpush_filter::shown::json_string(&text)
             )),
         },
         ("bool", Value::String(text)) => match text.as_str() {
@@ -909,7 +909,7 @@ fn convert(value: Value, ty: &str) -> Evaluated {
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!(
                 "the string {}, where Terraform takes true or false",
-                crate::shown::json_string(&text)
+                escpush_filter::shown::json_string(&text)
             )),
         },
         ("string", v @ (Value::Number(_) | Value::Bool(_))) => Ok(Value::String(v.to_string())),
@@ -1016,8 +1016,11 @@ mod tests {
                 read["destination_conf"],
                 "https://${TF_VAR_edge_errors_userinfo}@logs.example.com/in?header_Authorization=${TF_VAR_edge_errors_header_authorization}&region=eu"
             );
-            let filter = crate::Filter::parse(read["filter"].as_str().unwrap()).unwrap();
-            assert_eq!(filter, crate::Filter::parse(job["filter"].as_str().unwrap()).unwrap());
+            let filter = escpush_filter::Filter::parse(read["filter"].as_str().unwrap()).unwrap();
+            assert_eq!(
+                filter,
+                escpush_filter::Filter::parse(job["filter"].as_str().unwrap()).unwrap()
+            );
             assert_eq!(
                 read["output_options"],
                 json!({"CVE-2021-44228": true, "field_names": ["ClientIP"], "sample_rate": 0.25, "record_suffix": "}\n"})

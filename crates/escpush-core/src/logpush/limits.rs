@@ -2,7 +2,7 @@
 //! by the plan (which refuses before it writes) and by the emulator (which refuses the
 //! creation past a limit with the API's message).
 
-use crate::scope::DatasetScope;
+use escpush_filter::DatasetScope;
 
 /// One documented limit on the number of log-push jobs of a scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //!   and nothing else, checked as a creation on the stored job with the changes;
 //! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
 //!   by field), leave alone or delete, compared by meaning (filters by
-//!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
+//!   [`Filter::equivalent`](escpush_filter::Filter::equivalent)), refused past the API's job limits
 //!   ([`JOB_LIMITS`]) and ordered so that a failure loses no job.
 //!
 //! Files: `fields` (the job field table, [`JOB_FIELDS`]: every field's type, values, secrecy,
@@ -50,8 +50,8 @@ pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DE
 pub use export::export_jobs;
 pub(crate) use fields::job_secrets;
 pub use fields::{
-    job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
-    OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
+    redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule, OptionValue,
+    OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use formats::{ExportFormat, FilterForm, UnknownName};
 pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
@@ -61,7 +61,7 @@ pub use instant_logs::{
 };
 pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
-pub use options::{field_list_problems, LogpullOptions, Timestamps};
+pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use plan::resolve_references;
 pub use plan::{
@@ -73,4 +73,6 @@ pub use provider::{
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
 pub use tfplan::check_terraform_plan;
-pub use update::{check_update, updated_record, JobUpdate};
+pub use update::{check_update, JobUpdate};
+#[cfg(any(test, feature = "emulator"))]
+pub use {fields::job_record, update::updated_record};

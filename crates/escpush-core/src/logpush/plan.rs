@@ -3,7 +3,7 @@
 //! the stored ones; a transport executes its entries ([`PlanEntry::operation`]).
 //!
 //! Fields are compared by meaning (filters by the exact equivalence of `filter diff`,
-//! [`Filter::equivalent`](crate::Filter::equivalent) with the job's dataset; `logpull_options`
+//! [`Filter::equivalent`](escpush_filter::Filter::equivalent) with the job's dataset; `logpull_options`
 //! as options, `output_options` key by key), only the fields a desired job names are compared
 //! (the rest are the API's defaults, left alone), and secrets never appear in a change:
 //! `destination_conf` is shown redacted (or as changed, when only a credential differs),
@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::error::Error;
-use crate::problem::{Problem, ProblemCode};
-use crate::scope::DatasetScope;
 use crate::scope::Scope;
+use escpush_filter::DatasetScope;
+use escpush_filter::{Problem, ProblemCode};
 
 use super::compare::{filter_value, logpull_options_equal};
 use super::credentials::{fill_from_stored, matches_template, unescape, unresolved, unresolved_error};
@@ -382,7 +382,7 @@ fn job_labels(doc: &Value, count: usize) -> Vec<String> {
 /// file's filter may be written in the text form too (`EdgeResponseStatus >= 500`); one that
 /// reads as neither is refused with its problems (a text-form problem with its line and
 /// column).
-fn normalize(obj: &Map<String, Value>) -> Result<Map<String, Value>, crate::FilterError> {
+fn normalize(obj: &Map<String, Value>) -> Result<Map<String, Value>, escpush_filter::FilterError> {
     let mut out = obj.clone();
     if let Some(filter) = obj.get("filter") {
         let text = match filter_value(Some(filter)) {
@@ -631,7 +631,7 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
         });
     }
     let want = with_job_credentials(want, job);
-    let ds = crate::dataset::Dataset::get(stored_dataset, Some(scope))?;
+    let ds = escpush_filter::Dataset::get(stored_dataset, Some(scope))?;
     let mut changes = Map::new();
     let mut shown = Vec::new();
     for (key, value) in &want {
@@ -771,7 +771,7 @@ fn sendable(fields: &Map<String, Value>, doing: &str) -> Result<(), Error> {
 }
 
 /// Whether the stored value of `key` means what the desired one says.
-fn same(key: &str, before: &Value, after: &Value, dataset: &crate::dataset::Dataset) -> bool {
+fn same(key: &str, before: &Value, after: &Value, dataset: &escpush_filter::Dataset) -> bool {
     let blank = |v: &Value| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty());
     match key {
         "filter" => match (filter_value(Some(before)), filter_value(Some(after))) {
@@ -820,7 +820,7 @@ fn printable_after(key: &str, before: &Value, after: &Value) -> Value {
     if key == "destination_conf" && shown == printable(key, before) {
         return Value::String(format!(
             "{} (a credential changed)",
-            shown.as_str().unwrap_or(crate::shown::MASK)
+            shown.as_str().unwrap_or(escpush_filter::MASK)
         ));
     }
     shown

@@ -10,8 +10,8 @@
 //! though the API has them: `filter_attack_traffic`, `merge_subrequests` (the job field; the
 //! `output_options` key is there) and `output_options.stringify_object`.
 
-use crate::dataset_scope::DatasetScope;
 use crate::scope::Scope;
+use escpush_filter::DatasetScope;
 
 use super::fields::OUTPUT_OPTIONS;
 

@@ -2,12 +2,12 @@
 
 use super::*;
 use crate::error::Error;
-use crate::field;
-use crate::filter::Filter;
 use crate::operation::Operation;
 use crate::request::Method;
-use crate::scope::DatasetScope;
 use crate::scope::Scope;
+use escpush_filter::field;
+use escpush_filter::DatasetScope;
+use escpush_filter::Filter;
 use serde_json::json;
 use serde_json::{Map, Value};
 
@@ -1010,7 +1010,7 @@ fn plans_compare_filters_by_the_exact_equivalence() {
         want[0].insert("filter".into(), json!(filter));
         let f = Filter::parse_any(filter).unwrap();
         let g = crate::logpush::job_filter(&stored[0]).unwrap().unwrap();
-        let http = crate::Dataset::get("http_requests", None).unwrap();
+        let http = escpush_filter::Dataset::get("http_requests", None).unwrap();
         assert_eq!(
             f.equivalent(&g, Some(http)),
             action == PlanAction::Unchanged,
@@ -1054,7 +1054,7 @@ fn a_masked_credential_is_refused_not_sent() {
 /// A creation of `dataset` (a zone one unless it is account-only) with the fields of `extra`.
 #[allow(clippy::needless_pass_by_value)] // json!(...) literals, given by value
 fn create(dataset: &str, destination: &str, extra: Value) -> Result<JobSpec, Error> {
-    let scope = crate::Dataset::get(dataset, None).map_or(DatasetScope::Zone, crate::Dataset::scope);
+    let scope = escpush_filter::Dataset::get(dataset, None).map_or(DatasetScope::Zone, escpush_filter::Dataset::scope);
     let mut builder = JobSpec::builder(dataset, scope).destination_conf(destination);
     for (k, v) in extra.as_object().unwrap() {
         builder = builder.extra(k.clone(), v.clone());
@@ -1391,7 +1391,7 @@ fn a_record_passes_the_checks_of_its_own_rows() {
             panic!("a body is an object")
         };
         let record = job_record(1, &body);
-        let ds = crate::Dataset::get(dataset, Some(scope)).unwrap();
+        let ds = escpush_filter::Dataset::get(dataset, Some(scope)).unwrap();
         for (key, value) in &record {
             let problems = JobField::get(key).unwrap().problems(value, Some(ds));
             assert!(problems.is_empty(), "{dataset}: `{key}` {value}: {problems:?}");

@@ -6,9 +6,9 @@
 //!
 //! For each change of a `cloudflare_logpush_job`, the filter change is one of: spelling only
 //! (the same canonical filter: key order, spacing, escaping), the same by meaning
-//! ([`Filter::equivalent`](crate::Filter::equivalent), on the records the job's dataset
+//! ([`Filter::equivalent`](escpush_filter::Filter::equivalent), on the records the job's dataset
 //! allows), or a real change, with a record on which the two differ
-//! ([`Filter::counterexample`](crate::Filter::counterexample)). Every other attribute that
+//! ([`Filter::counterexample`](escpush_filter::Filter::counterexample)). Every other attribute that
 //! changes is listed as the plan says it. Nothing is assumed beyond what the format says:
 //! a value in `after_unknown` is not known (a filter known only after apply is a change that
 //! cannot be judged, so it counts as real); values marked in `before_sensitive` or
@@ -17,10 +17,10 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::{Filter, Limits};
-use crate::problem::{Problem, ProblemCode};
+use escpush_filter::Dataset;
+use escpush_filter::{Filter, Limits};
+use escpush_filter::{Problem, ProblemCode};
 
 use super::compare::sent_filter_value;
 use super::fields::{shown_value, JobField};

@@ -1,0 +1,62 @@
+//! [`DatasetScope`]: zone or account, the scope of a dataset (and the kind of an API scope,
+//! escpush-core's `Scope`). It names only the crate's `Error` and `suggest`, so that every
+//! module may name it, the `Error` included (`Error::UnknownDataset`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::suggest;
+
+/// Whether a dataset, a scope of the API (escpush-core's `Scope`) or an endpoint belongs to a zone or to an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DatasetScope {
+    Zone,
+    Account,
+}
+
+impl DatasetScope {
+    /// Both kinds, zone first: the order of every list of scopes (the CLI's choices, an
+    /// endpoint's scopes).
+    pub const ALL: [DatasetScope; 2] = [DatasetScope::Zone, DatasetScope::Account];
+
+    /// `"zone"` or `"account"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DatasetScope::Zone => "zone",
+            DatasetScope::Account => "account",
+        }
+    }
+
+    /// `"a zone"` or `"an account"`, for a message.
+    pub fn with_article(self) -> &'static str {
+        match self {
+            DatasetScope::Zone => "a zone",
+            DatasetScope::Account => "an account",
+        }
+    }
+}
+
+impl fmt::Display for DatasetScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for DatasetScope {
+    type Err = Error;
+
+    /// `"zone"` or `"account"`, as [`DatasetScope::as_str`] writes them.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        DatasetScope::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
+            let names: Vec<String> = DatasetScope::ALL.iter().map(|k| format!("\"{k}\"")).collect();
+            Error::InvalidInput {
+                what: "scope",
+                message: format!("`{}` is not a scope; use {}", suggest::cut(s), names.join(" or ")),
+            }
+        })
+    }
+}
