@@ -74,16 +74,14 @@ pub use esc::{
     SECRET_RANDOM_BYTES,
 };
 pub use logpush::{
-    check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
-    resolve_references, terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES,
-    TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
-};
-pub use logpush::{
     check_update, desired_jobs, field_drift, job_filter, job_limits, limit_reached, logpull_options_equal,
     plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job,
     read_instant_logs_jobs, read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec,
     InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
     PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS, MAX_JOBS_MESSAGE,
+};
+pub use logpush::{
+    escape_references, filter_value, resolve_job_references, resolve_references, sent_filter_value, shown_value,
 };
 pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,

@@ -43,11 +43,11 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The export formats and filter forms (core's names), the CLI's `--format` and `--filter-form` choices.
     m.add(
         "_EXPORT_FORMATS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::ExportFormat::NAMES)?,
+        pyo3::types::PyTuple::new(m.py(), escpush_terraform::ExportFormat::NAMES)?,
     )?;
     m.add(
         "_FILTER_FORMS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::FilterForm::NAMES)?,
+        pyo3::types::PyTuple::new(m.py(), escpush_terraform::FilterForm::NAMES)?,
     )?;
     // A scan's most worker threads (escpush-scan's), the CLI's `--threads` range.
     m.add("_MAX_SCAN_THREADS", escpush_scan::MAX_THREADS)?;

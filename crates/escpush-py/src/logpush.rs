@@ -470,11 +470,11 @@ impl PyLogpush {
     #[pyo3(signature = (*, format="toml", jobs=None, filter_form="string"))]
     fn export(&self, py: Python<'_>, format: &str, jobs: Option<Vec<Int>>, filter_form: &str) -> PyResult<String> {
         // core's names (`ExportFormat::NAMES`, `FilterForm::NAMES`), the form checked first
-        let form: escpush_core::FilterForm = filter_form
+        let form: escpush_terraform::FilterForm = filter_form
             .parse()
-            .map_err(|e: escpush_core::UnknownName| errors::invalid_input(py, e.to_string()))?;
+            .map_err(|e: escpush_terraform::UnknownName| errors::invalid_input(py, e.to_string()))?;
         let format = format
-            .parse::<escpush_core::ExportFormat>()
+            .parse::<escpush_terraform::ExportFormat>()
             .map_err(|e| errors::invalid_input(py, e.to_string()))?
             .with_filter_form(form);
         let only = jobs
@@ -488,7 +488,8 @@ impl PyLogpush {
             crate::logging::detach(py, || self.client.jobs(&self.scope)).map_err(|e| errors::http_error(py, &e))?;
         let stored: Vec<serde_json::Map<String, serde_json::Value>> =
             stored.into_iter().filter_map(|j| j.as_object().cloned()).collect();
-        escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
+        escpush_terraform::export_jobs(&stored, &self.scope, format, only.as_deref())
+            .map_err(|e| errors::core_error(py, &e))
     }
 
     /// The `cloudflare_logpush_job` resources of a Terraform file's text, in the native
@@ -511,7 +512,7 @@ impl PyLogpush {
         scope_expressions: Option<Vec<String>>,
     ) -> PyResult<Py<PyAny>> {
         let assumed = scope_expressions.unwrap_or_default();
-        let doc = escpush_core::read_terraform_jobs_for(&text, &self.scope, &assumed)
+        let doc = escpush_terraform::read_terraform_jobs_for(&text, &self.scope, &assumed)
             .map_err(|e| errors::core_error(py, &e))?;
         convert::from_json(py, &doc)
     }
@@ -812,7 +813,7 @@ pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult
             .into()
     };
     let report = py
-        .detach(|| escpush_core::check_terraform_plan(&value))
+        .detach(|| escpush_terraform::check_terraform_plan(&value))
         .map_err(|e| errors::core_error(py, &e))?;
     convert::from_json(py, &report)
 }

@@ -446,9 +446,9 @@ impl DestinationConf {
     /// collector's path) and each parameter [`DestinationConf::redacted`] masks by its key,
     /// but those that hold none (`account-id`, `ddtags`, a `true` or `false`: see
     /// `PARAMS`). What an export turns into variables
-    /// ([`export_jobs`](super::export_jobs)); empty parameter values hold nothing and are
+    /// (escpush-terraform's `export_jobs`); empty parameter values hold nothing and are
     /// left out.
-    pub(crate) fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
+    pub fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
         let base = self.scheme.len() + "://".len();
         let path = self.path.as_str();
         let mut out = Vec::new();

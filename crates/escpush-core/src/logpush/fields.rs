@@ -921,8 +921,9 @@ pub fn redact_job(job: &mut Map<String, Value>) {
     }
 }
 
-/// A job field's value as it may be shown: a destination redacted, a secret field masked.
-pub(crate) fn shown_value(key: &str, value: &Value) -> Value {
+/// A job field's value as it may be shown: a destination redacted, a secret field masked
+/// (what [`redact_job`] does to each field; a Terraform plan's values are shown so).
+pub fn shown_value(key: &str, value: &Value) -> Value {
     let field = JobField::get(key);
     match value {
         Value::Null => Value::Null,

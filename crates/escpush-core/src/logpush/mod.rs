@@ -27,34 +27,26 @@
 mod compare;
 mod credentials;
 mod destination;
-mod export;
 mod fields;
-mod formats;
-mod hcl;
 mod instant_logs;
 mod job;
 mod limits;
 mod options;
 mod origin;
 mod plan;
-mod provider;
 mod requests;
 #[cfg(test)]
 mod tests;
-mod tfplan;
 mod update;
 
-pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use credentials::resolve_job_references;
+pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};
+pub use credentials::{escape_references, resolve_job_references};
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
-pub use export::export_jobs;
 pub(crate) use fields::job_secrets;
 pub use fields::{
-    redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule, OptionValue,
-    OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
+    redact_job, shown_value, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
+    OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
-pub use formats::{ExportFormat, FilterForm, UnknownName};
-pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
     INSTANT_LOGS_RULES, MAX_ACTIVE_SESSIONS,
@@ -67,12 +59,8 @@ pub use plan::resolve_references;
 pub use plan::{
     desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
 };
-pub use provider::{
-    terraform_import_id, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
-};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use tfplan::check_terraform_plan;
 pub use update::{check_update, JobUpdate};
 #[cfg(any(test, feature = "emulator"))]
 pub use {fields::job_record, update::updated_record};

@@ -14,18 +14,18 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::error::Error;
-use crate::scope::Scope;
+use escpush_core::Error;
+use escpush_core::Scope;
 
-use super::formats::{ExportFormat, FilterForm};
+use crate::formats::{ExportFormat, FilterForm};
 
-use super::compare::filter_value;
-use super::destination::DestinationConf;
-use super::fields::{JobFieldType, JOB_FIELDS, OUTPUT_OPTIONS};
-use super::provider::{
+use crate::provider::{
     has_attribute, output_option_attribute, scope_attribute, terraform_import_id, TERRAFORM_DATASETS,
     TERRAFORM_DEPRECATED, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
+use escpush_core::filter_value;
+use escpush_core::DestinationConf;
+use escpush_core::{JobFieldType, JOB_FIELDS, OUTPUT_OPTIONS};
 
 /// A job's fields to write, in the table's order.
 type Fields = Vec<(&'static str, Value)>;
@@ -54,7 +54,8 @@ struct Exported {
 /// resource is labelled by its job's name (or `job_<id>`) and found by its `import` block.
 ///
 /// ```
-/// use escpush_core::{export_jobs, ExportFormat, Scope};
+/// use escpush_terraform::{export_jobs, ExportFormat};
+/// use escpush_core::Scope;
 /// use serde_json::json;
 ///
 /// let job = json!({"id": 7, "name": "errors", "dataset": "http_requests", "enabled": true,
@@ -308,7 +309,7 @@ fn with_references(
         if terraform {
             quoted_inner(s, true)
         } else {
-            super::credentials::escape(s)
+            escpush_core::escape_references(s)
         }
     };
     let mut out = String::new();
@@ -873,8 +874,8 @@ mod unknown_option_tests {
         let stored = [job.as_object().unwrap().clone()];
         let text = export_jobs(&stored, &zone, ExportFormat::Json, None).unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
-        let desired = crate::logpush::desired_jobs(&doc, zone.kind()).unwrap();
-        let plan = crate::logpush::plan_jobs(&desired, &stored, &zone, crate::logpush::PlanOptions::new()).unwrap();
+        let desired = escpush_core::desired_jobs(&doc, zone.kind()).unwrap();
+        let plan = escpush_core::plan_jobs(&desired, &stored, &zone, escpush_core::PlanOptions::new()).unwrap();
         assert!(plan.is_noop(), "{:?}", plan.to_json());
         assert_eq!(doc["jobs"][0]["output_options"], json!({"record_prefix": "{"}));
         let toml = export_jobs(&stored, &zone, ExportFormat::Toml, None).unwrap();
@@ -896,8 +897,8 @@ mod unknown_option_tests {
         let stored = [job.as_object().unwrap().clone()];
         let text = export_jobs(&stored, &account, ExportFormat::Json, None).unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
-        let desired = crate::logpush::desired_jobs(&doc, account.kind()).unwrap();
-        let plan = crate::logpush::plan_jobs(&desired, &stored, &account, crate::logpush::PlanOptions::new()).unwrap();
+        let desired = escpush_core::desired_jobs(&doc, account.kind()).unwrap();
+        let plan = escpush_core::plan_jobs(&desired, &stored, &account, escpush_core::PlanOptions::new()).unwrap();
         assert!(plan.is_noop(), "{:?}", plan.to_json());
         assert_eq!(doc["jobs"][0]["output_options"], json!({"sample_rate": 0.5}));
     }
@@ -908,7 +909,10 @@ mod unknown_option_tests {
 #[cfg(test)]
 mod nameless_tests {
     use super::*;
-    use crate::logpush::{plan_document, read_terraform_jobs, PlanAction, PlanOptions};
+    use crate::read_terraform_jobs;
+    use escpush_core::plan_document;
+    use escpush_core::PlanAction;
+    use escpush_core::PlanOptions;
     use serde_json::json;
 
     fn zone() -> Scope {

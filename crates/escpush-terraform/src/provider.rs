@@ -10,10 +10,10 @@
 //! though the API has them: `filter_attack_traffic`, `merge_subrequests` (the job field; the
 //! `output_options` key is there) and `output_options.stringify_object`.
 
-use crate::scope::Scope;
+use escpush_core::Scope;
 use escpush_filter::DatasetScope;
 
-use super::fields::OUTPUT_OPTIONS;
+use escpush_core::OUTPUT_OPTIONS;
 
 /// The resource type.
 pub const TERRAFORM_RESOURCE: &str = "cloudflare_logpush_job";

@@ -17,14 +17,14 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::error::Error;
+use escpush_core::Error;
 use escpush_filter::Dataset;
 use escpush_filter::{Filter, Limits};
 use escpush_filter::{Problem, ProblemCode};
 
-use super::compare::sent_filter_value;
-use super::fields::{shown_value, JobField};
-use super::provider::TERRAFORM_RESOURCE;
+use crate::provider::TERRAFORM_RESOURCE;
+use escpush_core::sent_filter_value;
+use escpush_core::{shown_value, JobField};
 
 /// What a sensitive value is shown as.
 const SENSITIVE: &str = "(sensitive)";

@@ -42,19 +42,19 @@ use hcl_edit::template::{Element, Template};
 use hcl_edit::Span;
 use serde_json::{Map, Number, Value};
 
-use crate::error::Error;
-use crate::scope::Scope;
+use escpush_core::Error;
+use escpush_core::Scope;
 use escpush_filter::suggest;
 use escpush_filter::DatasetScope;
 use escpush_filter::TextError;
 use escpush_filter::{Json, JsonError};
 use escpush_filter::{Problem, ProblemCode};
 
-use super::fields::{JobField, JobFieldType, OptionValue, OUTPUT_OPTIONS};
-use super::provider::{
+use crate::provider::{
     has_attribute, output_option_key, TERRAFORM_ATTRIBUTES, TERRAFORM_DEFAULT_DATASET, TERRAFORM_OUTPUT_OPTIONS,
     TERRAFORM_RESOURCE, TERRAFORM_V4_OUTPUT_OPTIONS,
 };
+use escpush_core::{JobField, JobFieldType, OptionValue, OUTPUT_OPTIONS};
 
 /// How deep a `.tf.json` may nest: a resource's attributes are four levels down (`resource`,
 /// its type, its name, the attribute), and a filter written as an object nests as a filter
@@ -218,7 +218,7 @@ fn imported_id(import: &Import<'_>, scope: &Scope) -> Result<u64, String> {
         Ok(_) => return Err(format!("{at} gives an id that is not a string")),
         Err(why) => return Err(format!("{at} gives as id {why}; write its value")),
     };
-    let prefix = super::provider::terraform_import_id(scope, 0);
+    let prefix = crate::provider::terraform_import_id(scope, 0);
     let prefix = prefix.trim_end_matches('0');
     match id.strip_prefix(prefix).map(str::parse::<u64>) {
         Some(Ok(job)) if job > 0 => Ok(job),
@@ -423,7 +423,7 @@ impl Eval<'_> {
     /// reads back as `${` (see the `credentials` module).
     fn literal(self, text: &str) -> String {
         if self.var_refs {
-            super::credentials::escape(text)
+            escpush_core::escape_references(text)
         } else {
             text.to_owned()
         }
@@ -528,7 +528,7 @@ fn is_json(text: &str) -> bool {
 }
 
 /// The desired jobs (`{"jobs": [...], "addresses": [...]}`, as
-/// [`desired_jobs`](super::desired_jobs) reads them) of the `cloudflare_logpush_job`
+/// [`desired_jobs`](escpush_core::desired_jobs) reads them) of the `cloudflare_logpush_job`
 /// resources of a Terraform file, in the native syntax (`.tf`) or the JSON syntax
 /// (`.tf.json`, told by its first character, `{`), for `scope`.
 ///
@@ -536,8 +536,8 @@ fn is_json(text: &str) -> bool {
 /// (`output_options` as an attribute, v5, or a block, v4; its `cve_2021_44228` is
 /// `CVE-2021-44228`). An attribute left out is left as the job has it, as in any jobs file
 /// (where Terraform would set the provider's default). `addresses` gives each job's
-/// resource address, which the problems of [`desired_jobs`](super::desired_jobs) and
-/// [`plan_document`](super::plan_document) name instead of `jobs[i]`.
+/// resource address, which the problems of [`desired_jobs`](escpush_core::desired_jobs) and
+/// [`plan_document`](escpush_core::plan_document) name instead of `jobs[i]`.
 ///
 /// Refused, every problem with its resource, attribute and line: a syntax error (an
 /// attribute given twice is one), an attribute the resource does not have, a value escpush cannot evaluate, a
@@ -549,7 +549,8 @@ fn is_json(text: &str) -> bool {
 /// converted as Terraform converts it (`"30"`).
 ///
 /// ```
-/// use escpush_core::{read_terraform_jobs, Scope};
+/// use escpush_terraform::read_terraform_jobs;
+/// use escpush_core::Scope;
 ///
 /// let tf = r#"
 /// resource "cloudflare_logpush_job" "errors" {
@@ -574,7 +575,8 @@ pub fn read_terraform_jobs(text: &str, scope: &Scope) -> Result<Value, Error> {
 /// another zone's or account's, and its job would be created in the wrong one.
 ///
 /// ```
-/// use escpush_core::{read_terraform_jobs, read_terraform_jobs_for, Scope};
+/// use escpush_terraform::{read_terraform_jobs, read_terraform_jobs_for};
+/// use escpush_core::Scope;
 ///
 /// let tf = r#"
 /// resource "cloudflare_logpush_job" "errors" {
@@ -657,7 +659,7 @@ pub fn read_terraform_jobs_for(text: &str, scope: &Scope, scope_expressions: &[S
         return Err(Error::Invalid { problems });
     }
     let doc = serde_json::json!({ "jobs": jobs, "addresses": addresses });
-    super::desired_jobs(&doc, scope.kind())?;
+    escpush_core::desired_jobs(&doc, scope.kind())?;
     Ok(doc)
 }
 
@@ -824,7 +826,7 @@ fn read_blocks(
 /// `scope` (one of `assumed`, compared without whitespace): it may be another zone's, and the
 /// job would be created in the wrong one.
 fn other_scope(kind: DatasetScope, value: Written<'_>, scope: &Scope, assumed: &[String]) -> Option<String> {
-    let attribute = super::provider::scope_attribute(kind);
+    let attribute = crate::provider::scope_attribute(kind);
     if let Ok(Value::String(id)) = evaluate(value, false, true) {
         return (kind != scope.kind() || id != scope.id()).then(|| {
             format!(
@@ -985,7 +987,9 @@ fn output_options(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logpush::{export_jobs, ExportFormat, FilterForm};
+    use crate::export_jobs;
+    use crate::ExportFormat;
+    use crate::FilterForm;
     use serde_json::json;
 
     fn zone() -> Scope {
@@ -1303,7 +1307,7 @@ resource "cloudflare_logpush_job" "errors" {
             &zone(),
         )
         .unwrap();
-        let err = crate::logpush::plan_document(&doc, &[], &zone(), crate::logpush::PlanOptions::new())
+        let err = escpush_core::plan_document(&doc, &[], &zone(), escpush_core::PlanOptions::new())
             .unwrap_err()
             .to_string();
         assert!(err.contains("cloudflare_logpush_job.a: a job without a name"), "{err}");
@@ -1313,7 +1317,7 @@ resource "cloudflare_logpush_job" "errors" {
             &zone(),
         )
         .unwrap();
-        let err = crate::logpush::plan_document(&doc, &[], &zone(), crate::logpush::PlanOptions::new())
+        let err = escpush_core::plan_document(&doc, &[], &zone(), escpush_core::PlanOptions::new())
             .unwrap_err()
             .to_string();
         assert!(
