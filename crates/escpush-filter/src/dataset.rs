@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -361,6 +362,21 @@ pub fn field_list_problems<'a>(
         }
     }
     problems
+}
+
+impl FromStr for DatasetScope {
+    type Err = Error;
+
+    /// `"zone"` or `"account"`, as [`DatasetScope::as_str`] writes them.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        DatasetScope::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
+            let names: Vec<String> = DatasetScope::ALL.iter().map(|k| format!("\"{k}\"")).collect();
+            Error::InvalidInput {
+                what: "scope",
+                message: format!("`{}` is not a scope; use {}", suggest::cut(s), names.join(" or ")),
+            }
+        })
+    }
 }
 
 #[cfg(test)]

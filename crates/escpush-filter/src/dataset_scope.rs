@@ -1,14 +1,11 @@
 //! [`DatasetScope`]: zone or account, the scope of a dataset (and the kind of an API scope,
-//! escpush-core's `Scope`). It names only the crate's `Error` and `suggest`, so that every
-//! module may name it, the `Error` included (`Error::UnknownDataset`).
+//! escpush-core's `Scope`). Defined in a module that names no other, so that every module
+//! may name it, the crate's `Error` included (`Error::UnknownDataset`); its `FromStr`, which
+//! fails with an `Error`, is in `dataset.rs`.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-
-use crate::error::Error;
-use crate::suggest;
 
 /// Whether a dataset, a scope of the API (escpush-core's `Scope`) or an endpoint belongs to a zone or to an account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
@@ -43,20 +40,5 @@ impl DatasetScope {
 impl fmt::Display for DatasetScope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for DatasetScope {
-    type Err = Error;
-
-    /// `"zone"` or `"account"`, as [`DatasetScope::as_str`] writes them.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        DatasetScope::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
-            let names: Vec<String> = DatasetScope::ALL.iter().map(|k| format!("\"{k}\"")).collect();
-            Error::InvalidInput {
-                what: "scope",
-                message: format!("`{}` is not a scope; use {}", suggest::cut(s), names.join(" or ")),
-            }
-        })
     }
 }

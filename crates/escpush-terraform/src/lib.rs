@@ -7,7 +7,7 @@
 //! follows ([`TERRAFORM_PROVIDER_VERSION`], [`TERRAFORM_ATTRIBUTES`], [`terraform_import_id`]).
 //! No I/O: the caller reads and writes the files.
 //!
-//! Files: `hcl` (the reader), `export` (the writers), `tfplan` (a plan's check), `provider`
+//! Files: `hcl` (the reader), `hcl_eval` (its expressions' values), `export` (the writers), `tfplan` (a plan's check), `provider`
 //! (the provider's schema as escpush reads and writes it), `formats` (the names of the
 //! export formats and filter forms).
 //!
@@ -39,6 +39,7 @@
 mod export;
 mod formats;
 mod hcl;
+mod hcl_eval;
 mod provider;
 mod tfplan;
 

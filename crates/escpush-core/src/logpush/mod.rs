@@ -20,13 +20,15 @@
 //! `destination` (destination_conf and its redaction), `job` (the payload, its builder and
 //! checks), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
-//! `limits` (how many jobs a scope holds), `plan` (ensure and apply), `origin` (the
+//! `limits` (how many jobs a scope holds), `document` (a jobs document's desired jobs and
+//! references), `plan` (ensure and apply), `origin` (the
 //! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
 //! sessions).
 
 mod compare;
 mod credentials;
 mod destination;
+mod document;
 mod fields;
 mod instant_logs;
 mod job;
@@ -42,6 +44,7 @@ mod update;
 pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};
 pub use credentials::{escape_references, resolve_job_references};
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
+pub use document::{desired_jobs, resolve_references};
 pub(crate) use fields::job_secrets;
 pub use fields::{
     redact_job, shown_value, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
@@ -55,10 +58,7 @@ pub use job::{JobSpec, JobSpecBuilder};
 pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
-pub use plan::resolve_references;
-pub use plan::{
-    desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
-};
+pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
 pub use update::{check_update, JobUpdate};

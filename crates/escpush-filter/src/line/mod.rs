@@ -70,6 +70,7 @@ mod eval;
 mod lexer;
 mod observed;
 mod program;
+mod sets;
 mod stage1;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 
 use super::eval::cmp_int_text;
 use super::lexer::number_end;
-use super::program::{self, same};
+use super::program;
+use super::sets::same;
 use super::*;
 use crate::{field, Condition, Expr, Operator, Scalar, Value};
 use proptest::prelude::*;
