@@ -88,8 +88,8 @@ check-wheel: ## Install dist/*.whl into an empty venv and run escpush from it (a
 
 # The reusable crates as crates.io would take them (each built from its package alone).
 .PHONY: package-crates
-package-crates: ## cargo package escpush-filter, escpush-core, escpush-http and escpush-scan (metadata, readme, a build of each)
-	cargo package --quiet --allow-dirty -p escpush-filter -p escpush-core -p escpush-http -p escpush-scan
+package-crates: ## cargo package escpush-filter, escpush-core, escpush-terraform, escpush-http and escpush-scan (metadata, readme, a build of each)
+	cargo package --quiet --allow-dirty -p escpush-filter -p escpush-core -p escpush-terraform -p escpush-http -p escpush-scan
 
 .PHONY: lint
 lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict

@@ -1,6 +1,7 @@
-//! The pure core of escpush: the model of Cloudflare's log-push job filters (parse,
-//! print, validate, evaluate on records and on NDJSON lines), of log-push job payloads, and
-//! of its Edge Side Code deprecation controls.
+//! The pure core of escpush: Cloudflare's API for log-push jobs and its Edge Side Code
+//! deprecation controls, described as requests and answers: the job rules (the job field
+//! table, destinations, options, creations, updates, the API's job limits, plans), the ESC
+//! controls and their impact assessment, and which parts of a request are secrets.
 //!
 //! Nothing here does I/O: the core decides, a transport (escpush-http, or your own HTTP
 //! stack) moves bytes. The API is described once, as the table of its endpoints
@@ -8,28 +9,31 @@
 //! ([`EscOp`], [`JobOp`]) that describes its [`Request`] from its row; the answers are read
 //! by [`parse_response`] and the readers beside each operation.
 //!
-//! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
-//! (the embedded schemas), `problem` (what input checks report), `scope` (zones and
-//! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
-//! `operation`, `request`, `redact` (what is secret and how it is masked), `envelope` (the
-//! v4 answer), `json` (an order-keeping JSON tree and
-//! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
-//! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
-//! a percentage, for every place that prints one).
+//! The filter language and the dataset schemas are the crate escpush-filter, re-exported as
+//! the module [`filter`] (`escpush_core::filter::Filter` is `escpush_filter::Filter`);
+//! Terraform is escpush-terraform, on top of this crate. The records a server of the job API
+//! keeps are the module `emulator`, behind the cargo feature `emulator` (off by default).
+//!
+//! Modules: `endpoints` (the table of the API's endpoints), `request`, `operation`,
+//! `envelope` (the v4 answer), `scope` (zones and accounts), `esc`, `logpush` (the job
+//! rules), `assess` (the ESC assessment), `redact` (which parts of a request are secrets),
+//! `error`.
 //!
 //! ```
-//! use escpush_filter::{field, Dataset, Filter, Limits};
+//! use escpush_core::filter::{field, DatasetScope};
+//! use escpush_core::{JobOp, JobSpec, LogpullOptions, Method, Operation, Scope};
 //!
-//! let f = field("ClientRequestHost").ends_with(".example.com") & field("EdgeResponseStatus").ge(500);
-//! assert_eq!(
-//!     f.to_json(),
-//!     r#"{"where":{"and":[{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"},{"key":"EdgeResponseStatus","operator":"geq","value":"500"}]}}"#
-//! );
-//! let http = Dataset::get("http_requests", None)?;
-//! f.validate(Some(http), Limits::default())?;
-//!
-//! let parsed = Filter::parse(&f.to_json())?;
-//! assert_eq!(parsed, f);
+//! let job = JobSpec::builder("http_requests", DatasetScope::Zone)
+//!     .name("errors")
+//!     .destination_conf("r2://logs/http?account-id=a&access-key-id=k&secret-access-key=topsecret")
+//!     .logpull_options(LogpullOptions::new(["ClientIP", "EdgeResponseStatus"]))
+//!     .filter(field("EdgeResponseStatus").ge(500))
+//!     .build()?;
+//! let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353")?;
+//! let request = JobOp::Create(&job).request(&zone)?;
+//! assert_eq!(request.method, Method::Post);
+//! assert_eq!(request.path, "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs");
+//! assert!(!format!("{request:?}").contains("topsecret"));
 //! # Ok::<(), escpush_core::Error>(())
 //! ```
 #![deny(unsafe_code)]
