@@ -28,7 +28,7 @@
 use std::borrow::Cow;
 
 /// Whether `c` starts a line break (see the module's list).
-pub fn is_line_break(c: char) -> bool {
+pub(crate) fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
@@ -60,20 +60,20 @@ pub fn line_of(text: &str, at: usize) -> (usize, usize) {
 
 /// The byte offset of the end of the line holding byte offset `at` (its first line break,
 /// or the end of the text).
-pub fn line_end(text: &str, at: usize) -> usize {
+pub(crate) fn line_end(text: &str, at: usize) -> usize {
     let at = floor_char(text, at.min(text.len()));
     text[at..].find(is_line_break).map_or(text.len(), |i| at + i)
 }
 
 /// The 1-based line and column (in characters) of byte offset `at` of `text`.
-pub fn line_column(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, at: usize) -> (usize, usize) {
     let at = floor_char(text, at.min(text.len()));
     let (line, start) = line_of(text, at);
     (line, text[start..at].chars().count() + 1)
 }
 
 /// `i` moved back to the start of the character it falls in (clamped to the text).
-pub fn floor_char(text: &str, mut i: usize) -> usize {
+pub(crate) fn floor_char(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -81,7 +81,7 @@ pub fn floor_char(text: &str, mut i: usize) -> usize {
 }
 
 /// Whether `c` is shown as itself: printable (see the module's list). A tab is not.
-pub fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     if c.is_ascii() {
         return c == ' ' || c.is_ascii_graphic();
     }
@@ -96,7 +96,7 @@ pub fn is_printable(c: char) -> bool {
 }
 
 /// Appends `c`'s escape, as JSON writes it.
-pub fn push_escape(c: char, out: &mut String) {
+pub(crate) fn push_escape(c: char, out: &mut String) {
     use std::fmt::Write as _;
     match c {
         '\n' => out.push_str("\\n"),
@@ -182,7 +182,7 @@ pub fn describe_char(c: char) -> String {
 }
 
 /// The terminal columns `c` takes when printed as itself (see the module's note).
-pub fn width(c: char) -> usize {
+pub(crate) fn width(c: char) -> usize {
     let code = u32::from(c);
     if code < 0x300 {
         return 1;
