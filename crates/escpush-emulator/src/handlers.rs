@@ -480,7 +480,7 @@ fn create_job(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<Sta
         .flatten()
         .map(|j| j["dataset"].as_str().unwrap_or_default())
         .collect();
-    if escpush_core::limit_reached(kind, &datasets, spec.dataset().name()).is_some() {
+    if escpush_core::emulator::limit_reached(kind, &datasets, spec.dataset().name()).is_some() {
         return error_response(400, INVALID_JOB, escpush_core::MAX_JOBS_MESSAGE);
     }
     state.last_job_id += 1;

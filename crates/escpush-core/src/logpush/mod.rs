@@ -55,7 +55,9 @@ pub use instant_logs::{
     INSTANT_LOGS_RULES, MAX_ACTIVE_SESSIONS,
 };
 pub use job::{JobSpec, JobSpecBuilder};
-pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
+#[cfg(feature = "emulator")]
+pub use limits::limit_reached;
+pub use limits::{job_limits, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
