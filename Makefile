@@ -43,8 +43,10 @@ test: test-rust test-python ## Build and run every Rust and Python test
 test-rust: ## Rust tests and the runnable tour example; the core stays free of pyo3 and ureq
 	cargo test --workspace --exclude escpush-py --quiet
 	cargo run --quiet -p escpush-http --example tour > /dev/null
-	@if cargo tree -p escpush-core -e normal | grep -E 'pyo3|ureq'; then \
-		echo "escpush-core must not depend on pyo3 or ureq" >&2; exit 1; fi
+	@for c in escpush-filter escpush-core; do if cargo tree -p $$c -e normal | grep -E 'pyo3|ureq'; then \
+		echo "$$c must not depend on pyo3 or ureq" >&2; exit 1; fi; done
+	@if cargo tree -p escpush-scan -e normal | grep -E 'escpush-core'; then \
+		echo "escpush-scan needs the filter language alone (escpush-filter), not escpush-core" >&2; exit 1; fi
 
 .PHONY: test-python
 test-python: develop ## pytest (includes the stub check and the notebooks)
@@ -86,8 +88,8 @@ check-wheel: ## Install dist/*.whl into an empty venv and run escpush from it (a
 
 # The reusable crates as crates.io would take them (each built from its package alone).
 .PHONY: package-crates
-package-crates: ## cargo package escpush-core, escpush-http and escpush-scan (metadata, readme, a build of each)
-	cargo package --quiet --allow-dirty -p escpush-core -p escpush-http -p escpush-scan
+package-crates: ## cargo package escpush-filter, escpush-core, escpush-terraform, escpush-http and escpush-scan (metadata, readme, a build of each)
+	cargo package --quiet --allow-dirty -p escpush-filter -p escpush-core -p escpush-terraform -p escpush-http -p escpush-scan
 
 .PHONY: lint
 lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict

@@ -10,7 +10,8 @@
 //! as floats, `json.loads` and the line evaluator as integers).
 #![no_main]
 
-use escpush_core::{field, Filter, Operator, Scalar, Value};
+use escpush_filter::Filter;
+use escpush_filter::{field, Operator, Scalar, Value};
 use libfuzzer_sys::fuzz_target;
 
 const KEYS: [&str; 3] = ["a", "b", "c"];

@@ -4,7 +4,8 @@
 //! and their checks against a dataset and their warnings never panic.
 #![no_main]
 
-use escpush_core::{Dataset, Error, LogpullOptions};
+use escpush_core::{Error, LogpullOptions};
+use escpush_filter::Dataset;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,8 @@
 //! to the same filter, byte for byte, and validates or explains why not.
 #![no_main]
 
-use escpush_core::{Dataset, Filter, Limits};
+use escpush_filter::Filter;
+use escpush_filter::{Dataset, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

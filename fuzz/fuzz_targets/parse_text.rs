@@ -3,7 +3,7 @@
 //! prints the same), and to JSON that parses back too.
 #![no_main]
 
-use escpush_core::Filter;
+use escpush_filter::Filter;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -390,7 +390,7 @@ def _load_json(text: str) -> Any:
 # (whether a creation, an update may set it), parsed (read by a type of its own) and about.
 # The rules themselves stay in core (docs/job-rules.md).
 _JOB_FIELDS: tuple[dict[str, Any], ...]
-_MASK: str  # what stands for a secret wherever one is shown (escpush-core's `MASK`)
+_MASK: str  # what stands for a secret wherever one is shown (escpush-filter's `MASK`)
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
 _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lower case (core's redact)
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())

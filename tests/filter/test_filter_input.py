@@ -12,7 +12,7 @@ import pytest
 from escpush import Filter, FilterError, InvalidInput, field
 from escpush.testing import Emulator
 
-MAX_DEPTH = 64  # escpush_core::MAX_DEPTH
+MAX_DEPTH = 64  # escpush_filter::MAX_DEPTH
 ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
 S3 = "s3://bucket/logs?region=us-east-1&access-key-id=AKID-TEST&secret-access-key=SAK-TEST"
 COND = {"key": "A", "operator": "in", "value": ["x"]}

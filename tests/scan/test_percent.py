@@ -1,4 +1,4 @@
-"""A share of a count is printed by one formatter, core's (`escpush_core::percent`): the scan's
+"""A share of a count is printed by one formatter, escpush-filter's (`escpush_filter::percent`): the scan's
 summary, the notebook display, and the command line's per-file lines and progress bar show
 the same text for the same counts. Before, four copies disagreed (`< 0.1%` in the display,
 `0.012%` elsewhere, `100.0%` for a share that was not all, `0%` on the progress bar)."""

@@ -16,7 +16,8 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::request::{Method, Request, RetryClass};
-use crate::scope::{DatasetScope, Scope};
+use crate::scope::Scope;
+use escpush_filter::DatasetScope;
 
 /// The scopes of an endpoint that exists on zones and on accounts alike.
 const BOTH: &[DatasetScope] = &DatasetScope::ALL;

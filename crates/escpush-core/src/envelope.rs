@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{ApiMessage, Error};
-use crate::json::json_kind;
+use escpush_filter::json_kind;
 
 /// The v4 envelope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,9 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dataset_scope::DatasetScope;
-use crate::problem::{FilterError, Problem};
-use crate::{shown, suggest};
+use escpush_filter::DatasetScope;
+use escpush_filter::{shown, suggest};
+use escpush_filter::{FilterError, Problem};
 
 /// Everything escpush-core can refuse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -30,7 +30,7 @@ pub enum Error {
     },
     /// Input refused before anything was sent, with every problem found (a log-push job's
     /// fields, `logpull_options`, `destination_conf`, ...), each with its path.
-    #[error("{}", crate::problem::describe("invalid input", problems))]
+    #[error("{}", escpush_filter::describe_problems("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
     /// An argument refused before anything was sent; `what` names the argument.
     #[error("invalid {what}: {}", shown::message(&suggest::shorten(message, 1200)))]
@@ -84,6 +84,27 @@ impl Error {
     }
 }
 
+/// Each error of the filter language is the variant of the same name, with the same message
+/// (a test below holds them to it): a caller of the API sees one error type.
+impl From<escpush_filter::Error> for Error {
+    fn from(err: escpush_filter::Error) -> Self {
+        match err {
+            escpush_filter::Error::Filter(e) => Error::Filter(e),
+            escpush_filter::Error::UnknownDataset {
+                name,
+                scope,
+                suggestion,
+            } => Error::UnknownDataset {
+                name,
+                scope,
+                suggestion,
+            },
+            escpush_filter::Error::Invalid { problems } => Error::Invalid { problems },
+            escpush_filter::Error::InvalidInput { what, message } => Error::InvalidInput { what, message },
+        }
+    }
+}
+
 fn format_api_errors(errors: &[ApiMessage]) -> String {
     if errors.is_empty() {
         return String::new();
@@ -127,8 +148,8 @@ mod tests {
     #[test]
     fn every_variant_is_named_once() {
         let one_of_each = [
-            Error::Filter(crate::Filter::parse("{}").unwrap_err()),
-            crate::Dataset::get("no_such_dataset", None).unwrap_err(),
+            Error::Filter(escpush_filter::Filter::parse("{}").unwrap_err()),
+            Error::from(escpush_filter::Dataset::get("no_such_dataset", None).unwrap_err()),
             Error::Invalid { problems: Vec::new() },
             Error::InvalidInput {
                 what: "x",
@@ -143,7 +164,8 @@ mod tests {
         let names: Vec<&str> = one_of_each.iter().map(Error::variant_name).collect();
         assert_eq!(names, Error::VARIANT_NAMES);
         // The scope of an unknown dataset is typed, and shown in words.
-        let err = crate::Dataset::get("no_such_dataset", Some(DatasetScope::Account)).unwrap_err();
+        let err =
+            Error::from(escpush_filter::Dataset::get("no_such_dataset", Some(DatasetScope::Account)).unwrap_err());
         assert!(matches!(
             err,
             Error::UnknownDataset {
@@ -155,5 +177,29 @@ mod tests {
             err.to_string().starts_with("unknown account dataset `no_such_dataset`"),
             "{err}"
         );
+    }
+
+    /// Each error of the filter language becomes core's variant of the same name, with the
+    /// same message (escpush-filter has its own `Error` since the crates split, issue 34).
+    #[test]
+    fn filter_errors_keep_their_variant_and_message() {
+        let problem = || escpush_filter::Problem::new("group_by[0]", escpush_filter::ProblemCode::UnknownField, "no");
+        let samples = [
+            escpush_filter::Error::Filter(escpush_filter::Filter::parse("{}").unwrap_err()),
+            escpush_filter::Dataset::get("http_requestz", Some(DatasetScope::Zone)).unwrap_err(),
+            escpush_filter::Error::Invalid {
+                problems: vec![problem(), problem()],
+            },
+            "sql-99".parse::<escpush_filter::Dialect>().unwrap_err(),
+            "galaxy".parse::<DatasetScope>().unwrap_err(),
+        ];
+        let names: Vec<&str> = samples.iter().map(|e| Error::from(e.clone()).variant_name()).collect();
+        assert_eq!(
+            names,
+            ["Filter", "UnknownDataset", "Invalid", "InvalidInput", "InvalidInput"]
+        );
+        for sample in samples {
+            assert_eq!(Error::from(sample.clone()).to_string(), sample.to_string());
+        }
     }
 }

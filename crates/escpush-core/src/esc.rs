@@ -15,10 +15,10 @@ use serde_json::{json, Value};
 use crate::endpoints::Endpoint;
 use crate::envelope::{read_answer, AnswerForm};
 use crate::error::Error;
-use crate::json::json_kind;
 use crate::operation::Operation;
 use crate::request::Request;
 use crate::scope::Scope;
+use escpush_filter::json_kind;
 
 /// The most characters an ESC secret may have (SPEC §8).
 pub const MAX_SECRET_LEN: usize = 100;
@@ -124,13 +124,13 @@ fn describe_char(c: char) -> &'static str {
 
 impl fmt::Debug for EscSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "EscSecret({})", crate::shown::MASK)
+        write!(f, "EscSecret({})", escpush_filter::MASK)
     }
 }
 
 impl fmt::Display for EscSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(crate::shown::MASK)
+        f.write_str(escpush_filter::MASK)
     }
 }
 

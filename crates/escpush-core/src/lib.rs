@@ -1,6 +1,7 @@
-//! The pure core of escpush: the model of Cloudflare's log-push job filters (parse,
-//! print, validate, evaluate on records and on NDJSON lines), of log-push job payloads, and
-//! of its Edge Side Code deprecation controls.
+//! The pure core of escpush: Cloudflare's API for log-push jobs and its Edge Side Code
+//! deprecation controls, described as requests and answers: the job rules (the job field
+//! table, destinations, options, creations, updates, the API's job limits, plans), the ESC
+//! controls and their impact assessment, and which parts of a request are secrets.
 //!
 //! Nothing here does I/O: the core decides, a transport (escpush-http, or your own HTTP
 //! stack) moves bytes. The API is described once, as the table of its endpoints
@@ -8,53 +9,62 @@
 //! ([`EscOp`], [`JobOp`]) that describes its [`Request`] from its row; the answers are read
 //! by [`parse_response`] and the readers beside each operation.
 //!
-//! Modules: `filter` (tree, parser, builders, validation, printers, evaluators), `dataset`
-//! (the embedded schemas), `problem` (what input checks report), `scope` (zones and
-//! accounts), `endpoints` (the table of the API's endpoints), `esc`, `logpush`,
-//! `operation`, `request`, `retry` (the
-//! retry decisions a transport obeys: a state machine it drives), `redact` (what is secret and how it is masked), `envelope` (the
-//! v4 answer), `json` (an order-keeping JSON tree and
-//! its bounded reader), `error`, `suggest` (did-you-mean), `shown` (how a person's text is
-//! shown in messages: line breaks, escapes, terminal widths), `share` (a share of a count as
-//! a percentage, for every place that prints one).
+//! The filter language and the dataset schemas are the crate escpush-filter, re-exported as
+//! the module [`filter`] (`escpush_core::filter::Filter` is `escpush_filter::Filter`);
+//! Terraform is escpush-terraform, on top of this crate. The records a server of the job API
+//! keeps are the module `emulator`, behind the cargo feature `emulator` (off by default).
+//!
+//! Modules: `endpoints` (the table of the API's endpoints), `request`, `operation`,
+//! `envelope` (the v4 answer), `scope` (zones and accounts), `esc`, `logpush` (the job
+//! rules), `assess` (the ESC assessment), `retry` (the retry decisions a transport obeys: a
+//! state machine it drives), `redact` (which parts of a request are secrets), `error`.
 //!
 //! ```
-//! use escpush_core::{field, Dataset, Filter, Limits};
+//! use escpush_core::filter::{field, DatasetScope};
+//! use escpush_core::{JobOp, JobSpec, LogpullOptions, Method, Operation, Scope};
 //!
-//! let f = field("ClientRequestHost").ends_with(".example.com") & field("EdgeResponseStatus").ge(500);
-//! assert_eq!(
-//!     f.to_json(),
-//!     r#"{"where":{"and":[{"key":"ClientRequestHost","operator":"endsWith","value":".example.com"},{"key":"EdgeResponseStatus","operator":"geq","value":"500"}]}}"#
-//! );
-//! let http = Dataset::get("http_requests", None)?;
-//! f.validate(Some(http), Limits::default())?;
-//!
-//! let parsed = Filter::parse(&f.to_json())?;
-//! assert_eq!(parsed, f);
+//! let job = JobSpec::builder("http_requests", DatasetScope::Zone)
+//!     .name("errors")
+//!     .destination_conf("r2://logs/http?account-id=a&access-key-id=k&secret-access-key=topsecret")
+//!     .logpull_options(LogpullOptions::new(["ClientIP", "EdgeResponseStatus"]))
+//!     .filter(field("EdgeResponseStatus").ge(500))
+//!     .build()?;
+//! let zone = Scope::zone("023e105f4ecef8ad9ca31a8372d0c353")?;
+//! let request = JobOp::Create(&job).request(&zone)?;
+//! assert_eq!(request.method, Method::Post);
+//! assert_eq!(request.path, "/zones/023e105f4ecef8ad9ca31a8372d0c353/logpush/jobs");
+//! assert!(!format!("{request:?}").contains("topsecret"));
 //! # Ok::<(), escpush_core::Error>(())
 //! ```
 #![deny(unsafe_code)]
 
 mod assess;
-mod dataset;
-mod dataset_scope;
 mod endpoints;
 mod envelope;
 mod error;
 mod esc;
-pub mod filter;
-mod json;
 mod logpush;
 mod operation;
-mod problem;
 mod redact;
 mod request;
 mod retry;
 mod scope;
-mod share;
-mod shown;
-mod suggest;
-mod time;
+
+/// The filter language and the dataset schemas: the crate `escpush-filter`, of the version
+/// this crate is built with (so that a [`Filter`](filter::Filter) given to a job is the type
+/// the job takes). Its names are the filter crate's own: `escpush_filter::Filter` is
+/// `escpush_filter::Filter`.
+pub use escpush_filter as filter;
+
+/// What a server of the job API keeps and checks, for escpush-emulator (the cargo feature
+/// `emulator`, off by default): the record a creation makes and the record after a `PUT`, as
+/// the emulator stores them, and the job limit a creation would break. A client has no use
+/// for them; the judgement of a `PUT` body both share is [`check_update`], public, and a
+/// client's plan checks the limits with [`JOB_LIMITS`].
+#[cfg(feature = "emulator")]
+pub mod emulator {
+    pub use crate::logpush::{job_record, limit_reached, updated_record};
+}
 
 pub use assess::{
     esc_replacements, status_json, AssessPlan, AssessPlanBuilder, AssessReport, Assessment, DiffKind, Difference,
@@ -62,7 +72,6 @@ pub use assess::{
     Step, UrlResult, DEFAULT_FETCH_TIMEOUT_SECS, DEFAULT_IGNORED_HEADERS, DEFAULT_SETTLE_SECS, DEFAULT_WAIT_LIMIT_SECS,
     MAX_URLS,
 };
-pub use dataset::{datasets, Dataset, FieldSchema, FieldType};
 pub use endpoints::{Endpoint, Route, Routed};
 pub use envelope::{parse_response, read_answer, Answer, AnswerForm, Envelope};
 pub use error::{ApiMessage, Error};
@@ -70,40 +79,24 @@ pub use esc::{
     esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
     SECRET_RANDOM_BYTES,
 };
-pub use filter::print::sql::{columns as dataset_columns, create_table, ColumnType, Dialect};
-pub use filter::{
-    field, is_blank, CompiledFilter, Condition, Expr, Field, FieldValue, Filter, GroupValue, Limits, LineValue,
-    Malformation, MalformedLine, Operator, Record, Scalar, SharedFilter, Value, MAX_DEPTH, MAX_JSON_DEPTH,
-};
-pub use json::{json_kind, Json, JsonError, JsonErrorKind};
 pub use logpush::{
-    check_terraform_plan, export_jobs, read_terraform_jobs, read_terraform_jobs_for, resolve_job_references,
-    resolve_references, terraform_import_id, ExportFormat, FilterForm, UnknownName, TERRAFORM_ATTRIBUTES,
-    TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
+    check_update, desired_jobs, field_drift, job_filter, job_limits, logpull_options_equal, plan_document, plan_job,
+    plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
+    read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
+    JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
+    INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
-    check_update, desired_jobs, field_drift, field_list_problems, job_filter, job_limits, limit_reached,
-    logpull_options_equal, plan_document, plan_job, plan_jobs, read_deleted, read_exists, read_fields,
-    read_instant_logs_job, read_instant_logs_jobs, read_ownership_challenge, read_valid, updated_record, FieldChange,
-    FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan,
-    PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS,
-    MAX_JOBS_MESSAGE,
+    escape_references, filter_value, resolve_job_references, resolve_references, sent_filter_value, shown_value,
 };
 pub use logpush::{
-    job_record, known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset,
-    Choice, Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
+    known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
+    Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
     LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
     OUTPUT_OPTIONS,
 };
 pub use operation::Operation;
-pub use problem::{FilterError, Problem, ProblemCode};
-pub use redact::{
-    is_secret_header, mask_secret, mask_secret_bytes, mask_urls, redact_body, redact_url, secret_body_keys,
-    secret_forms, url_credentials, Secrets, ESC_SECRET_KEY, MASK, MIN_SCRUBBED_LEN, SECRET_HEADERS,
-};
+pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};
 pub use retry::{Attempt, Retry, RetryEnd, RetryPolicy, RetryReason, RetryStep, DEFAULT_OUTCOME_CHECK};
-pub use scope::{DatasetScope, Scope, ScopeId};
-pub use share::{percent, share};
-pub use suggest::closest_name;
-pub use time::{format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};
+pub use scope::{Scope, ScopeId};

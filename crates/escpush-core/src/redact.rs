@@ -1,44 +1,23 @@
-//! Redaction: which parts of what escpush sends, receives and prints are secrets, and how
-//! they are hidden. The transport (its errors), the emulator (its request log and state
-//! snapshots), the binding and Python (through the native module) all read it here.
+//! Redaction of the API's secrets: which parts of what escpush sends, receives and prints
+//! are secrets. The transport (its errors), the emulator (its request log and state
+//! snapshots), the binding and Python (through the native module) all read it here; how a
+//! secret is hidden in a text (the mask `***`, the rule for short secrets, URLs) is
+//! escpush-filter's `mask` module ([`escpush_filter::Secrets`], [`escpush_filter::MASK`]),
+//! shared with escpush-scan, which knows nothing of the API.
 //!
-//! - **The mask**, [`MASK`] (`***`), stands for every secret shown anywhere.
 //! - **Secret headers**, [`SECRET_HEADERS`]: the credentials a request carries.
 //! - **Secret body keys**, [`secret_body_keys`]: the ESC secret (`with_secret`) and the job
 //!   fields the job field table marks secret (`ownership_challenge`). A destination's
 //!   credentials are [`DestinationConf`](crate::DestinationConf)'s to know (which of its
 //!   parameters are harmless); they are reached through [`redact_body`], [`redact_job`] and
-//!   [`Secrets::of_body`].
-//! - **URLs**: [`redact_url`] shows a URL without its `user:password@` and its query values,
-//!   [`mask_urls`] every URL a text quotes so, and [`url_credentials`] are those parts, each a
-//!   secret (a fetched site's URL, an endpoint given in the environment).
-//! - **Text**: [`Secrets`] removes a call's secrets from a message (a server may echo the
-//!   request), in every form a text may quote it ([`secret_forms`]: percent-decoded, as
-//!   sent percent-encoded, the token of an `Authorization` value alone), and [`mask_secret`]
-//!   / [`mask_secret_bytes`] one secret from a text or a body:
-//!   one rule for every text escpush shows (the transport's errors, the emulator's log, the
-//!   ESC assessment's responses and failures). A secret of [`MIN_SCRUBBED_LEN`] characters
-//!   or more is masked wherever it occurs. A shorter one is masked wherever it stands as a
-//!   whole token: with no letter, digit or one of `-_~%+/` right before or after it
-//!   (`disable_esc=abc`, `"with_secret":"abc"`, `Bearer abc`, `secret abc.`), and inside the
-//!   whole text it came in (a destination echoed whole becomes its redacted form). Inside a
-//!   longer word it is left: a value that short is as likely part of an ordinary word (the
-//!   `ea` of "creating") as the secret, and masking it there would garble the message and,
-//!   by the pattern of masks, point at the secret. A secret that is itself an ordinary word
-//!   (`a`) is masked where that word stands alone.
+//!   [`body_secrets`] (the [`Secrets`] of a request body, removed from every text its call
+//!   shows: the transport's errors, the emulator's log).
 
-use std::borrow::Cow;
+use serde_json::Value;
 
-use serde_json::{Map, Value};
+use escpush_filter::{Secrets, MASK};
 
-pub use crate::shown::{
-    mask_secret, mask_secret_bytes, mask_urls, redact_url, secret_forms, url_credentials, MIN_SCRUBBED_LEN,
-};
-
-use crate::logpush::{job_secrets, JOB_FIELDS};
-
-use crate::logpush::redact_job;
-pub use crate::shown::MASK;
+use crate::logpush::{job_secrets, redact_job, JOB_FIELDS};
 
 /// The key of the ESC secret in a `POST .../disable_esc` body (SPEC 2.1).
 pub const ESC_SECRET_KEY: &str = "with_secret";
@@ -89,100 +68,38 @@ pub fn redact_body(value: &mut Value) {
     }
 }
 
-/// The secrets of one call (its credentials, the secrets of its body), and their removal
-/// from any text the call shows: see the module's rule. Its `Debug` shows how many it holds,
-/// never one of them.
-#[derive(Clone, Default)]
-pub struct Secrets {
-    /// The values, longest first.
-    values: Vec<String>,
-    /// (a whole text that holds secrets, what it is shown as).
-    wholes: Vec<(String, String)>,
-}
-
-impl std::fmt::Debug for Secrets {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Secrets({} values, {} texts)", self.values.len(), self.wholes.len())
-    }
-}
-
-impl Secrets {
-    /// No secrets.
-    pub fn new() -> Self {
-        Secrets::default()
-    }
-
-    /// The secrets of a request body: the [`secret_body_keys`] values and the credentials
-    /// of a `destination_conf` (whose whole text is shown redacted; a text that is no
-    /// destination is masked whole).
-    pub fn of_body(body: &Value) -> Self {
-        let mut s = Secrets::new();
-        if let Value::Object(obj) = body {
-            if let Some(Value::String(secret)) = obj.get(ESC_SECRET_KEY) {
-                s.add(secret);
-            }
-            s.add_job(obj);
+/// The secrets of a request body, to remove from any text its call shows: the
+/// [`secret_body_keys`] values and the credentials of a `destination_conf` (whose whole text
+/// is shown redacted; a text that is no destination is masked whole).
+///
+/// ```
+/// use escpush_core::body_secrets;
+/// use serde_json::json;
+///
+/// let s = body_secrets(&json!({"with_secret": "s3cret-value"}));
+/// assert_eq!(s.scrub("echoed s3cret-value"), "echoed ***");
+/// ```
+pub fn body_secrets(body: &Value) -> Secrets {
+    let mut s = Secrets::new();
+    if let Value::Object(obj) = body {
+        if let Some(Value::String(secret)) = obj.get(ESC_SECRET_KEY) {
+            s.add(secret);
         }
-        s
-    }
-
-    fn add_job(&mut self, obj: &Map<String, Value>) {
         let (values, wholes) = job_secrets(obj);
         for value in values {
-            self.add(&value);
+            s.add(&value);
         }
         for (whole, shown) in wholes {
-            self.add_whole(&whole, &shown);
+            s.add_whole(&whole, &shown);
         }
     }
-
-    /// Adds a secret (a credential, a secret value of a body), in every form a text may
-    /// quote it ([`secret_forms`]: percent-decoded or encoded, a header value's token alone).
-    pub fn add(&mut self, value: &str) {
-        if value.is_empty() || value == MASK {
-            return;
-        }
-        for form in secret_forms(value) {
-            if form != MASK && !self.values.contains(&form) {
-                let at = self.values.partition_point(|v| v.len() >= form.len());
-                self.values.insert(at, form);
-            }
-        }
-    }
-
-    /// Adds a whole text that holds secrets, replaced by `shown` wherever it occurs.
-    pub fn add_whole(&mut self, text: &str, shown: &str) {
-        if !text.is_empty() && text != shown {
-            self.wholes.push((text.to_owned(), shown.to_owned()));
-            self.wholes.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-        }
-    }
-
-    /// Whether there is nothing to remove.
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty() && self.wholes.is_empty()
-    }
-
-    /// `text` with every secret replaced by [`MASK`] (see the module's rule).
-    pub fn scrub(&self, text: &str) -> String {
-        let mut out = text.to_owned();
-        for (whole, shown) in &self.wholes {
-            if out.contains(whole.as_str()) {
-                out = out.replace(whole.as_str(), shown);
-            }
-        }
-        for value in &self.values {
-            if let Cow::Owned(masked) = mask_secret(&out, value) {
-                out = masked;
-            }
-        }
-        out
-    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use escpush_filter::{mask_secret, mask_secret_bytes};
     use serde_json::json;
 
     #[test]
@@ -194,7 +111,7 @@ mod tests {
             "destination_conf": "r2://b/p?account-id=a&access-key-id=AK&secret-access-key=SAK-long-secret",
             "ownership_challenge": "challenge-abcdef",
         });
-        let s = Secrets::of_body(&body);
+        let s = body_secrets(&body);
         let echoed = "creating a new job: bad destination r2://b/p?account-id=a&access-key-id=AK&secret-access-key=\
                       SAK-long-secret; account-id=a, access-key-id: AK, key SAK-long-secret, \
                       {\"ownership_challenge\":\"challenge-abcdef\"} AKA";
@@ -205,7 +122,7 @@ mod tests {
         );
         // A short ESC secret is masked in its JSON member, in the cookie, after Bearer; a
         // value that only begins with it is left alone.
-        let mut s = Secrets::of_body(&json!({"with_secret": "abc"}));
+        let mut s = body_secrets(&json!({"with_secret": "abc"}));
         s.add("tok");
         assert_eq!(
             s.scrub(
@@ -214,7 +131,7 @@ mod tests {
             r#"abcd {"with_secret": "***"} Cookie: disable_esc=***; Authorization: Bearer ***, disable_esc=abcd"#
         );
         // A long secret is found anywhere; a text that is no destination is masked whole.
-        let mut s = Secrets::of_body(&json!({"destination_conf": "nonsense-conf-42"}));
+        let mut s = body_secrets(&json!({"destination_conf": "nonsense-conf-42"}));
         s.add("k-0123456789");
         assert_eq!(s.scrub("got nonsense-conf-42 with k-0123456789x"), "got *** with ***x");
         assert!(Secrets::new().is_empty() && !s.is_empty());
@@ -232,21 +149,21 @@ mod tests {
     fn a_short_secret_is_masked_wherever_it_stands_alone() {
         // An ESC secret may have 1 to 7 characters: the transport registers it under
         // `with_secret`, yet a server may quote it anywhere, in the cookie or alone.
-        let s = Secrets::of_body(&json!({"with_secret": "abc123"}));
+        let s = body_secrets(&json!({"with_secret": "abc123"}));
         assert_eq!(
             s.scrub("invalid secret abc123 (cookie disable_esc=abc123), 'abc123'. abc1234 xabc123"),
             "invalid secret *** (cookie disable_esc=***), '***'. abc1234 xabc123"
         );
         // A short user:password quoted alone, and a collector code at the end of a sentence.
-        let s = Secrets::of_body(&json!({"destination_conf": "https://me:pw1@logs.example.com/in"}));
+        let s = body_secrets(&json!({"destination_conf": "https://me:pw1@logs.example.com/in"}));
         assert_eq!(
             s.scrub("refused me:pw1 at logs.example.com"),
             "refused *** at logs.example.com"
         );
-        let s = Secrets::of_body(&json!({"destination_conf": "sumo://e.sumologic.com/receiver/v1/http/C0DE"}));
+        let s = body_secrets(&json!({"destination_conf": "sumo://e.sumologic.com/receiver/v1/http/C0DE"}));
         assert_eq!(s.scrub("no source C0DE."), "no source ***.");
         // Inside a longer word it is part of that word: "cre***ting" no more.
-        let s = Secrets::of_body(&json!({"destination_conf": "r2://b/p?account-id=ea"}));
+        let s = body_secrets(&json!({"destination_conf": "r2://b/p?account-id=ea"}));
         assert_eq!(s.scrub("creating a job"), "creating a job");
     }
 
@@ -299,7 +216,7 @@ mod tests {
                 json!({"destination_conf": dest}),
                 json!({"destination_conf": dest, "ownership_challenge": "challenge-0123456789"}),
             ] {
-                let shown = Secrets::of_body(&body).scrub(quoted);
+                let shown = body_secrets(&body).scrub(quoted);
                 assert!(!shown.contains(secret), "{dest}: {shown}");
                 assert!(shown.contains(MASK), "{dest}: {shown}");
             }
@@ -308,7 +225,7 @@ mod tests {
             assert!(!shown.contains(secret), "{dest}: {shown}");
         }
         // The scheme alone is no secret: "Splunk" stays, and so do ordinary words.
-        let s = Secrets::of_body(&json!({"destination_conf": splunk}));
+        let s = body_secrets(&json!({"destination_conf": splunk}));
         assert_eq!(s.scrub("Splunk refused the token"), "Splunk refused the token");
     }
 }

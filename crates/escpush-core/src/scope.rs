@@ -7,31 +7,13 @@
 //! - [`Scope`]: one zone or one account, by id.
 //!
 //! Where a scope sits in a path (`/zones/{id}`) is the endpoint table's business
-//! ([`crate::Endpoint`]). `DatasetScope` itself is defined in `dataset_scope.rs`, a module
-//! that names no other, so that the crate's `Error` may hold one (its `UnknownDataset`)
-//! without an import cycle; its reading from text, which may fail with an `Error`, is here.
+//! ([`crate::Endpoint`]). `DatasetScope` itself is escpush-filter's (a dataset's scope,
+//! which its schemas carry), as is its reading from text.
 
 use std::fmt;
-use std::str::FromStr;
 
-pub use crate::dataset_scope::DatasetScope;
 use crate::error::Error;
-use crate::suggest;
-
-impl FromStr for DatasetScope {
-    type Err = Error;
-
-    /// `"zone"` or `"account"`, as [`DatasetScope::as_str`] writes them.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        DatasetScope::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
-            let names: Vec<String> = DatasetScope::ALL.iter().map(|k| format!("\"{k}\"")).collect();
-            Error::InvalidInput {
-                what: "scope",
-                message: format!("`{}` is not a scope; use {}", suggest::cut(s), names.join(" or ")),
-            }
-        })
-    }
-}
+use escpush_filter::DatasetScope;
 
 /// The identifier of a zone or an account, checked so that it stays one path segment.
 ///

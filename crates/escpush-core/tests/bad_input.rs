@@ -8,7 +8,9 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use escpush_core::{desired_jobs, read_answer, DatasetScope, DestinationConf, Filter, JobSpec, Json, LogpullOptions};
+use escpush_core::{desired_jobs, read_answer, DestinationConf, JobSpec, LogpullOptions};
+use escpush_filter::Filter;
+use escpush_filter::{DatasetScope, Json};
 
 const DEEP: usize = 100_000;
 const BIG: usize = 10_000_000;
@@ -184,7 +186,7 @@ fn ten_megabyte_inputs_are_read_or_refused_with_a_short_message() {
     let f = Filter::parse(&filter_with(&format!("\"{long}\""))).unwrap();
     assert!(f.byte_size() > BIG);
     let e = f
-        .validate(None, escpush_core::Limits::default())
+        .validate(None, escpush_filter::Limits::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("too_large") && e.len() < 300, "{e}");
@@ -361,9 +363,9 @@ fn an_error_about_a_huge_input_stays_short_and_keeps_the_whole_in_its_problems()
     );
     assert!(shown.len() < 10_000);
     // Names of datasets and dialects are cut where they are quoted.
-    let unknown = escpush_core::Dataset::get(&big, None).unwrap_err().to_string();
+    let unknown = escpush_filter::Dataset::get(&big, None).unwrap_err().to_string();
     assert!(unknown.len() < 200, "{unknown:.200}");
-    let dialect = big.parse::<escpush_core::Dialect>().unwrap_err().to_string();
+    let dialect = big.parse::<escpush_filter::Dialect>().unwrap_err().to_string();
     assert!(dialect.len() < 400, "{dialect:.200}");
 }
 
@@ -448,7 +450,7 @@ fn no_error_carries_a_control_character_to_the_terminal() {
         ("scheme", destination("\u{202e}x://b/p")),
         (
             "dataset",
-            Err(escpush_core::Dataset::get(&name, None).unwrap_err().to_string()),
+            Err(escpush_filter::Dataset::get(&name, None).unwrap_err().to_string()),
         ),
         ("scope", Err(name.parse::<DatasetScope>().unwrap_err().to_string())),
         ("job field", Err(job("@:1"))),

@@ -3,8 +3,8 @@
 //! (groups reordered, nested, repeated) is equivalent to it, and filters it calls equivalent
 //! select the same records.
 
-use escpush_core::filter::{Condition, Expr, Operator, Scalar, Value};
-use escpush_core::Filter;
+use escpush_filter::Filter;
+use escpush_filter::{Condition, Expr, Operator, Scalar, Value};
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
 

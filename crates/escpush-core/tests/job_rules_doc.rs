@@ -81,7 +81,7 @@ fn render() -> String {
          authority: the seed spec (SPEC), Cloudflare's published schema (`logpush-openapi-2024-08-07.json`, \
          its `#/components/schemas/logpush_*`), its docs (the `.mdx` pages of cloudflare-docs, \
          `src/content/docs/logs/logpush/...`) and the official Python SDK (`cloudflare` 5.9).\n\n\
-         This page is generated from core's tables (`crates/escpush-core/src/logpush/fields.rs`, \
+         This page is generated from core's tables (`crates/escpush-core/src/logpush/fields/table.rs`, `fields/mod.rs`, \
          `destination.rs`, `limits.rs`, `instant_logs.rs`); `crates/escpush-core/tests/job_rules_doc.rs` \
          fails when they differ.\n\n",
     );

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use escpush_core::Dataset;
+use escpush_filter::Dataset;
 use serde_json::Value;
 
 const EMBEDDED: &str = include_str!("../data/field_descriptions.json");
@@ -32,7 +32,7 @@ pub(crate) fn description(dataset: &Dataset, field: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use escpush_core::{datasets, FieldType};
+    use escpush_filter::{datasets, FieldType};
 
     use super::*;
 

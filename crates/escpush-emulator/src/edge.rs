@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use escpush_core::DatasetScope;
+use escpush_filter::DatasetScope;
 
 use crate::lock;
 use crate::server::{accept_with, serve_requests, Conn, Inner};

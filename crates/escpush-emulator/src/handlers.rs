@@ -9,9 +9,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use escpush_core::{
-    ApiMessage, Dataset, DatasetScope, DestinationConf, Endpoint, Envelope, Error as CoreError, EscOp, Filter,
-    InstantLogsSpec, JobSpec, OriginCheck, Route, Routed,
+    ApiMessage, DestinationConf, Endpoint, Envelope, Error as CoreError, EscOp, InstantLogsSpec, JobSpec, OriginCheck,
+    Route, Routed,
 };
+use escpush_filter::Filter;
+use escpush_filter::{Dataset, DatasetScope};
 use serde_json::{Map, Value};
 
 use crate::lock;
@@ -478,7 +480,7 @@ fn create_job(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<Sta
         .flatten()
         .map(|j| j["dataset"].as_str().unwrap_or_default())
         .collect();
-    if escpush_core::limit_reached(kind, &datasets, spec.dataset().name()).is_some() {
+    if escpush_core::emulator::limit_reached(kind, &datasets, spec.dataset().name()).is_some() {
         return error_response(400, INVALID_JOB, escpush_core::MAX_JOBS_MESSAGE);
     }
     state.last_job_id += 1;
@@ -486,7 +488,7 @@ fn create_job(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<Sta
     let Value::Object(given) = spec.to_body() else {
         unreachable!("a job body is an object")
     };
-    let mut record = escpush_core::job_record(state.last_job_id, &given);
+    let mut record = escpush_core::emulator::job_record(state.last_job_id, &given);
     if state.quirks.reserialize_filters {
         reserialize_record(&mut record);
     }
@@ -574,7 +576,7 @@ fn update_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
     if let Err(err) = escpush_core::check_update(record, &body, kind) {
         return problems_response(err);
     }
-    let mut record = escpush_core::updated_record(record, &body);
+    let mut record = escpush_core::emulator::updated_record(record, &body);
     // The challenge is checked against the destination the job will push to.
     let destination = record["destination_conf"].as_str().unwrap_or_default().to_owned();
     if let Some(resp) = check_challenge(&state.challenges, kind, id, &body, &destination) {

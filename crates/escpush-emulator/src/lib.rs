@@ -128,9 +128,9 @@ pub(crate) struct Credentials {
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Credentials")
-            .field("api_key", &escpush_core::MASK)
+            .field("api_key", &escpush_filter::MASK)
             .field("email", &self.email)
-            .field("api_token", &escpush_core::MASK)
+            .field("api_token", &escpush_filter::MASK)
             .finish()
     }
 }

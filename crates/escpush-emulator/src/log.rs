@@ -4,7 +4,8 @@
 use std::collections::VecDeque;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use escpush_core::{is_secret_header, redact_body, Secrets, MASK};
+use escpush_core::{is_secret_header, redact_body};
+use escpush_filter::{Secrets, MASK};
 use serde_json::{json, Value};
 
 use crate::wire::HttpRequest;
@@ -71,7 +72,7 @@ impl LoggedRequest {
     /// the request, no answer in the log shows a credential; see [`LoggedRequest::answer`]).
     pub(crate) fn set_answer(&mut self, req: &HttpRequest, body: &[u8]) {
         let sent = serde_json::from_slice::<Value>(&req.body).unwrap_or(Value::Null);
-        let secrets = Secrets::of_body(&sent);
+        let secrets = escpush_core::body_secrets(&sent);
         self.answer = body_shown(body).map(|mut answer| {
             scrub_texts(&mut answer, &secrets);
             answer

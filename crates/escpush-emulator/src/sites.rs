@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use escpush_core::{DatasetScope, Error, ScopeId};
+use escpush_core::{Error, ScopeId};
+use escpush_filter::DatasetScope;
 use serde_json::{Map, Value};
 
 use crate::state::State;

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use escpush_core::{DatasetScope, DestinationConf, ESC_COOKIE_NAME};
+use escpush_core::{DestinationConf, ESC_COOKIE_NAME};
+use escpush_filter::DatasetScope;
 use serde_json::{json, Map, Value};
 
 /// The ESC setting of one scope.

@@ -4,8 +4,8 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use escpush_core::{datasets, DatasetScope, FieldType};
 use escpush_emulator::Emulator;
+use escpush_filter::{datasets, DatasetScope, FieldType};
 use serde_json::Value;
 
 /// The `result` of a GET of a dataset's fields, on a fresh connection.
@@ -54,7 +54,7 @@ fn the_fields_endpoint_answers_the_docs_descriptions() {
     for d in datasets() {
         let live = fields(&emu, d.scope(), d.name());
         let names: Vec<&str> = live.keys().map(String::as_str).collect();
-        let mut embedded: Vec<&str> = d.fields().iter().map(escpush_core::FieldSchema::name).collect();
+        let mut embedded: Vec<&str> = d.fields().iter().map(escpush_filter::FieldSchema::name).collect();
         embedded.sort_unstable();
         assert_eq!(names, embedded, "{} {}", d.scope(), d.name());
         for f in d.fields() {

@@ -7,8 +7,10 @@
 
 use std::error::Error;
 
-use escpush_core::{esc_cookie, field, Dataset, DatasetScope, EscSecret, Filter, JobSpec, Limits, Scope};
+use escpush_core::{esc_cookie, EscSecret, JobSpec, Scope};
 use escpush_emulator::Emulator;
+use escpush_filter::Filter;
+use escpush_filter::{field, Dataset, DatasetScope, Limits};
 use escpush_http::Client;
 
 fn main() -> Result<(), Box<dyn Error>> {

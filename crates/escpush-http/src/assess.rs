@@ -59,11 +59,11 @@ impl Client {
         // site's URLs (no `user:password@`, no query value), the URL's credentials masked
         // wherever else they stand.
         let failed = |text: String| {
-            let mut secrets = escpush_core::Secrets::new();
-            for credential in escpush_core::url_credentials(url.as_str()) {
+            let mut secrets = escpush_filter::Secrets::new();
+            for credential in escpush_filter::url_credentials(url.as_str()) {
                 secrets.add(&credential);
             }
-            let text = secrets.scrub(&escpush_core::mask_urls(&text));
+            let text = secrets.scrub(&escpush_filter::mask_urls(&text));
             [cookie, mask]
                 .into_iter()
                 .flatten()

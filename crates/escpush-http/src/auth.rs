@@ -87,10 +87,10 @@ impl fmt::Debug for Auth {
         match self {
             Auth::ApiKey { email, .. } => f
                 .debug_struct("ApiKey")
-                .field("key", &escpush_core::MASK)
+                .field("key", &escpush_filter::MASK)
                 .field("email", email)
                 .finish(),
-            Auth::Token(_) => f.debug_tuple("Token").field(&escpush_core::MASK).finish(),
+            Auth::Token(_) => f.debug_tuple("Token").field(&escpush_filter::MASK).finish(),
         }
     }
 }
@@ -109,7 +109,7 @@ pub struct EnvOverrides {
 
 impl fmt::Debug for EnvOverrides {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = |v: &Option<String>| v.as_ref().map(|_| escpush_core::MASK);
+        let shown = |v: &Option<String>| v.as_ref().map(|_| escpush_filter::MASK);
         f.debug_struct("EnvOverrides")
             .field("api_token", &shown(&self.api_token))
             .field("api_key", &shown(&self.api_key))

@@ -2,7 +2,8 @@
 //! server may echo the request's headers or body in its error message. What is a secret,
 //! and how a text is scrubbed of it, is core's `redact` module; this adds the credentials.
 
-use escpush_core::{Request, Secrets as CoreSecrets};
+use escpush_core::Request;
+use escpush_filter::Secrets as CoreSecrets;
 
 use crate::auth::Auth;
 use crate::error::Error;
@@ -13,7 +14,7 @@ pub(crate) struct Secrets(CoreSecrets);
 
 impl Secrets {
     pub(crate) fn of(auth: &Auth, req: &Request) -> Secrets {
-        let mut s = req.body.as_ref().map(CoreSecrets::of_body).unwrap_or_default();
+        let mut s = req.body.as_ref().map(escpush_core::body_secrets).unwrap_or_default();
         match auth {
             Auth::ApiKey { key, .. } => s.add(key),
             Auth::Token(token) => s.add(token),

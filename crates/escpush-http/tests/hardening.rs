@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use escpush_core::{DatasetScope, EscState, JobSpec, Scope};
+use escpush_core::{EscState, JobSpec, Scope};
 use escpush_emulator::{Emulator, Fault, LoggedRequest};
+use escpush_filter::DatasetScope;
 use escpush_http::{Client, Error, RateLimit};
 use serde_json::{json, Map, Value};
 

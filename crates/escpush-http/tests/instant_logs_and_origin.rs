@@ -1,8 +1,9 @@
 //! The endpoints of issue 24 through escpush-http against the emulator over loopback:
 //! `validate/origin` and a zone's Instant Logs jobs.
 
-use escpush_core::{field, DatasetScope, Endpoint, InstantLogsSpec, LogpullOptions, OriginCheck, Scope};
+use escpush_core::{Endpoint, InstantLogsSpec, LogpullOptions, OriginCheck, Scope};
 use escpush_emulator::{Emulator, Fault};
+use escpush_filter::{field, DatasetScope};
 use serde_json::json;
 
 mod common;

@@ -1,7 +1,9 @@
 //! Log-push jobs through escpush-http against the emulator over loopback.
 
-use escpush_core::{field, DatasetScope, Filter, JobSpec, LogpullOptions, Scope, Timestamps};
+use escpush_core::{JobSpec, LogpullOptions, Scope, Timestamps};
 use escpush_emulator::{Emulator, Fault};
+use escpush_filter::Filter;
+use escpush_filter::{field, DatasetScope};
 use escpush_http::Error;
 use serde_json::json;
 
@@ -335,7 +337,7 @@ fn datasets_fields_ownership_and_destinations() {
     assert_eq!(c.dataset_jobs(&zone, "http_requests").unwrap().len(), 1);
     assert!(c.dataset_jobs(&zone, "firewall_events").unwrap().is_empty());
     let fields = c.fields(&zone, "http_requests").unwrap();
-    let http = escpush_core::Dataset::get("http_requests", None).unwrap();
+    let http = escpush_filter::Dataset::get("http_requests", None).unwrap();
     assert!(escpush_core::field_drift(http, fields.iter().map(|(n, _)| n.as_str())).is_empty());
     quirks(
         &c,

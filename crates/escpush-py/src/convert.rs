@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use escpush_core::filter::too_deep;
-use escpush_core::{FieldValue, Json, Problem, ProblemCode, MAX_JSON_DEPTH};
+use escpush_filter::too_deep;
+use escpush_filter::{FieldValue, Json, Problem, ProblemCode, MAX_JSON_DEPTH};
 
 use crate::errors;
 
@@ -190,7 +190,7 @@ const DOCUMENT_DEPTH: usize = MAX_JSON_DEPTH + 8;
 /// name with its path.
 #[pyfunction]
 pub fn _load_json(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-    let json = escpush_core::Json::parse_unique(&text, DOCUMENT_DEPTH)
+    let json = escpush_filter::Json::parse_unique(&text, DOCUMENT_DEPTH)
         .map_err(|e| errors::invalid_input(py, format!("not JSON: {e}")))?;
     json_to_py(py, &json, 0)
 }

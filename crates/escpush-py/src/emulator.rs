@@ -5,8 +5,9 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
 
-use escpush_core::{DatasetScope, Scope};
+use escpush_core::Scope;
 use escpush_emulator::{Emulator, FaultSpec, DEFAULT_LOG_CAPACITY};
+use escpush_filter::DatasetScope;
 
 use crate::convert;
 use crate::errors;
@@ -349,6 +350,7 @@ fn float_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
 /// The zone or account `id`, `kind` read as core reads a scope's name.
 fn scope_of(py: Python<'_>, kind: &str, id: &str) -> PyResult<Scope> {
     kind.parse::<DatasetScope>()
+        .map_err(escpush_core::Error::from)
         .and_then(|kind| Scope::new(kind, id))
         .map_err(|e| errors::core_error(py, &e))
 }

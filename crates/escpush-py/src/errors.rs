@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObject;
 
-use escpush_core::{ApiMessage, Error as CoreError, FilterError, Problem};
+use escpush_core::{ApiMessage, Error as CoreError};
+use escpush_filter::{FilterError, Problem};
 use escpush_http::Error as HttpError;
 use escpush_scan::ScanError;
 
@@ -73,8 +74,11 @@ fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> Py
     Class::InvalidInput.new_err(py, (message, problem_args(problems)))
 }
 
-/// Every escpush-core error, mapped to its own Python class.
-pub(crate) fn core_error(py: Python<'_>, err: &CoreError) -> PyErr {
+/// Every escpush-core error, mapped to its own Python class; an escpush-filter error as
+/// the core error it becomes (`From<escpush_filter::Error>`: the same variant and message).
+pub(crate) fn core_error<E: Clone + Into<CoreError>>(py: Python<'_>, err: &E) -> PyErr {
+    let err: CoreError = err.clone().into();
+    let err = &err;
     match err {
         CoreError::Filter(e) => filter_error(py, e),
         CoreError::Invalid { problems } => invalid_problems(py, err.to_string(), problems),
@@ -215,8 +219,8 @@ pub(crate) mod hooks {
             errors: vec![ApiMessage::new(10_429, "slow down")],
         };
         Some(match variant {
-            "Filter" => CoreError::Filter(escpush_core::Filter::parse("{}").err()?),
-            "UnknownDataset" => escpush_core::Dataset::get("no_such_dataset", None).err()?,
+            "Filter" => CoreError::Filter(escpush_filter::Filter::parse("{}").err()?),
+            "UnknownDataset" => escpush_filter::Dataset::get("no_such_dataset", None).err()?.into(),
             "Invalid" => escpush_core::LogpullOptions::parse("fields=&timestamps=bogus").err()?,
             "InvalidInput" => escpush_core::Scope::zone("").err()?,
             "Api" => api(),

@@ -52,7 +52,7 @@ impl PyEscStatus {
 
     fn __repr__(&self) -> String {
         let secret = if self.inner.secret.is_some() {
-            format!("'{}'", escpush_core::MASK)
+            format!("'{}'", escpush_filter::MASK)
         } else {
             "None".to_owned()
         };

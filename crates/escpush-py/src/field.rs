@@ -5,7 +5,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFrozenSet, PyList, PySet, PyString, PyTuple};
 
-use escpush_core::{Field, Json, Operator, Problem, ProblemCode};
+use escpush_filter::{Field, Json, Operator, Problem, ProblemCode};
 
 use crate::convert;
 use crate::convert::Text;

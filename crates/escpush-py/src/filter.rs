@@ -8,7 +8,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyType};
 
-use escpush_core::{Dataset, DatasetScope, FieldValue, Filter, FilterError, Limits, Problem, Record, SharedFilter};
+use escpush_filter::Filter;
+use escpush_filter::{Dataset, DatasetScope, FieldValue, FilterError, Limits, Problem, Record, SharedFilter};
 
 use crate::convert;
 use crate::convert::{Int, Text};

@@ -26,7 +26,7 @@ pub(crate) fn filter_field(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<ser
     }
     convert::filter_json(f, "filter")
         .map(Into::into)
-        .map_err(|p| errors::filter_error(py, &escpush_core::FilterError::new(vec![p])))
+        .map_err(|p| errors::filter_error(py, &escpush_filter::FilterError::new(vec![p])))
 }
 
 /// Job fields given as keywords, as JSON: `filter` and `logpull_options` in every form
@@ -97,7 +97,7 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
     // Never raises (it is called on the way to printing an error): text that is not
     // Unicode is not a destination.
     text.to_cow().map_or_else(
-        |_| escpush_core::MASK.to_owned(),
+        |_| escpush_filter::MASK.to_owned(),
         |t| escpush_core::DestinationConf::redact(&t),
     )
 }

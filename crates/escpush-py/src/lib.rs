@@ -40,23 +40,23 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(job::_job_filter, m)?)?;
     m.add_function(wrap_pyfunction!(plan::check_terraform_plan, m)?)?;
     // Rules the CLI and the displays show or build on, from core so they are written once.
-    let limits = escpush_core::Limits::default();
+    let limits = escpush_filter::Limits::default();
     m.add("DEFAULT_MAX_OPERATORS", limits.max_operators)?;
     m.add("DEFAULT_MAX_BYTES", limits.max_bytes)?;
     m.add("_JOB_FIELDS", job::job_field_table(m.py())?)?;
     // The export formats and filter forms (core's names), the CLI's `--format` and `--filter-form` choices.
     m.add(
         "_EXPORT_FORMATS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::ExportFormat::NAMES)?,
+        pyo3::types::PyTuple::new(m.py(), escpush_terraform::ExportFormat::NAMES)?,
     )?;
     m.add(
         "_FILTER_FORMS",
-        pyo3::types::PyTuple::new(m.py(), escpush_core::FilterForm::NAMES)?,
+        pyo3::types::PyTuple::new(m.py(), escpush_terraform::FilterForm::NAMES)?,
     )?;
     // A scan's most worker threads (escpush-scan's), the CLI's `--threads` range.
     m.add("_MAX_SCAN_THREADS", escpush_scan::MAX_THREADS)?;
     // What is secret and how it is shown (core's redact module), for the displays.
-    m.add("_MASK", escpush_core::MASK)?;
+    m.add("_MASK", escpush_filter::MASK)?;
     m.add(
         "_SECRET_BODY_KEYS",
         pyo3::types::PyTuple::new(m.py(), escpush_core::secret_body_keys())?,
@@ -72,7 +72,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_ENV_ACCOUNT_ID", escpush_http::ENV_ACCOUNT_ID)?;
     m.add_function(wrap_pyfunction!(schema::_closest, m)?)?;
     // The scopes' names, zone first: the CLI's `--scope` choices.
-    let scopes: Vec<&str> = escpush_core::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
+    let scopes: Vec<&str> = escpush_filter::DatasetScope::ALL.iter().map(|k| k.as_str()).collect();
     m.add("_SCOPES", pyo3::types::PyTuple::new(m.py(), scopes)?)?;
     // Every endpoint, its name to `METHOD /{scope}/template`: what the CLI's help names.
     let endpoints = pyo3::types::PyDict::new(m.py());

@@ -5,7 +5,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use escpush_core::{DestinationConf, InstantLogsSpec, JobSpec, Limits, OriginCheck, PlanOptions, Scope};
+use escpush_core::{DestinationConf, InstantLogsSpec, JobSpec, OriginCheck, PlanOptions, Scope};
+use escpush_filter::Limits;
 use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
@@ -367,11 +368,11 @@ impl PyLogpush {
     #[pyo3(signature = (*, format="toml", jobs=None, filter_form="string"))]
     fn export(&self, py: Python<'_>, format: &str, jobs: Option<Vec<Int>>, filter_form: &str) -> PyResult<String> {
         // core's names (`ExportFormat::NAMES`, `FilterForm::NAMES`), the form checked first
-        let form: escpush_core::FilterForm = filter_form
+        let form: escpush_terraform::FilterForm = filter_form
             .parse()
-            .map_err(|e: escpush_core::UnknownName| errors::invalid_input(py, e.to_string()))?;
+            .map_err(|e: escpush_terraform::UnknownName| errors::invalid_input(py, e.to_string()))?;
         let format = format
-            .parse::<escpush_core::ExportFormat>()
+            .parse::<escpush_terraform::ExportFormat>()
             .map_err(|e| errors::invalid_input(py, e.to_string()))?
             .with_filter_form(form);
         let only = jobs
@@ -385,7 +386,8 @@ impl PyLogpush {
             crate::logging::detach(py, || self.client.jobs(&self.scope)).map_err(|e| errors::http_error(py, &e))?;
         let stored: Vec<serde_json::Map<String, serde_json::Value>> =
             stored.into_iter().filter_map(|j| j.as_object().cloned()).collect();
-        escpush_core::export_jobs(&stored, &self.scope, format, only.as_deref()).map_err(|e| errors::core_error(py, &e))
+        escpush_terraform::export_jobs(&stored, &self.scope, format, only.as_deref())
+            .map_err(|e| errors::core_error(py, &e))
     }
 
     /// The `cloudflare_logpush_job` resources of a Terraform file's text, in the native
@@ -408,7 +410,7 @@ impl PyLogpush {
         scope_expressions: Option<Vec<String>>,
     ) -> PyResult<Py<PyAny>> {
         let assumed = scope_expressions.unwrap_or_default();
-        let doc = escpush_core::read_terraform_jobs_for(&text, &self.scope, &assumed)
+        let doc = escpush_terraform::read_terraform_jobs_for(&text, &self.scope, &assumed)
             .map_err(|e| errors::core_error(py, &e))?;
         convert::from_json(py, &doc)
     }
@@ -432,7 +434,7 @@ impl PyLogpush {
     fn check_fields<'py>(&self, py: Python<'py>, datasets: Option<Vec<Text>>) -> PyResult<Bound<'py, PyDict>> {
         let names: Vec<String> = datasets.map_or_else(
             || {
-                escpush_core::datasets()
+                escpush_filter::datasets()
                     .iter()
                     .filter(|d| d.scope() == self.scope.kind())
                     .map(|d| d.name().to_owned())
@@ -443,7 +445,7 @@ impl PyLogpush {
         let out = PyDict::new(py);
         for name in names {
             let dataset =
-                escpush_core::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
+                escpush_filter::Dataset::get(&name, Some(self.scope.kind())).map_err(|e| errors::core_error(py, &e))?;
             let live = crate::logging::detach(py, || self.client.fields(&self.scope, &name))
                 .map_err(|e| errors::http_error(py, &e))?;
             let drift = escpush_core::field_drift(dataset, live.iter().map(|(n, _)| n.as_str()));

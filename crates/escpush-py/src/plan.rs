@@ -56,7 +56,7 @@ pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult
             .into()
     };
     let report = py
-        .detach(|| escpush_core::check_terraform_plan(&value))
+        .detach(|| escpush_terraform::check_terraform_plan(&value))
         .map_err(|e| errors::core_error(py, &e))?;
     convert::from_json(py, &report)
 }

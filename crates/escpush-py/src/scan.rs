@@ -9,7 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use escpush_core::{Dataset, Filter};
+use escpush_filter::{Dataset, Filter};
 use escpush_scan::{parse_every, parse_time, Breakdown, Input, ScanError, ScanResult, Scanner, Selection};
 
 use crate::errors;

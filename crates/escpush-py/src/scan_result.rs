@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use escpush_core::{format_time, percent, share, GroupValue};
+use escpush_filter::{format_time, percent, share, GroupValue};
 use escpush_scan::{BreakdownResult, Counts, InputResult, Malformed, ScanResult, MAX_BUCKETS, OTHER_LABEL};
 
 /// What a scan found: lines read (blank lines not counted), lines that match, malformed

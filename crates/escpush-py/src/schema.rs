@@ -6,7 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use escpush_core::{
+use escpush_filter::{
     create_table, dataset_columns, datasets as core_datasets, Dataset, DatasetScope, Dialect, FieldSchema, Operator,
 };
 
@@ -158,5 +158,5 @@ pub fn operator_table(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
 #[pyfunction]
 pub fn _closest(given: &str, candidates: Vec<String>) -> Option<String> {
     let names: Vec<&str> = candidates.iter().map(String::as_str).collect();
-    escpush_core::closest_name(given, &names).map(str::to_owned)
+    escpush_filter::suggest::closest_name(given, &names).map(str::to_owned)
 }

@@ -20,7 +20,7 @@ use std::io::Read;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use escpush_core::Filter;
+use escpush_filter::Filter;
 use escpush_scan::{Breakdown, Input, Scanner, Selection};
 
 /// Decompresses every gzip file of `inputs`, `threads` at once.

@@ -5,15 +5,13 @@
 //! holding at most [`Breakdown::max_groups`] groups: past that, the half with the fewest lines
 //! goes to "other" (the result then says it is not exact). What a group key is (strings
 //! unescaped, integers canonical, missing and `null` apart, ...) and how a timestamp is read
-//! are core's rules ([`escpush_core::LineValue`], [`escpush_core::Timestamp`]).
+//! are core's rules ([`escpush_filter::LineValue`], [`escpush_filter::Timestamp`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use escpush_core::{
-    field_list_problems, CompiledFilter, Dataset, Error, GroupValue, Problem, ProblemCode, Timestamp, FIRST_SECOND,
-    LAST_SECOND,
-};
+use escpush_filter::{field_list_problems, Error};
+use escpush_filter::{CompiledFilter, Dataset, GroupValue, Problem, ProblemCode, Timestamp, FIRST_SECOND, LAST_SECOND};
 
 /// What to break a scan down by: see [`crate::Scanner::breakdown`].
 ///
@@ -633,7 +631,7 @@ pub fn parse_every(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use escpush_core::LineValue;
+    use escpush_filter::LineValue;
 
     fn tally_of(keys: impl IntoIterator<Item = (String, u64)>) -> Tally {
         let mut tally = Tally::default();
@@ -731,11 +729,11 @@ mod tests {
         // 9999-12-31T23:00:00Z, an hour wide: it ends at the last second a time can name.
         let last = Bucket::new(253_402_297_200, 3600, one);
         assert_eq!((last.start, last.end), (253_402_297_200, LAST_SECOND));
-        assert_eq!(escpush_core::format_time(last.end), "9999-12-31T23:59:59Z");
+        assert_eq!(escpush_filter::format_time(last.end), "9999-12-31T23:59:59Z");
         // A week-wide bucket holding 0001-01-01 starts before it: it starts at its first second.
         let week = 604_800;
         let first = Bucket::new(FIRST_SECOND.div_euclid(week) * week, 604_800, one);
-        assert_eq!(escpush_core::format_time(first.start), "0001-01-01T00:00:00Z");
+        assert_eq!(escpush_filter::format_time(first.start), "0001-01-01T00:00:00Z");
         assert!(first.end > FIRST_SECOND);
         // 1e9 seconds wide, near both ends; and the widest interval.
         for start in [-63_000_000_000, 253_000_000_000, 0] {

@@ -5,7 +5,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use escpush_core::Secrets;
+use escpush_filter::Secrets;
 
 /// A variable of the environment, empty counted as unset.
 pub(crate) fn env(name: &str) -> Option<String> {
@@ -54,19 +54,19 @@ const ENDPOINT_VARS: &[&str] = &[
 
 /// `message` without credential values (core's rule and mask: [`Secrets`], the credentials of
 /// an endpoint URL from the environment included) and with each URL it quotes shown as core
-/// shows a URL ([`escpush_core::mask_urls`]: no `user:password@`, no query value).
+/// shows a URL ([`escpush_filter::mask_urls`]: no `user:password@`, no query value).
 pub(crate) fn clean(message: &str) -> String {
     let mut secrets = Secrets::new();
     for value in SECRET_VARS.iter().filter_map(|var| env(var)) {
         secrets.add(&value);
     }
     for url in ENDPOINT_VARS.iter().filter_map(|var| env(var)) {
-        for credential in escpush_core::url_credentials(&url) {
+        for credential in escpush_filter::url_credentials(&url) {
             secrets.add(&credential);
         }
     }
     for value in READ_SECRETS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
         secrets.add(value);
     }
-    escpush_core::mask_urls(&secrets.scrub(message))
+    escpush_filter::mask_urls(&secrets.scrub(message))
 }

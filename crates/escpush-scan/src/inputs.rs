@@ -4,7 +4,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use escpush_core::format_time;
+use escpush_filter::format_time;
 use globset::{GlobBuilder, GlobMatcher};
 use walkdir::WalkDir;
 

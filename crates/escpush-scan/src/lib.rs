@@ -1,6 +1,6 @@
 //! Preview a log-push filter on real logs: stream NDJSON files through a compiled filter.
 //!
-//! The evaluation rules live in `escpush-core` ([`escpush_core::CompiledFilter`]); this crate
+//! The evaluation rules live in `escpush-core` ([`escpush_filter::CompiledFilter`]); this crate
 //! moves the bytes. It reads files (plain NDJSON, or gzip, recognised by its magic bytes),
 //! several in a row, or stdin, in fixed-size chunks, and evaluates the chunks on every core:
 //!
@@ -34,13 +34,13 @@
 //! [`Scanner::partial`] has the counts so far.
 //!
 //! Blank lines (whitespace only) are skipped and not counted. A malformed line (not one JSON
-//! object, see [`escpush_core::CompiledFilter`]) is counted and the scan goes on; the first
+//! object, see [`escpush_filter::CompiledFilter`]) is counted and the scan goes on; the first
 //! one is reported with its file and line number. In strict mode the scan stops there with
 //! [`ScanError::Malformed`]. A line longer than [`Scanner::max_line`] is counted malformed
 //! without being held in memory.
 //!
 //! ```no_run
-//! use escpush_core::Filter;
+//! use escpush_filter::Filter;
 //! use escpush_scan::{parse_time, Input, Scanner, Selection};
 //!
 //! let filter = Filter::parse(r#"{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}"#)?;
@@ -50,7 +50,7 @@
 //! let since = parse_time("2026-11-22T06:00:00Z")?;
 //! let inputs = Selection::new().since(Some(since)).expand(["logs/", "more/2026112*/*.log.gz"])?;
 //! let result = Scanner::new(&filter).scan(inputs)?;
-//! if let Some(kept) = escpush_core::percent(result.matched_bytes, result.bytes) {
+//! if let Some(kept) = escpush_filter::percent(result.matched_bytes, result.bytes) {
 //!     eprintln!("keeps {kept} of bytes");
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -81,7 +81,7 @@ pub use breakdown::{
 };
 pub use error::ScanError;
 /// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
-pub use escpush_core::format_time;
+pub use escpush_filter::format_time;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;
 pub use input::Input;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use escpush_core::unix_from_civil;
+use escpush_filter::unix_from_civil;
 
 /// The scheme of `arg` if it is a URL (`s3://...`): letters, digits, `+`, `-` or `.` before
 /// `://`, more than one character so that `C://` stays a Windows path.
@@ -149,7 +149,7 @@ pub fn parse_time(text: &str) -> Result<i64, String> {
 
 #[cfg(test)]
 mod tests {
-    use escpush_core::format_time;
+    use escpush_filter::format_time;
 
     use super::*;
 

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use escpush_core::{share, MalformedLine};
+use escpush_filter::{share, MalformedLine};
 
 use crate::breakdown::BreakdownResult;
 

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use escpush_core::{CompiledFilter, Filter};
+use escpush_filter::{CompiledFilter, Filter};
 
 use crate::breakdown::{Aggregate, Breakdown};
 use crate::output::{self, Output};

@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use escpush_core::{is_blank, CompiledFilter};
+use escpush_filter::{is_blank, CompiledFilter};
 use memchr::memchr_iter;
 
 use crate::breakdown::{Aggregate, Plan, Tally};

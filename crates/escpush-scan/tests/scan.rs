@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use escpush_core::{Filter, Malformation};
+use escpush_filter::Filter;
+use escpush_filter::Malformation;
 use escpush_scan::{Input, Malformed, MalformedReason, ScanError, ScanResult, Scanner};
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -532,7 +533,7 @@ proptest! {
                     }
                     continue;
                 }
-                if escpush_core::is_blank(l.as_bytes()) {
+                if escpush_filter::is_blank(l.as_bytes()) {
                     continue;
                 }
                 expected.0 += 1;
@@ -781,7 +782,7 @@ fn breakdown_lines() -> String {
 
 #[test]
 fn breakdowns_cover_every_line_once_whatever_the_threads_and_chunks() {
-    use escpush_core::GroupValue;
+    use escpush_filter::GroupValue;
     use escpush_scan::{Breakdown, Counts};
 
     let d = dir("breakdown");

@@ -11,11 +11,11 @@ use sha2::{Digest, Sha256};
 use super::plan::FRAMING_HEADERS;
 use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, RESPONSE_HEADERS, STATUS_REDIRECT};
 use crate::esc::EscSecret;
-use crate::shown::{mask_secret_forms, mask_secret_forms_bytes};
+use escpush_filter::{mask_secret_forms, mask_secret_forms_bytes};
 
 /// `text` with `secret` masked where the redaction rule hides it (core's `redact` module:
 /// anywhere when it is long, where it stands alone when it is short), in every form a site
-/// may reflect it ([`secret_forms`](crate::secret_forms): percent-encoded in a URL, ...).
+/// may reflect it ([`secret_forms`](escpush_filter::secret_forms): percent-encoded in a URL, ...).
 pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
     mask_secret_forms(text, secret.expose()).into_owned()
 }

@@ -31,7 +31,7 @@ const MAX_TIMEOUT_SECS: f64 = 600.0;
 ///
 /// It is fetched as given ([`SiteUrl::as_str`]) and shown, in the report, its JSON, its
 /// text, progress lines, errors and `Debug`, without its `user:password@` and its query
-/// values ([`SiteUrl::shown`], core's one rule for a URL: [`redact_url`](crate::redact_url)):
+/// values ([`SiteUrl::shown`], core's one rule for a URL: [`redact_url`](escpush_filter::redact_url)):
 /// either may hold a credential.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SiteUrl {
@@ -47,7 +47,7 @@ impl SiteUrl {
         if url.len() > MAX_URL_LEN {
             return invalid(format!("has {} bytes; at most {MAX_URL_LEN} are allowed", url.len()));
         }
-        let shown = crate::shown::redact_url(&url);
+        let shown = escpush_filter::redact_url(&url);
         let lower = url.to_ascii_lowercase();
         let Some(rest) = lower.strip_prefix("http://").or_else(|| lower.strip_prefix("https://")) else {
             return invalid(format!("`{shown}` must start with http:// or https://"));

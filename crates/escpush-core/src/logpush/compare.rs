@@ -11,9 +11,9 @@
 
 use serde_json::{Map, Value as JsonValue};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::Filter;
+use escpush_filter::Dataset;
+use escpush_filter::Filter;
 
 use super::options::LogpullOptions;
 
@@ -23,8 +23,9 @@ pub fn job_filter(job: &Map<String, JsonValue>) -> Result<Option<Filter>, Error>
     filter_value(job.get("filter"))
 }
 
-/// A `filter` value as a job holds it, read as [`job_filter`] reads it.
-pub(super) fn filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, Error> {
+/// A `filter` value as a job holds it, read as [`job_filter`] reads it (a jobs file's, an
+/// export's: escpush-terraform reads a resource's `filter` with it).
+pub fn filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, Error> {
     match value {
         None | Some(JsonValue::Null) => Ok(None),
         Some(JsonValue::String(s)) if s.trim().is_empty() => Ok(None),
@@ -37,7 +38,7 @@ pub(super) fn filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, 
 /// A `filter` value as the API reads the one it is sent ([`JobSpec::from_body`](super::JobSpec::from_body)):
 /// the JSON document, or that document quoted once more; never the text form, which only
 /// escpush reads (`ClientCountry == "cn"` is refused, as the API refuses it: it is not JSON).
-pub(super) fn sent_filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, Error> {
+pub fn sent_filter_value(value: Option<&JsonValue>) -> Result<Option<Filter>, Error> {
     match value {
         Some(JsonValue::String(s)) if !s.trim().is_empty() => Ok(Some(Filter::parse(s)?)),
         other => filter_value(other),
@@ -132,7 +133,8 @@ impl FieldDrift {
 /// Compares the live field names of `dataset` with its embedded schema.
 pub fn field_drift<'a>(dataset: &Dataset, live: impl IntoIterator<Item = &'a str>) -> FieldDrift {
     let live: std::collections::BTreeSet<&str> = live.into_iter().collect();
-    let embedded: std::collections::BTreeSet<&str> = dataset.fields().iter().map(crate::FieldSchema::name).collect();
+    let embedded: std::collections::BTreeSet<&str> =
+        dataset.fields().iter().map(escpush_filter::FieldSchema::name).collect();
     FieldDrift {
         only_live: live.difference(&embedded).map(|s| (*s).to_owned()).collect(),
         only_embedded: embedded.difference(&live).map(|s| (*s).to_owned()).collect(),
@@ -149,7 +151,7 @@ mod drift_tests {
         let mut live: Vec<&str> = http
             .fields()
             .iter()
-            .map(crate::FieldSchema::name)
+            .map(escpush_filter::FieldSchema::name)
             .filter(|n| *n != "ClientIP")
             .collect();
         assert!(field_drift(http, live.iter().copied().chain(["ClientIP"])).is_empty());

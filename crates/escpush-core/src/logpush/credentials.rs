@@ -24,7 +24,7 @@ use super::destination::DestinationConf;
 use serde_json::{Map, Value};
 
 use crate::error::Error;
-use crate::problem::{Problem, ProblemCode};
+use escpush_filter::{Problem, ProblemCode};
 
 /// The references of `text`, `${NAME}` (`NAME` of letters, digits and `_`, not starting
 /// with a digit): where each is and its name. A `$${` is a literal `${` (see the module),
@@ -56,8 +56,13 @@ pub(crate) fn references(text: &str) -> Vec<(Range<usize>, &str)> {
 }
 
 /// `text` (literal text, no reference) with each `${` written `$${`, so that it is not
-/// read as a reference: how a jobs file and the Terraform reader write a literal `${`.
-pub(crate) fn escape(text: &str) -> String {
+/// read as a reference: how a jobs file, an export and the Terraform reader
+/// (escpush-terraform) write a literal `${`.
+///
+/// ```
+/// assert_eq!(escpush_core::escape_references("a${b}"), "a$${b}");
+/// ```
+pub fn escape_references(text: &str) -> String {
     text.replace("${", "$${")
 }
 
@@ -90,9 +95,9 @@ pub(crate) fn unresolved_error(text: &str, doing: &str) -> Option<crate::error::
         names.join(", "),
     );
     Some(crate::error::Error::Invalid {
-        problems: vec![crate::problem::Problem::new(
+        problems: vec![escpush_filter::Problem::new(
             "destination_conf",
-            crate::problem::ProblemCode::InvalidValue,
+            escpush_filter::ProblemCode::InvalidValue,
             message,
         )],
     })
@@ -119,7 +124,7 @@ pub fn resolve_job_references(
             if let Some(value) = lookup(name) {
                 out.push_str(&text[last..range.start]);
                 // The value is literal text: a `${` in it is no reference.
-                out.push_str(&escape(&value));
+                out.push_str(&escape_references(&value));
                 last = range.end;
             }
         }
@@ -189,7 +194,7 @@ pub(crate) fn fill_from_stored(wanted: &str, stored: &str) -> String {
         };
         let (from, _) = held_parts.remove(at);
         out.push_str(&text[last..range.start]);
-        out.push_str(&escape(&held.expose()[from]));
+        out.push_str(&escape_references(&held.expose()[from]));
         last = range.end;
     }
     out.push_str(&text[last..]);
@@ -308,9 +313,10 @@ mod tests {
         assert!(matches_template("sumo://h/${C}", "sumo://h/receiver/v1/http/é"));
     }
 
-    use crate::logpush::{desired_jobs, export_jobs, plan_job, plan_jobs, read_terraform_jobs, resolve_references};
-    use crate::logpush::{ExportFormat, FilterForm, PlanAction, PlanOptions};
-    use crate::scope::{DatasetScope, Scope};
+    use crate::logpush::{desired_jobs, plan_job, plan_jobs, resolve_references};
+    use crate::logpush::{PlanAction, PlanOptions};
+    use crate::scope::Scope;
+    use escpush_filter::DatasetScope;
 
     fn zone() -> Scope {
         Scope::zone("023e105f4ecef8ad9ca31a8372d0c353").unwrap()
@@ -402,88 +408,17 @@ mod tests {
             let entry = plan_job(&want[0], &[stored(held)], &zone()).unwrap();
             assert_eq!(entry.action, action, "{wanted}");
         }
-        // Terraform: `${var.tok}` left unset, another host.
-        let tf = r#"
-resource "cloudflare_logpush_job" "x" {
-  name             = "x"
-  dataset          = "http_requests"
-  destination_conf = "https://other.example.net/in?header_Authorization=${var.tok}"
-}"#;
-        let doc = read_terraform_jobs(tf, &zone()).unwrap();
-        let want = desired_jobs(&doc, DatasetScope::Zone).unwrap();
-        let err = plan_job(
-            &want[0],
-            &[stored("https://logs.example.com/in?header_Authorization=TOKEN-123")],
-            &zone(),
-        )
-        .unwrap_err();
-        assert!(problems(&err).contains("TF_VAR_tok"), "{err}");
+        // Terraform's `${var.tok}` left unset: escpush-terraform's `tests/references.rs`.
     }
 
-    /// Issue 33, item 4: a literal `${NAME}` in a destination survives export -> apply, in a
-    /// jobs file (escaped `$${`) and in Terraform (`$${`, read by escpush's own reader).
+    /// The escape as HCL reads it (issue 33, item 4; the export and apply of a literal
+    /// `${NAME}` are escpush-terraform's `tests/references.rs`): `$$${X}` is a `$` and a
+    /// literal `${X}`.
     #[test]
-    fn a_literal_reference_survives_export_and_apply() {
-        let held = "https://logs.example.com/in/${HOME}?header_Authorization=TOKEN-123";
-        let job = stored(held);
-        for format in [
-            ExportFormat::Toml,
-            ExportFormat::Json,
-            ExportFormat::Terraform(FilterForm::Text),
-        ] {
-            let out = export_jobs(std::slice::from_ref(&job), &zone(), format, None).unwrap();
-            let doc = match format {
-                ExportFormat::Terraform(_) => read_terraform_jobs(&out, &zone()).unwrap(),
-                ExportFormat::Json => serde_json::from_str(&out).unwrap(),
-                _ => {
-                    let dest = out
-                        .lines()
-                        .find_map(|l| l.strip_prefix("destination_conf = "))
-                        .unwrap()
-                        .trim_matches('"')
-                        .to_owned();
-                    json!({"jobs": [{"name": "x", "dataset": "http_requests", "destination_conf": dest}]})
-                }
-            };
-            // Unchanged, without any variable.
-            let mut unset = doc.clone();
-            resolve_references(&mut unset, |_| None).unwrap();
-            let want = desired_jobs(&unset, DatasetScope::Zone).unwrap();
-            let entry = plan_job(&want[0], std::slice::from_ref(&job), &zone()).unwrap();
-            assert_eq!(entry.action, PlanAction::Unchanged, "{format:?}:\n{out}");
-            // With the environment's HOME and the credential given: `${HOME}` stays literal.
-            let mut given = doc.clone();
-            resolve_references(&mut given, |name| match name {
-                "HOME" => Some("/root".to_owned()),
-                _ => Some("NEW-TOKEN".to_owned()),
-            })
-            .unwrap();
-            let want = desired_jobs(&given, DatasetScope::Zone).unwrap();
-            let entry = plan_job(&want[0], std::slice::from_ref(&job), &zone()).unwrap();
-            assert_eq!(entry.action, PlanAction::Update, "{format:?}");
-            let sent = match entry.operation() {
-                Some(crate::logpush::JobOp::Update(update)) => update.to_body()["destination_conf"].clone(),
-                _ => panic!("not an update"),
-            };
-            assert_eq!(
-                sent, "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN",
-                "{format:?}"
-            );
-            // A creation sends the literal text too (of the job without the id the Terraform
-            // export's import block gives it: an import names a job that must exist).
-            let mut fresh = given.clone();
-            fresh["jobs"][0].as_object_mut().unwrap().remove("id");
-            let want = desired_jobs(&fresh, DatasetScope::Zone).unwrap();
-            let entry = plan_job(&want[0], &[], &zone()).unwrap();
-            assert_eq!(
-                entry.spec().unwrap().destination().expose(),
-                "https://logs.example.com/in/${HOME}?header_Authorization=NEW-TOKEN"
-            );
-        }
-        // The escape as HCL reads it: `$$${X}` is a `$` and a literal `${X}`.
+    fn a_literal_reference_is_escaped_once() {
         assert!(references("a$${X}b$$${Y}").is_empty());
         assert_eq!(unescape("a$${X}b$$${Y}"), "a${X}b$${Y}");
-        assert_eq!(escape("a${X}b$${Y}"), "a$${X}b$$${Y}");
+        assert_eq!(escape_references("a${X}b$${Y}"), "a$${X}b$$${Y}");
     }
 
     /// Issue 33, item 5: a credential variable set to the empty string is refused, naming it.

@@ -7,9 +7,9 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::problem::{Problem, ProblemCode};
-use crate::shown::MASK;
-use crate::suggest;
+use escpush_filter::suggest;
+use escpush_filter::MASK;
+use escpush_filter::{Problem, ProblemCode};
 /// Whether a job to a destination needs an `ownership_challenge` (on creation, and when an
 /// update changes its `destination_conf`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,19 +399,19 @@ impl DestinationConf {
 
     /// `text` (a server's answer about this destination) with the destination's whole text
     /// shown redacted and each of its [`DestinationConf::secret_values`] masked by the
-    /// redaction rule ([`mask_secret`](crate::mask_secret)), in every form a message may
-    /// quote it ([`secret_forms`](crate::secret_forms): percent-decoded, percent-encoded, a
+    /// redaction rule ([`mask_secret`](escpush_filter::mask_secret)), in every form a message may
+    /// quote it ([`secret_forms`](escpush_filter::secret_forms): percent-decoded, percent-encoded, a
     /// header value's token alone), the longest first.
     pub fn scrub(&self, text: &str) -> String {
         let mut out = text.replace(self.expose(), &self.redacted());
         let mut forms: Vec<String> = self
             .secret_values()
             .into_iter()
-            .flat_map(crate::shown::secret_forms)
+            .flat_map(escpush_filter::secret_forms)
             .collect();
         forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
         for secret in &forms {
-            if let std::borrow::Cow::Owned(masked) = crate::shown::mask_secret(&out, secret) {
+            if let std::borrow::Cow::Owned(masked) = escpush_filter::mask_secret(&out, secret) {
                 out = masked;
             }
         }
@@ -446,9 +446,9 @@ impl DestinationConf {
     /// collector's path) and each parameter [`DestinationConf::redacted`] masks by its key,
     /// but those that hold none (`account-id`, `ddtags`, a `true` or `false`: see
     /// `PARAMS`). What an export turns into variables
-    /// ([`export_jobs`](super::export_jobs)); empty parameter values hold nothing and are
+    /// (escpush-terraform's `export_jobs`); empty parameter values hold nothing and are
     /// left out.
-    pub(crate) fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
+    pub fn secret_parts(&self) -> Vec<(std::ops::Range<usize>, String)> {
         let base = self.scheme.len() + "://".len();
         let path = self.path.as_str();
         let mut out = Vec::new();

@@ -29,16 +29,16 @@
 
 use serde_json::{Map, Value};
 
-use crate::dataset::Dataset;
 use crate::envelope::read_list;
 use crate::error::Error;
-use crate::filter::{Filter, Limits, Operator};
-use crate::json::json_kind;
-use crate::problem::{Problem, ProblemCode};
-use crate::suggest;
+use escpush_filter::json_kind;
+use escpush_filter::suggest;
+use escpush_filter::Dataset;
+use escpush_filter::{Filter, Limits, Operator};
+use escpush_filter::{Problem, ProblemCode};
 
 use super::fields::JobRule;
-use super::options::field_list_problems;
+use escpush_filter::field_list_problems;
 
 /// The only dataset Instant Logs streams (instant-logs.mdx).
 pub const INSTANT_LOGS_DATASET: &str = "http_requests";
@@ -256,7 +256,7 @@ impl InstantLogsSpec {
                         ProblemCode::UnknownMember,
                         format!(
                             "`{}` is not a field of an Instant Logs job (fields, filter, sample){hint}",
-                            crate::shown::escape(key)
+                            escpush_filter::shown::escape(key)
                         ),
                     ));
                 }
@@ -369,7 +369,7 @@ impl InstantLogsSpecBuilder {
         };
         // As for a job: an error holding only filter problems is a filter error.
         if others == 0 && !problems.is_empty() {
-            return Err(Error::Filter(crate::problem::FilterError::new(problems)));
+            return Err(Error::Filter(escpush_filter::FilterError::new(problems)));
         }
         if !problems.is_empty() {
             return Err(invalid(problems));
@@ -460,7 +460,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::filter::field;
+    use escpush_filter::field;
 
     fn codes(err: &Error) -> Vec<(String, &'static str)> {
         match err {
@@ -622,7 +622,8 @@ mod tests {
         use crate::logpush::{JobOp, LogpullOptions, OriginCheck};
         use crate::operation::Operation;
         use crate::request::{Method, RetryClass};
-        use crate::scope::{DatasetScope, Scope};
+        use crate::scope::Scope;
+        use escpush_filter::DatasetScope;
 
         let zone = Scope::zone("z1").unwrap();
         let account = Scope::account("a1").unwrap();

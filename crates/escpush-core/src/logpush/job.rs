@@ -3,12 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::{Filter, Limits};
-use crate::problem::{Problem, ProblemCode};
-use crate::scope::DatasetScope;
-use crate::suggest;
+use escpush_filter::suggest;
+use escpush_filter::Dataset;
+use escpush_filter::DatasetScope;
+use escpush_filter::{Filter, Limits};
+use escpush_filter::{Problem, ProblemCode};
 
 use super::destination::DestinationConf;
 use super::fields::{redact_job, JobField, JobFieldType, JOB_FIELDS, MASKED};
@@ -255,7 +255,7 @@ impl JobSpecBuilder {
         let mut found = Found::default();
         let dataset = check_dataset(self.dataset.as_deref().unwrap_or_default(), self.scope, &mut found);
         let destination = match self.destination.as_deref().map(DestinationConf::parse) {
-            Some(Ok(d)) if d.secret_values().contains(&crate::shown::MASK) => {
+            Some(Ok(d)) if d.secret_values().contains(&escpush_filter::MASK) => {
                 found.job(Problem::new(
                     "destination_conf",
                     ProblemCode::InvalidDestination,
@@ -359,7 +359,7 @@ impl Found {
                 problems: self.problems,
             })
         } else {
-            Some(Error::Filter(crate::filter::FilterError::new(self.problems)))
+            Some(Error::Filter(escpush_filter::FilterError::new(self.problems)))
         }
     }
 }
@@ -369,7 +369,7 @@ fn check_dataset(name: &str, scope: Option<DatasetScope>, found: &mut Found) -> 
         Ok(d) => return Some(d),
         Err(_) if name.is_empty() => "a job needs a dataset, like \"http_requests\"".to_owned(),
         // A dataset of the other scope, in `Dataset::check_scope`'s words.
-        Err(Error::InvalidInput { message, .. }) => message,
+        Err(escpush_filter::Error::InvalidInput { message, .. }) => message,
         Err(err) => err.to_string(),
     };
     found.job(Problem::new("dataset", ProblemCode::UnknownDataset, message));
@@ -388,7 +388,10 @@ fn check_extra(extra: &Map<String, Value>, dataset: Option<&Dataset>, found: &mu
             found.job(Problem::new(
                 key.clone(),
                 ProblemCode::UnknownMember,
-                format!("`{}` is not a field of a log-push job{hint}", crate::shown::escape(key)),
+                format!(
+                    "`{}` is not a field of a log-push job{hint}",
+                    escpush_filter::shown::escape(key)
+                ),
             ));
             continue;
         };

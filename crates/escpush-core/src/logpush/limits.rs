@@ -2,7 +2,7 @@
 //! by the plan (which refuses before it writes) and by the emulator (which refuses the
 //! creation past a limit with the API's message).
 
-use crate::scope::DatasetScope;
+use escpush_filter::DatasetScope;
 
 /// One documented limit on the number of log-push jobs of a scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,9 @@ pub fn job_limits(scope: DatasetScope, dataset: &str) -> impl Iterator<Item = &'
 }
 
 /// The limit a new job of `dataset` would break on a scope holding jobs of the `held`
-/// datasets (one entry per job), if any: the emulator's check of a creation.
+/// datasets (one entry per job), if any: the emulator's check of a creation (a client's
+/// plan checks its whole write order instead, `plan_jobs`).
+#[cfg(any(test, feature = "emulator"))]
 pub fn limit_reached(scope: DatasetScope, held: &[&str], dataset: &str) -> Option<&'static JobLimit> {
     job_limits(scope, dataset).find(|limit| held.iter().filter(|d| limit.counts(d)).count() >= limit.max)
 }

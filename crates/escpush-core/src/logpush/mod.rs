@@ -12,7 +12,7 @@
 //!   and nothing else, checked as a creation on the stored job with the changes;
 //! - [`plan_jobs`] / [`plan_job`]: jobs kept in code, by name: what to create, update (field
 //!   by field), leave alone or delete, compared by meaning (filters by
-//!   [`Filter::equivalent`](crate::Filter::equivalent)), refused past the API's job limits
+//!   [`Filter::equivalent`](escpush_filter::Filter::equivalent)), refused past the API's job limits
 //!   ([`JOB_LIMITS`]) and ordered so that a failure loses no job.
 //!
 //! Files: `fields` (the job field table, [`JOB_FIELDS`]: every field's type, values, secrecy,
@@ -20,57 +20,49 @@
 //! `destination` (destination_conf and its redaction), `job` (the payload, its builder and
 //! checks), `requests` (JobOp and the
 //! readers of the answers), `update` (the safe update), `compare` (fields by meaning),
-//! `limits` (how many jobs a scope holds), `plan` (ensure and apply), `origin` (the
+//! `limits` (how many jobs a scope holds), `document` (a jobs document's desired jobs and
+//! references), `plan` (ensure and apply), `origin` (the
 //! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
 //! sessions).
 
 mod compare;
 mod credentials;
 mod destination;
-mod export;
+mod document;
 mod fields;
-mod formats;
-mod hcl;
 mod instant_logs;
 mod job;
 mod limits;
 mod options;
 mod origin;
 mod plan;
-mod provider;
 mod requests;
 #[cfg(test)]
 mod tests;
-mod tfplan;
 mod update;
 
-pub use compare::{field_drift, job_filter, logpull_options_equal, FieldDrift};
-pub use credentials::resolve_job_references;
+pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};
+pub use credentials::{escape_references, resolve_job_references};
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
-pub use export::export_jobs;
+pub use document::{desired_jobs, resolve_references};
 pub(crate) use fields::job_secrets;
 pub use fields::{
-    job_record, redact_job, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
+    redact_job, shown_value, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
     OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
-pub use formats::{ExportFormat, FilterForm, UnknownName};
-pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
     INSTANT_LOGS_RULES, MAX_ACTIVE_SESSIONS,
 };
 pub use job::{JobSpec, JobSpecBuilder};
-pub use limits::{job_limits, limit_reached, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
-pub use options::{field_list_problems, LogpullOptions, Timestamps};
+#[cfg(feature = "emulator")]
+pub use limits::limit_reached;
+pub use limits::{job_limits, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
+pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
-pub use plan::resolve_references;
-pub use plan::{
-    desired_jobs, plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions,
-};
-pub use provider::{
-    terraform_import_id, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
-};
+pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use tfplan::check_terraform_plan;
-pub use update::{check_update, updated_record, JobUpdate};
+pub use update::{check_update, JobUpdate};
+#[cfg(any(test, feature = "emulator"))]
+pub use {fields::job_record, update::updated_record};

@@ -3,10 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::problem::{Problem, ProblemCode};
-use crate::suggest;
+use escpush_filter::Dataset;
+use escpush_filter::{field_list_problems, suggest};
+use escpush_filter::{Problem, ProblemCode};
 
 /// The `timestamps` option: how the job writes timestamp fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -224,7 +224,7 @@ impl LogpullOptions {
     }
 
     /// The problems of these options for a dataset: no field named, fields it does not
-    /// have or named twice ([`field_list_problems`], the rule of every list of fields).
+    /// have or named twice ([`field_list_problems`](escpush_filter::field_list_problems), the rule of every list of fields).
     pub fn problems(&self, dataset: &Dataset) -> Vec<Problem> {
         field_list_problems(
             "logpull_options.fields",
@@ -265,54 +265,4 @@ impl FromStr for LogpullOptions {
     fn from_str(s: &str) -> Result<Self, Error> {
         LogpullOptions::parse(s)
     }
-}
-
-/// The one rule of a list of a dataset's field names (`logpull_options`' `fields`,
-/// `output_options.field_names`, an Instant Logs session's `fields`): at least one name
-/// (there is no "every field": api-configuration.mdx, "you need to specify the fields
-/// names"), each a string, not empty, a field of the dataset (with a did-you-mean), and
-/// named once. `path` is the list's (`logpull_options.fields`), an entry's problem is at
-/// `path[i]`; `names` holds `None` for an entry that is not a string.
-///
-/// An unknown field is [`ProblemCode::UnknownField`]; every other problem has `code`, the
-/// code of the value the list is part of (`invalid_option` for `logpull_options`, whose every
-/// problem has it; `invalid_value` for a field's value), so that each value keeps one code.
-pub fn field_list_problems<'a>(
-    path: &str,
-    names: impl IntoIterator<Item = Option<&'a str>>,
-    dataset: &Dataset,
-    code: ProblemCode,
-) -> Vec<Problem> {
-    let list = path.rsplit('.').next().unwrap_or(path);
-    let names: Vec<Option<&str>> = names.into_iter().collect();
-    if names.is_empty() {
-        return vec![Problem::new(path, code, format!("name at least one field in `{list}`"))];
-    }
-    let mut problems = Vec::new();
-    for (i, name) in names.iter().enumerate() {
-        let at = format!("{path}[{i}]");
-        match name {
-            None => problems.push(Problem::new(at, code, "a field name is a string")),
-            Some("") => problems.push(Problem::new(
-                at,
-                code,
-                format!("an empty field name in `{list}`; name a field of {}", dataset.name()),
-            )),
-            Some(name) if dataset.field(name).is_none() => {
-                let hint = suggest::did_you_mean(dataset.suggest_field(name));
-                problems.push(Problem::new(
-                    at,
-                    ProblemCode::UnknownField,
-                    format!("`{}` is not a field of {}{hint}", suggest::cut(name), dataset.name()),
-                ));
-            }
-            Some(name) if names[..i].contains(&Some(name)) => problems.push(Problem::new(
-                at,
-                code,
-                format!("`{}` is listed twice in `{list}`", suggest::cut(name)),
-            )),
-            Some(_) => {}
-        }
-    }
-    problems
 }

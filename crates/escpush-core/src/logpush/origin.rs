@@ -13,11 +13,11 @@
 
 use serde_json::{json, Value};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::json::json_kind;
-use crate::problem::{Problem, ProblemCode};
-use crate::scope::DatasetScope;
+use escpush_filter::json_kind;
+use escpush_filter::Dataset;
+use escpush_filter::DatasetScope;
+use escpush_filter::{Problem, ProblemCode};
 
 use super::options::LogpullOptions;
 

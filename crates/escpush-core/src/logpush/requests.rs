@@ -4,14 +4,14 @@
 
 use serde_json::{Map, Value};
 
-use crate::dataset::Dataset;
 use crate::endpoints::Endpoint;
 use crate::envelope::read_list;
 use crate::error::Error;
-use crate::json::json_kind;
 use crate::operation::Operation;
 use crate::request::Request;
 use crate::scope::Scope;
+use escpush_filter::json_kind;
+use escpush_filter::Dataset;
 
 use super::destination::DestinationConf;
 use super::fields::JobField;
@@ -79,7 +79,7 @@ impl std::fmt::Debug for JobOp<'_> {
             JobOp::ValidateOwnership(conf, _) => f
                 .debug_tuple("ValidateOwnership")
                 .field(conf)
-                .field(&crate::shown::MASK)
+                .field(&escpush_filter::MASK)
                 .finish(),
             JobOp::ValidateDestination(conf) => f.debug_tuple("ValidateDestination").field(conf).finish(),
             JobOp::DestinationExists(conf) => f.debug_tuple("DestinationExists").field(conf).finish(),

@@ -10,15 +10,14 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::problem::{Problem, ProblemCode};
-use crate::scope::DatasetScope;
+use escpush_filter::Dataset;
+use escpush_filter::DatasetScope;
+use escpush_filter::{Problem, ProblemCode};
 
 use super::compare::filter_value;
 use super::destination::{same_conf, DestinationConf};
-use super::fields::{InRecord, JobField, JobFieldType, JOB_FIELDS};
+use super::fields::{JobField, JOB_FIELDS};
 use super::job::{challenge_problem, JobSpec};
 
 /// A checked `PUT {scope}/logpush/jobs/{id}` body: the fields the caller changes, and
@@ -220,7 +219,11 @@ pub fn check_update(stored: &Map<String, Value>, body: &Map<String, Value>, scop
 /// a creation stores it (the destination as [`DestinationConf`] reads it, trimmed; a filter
 /// as its canonical JSON text, [`JobSpec::to_body`]'s); the rest as it was (a `PUT` changes
 /// only what it sends: example-logpush-curl.mdx). The challenge is never kept.
+#[cfg(any(test, feature = "emulator"))]
 pub fn updated_record(record: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
+    use super::fields::{InRecord, JobFieldType};
+    use escpush_filter::Filter;
+
     let mut out = record.clone();
     for (key, value) in body {
         let Some(field) = JobField::get(key).filter(|f| f.update && f.record != InRecord::Never) else {
@@ -305,7 +308,7 @@ fn check_body(
             .iter()
             .all(|p| root(&p.path) == "filter" && p.code != ProblemCode::InvalidJson)
     {
-        Err(Error::Filter(crate::filter::FilterError::new(mine)))
+        Err(Error::Filter(escpush_filter::FilterError::new(mine)))
     } else {
         Err(Error::Invalid { problems: mine })
     }

@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use escpush_core::{DatasetScope, EscSecret, EscState, JobSpec, Scope};
+use escpush_core::{EscSecret, EscState, JobSpec, Scope};
 use escpush_emulator::Emulator;
+use escpush_filter::DatasetScope;
 use escpush_http::Client;
 
 /// Requests per round (one more every tenth round, for the secret).
