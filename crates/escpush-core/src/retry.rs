@@ -152,6 +152,11 @@ pub enum RetryEnd {
     OutcomeUnknown { check: String, after: Option<u16> },
 }
 
+/// The longest a call lasts: a longer timeout (about 136 years) is this one, as good as
+/// none, and what a clock holds. [`Retry::timeout`] is the one deadline of a call: the
+/// transport bounds its attempts by it and the machine its waits.
+pub const MAX_CALL_TIMEOUT: Duration = Duration::from_secs(u32::MAX as u64);
+
 /// What a transport says to check when an endpoint names no check of its own.
 pub const DEFAULT_OUTCOME_CHECK: &str =
     "find out whether it did before sending it again (it is not sent again by itself)";
@@ -174,7 +179,8 @@ pub struct Retry {
 
 impl Retry {
     /// The retries of a call of `req` under `policy`, the whole call within `timeout` (every
-    /// attempt and wait: the time given to [`Retry::feed`] counts from the call's start).
+    /// attempt and wait: the time given to [`Retry::feed`] counts from the call's start),
+    /// cut to [`MAX_CALL_TIMEOUT`].
     pub fn new(req: &Request, policy: RetryPolicy, timeout: Duration) -> Self {
         Retry {
             class: req.retry,
@@ -184,11 +190,17 @@ impl Retry {
                 .clone()
                 .unwrap_or_else(|| DEFAULT_OUTCOME_CHECK.to_owned()),
             policy,
-            timeout,
+            timeout: timeout.min(MAX_CALL_TIMEOUT),
             attempt: 0,
             maybe_done: None,
             asked_by: None,
         }
+    }
+
+    /// The call's timeout, from its start: the deadline a transport sets on its attempts (the
+    /// one given to [`Retry::new`], cut to [`MAX_CALL_TIMEOUT`]).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// The attempt to make or being made (0 is the first).
@@ -466,6 +478,32 @@ mod tests {
             RetryStep::End(RetryEnd::ReadMayHaveChanged {
                 check: "list the jobs".to_owned()
             })
+        );
+    }
+
+    #[test]
+    fn a_timeout_past_what_a_clock_holds_is_the_one_deadline_of_the_call() {
+        // A timeout and a cap of 1e19 s: the transport's deadline and the machine's waits are
+        // one, MAX_CALL_TIMEOUT, so a wait of 9,999,999,999 s (past it) stops the call at once
+        // (the machine had judged the waits by the raw timeout and slept 136 years).
+        let huge = Duration::from_secs(10_000_000_000_000_000_000);
+        let policy = RetryPolicy {
+            max_retry_after: huge,
+            ..policy()
+        };
+        let mut r = Retry::new(&request(RetryClass::Safe), policy, huge);
+        assert_eq!(r.timeout(), MAX_CALL_TIMEOUT);
+        let asked = Duration::from_secs(9_999_999_999);
+        assert_eq!(
+            r.feed(
+                Attempt::Answered {
+                    status: 503,
+                    retry_after: Some(asked)
+                },
+                Duration::ZERO,
+                0.0
+            ),
+            RetryStep::End(RetryEnd::RetryLater { retry_after: asked })
         );
     }
 

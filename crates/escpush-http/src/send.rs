@@ -96,11 +96,10 @@ impl Client {
         secrets: &Secrets,
     ) -> Result<T, Error> {
         let started = Instant::now();
-        // A timeout too large for the clock is as good as none.
-        let deadline = started
-            .checked_add(self.timeout)
-            .unwrap_or_else(|| started + Duration::from_secs(u64::from(u32::MAX)));
         let mut retry = Retry::new(req, self.retry, self.timeout);
+        // The one deadline of the call, the machine's (a timeout past what a clock holds is
+        // cut to `MAX_CALL_TIMEOUT`, 136 years, which a monotonic clock adds without overflow).
+        let deadline = started + retry.timeout();
         loop {
             let attempt = retry.attempt();
             let sent = Instant::now();
