@@ -437,10 +437,10 @@ mod tests {
         assert!(Endpoint::JobDelete.request(&zone, &["7"]).unwrap().retry.is_safe());
         // A DELETE's repeat that meets 404 after a lost answer is the deletion done; no other
         // endpoint reads an error so.
-        assert!(Endpoint::JobDelete
-            .request(&zone, &["7"])
-            .unwrap()
-            .done_by_earlier_attempt(404));
+        assert_eq!(
+            Endpoint::JobDelete.request(&zone, &["7"]).unwrap().done_on_repeat,
+            Some(404)
+        );
         for e in Endpoint::ALL.iter().filter(|e| **e != Endpoint::JobDelete) {
             assert_eq!(e.done_on_repeat(), None, "{e}");
         }

@@ -101,12 +101,6 @@ impl Request {
     /// with no `result` (the earlier attempt's answer, and what it held, were lost).
     pub const DONE_BY_EARLIER_ATTEMPT: &'static [u8] = br#"{"success":true,"errors":[],"messages":[],"result":null}"#;
 
-    /// Whether `status`, answering a repeat after an attempt that may have taken effect,
-    /// means that attempt did it (see [`Request::done_on_repeat`]).
-    pub fn done_by_earlier_attempt(&self, status: u16) -> bool {
-        self.done_on_repeat == Some(status)
-    }
-
     /// Sets [`Request::done_on_repeat`].
     #[must_use]
     pub fn with_done_on_repeat(mut self, status: Option<u16>) -> Self {
