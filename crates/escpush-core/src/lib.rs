@@ -52,7 +52,7 @@ mod scope;
 
 /// The filter language and the dataset schemas: the crate `escpush-filter`, of the version
 /// this crate is built with (so that a [`Filter`](filter::Filter) given to a job is the type
-/// the job takes). Its names are the filter crate's own: `escpush_filter::Filter` is
+/// the job takes). Its names are the filter crate's own: `escpush_core::filter::Filter` is
 /// `escpush_filter::Filter`.
 pub use escpush_filter as filter;
 
@@ -98,5 +98,7 @@ pub use logpush::{
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};
-pub use retry::{Attempt, Retry, RetryEnd, RetryPolicy, RetryReason, RetryStep, DEFAULT_OUTCOME_CHECK};
+pub use retry::{
+    Attempt, Retry, RetryEnd, RetryPolicy, RetryReason, RetryStep, DEFAULT_OUTCOME_CHECK, MAX_CALL_TIMEOUT,
+};
 pub use scope::{Scope, ScopeId};

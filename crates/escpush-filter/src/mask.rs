@@ -5,7 +5,7 @@
 //! ([`secret_forms`]); URLs shown without their credentials ([`redact_url`], [`mask_urls`],
 //! [`url_credentials`]). Which values are secrets is not this module's to say: the API's
 //! secrets (credentials of a destination, an ESC secret, the secret job fields) are
-//! `escpush-core`'s (`escpush_filter::body_secrets`), the credentials of an object store
+//! `escpush-core`'s (`escpush_core::body_secrets`), the credentials of an object store
 //! escpush-scan's. It lives here, below every module that shows a text, so that the filter
 //! language's messages and a log scan's errors share it.
 
@@ -318,7 +318,7 @@ fn value_after(bytes: &[u8], at: usize) -> bool {
 
 /// The secrets of one call (its credentials, the secrets of its body), and their removal
 /// from any text the call shows: see the module's rule. Which values of an API body are
-/// secrets is `escpush-core`'s to say (`escpush_filter::body_secrets`). Its `Debug` shows how many it holds,
+/// secrets is `escpush-core`'s to say (`escpush_core::body_secrets`). Its `Debug` shows how many it holds,
 /// never one of them.
 #[derive(Clone, Default)]
 pub struct Secrets {

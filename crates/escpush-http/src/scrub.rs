@@ -1,6 +1,7 @@
 //! The secrets of one call, and their removal from every text the call's error shows: a
 //! server may echo the request's headers or body in its error message. What is a secret,
-//! and how a text is scrubbed of it, is core's `redact` module; this adds the credentials.
+//! is core's `redact` module (`body_secrets`, the secret headers), and how a text is scrubbed
+//! of it escpush-filter's `mask.rs`; this adds the credentials.
 
 use escpush_core::Request;
 use escpush_filter::Secrets as CoreSecrets;

@@ -55,7 +55,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     // A scan's most worker threads (escpush-scan's), the CLI's `--threads` range.
     m.add("_MAX_SCAN_THREADS", escpush_scan::MAX_THREADS)?;
-    // What is secret and how it is shown (core's redact module), for the displays.
+    // How a secret is shown (escpush-filter's mask), for the displays.
     m.add("_MASK", escpush_filter::MASK)?;
     m.add(
         "_SECRET_BODY_KEYS",

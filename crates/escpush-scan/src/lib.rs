@@ -1,6 +1,6 @@
 //! Preview a log-push filter on real logs: stream NDJSON files through a compiled filter.
 //!
-//! The evaluation rules live in `escpush-core` ([`escpush_filter::CompiledFilter`]); this crate
+//! The evaluation rules live in `escpush-filter` ([`escpush_filter::CompiledFilter`]); this crate
 //! moves the bytes. It reads files (plain NDJSON, or gzip, recognised by its magic bytes),
 //! several in a row, or stdin, in fixed-size chunks, and evaluates the chunks on every core:
 //!
@@ -80,7 +80,7 @@ pub use breakdown::{
     MIN_HELD_GROUPS, OTHER_LABEL,
 };
 pub use error::ScanError;
-/// Kept here for the users of `escpush_scan::format_time`; the one definition is in core.
+/// Kept here for the users of `escpush_scan::format_time`; the one definition is escpush-filter's.
 pub use escpush_filter::format_time;
 #[doc(hidden)] // for the benchmark's `scan_count --inflate-only`: not part of the API
 pub use gzip::Gunzip;

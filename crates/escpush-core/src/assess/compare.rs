@@ -13,7 +13,7 @@ use super::replacements::{guide, Replacement, COOKIES, CUSTOM_ERROR, REDIRECT, R
 use crate::esc::EscSecret;
 use escpush_filter::{mask_secret_forms, mask_secret_forms_bytes};
 
-/// `text` with `secret` masked where the redaction rule hides it (core's `redact` module:
+/// `text` with `secret` masked where the redaction rule hides it (escpush-filter's `mask.rs`:
 /// anywhere when it is long, where it stands alone when it is short), in every form a site
 /// may reflect it ([`secret_forms`](escpush_filter::secret_forms): percent-encoded in a URL, ...).
 pub(crate) fn mask_text(text: &str, secret: &EscSecret) -> String {
