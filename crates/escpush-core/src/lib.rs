@@ -92,8 +92,12 @@ pub use logpush::{
 pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
     Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
-    LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
+    LogpullOptions, OptionDefault, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
     OUTPUT_OPTIONS,
+};
+pub use logpush::{
+    Batch, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
+    UNDOCUMENTED,
 };
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};

@@ -207,6 +207,18 @@ impl OptionValue {
     }
 }
 
+/// What a job does when its `output_options` leave a key out (or give it `null`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionDefault {
+    /// Nothing: the key is off (no template, no batch prefix, no field list).
+    Nothing,
+    /// This value, as JSON text (`"\"unixnano\""`, `1`, `false`), for every output type.
+    Json(&'static str),
+    /// A text that depends on `output_type`: one `(output_type, text)` per value of its row.
+    PerOutputType(&'static [(&'static str, &'static str)]),
+}
+
 /// One key of a job's `output_options`: one row of [`OUTPUT_OPTIONS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -214,19 +226,32 @@ pub struct OutputOption {
     pub name: &'static str,
     pub value: OptionValue,
     pub nullable: bool,
+    /// What the job does without it (log-output-options.mdx; the job formatter reads it).
+    pub default: OptionDefault,
     pub datasets: AppliesTo,
     pub source: &'static str,
 }
 
-const fn option(name: &'static str, value: OptionValue, nullable: bool, source: &'static str) -> OutputOption {
+const fn option(
+    name: &'static str,
+    value: OptionValue,
+    nullable: bool,
+    default: OptionDefault,
+    source: &'static str,
+) -> OutputOption {
     OutputOption {
         name,
         value,
         nullable,
+        default,
         datasets: AppliesTo::All,
         source,
     }
 }
+
+/// The defaults log-output-options.mdx gives ("Default output_options for `ndjson`" and
+/// "for CSV", and the list of settings), by key.
+const NDJSON_CSV: &str = "log-output-options.mdx (Examples: the defaults of each output_type)";
 
 /// Every key of `output_options` (schema `logpush_output_options`, SDK 5.9 `OutputOptions`,
 /// log-output-options.mdx). Where they differ: the key is `CVE-2021-44228` (SDK, docs; the
@@ -239,42 +264,83 @@ pub const OUTPUT_OPTIONS: &[OutputOption] = &[
         "field_names",
         OptionValue::FieldNames,
         false,
+        OptionDefault::Nothing,
         "schema; api-configuration.mdx",
     ),
-    option("output_type", OptionValue::OneOf(&["ndjson", "csv"]), false, "schema"),
-    option("batch_prefix", OptionValue::Text, true, "schema"),
-    option("batch_suffix", OptionValue::Text, true, "schema"),
-    option("record_prefix", OptionValue::Text, true, "schema"),
-    option("record_suffix", OptionValue::Text, true, "schema"),
-    option("record_template", OptionValue::Text, true, "schema"),
-    option("record_delimiter", OptionValue::Text, true, "schema"),
-    option("field_delimiter", OptionValue::Text, true, "schema"),
+    option(
+        "output_type",
+        OptionValue::OneOf(&["ndjson", "csv"]),
+        false,
+        OptionDefault::Json("\"ndjson\""),
+        "schema; log-output-options.mdx",
+    ),
+    option("batch_prefix", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
+    option("batch_suffix", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
+    option(
+        "record_prefix",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", "{"), ("csv", "")]),
+        NDJSON_CSV,
+    ),
+    option(
+        "record_suffix",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", "}\n"), ("csv", "\n")]),
+        NDJSON_CSV,
+    ),
+    option(
+        "record_template",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema; log-output-options.mdx (its subset of Go's text/template)",
+    ),
+    option("record_delimiter", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
+    option(
+        "field_delimiter",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", ","), ("csv", ",")]),
+        NDJSON_CSV,
+    ),
     option(
         "timestamp_format",
         OptionValue::OneOf(&["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]),
         false,
-        "schema; SDK 5.9; changelog 2026-03-25",
+        OptionDefault::Json("\"unixnano\""),
+        "schema; SDK 5.9; changelog 2026-03-25; log-output-options.mdx (default unixnano)",
     ),
     option(
         "sample_rate",
         OptionValue::Fraction,
         true,
-        "api-configuration.mdx (Sampling rate); SDK 5.9",
+        OptionDefault::Json("1"),
+        "api-configuration.mdx (Sampling rate); SDK 5.9; log-output-options.mdx (default 1.0)",
     ),
     option(
         "CVE-2021-44228",
         OptionValue::Bool,
         true,
+        OptionDefault::Json("false"),
         "SDK 5.9; log-output-options.mdx",
     ),
     OutputOption {
         name: "merge_subrequests",
         value: OptionValue::Bool,
         nullable: true,
+        default: OptionDefault::Json("false"),
         datasets: AppliesTo::Only(&["http_requests"]),
         source: "SDK 5.9 OutputOptions",
     },
-    option("stringify_object", OptionValue::Bool, true, "bigquery.mdx"),
+    option(
+        "stringify_object",
+        OptionValue::Bool,
+        true,
+        OptionDefault::Json("false"),
+        "bigquery.mdx",
+    ),
 ];
 
 impl OutputOption {
