@@ -92,8 +92,8 @@ pub use logpush::{
 pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
     Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
-    LogpullOptions, OptionDefault, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
-    OUTPUT_OPTIONS,
+    LogpullOptions, OptionDefault, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS,
+    JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use logpush::{
     Batch, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,

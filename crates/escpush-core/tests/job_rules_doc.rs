@@ -83,6 +83,21 @@ fn option_default(d: OptionDefault) -> String {
     }
 }
 
+/// The formatter's choices where the docs are silent.
+fn undocumented(out: &mut String) {
+    out.push_str(
+        "\n## What a job delivers, where the docs are silent\n\n\
+         escpush's formatter (`crates/escpush-core/src/logpush/output/`) writes a log line as the job's \
+         `output_options` say (log-output-options.mdx: the defaults above, each `output_type`, prefixes, \
+         suffixes, delimiters, `record_template`, `timestamp_format`, `sample_rate`, `CVE-2021-44228`); every \
+         example of that page is one of its tests. What the page does not say, escpush chooses:\n\n\
+         | case | not documented; escpush does |\n|---|---|\n",
+    );
+    for u in UNDOCUMENTED {
+        let _ = writeln!(out, "| {} | {} |", cell(u.case), cell(u.choice));
+    }
+}
+
 fn render() -> String {
     let mut out = String::new();
     out.push_str(
@@ -132,17 +147,7 @@ fn render() -> String {
             cell(o.source)
         );
     }
-    out.push_str(
-        "\n## What a job delivers, where the docs are silent\n\n\
-         escpush's formatter (`crates/escpush-core/src/logpush/output/`) writes a log line as the job's \
-         `output_options` say (log-output-options.mdx: the defaults above, each `output_type`, prefixes, \
-         suffixes, delimiters, `record_template`, `timestamp_format`, `sample_rate`, `CVE-2021-44228`); every \
-         example of that page is one of its tests. What the page does not say, escpush chooses:\n\n\
-         | case | not documented; escpush does |\n|---|---|\n",
-    );
-    for u in UNDOCUMENTED {
-        let _ = writeln!(out, "| {} | {} |", cell(u.case), cell(u.choice));
-    }
+    undocumented(&mut out);
     out.push_str(
         "\n## Destinations\n\n`destination_conf` is `<scheme>://<path>?<params>` with one of these schemes; \
          an `s3` destination names its `region` (the destination-exists check alone takes one without, as \

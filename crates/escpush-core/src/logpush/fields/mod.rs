@@ -274,8 +274,20 @@ pub const OUTPUT_OPTIONS: &[OutputOption] = &[
         OptionDefault::Json("\"ndjson\""),
         "schema; log-output-options.mdx",
     ),
-    option("batch_prefix", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
-    option("batch_suffix", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
+    option(
+        "batch_prefix",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
+    option(
+        "batch_suffix",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
     option(
         "record_prefix",
         OptionValue::Text,
@@ -297,7 +309,13 @@ pub const OUTPUT_OPTIONS: &[OutputOption] = &[
         OptionDefault::Nothing,
         "schema; log-output-options.mdx (its subset of Go's text/template)",
     ),
-    option("record_delimiter", OptionValue::Text, true, OptionDefault::Nothing, "schema"),
+    option(
+        "record_delimiter",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
     option(
         "field_delimiter",
         OptionValue::Text,

@@ -136,8 +136,9 @@ impl OutputFormat {
     /// ```
     pub fn from_output_options(options: &Value, dataset: &Dataset) -> Result<OutputFormat, Error> {
         let invalid = |problems: Vec<Problem>| Error::Invalid { problems };
-        let row = JobField::get("output_options").expect("output_options is a job field");
-        let mut problems = row.problems(options, Some(dataset));
+        let mut problems = JobField::get("output_options")
+            .map(|row| row.problems(options, Some(dataset)))
+            .unwrap_or_default();
         let Some(given) = options.as_object() else {
             if problems.is_empty() {
                 problems.push(problem("output_options", "`output_options` takes an object"));
@@ -257,7 +258,11 @@ impl OutputFormat {
         format.is_time = format
             .field_names
             .iter()
-            .map(|f| dataset.field(f).is_some_and(|s| s.field_type() == FieldType::IntOrString))
+            .map(|f| {
+                dataset
+                    .field(f)
+                    .is_some_and(|s| s.field_type() == FieldType::IntOrString)
+            })
             .collect();
         format
     }
@@ -385,15 +390,25 @@ mod tests {
 
     #[test]
     fn the_enums_are_the_rows_values() {
-        assert_eq!(OutputType::ALL.map(OutputType::name).to_vec(), row_values("output_type"));
-        assert_eq!(TimestampFormat::ALL.map(TimestampFormat::name).to_vec(), row_values("timestamp_format"));
+        assert_eq!(
+            OutputType::ALL.map(OutputType::name).to_vec(),
+            row_values("output_type")
+        );
+        assert_eq!(
+            TimestampFormat::ALL.map(TimestampFormat::name).to_vec(),
+            row_values("timestamp_format")
+        );
     }
 
     #[test]
     fn the_formatter_reads_every_key_and_each_default_is_of_its_row() {
         let mut f = OutputFormat::resolve(&Map::new(), Dataset::get("http_requests", None).unwrap());
         for row in OUTPUT_OPTIONS {
-            assert!(f.set(row.name, &Value::Null), "{} is no key the formatter reads", row.name);
+            assert!(
+                f.set(row.name, &Value::Null),
+                "{} is no key the formatter reads",
+                row.name
+            );
             match row.default {
                 OptionDefault::Json(text) => {
                     let v: Value = serde_json::from_str(text).unwrap();

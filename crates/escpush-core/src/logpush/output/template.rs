@@ -89,6 +89,7 @@ enum Action<'a> {
 }
 
 /// Why an action is refused: it is unclosed, or not of the subset.
+#[derive(Clone, Copy)]
 enum Why {
     Unclosed,
     NotAllowed(usize),
@@ -161,7 +162,11 @@ fn interpreted(text: &str) -> Result<(usize, String), Option<&'static str>> {
     while let Some((i, c)) = chars.next() {
         match c {
             '"' => return Ok((i + 1, out)),
-            '\n' => return Err(Some("a constant in double quotes holds no line break (use a raw `...` constant)")),
+            '\n' => {
+                return Err(Some(
+                    "a constant in double quotes holds no line break (use a raw `...` constant)",
+                ))
+            }
             '\\' => {
                 let Some((_, e)) = chars.next() else { return Err(None) };
                 let simple = match e {
@@ -199,7 +204,11 @@ fn interpreted(text: &str) -> Result<(usize, String), Option<&'static str>> {
                     // A byte: Go writes it as it is; escpush keeps text UTF-8, so only ASCII.
                     match u8::try_from(code).ok().filter(u8::is_ascii) {
                         Some(b) => out.push(char::from(b)),
-                        None => return Err(Some("a byte escape in a constant above \\x7f (write the character itself)")),
+                        None => {
+                            return Err(Some(
+                                "a byte escape in a constant above \\x7f (write the character itself)",
+                            ))
+                        }
                     }
                 } else {
                     match char::from_u32(code) {
@@ -264,7 +273,10 @@ mod tests {
             ]
         );
         assert_eq!(parts("a{{/* x }} y */}}b"), [Text("ab".into())]);
-        assert_eq!(parts("\"{{`double{{curly}}braces`}}\""), [Text("\"double{{curly}}braces\"".into())]);
+        assert_eq!(
+            parts("\"{{`double{{curly}}braces`}}\""),
+            [Text("\"double{{curly}}braces\"".into())]
+        );
         assert_eq!(parts(r#"{{ "a\tb\"\u00e9\x41\101" }}"#), [Text("a\tb\"éAA".into())]);
         assert_eq!(parts(r#"{{"}}"}}"#), [Text("}}".into())]);
         assert_eq!(parts("}} {"), [Text("}} {".into())]);

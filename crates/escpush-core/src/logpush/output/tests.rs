@@ -29,13 +29,19 @@ const LINES: [&str; 3] = [
 /// The bytes one batch of [`LINES`] delivers under `options`.
 fn deliver(options: &Value) -> String {
     let format = OutputFormat::from_output_options(options, http()).unwrap();
-    let out = Formatter::new(&format).deliver(LINES.iter().map(|l| l.as_bytes())).unwrap();
+    let out = Formatter::new(&format)
+        .deliver(LINES.iter().map(|l| l.as_bytes()))
+        .unwrap();
     String::from_utf8(out).unwrap()
 }
 
 fn message(err: Error) -> String {
     match err {
-        Error::Invalid { problems } => problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect(),
+        Error::Invalid { problems } => problems
+            .iter()
+            .map(|p| format!("{}: {}", p.path, p.message))
+            .collect::<Vec<_>>()
+            .join("; "),
         other => other.to_string(),
     }
 }
@@ -53,10 +59,12 @@ fn docs_ndjson() {
     );
     // "Default output_options for `ndjson`": the same bytes when given explicitly.
     let mut explicit = options.clone();
-    explicit
-        .as_object_mut()
-        .unwrap()
-        .extend(json!({"record_prefix": "{", "record_suffix": "}\n", "field_delimiter": ","}).as_object().unwrap().clone());
+    explicit.as_object_mut().unwrap().extend(
+        json!({"record_prefix": "{", "record_suffix": "}\n", "field_delimiter": ","})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
     assert_eq!(deliver(&explicit), deliver(&options));
     // No output_type: ndjson ("default `ndjson`").
     let untyped = json!({"field_names": ["ClientIP", "EdgeStartTimestamp", "RayID"]});
@@ -106,10 +114,12 @@ fn docs_csv() {
     );
     // "Default output_options for CSV".
     let mut explicit = options.clone();
-    explicit
-        .as_object_mut()
-        .unwrap()
-        .extend(json!({"record_suffix": "\n", "field_delimiter": ","}).as_object().unwrap().clone());
+    explicit.as_object_mut().unwrap().extend(
+        json!({"record_suffix": "\n", "field_delimiter": ","})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
     assert_eq!(deliver(&explicit), deliver(&options));
 }
 
@@ -192,10 +202,11 @@ fn docs_logpull_options_migrate_to_output_options() {
                    "timestamp_format": "rfc3339", "CVE-2021-44228": true}),
         ),
     ] {
-        let from_logpull = OutputFormat::from_logpull_options(&LogpullOptions::parse(logpull).unwrap(), http()).unwrap();
+        let from_logpull =
+            OutputFormat::from_logpull_options(&LogpullOptions::parse(logpull).unwrap(), http()).unwrap();
         let from_output = OutputFormat::from_output_options(&output, http()).unwrap();
         assert_eq!(from_logpull, from_output, "{logpull}");
-        assert_eq!(from_output.sample_rate(), 0.1);
+        assert_eq!(from_output.sample_rate().to_string(), "0.1");
         assert_eq!(from_output.timestamp_format(), TimestampFormat::Rfc3339);
     }
 }
@@ -207,13 +218,13 @@ fn docs_timestamp_formats() {
     let with = |format: &str| {
         deliver(&json!({"field_names": ["EdgeStartTimestamp"], "output_type": "csv", "timestamp_format": format}))
     };
-    assert_eq!(with("unixnano"), "1506702504433000200\n1506702504433000300\n1506702504433000400\n");
+    assert_eq!(
+        with("unixnano"),
+        "1506702504433000200\n1506702504433000300\n1506702504433000400\n"
+    );
     assert_eq!(with("unix"), "1506702504\n1506702504\n1506702504\n");
     assert_eq!(with("rfc3339"), "\"2017-09-29T16:28:24Z\"\n".repeat(3));
-    assert_eq!(
-        with("rfc3339ms"),
-        "\"2017-09-29T16:28:24.433Z\"\n".repeat(3)
-    );
+    assert_eq!(with("rfc3339ms"), "\"2017-09-29T16:28:24.433Z\"\n".repeat(3));
     assert_eq!(
         with("rfc3339ns"),
         "\"2017-09-29T16:28:24.433000200Z\"\n\"2017-09-29T16:28:24.433000300Z\"\n\"2017-09-29T16:28:24.433000400Z\"\n"
@@ -232,13 +243,17 @@ fn docs_cve_2021_44228() {
     assert_eq!(String::from_utf8(out).unwrap(), "x{\"x{jndi:ldap://x}$\"$\"{a}\"\n");
     let off = OutputFormat::from_output_options(&json!({"field_names": ["ClientRequestUserAgent"]}), http()).unwrap();
     let out = Formatter::new(&off).deliver([&line[..]]).unwrap();
-    assert_eq!(out, br#"{"ClientRequestUserAgent":"${jndi:ldap://x}$"}"#.iter().chain(b"\n").copied().collect::<Vec<_>>());
+    assert_eq!(
+        out,
+        br#"{"ClientRequestUserAgent":"${jndi:ldap://x}$"}"#.iter().chain(b"\n").copied().collect::<Vec<_>>()
+    );
 }
 
 /// The list of settings: a template field not in `field_names` "will end up as `null`".
 #[test]
 fn docs_template_field_not_in_field_names_is_null() {
-    let options = json!({"field_names": ["RayID"], "output_type": "csv", "record_template": "{{.RayID}} {{.ClientIP}}"});
+    let options =
+        json!({"field_names": ["RayID"], "output_type": "csv", "record_template": "{{.RayID}} {{.ClientIP}}"});
     assert_eq!(deliver(&options).lines().next(), Some("\"3a6050bcbe121a87\" null"));
 }
 
@@ -255,7 +270,8 @@ fn the_filter_and_sampling_decide_which_lines_are_records() {
     assert_eq!(f.deliver([LINES[1].as_bytes()]).unwrap(), b"");
     assert!(f.deliver([&b"{\"RayID\":"[..]]).is_err());
     // Sampling: deterministic for a seed, near its rate over many lines.
-    let half = OutputFormat::from_output_options(&json!({"field_names": ["RayID"], "sample_rate": 0.25}), http()).unwrap();
+    let half =
+        OutputFormat::from_output_options(&json!({"field_names": ["RayID"], "sample_rate": 0.25}), http()).unwrap();
     let lines: Vec<String> = (0..20_000).map(|i| format!("{{\"RayID\":\"{i:x}\"}}")).collect();
     let kept = |seed| {
         let f = Formatter::new(&half).with_seed(seed);
@@ -271,21 +287,48 @@ fn the_filter_and_sampling_decide_which_lines_are_records() {
 #[test]
 fn refusals_name_the_option() {
     for (options, path, words) in [
-        (json!({"field_names": ["RayID"], "output_type": "xml"}), "output_options.output_type", "\"xml\""),
-        (json!({"field_names": ["RayID"], "sample_rate": 0}), "output_options.sample_rate", "above 0"),
-        (json!({"field_names": ["RayID"], "sample_rate": 1.5}), "output_options.sample_rate", "at most 1"),
-        (json!({"field_names": ["RayID"], "record_template": "{{ if .RayID }}x{{ end }}"}), "output_options.record_template", "`{{ if .RayID }}` at character 1"),
-        (json!({"field_names": ["RayID"], "timestamp_format": "iso"}), "output_options.timestamp_format", "\"iso\""),
+        (
+            json!({"field_names": ["RayID"], "output_type": "xml"}),
+            "output_options.output_type",
+            "\"xml\"",
+        ),
+        (
+            json!({"field_names": ["RayID"], "sample_rate": 0}),
+            "output_options.sample_rate",
+            "above 0",
+        ),
+        (
+            json!({"field_names": ["RayID"], "sample_rate": 1.5}),
+            "output_options.sample_rate",
+            "at most 1",
+        ),
+        (
+            json!({"field_names": ["RayID"], "record_template": "{{ if .RayID }}x{{ end }}"}),
+            "output_options.record_template",
+            "`{{ if .RayID }}` at character 1",
+        ),
+        (
+            json!({"field_names": ["RayID"], "timestamp_format": "iso"}),
+            "output_options.timestamp_format",
+            "\"iso\"",
+        ),
         (json!({"output_type": "csv"}), "output_options.field_names", "not given"),
         (json!({"field_names": ["RayId"]}), "output_options.field_names", "RayID"),
-        (json!({"field_names": ["RayID"], "recordprefix": "x"}), "output_options.recordprefix", "record_prefix"),
+        (
+            json!({"field_names": ["RayID"], "recordprefix": "x"}),
+            "output_options.recordprefix",
+            "record_prefix",
+        ),
     ] {
         let err = message(OutputFormat::from_output_options(&options, http()).unwrap_err());
         assert!(err.contains(path) && err.contains(words), "{options}: {err}");
     }
     let logpull = LogpullOptions::parse("fields=RayID&sample=2").unwrap();
     let err = message(OutputFormat::from_logpull_options(&logpull, http()).unwrap_err());
-    assert!(err.contains("logpull_options.sample") && err.contains("at most 1"), "{err}");
+    assert!(
+        err.contains("logpull_options.sample") && err.contains("at most 1"),
+        "{err}"
+    );
 }
 
 /// A creation with a template the API would refuse is refused, at the template's path.
@@ -296,7 +339,10 @@ fn a_job_with_a_template_outside_the_subset_is_refused_at_creation() {
                "output_options": {"field_names": ["RayID"], "record_template": template}})
     };
     let err = message(JobSpec::from_body(&body("{{ .RayID | printf }}"), DatasetScope::Zone).unwrap_err());
-    assert!(err.contains("output_options.record_template: ") && err.contains("`{{ .RayID | printf }}` at character 1"), "{err}");
+    assert!(
+        err.contains("output_options.record_template: ") && err.contains("`{{ .RayID | printf }}` at character 1"),
+        "{err}"
+    );
     let spec = JobSpec::from_body(&body("{{ .RayID }}"), DatasetScope::Zone).unwrap();
     let format = spec.output_format().unwrap();
     assert_eq!(format.field_names(), ["RayID"]);
@@ -308,7 +354,14 @@ fn a_job_with_a_template_outside_the_subset_is_refused_at_creation() {
 
 // ---- properties ------------------------------------------------------------------------
 
-const FIELDS: [&str; 6] = ["ClientRequestUserAgent", "EdgeResponseStatus", "ClientRequestBytes", "EdgeStartTimestamp", "Cookies", "ClientIP"];
+const FIELDS: [&str; 6] = [
+    "ClientRequestUserAgent",
+    "EdgeResponseStatus",
+    "ClientRequestBytes",
+    "EdgeStartTimestamp",
+    "Cookies",
+    "ClientIP",
+];
 
 fn scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -316,7 +369,9 @@ fn scalar() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |x| x.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |x| x.is_finite())
+            .prop_map(Value::from),
         any::<String>().prop_map(Value::String),
         "[\"\\\\,\\n\\t\\u{0}-\\u{1f}a-zé€😀 ]{0,12}".prop_map(Value::String),
     ]
@@ -326,7 +381,8 @@ fn value() -> impl Strategy<Value = Value> {
     scalar().prop_recursive(3, 16, 4, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z\"]{0,4}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map("[a-z\"]{0,4}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -335,7 +391,10 @@ fn value() -> impl Strategy<Value = Value> {
 fn time() -> impl Strategy<Value = (i64, u32, Value)> {
     (0i64..16_725_225_600, 0u32..1_000_000_000, any::<bool>()).prop_map(|(s, n, as_text)| {
         let written = if as_text {
-            Value::from(format!("{}.{n:09}Z", escpush_filter::format_time(s).trim_end_matches('Z')))
+            Value::from(format!(
+                "{}.{n:09}Z",
+                escpush_filter::format_time(s).trim_end_matches('Z')
+            ))
         } else {
             Value::from(u64::try_from(s).unwrap() * 1_000_000_000 + u64::from(n))
         };

@@ -26,7 +26,6 @@ impl Rules {
             }
         }
         match value {
-            LineValue::Null | LineValue::Missing => out.extend_from_slice(b"null"),
             LineValue::Bool(true) => out.extend_from_slice(b"true"),
             LineValue::Bool(false) => out.extend_from_slice(b"false"),
             LineValue::Int(text) | LineValue::Float(text) => out.extend_from_slice(text),
@@ -40,7 +39,8 @@ impl Rules {
                     self.string(&text, out);
                 }
             }
-            // A kind of value escpush-filter adds later: as null until this file knows it.
+            // Null, missing, and a kind of value escpush-filter adds later (as null until this
+            // file knows it).
             _ => out.extend_from_slice(b"null"),
         }
     }
@@ -96,7 +96,8 @@ pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
                 let _ = std::io::Write::write_fmt(out, format_args!("\\u{b:04x}"));
             }
             0xED if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() => {
-                let code = (u32::from(b & 0x0F) << 12) | (u32::from(text[i + 1] & 0x3F) << 6) | u32::from(text[i + 2] & 0x3F);
+                let code =
+                    (u32::from(b & 0x0F) << 12) | (u32::from(text[i + 1] & 0x3F) << 6) | u32::from(text[i + 2] & 0x3F);
                 let _ = std::io::Write::write_fmt(out, format_args!("\\u{code:04x}"));
                 i += 3;
                 continue;
@@ -154,7 +155,10 @@ mod tests {
 
     #[test]
     fn values_in_each_type() {
-        assert_eq!(ndjson(LineValue::Str(b"a\"b\\c\n\x01\x7f\xc3\xa9<&>"), None), "\"a\\\"b\\\\c\\n\\u0001\x7fé<&>\"");
+        assert_eq!(
+            ndjson(LineValue::Str(b"a\"b\\c\n\x01\x7f\xc3\xa9<&>"), None),
+            "\"a\\\"b\\\\c\\n\\u0001\x7fé<&>\""
+        );
         assert_eq!(csv(LineValue::Str(b"a\"b,c\nd")), "\"a\"\"b,c\nd\"");
         assert_eq!(ndjson(LineValue::Str(&[0xED, 0xA0, 0x80]), None), "\"\\ud800\"");
         assert_eq!(csv(LineValue::Str(&[b'x', 0xED, 0xA0, 0x80])), "\"x\u{FFFD}\"");
@@ -168,7 +172,10 @@ mod tests {
             assert_eq!(ndjson(v, None), text);
             assert_eq!(csv(v), text);
         }
-        assert_eq!(ndjson(LineValue::Array(br#"[1, "a ,b" , {"k" : null}]"#), None), r#"[1,"a ,b",{"k":null}]"#);
+        assert_eq!(
+            ndjson(LineValue::Array(br#"[1, "a ,b" , {"k" : null}]"#), None),
+            r#"[1,"a ,b",{"k":null}]"#
+        );
         assert_eq!(csv(LineValue::Object(br#"{"k" : "v"}"#)), r#""{""k"":""v""}""#);
         let mut out = Vec::new();
         Rules {
@@ -187,13 +194,22 @@ mod tests {
             assert_eq!(ndjson(v, Some(TimestampFormat::UnixNano)), "1795305630123456789");
             assert_eq!(ndjson(v, Some(TimestampFormat::Unix)), "1795305630");
             assert_eq!(ndjson(v, Some(TimestampFormat::Rfc3339)), "\"2026-11-22T00:00:30Z\"");
-            assert_eq!(ndjson(v, Some(TimestampFormat::Rfc3339Ms)), "\"2026-11-22T00:00:30.123Z\"");
-            assert_eq!(ndjson(v, Some(TimestampFormat::Rfc3339Ns)), "\"2026-11-22T00:00:30.123456789Z\"");
+            assert_eq!(
+                ndjson(v, Some(TimestampFormat::Rfc3339Ms)),
+                "\"2026-11-22T00:00:30.123Z\""
+            );
+            assert_eq!(
+                ndjson(v, Some(TimestampFormat::Rfc3339Ns)),
+                "\"2026-11-22T00:00:30.123456789Z\""
+            );
         }
         // Not a time: as the line holds it; missing: null.
         assert_eq!(ndjson(LineValue::Str(b"soon"), Some(TimestampFormat::Unix)), "\"soon\"");
         assert_eq!(ndjson(LineValue::Float(b"1.5"), Some(TimestampFormat::Unix)), "1.5");
         assert_eq!(ndjson(LineValue::Missing, Some(TimestampFormat::Rfc3339)), "null");
-        assert_eq!(ndjson(LineValue::Int(b"-1"), Some(TimestampFormat::Rfc3339)), "\"1969-12-31T23:59:59Z\"");
+        assert_eq!(
+            ndjson(LineValue::Int(b"-1"), Some(TimestampFormat::Rfc3339)),
+            "\"1969-12-31T23:59:59Z\""
+        );
     }
 }

@@ -89,7 +89,11 @@ impl Formatter {
             None => default_body(format),
         };
         // rate · 2^64, rounded up where it is not whole: 1 keeps every hash.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
         let threshold = (format.sample_rate * 18_446_744_073_709_551_616.0).ceil() as u128;
         Formatter {
             format: format.clone(),
@@ -239,9 +243,9 @@ fn default_body(format: &OutputFormat) -> Vec<Piece> {
 
 /// 64-bit FNV-1a.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// SplitMix64's finaliser: every bit of the input moves every bit of the output.
