@@ -2,7 +2,9 @@
 //! timestamp field to the job's `timestamp_format`. The choices the docs leave open are the
 //! rows of [`UNDOCUMENTED`](super::UNDOCUMENTED); this file is their code.
 
-use escpush_filter::{format_time, LineValue, Timestamp};
+use std::io::Write as _;
+
+use escpush_filter::{civil_from_unix, LineValue, Timestamp};
 
 use super::resolve::{OutputType, TimestampFormat};
 
@@ -22,7 +24,7 @@ impl Rules {
             // Missing or null is written as null below; a value that is no time as the line
             // holds it.
             if let Timestamp::At { seconds, nanos } = value.timestamp() {
-                return self.write_time(format, seconds, nanos, out);
+                return Rules::write_time(format, seconds, nanos, out);
             }
         }
         match value {
@@ -31,12 +33,13 @@ impl Rules {
             LineValue::Int(text) | LineValue::Float(text) => out.extend_from_slice(text),
             LineValue::Str(text) => self.string(text, out),
             LineValue::Array(_) | LineValue::Object(_) => {
-                if self.output_type == OutputType::Ndjson && !self.stringify_object {
-                    value.push_compact(out);
-                } else {
-                    let mut text = Vec::new();
-                    value.push_compact(&mut text);
-                    self.string(&text, out);
+                let start = out.len();
+                value.push_compact(out);
+                match (self.output_type, self.stringify_object) {
+                    (OutputType::Ndjson, false) => {}
+                    // Compact JSON holds no control character: only `"` and `\` are escaped.
+                    (OutputType::Ndjson, true) => quote_in_place(out, start, |b| matches!(b, b'"' | b'\\'), b'\\'),
+                    (OutputType::Csv, _) => quote_in_place(out, start, |b| b == b'"', b'"'),
                 }
             }
             // Null, missing, and a kind of value escpush-filter adds later (as null until this
@@ -53,26 +56,42 @@ impl Rules {
         }
     }
 
-    fn write_time(self, format: TimestampFormat, seconds: i64, nanos: u32, out: &mut Vec<u8>) {
-        use std::io::Write as _;
+    /// A time in `format`: an integer, or RFC 3339 text, which holds nothing either type
+    /// quotes, in double quotes.
+    fn write_time(format: TimestampFormat, seconds: i64, nanos: u32, out: &mut Vec<u8>) {
+        let ((y, m, d), (hh, mm, ss)) = civil_from_unix(seconds);
         let _ = match format {
-            TimestampFormat::UnixNano => {
-                write!(out, "{}", i128::from(seconds) * 1_000_000_000 + i128::from(nanos))
-            }
+            TimestampFormat::UnixNano => write!(out, "{}", i128::from(seconds) * 1_000_000_000 + i128::from(nanos)),
             TimestampFormat::Unix => write!(out, "{seconds}"),
-            TimestampFormat::Rfc3339 | TimestampFormat::Rfc3339Ms | TimestampFormat::Rfc3339Ns => {
-                let text = format_time(seconds);
-                let whole = text.trim_end_matches('Z');
-                let time = match format {
-                    TimestampFormat::Rfc3339Ms => format!("{whole}.{:03}Z", nanos / 1_000_000),
-                    TimestampFormat::Rfc3339Ns => format!("{whole}.{nanos:09}Z"),
-                    _ => text.clone(),
-                };
-                self.string(time.as_bytes(), out);
-                Ok(())
-            }
+            TimestampFormat::Rfc3339 => write!(out, "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z\""),
+            TimestampFormat::Rfc3339Ms => write!(
+                out,
+                "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{:03}Z\"",
+                nanos / 1_000_000
+            ),
+            TimestampFormat::Rfc3339Ns => write!(out, "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{nanos:09}Z\""),
         };
     }
+}
+
+/// Makes `out[start..]` a string in place (no allocation): in double quotes, each byte that
+/// `quoted` picks preceded by `escape` (`\` for JSON, `"` for csv, which doubles quotes).
+fn quote_in_place(out: &mut Vec<u8>, start: usize, quoted: impl Fn(u8) -> bool, escape: u8) {
+    let extra = out[start..].iter().filter(|&&b| quoted(b)).count();
+    let old_end = out.len();
+    out.resize(old_end + extra + 2, 0);
+    let mut to = out.len() - 1;
+    out[to] = b'"';
+    for from in (start..old_end).rev() {
+        let b = out[from];
+        to -= 1;
+        out[to] = b;
+        if quoted(b) {
+            to -= 1;
+            out[to] = escape;
+        }
+    }
+    out[start] = b'"';
 }
 
 /// `text` as a JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or
