@@ -100,9 +100,16 @@ fn quote_in_place(out: &mut Vec<u8>, start: usize, quoted: impl Fn(u8) -> bool, 
 /// point) is written escaped again, `\udXXX`.
 pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
-    let mut i = 0;
+    // Bytes that need nothing are copied in runs.
+    let (mut run, mut i) = (0, 0);
     while i < text.len() {
         let b = text[i];
+        if b >= 0x20 && b != b'"' && b != b'\\' && b != 0xED {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&text[run..i]);
+        let mut len = 1;
         match b {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -111,20 +118,21 @@ pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
             b'\t' => out.extend_from_slice(b"\\t"),
             0x08 => out.extend_from_slice(b"\\b"),
             0x0c => out.extend_from_slice(b"\\f"),
-            0..=0x1f => {
-                let _ = std::io::Write::write_fmt(out, format_args!("\\u{b:04x}"));
-            }
             0xED if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() => {
                 let code =
                     (u32::from(b & 0x0F) << 12) | (u32::from(text[i + 1] & 0x3F) << 6) | u32::from(text[i + 2] & 0x3F);
-                let _ = std::io::Write::write_fmt(out, format_args!("\\u{code:04x}"));
-                i += 3;
-                continue;
+                let _ = write!(out, "\\u{code:04x}");
+                len = 3;
             }
-            _ => out.push(b),
+            0xED => out.push(b),
+            _ => {
+                let _ = write!(out, "\\u{b:04x}");
+            }
         }
-        i += 1;
+        i += len;
+        run = i;
     }
+    out.extend_from_slice(&text[run..]);
     out.push(b'"');
 }
 
@@ -132,19 +140,27 @@ pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
 /// character as it is (a line break too). A lone surrogate is U+FFFD (three bytes, as it was).
 pub(super) fn csv_string(text: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
-    let mut i = 0;
+    let (mut run, mut i) = (0, 0);
     while i < text.len() {
-        match text[i] {
-            b'"' => out.extend_from_slice(b"\"\""),
-            0xED if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() => {
-                out.extend_from_slice("\u{FFFD}".as_bytes());
-                i += 3;
-                continue;
-            }
-            b => out.push(b),
+        let b = text[i];
+        if b != b'"' && b != 0xED {
+            i += 1;
+            continue;
         }
-        i += 1;
+        out.extend_from_slice(&text[run..i]);
+        let mut len = 1;
+        if b == b'"' {
+            out.extend_from_slice(b"\"\"");
+        } else if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+            len = 3;
+        } else {
+            out.push(b);
+        }
+        i += len;
+        run = i;
     }
+    out.extend_from_slice(&text[run..]);
     out.push(b'"');
 }
 
@@ -180,6 +196,9 @@ mod tests {
         );
         assert_eq!(csv(LineValue::Str(b"a\"b,c\nd")), "\"a\"\"b,c\nd\"");
         assert_eq!(ndjson(LineValue::Str(&[0xED, 0xA0, 0x80]), None), "\"\\ud800\"");
+        // U+D55C is ED 95 9C in UTF-8: no surrogate.
+        assert_eq!(ndjson(LineValue::Str("한\"".as_bytes()), None), "\"한\\\"\"");
+        assert_eq!(csv(LineValue::Str("한\"".as_bytes())), "\"한\"\"\"");
         assert_eq!(csv(LineValue::Str(&[b'x', 0xED, 0xA0, 0x80])), "\"x\u{FFFD}\"");
         for (v, text) in [
             (LineValue::Int(b"-12"), "-12"),
