@@ -16,7 +16,8 @@
 //!
 //! Modules: `endpoints` (the table of the API's endpoints), `request`, `operation`,
 //! `envelope` (the v4 answer), `scope` (zones and accounts), `esc`, `logpush` (the job
-//! rules), `assess` (the ESC assessment), `retry` (the retry decisions a transport obeys: a
+//! rules, and what a job delivers: [`OutputFormat`] and its [`Formatter`], a log line in,
+//! the bytes the job writes for it out), `assess` (the ESC assessment), `retry` (the retry decisions a transport obeys: a
 //! state machine it drives), `redact` (which parts of a request are secrets), `error`.
 //!
 //! ```

@@ -346,9 +346,16 @@ fn a_job_with_a_template_outside_the_subset_is_refused_at_creation() {
     // An update is judged as a creation of the job it makes: the same refusal.
     let stored = body("{{ .RayID }}");
     let update = json!({"output_options": {"field_names": ["RayID"], "record_template": "{{ range .RayID }}"}});
-    let err = crate::logpush::check_update(stored.as_object().unwrap(), update.as_object().unwrap(), DatasetScope::Zone);
+    let err = crate::logpush::check_update(
+        stored.as_object().unwrap(),
+        update.as_object().unwrap(),
+        DatasetScope::Zone,
+    );
     let err = message(err.unwrap_err());
-    assert!(err.contains("output_options.record_template: ") && err.contains("`{{ range .RayID }}`"), "{err}");
+    assert!(
+        err.contains("output_options.record_template: ") && err.contains("`{{ range .RayID }}`"),
+        "{err}"
+    );
     let spec = JobSpec::from_body(&body("{{ .RayID }}"), DatasetScope::Zone).unwrap();
     let format = spec.output_format().unwrap();
     assert_eq!(format.field_names(), ["RayID"]);
