@@ -97,7 +97,7 @@ pub use logpush::{
     JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use logpush::{
-    Batch, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
+    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
     UNDOCUMENTED,
 };
 pub use operation::Operation;

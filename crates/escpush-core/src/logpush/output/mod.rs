@@ -33,7 +33,7 @@ mod writer;
 
 pub use resolve::{OutputFormat, OutputType, TimestampFormat};
 pub use template::{RecordTemplate, TemplatePart};
-pub use writer::{Batch, Formatter};
+pub use writer::{Batch, Delivery, Formatter};
 
 /// A case log-output-options.mdx leaves open, and what escpush's formatter does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,8 @@ pub const UNDOCUMENTED: &[Undocumented] = &[
     case(
         "A timestamp field",
         "The dataset's `int or string` fields are timestamps. A value that is a time in any \
-         log-push form is written in `timestamp_format`: `unixnano` and `unix` as integers \
+         log-push form (escpush-filter's `Timestamp`: an integer read by its size, so nanoseconds \
+         before March 1973 are not told from seconds) is written in `timestamp_format`: `unixnano` and `unix` as integers \
          (`unix` rounded down), `rfc3339` as text of whole seconds (rounded down), `rfc3339ms` \
          and `rfc3339ns` with 3 and 9 fraction digits, always in UTC (`Z`). A value that is no \
          time is written as the line holds it.",

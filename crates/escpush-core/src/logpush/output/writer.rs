@@ -24,7 +24,7 @@ enum Piece {
 /// them).
 ///
 /// ```
-/// use escpush_core::{Formatter, OutputFormat};
+/// use escpush_core::{Formatter, Delivery, OutputFormat};
 /// use escpush_filter::Dataset;
 /// use serde_json::json;
 ///
@@ -33,7 +33,7 @@ enum Piece {
 /// let mut f = Formatter::new(&format);
 /// let mut out = Vec::new();
 /// let mut batch = f.batch();
-/// assert_eq!(f.add(&mut batch, br#"{"EdgeStartTimestamp":1506702504433000200,"RayID":"3a6050bcbe121a87","ClientIP":"89.163.242.206"}"#, &mut out), Ok(true));
+/// assert_eq!(f.add(&mut batch, br#"{"EdgeStartTimestamp":1506702504433000200,"RayID":"3a6050bcbe121a87","ClientIP":"89.163.242.206"}"#, &mut out), Ok(Delivery::Delivered));
 /// f.finish(batch, &mut out);
 /// assert_eq!(out, b"{\"RayID\":\"3a6050bcbe121a87\",\"EdgeStartTimestamp\":\"2017-09-29T16:28:24Z\"}\n");
 /// ```
@@ -46,6 +46,19 @@ pub struct Formatter {
     seed: u64,
     /// `sample_rate` as a bound on the line's hash (`u64::MAX` and over: every line).
     threshold: u128,
+}
+
+/// What became of a line given to [`Formatter::add`]: the counts a preview reports (lines
+/// kept by the filter, kept after sampling) are the counts of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use]
+pub enum Delivery {
+    /// The filter dropped it.
+    Filtered,
+    /// The filter kept it; `sample_rate` did not ([`Formatter::sampled`]).
+    SampledOut,
+    /// Its record was written.
+    Delivered,
 }
 
 /// One batch being written: how many records it holds so far. Made by [`Formatter::batch`],
@@ -131,11 +144,14 @@ impl Formatter {
 
     /// Reads `line` and, when the job delivers it (the filter keeps it, then sampling), appends
     /// its record to `out` as the `batch`'s next: `batch_prefix` before the first record,
-    /// `record_delimiter` before every other. `Ok(false)`: not delivered; `Err`: the line is
-    /// no JSON object (nothing is written).
-    pub fn add(&mut self, batch: &mut Batch, line: &[u8], out: &mut Vec<u8>) -> Result<bool, MalformedLine> {
-        if !self.lines.matches_line(line)? || !self.sampled(line) {
-            return Ok(false);
+    /// `record_delimiter` before every other. `Err`: the line is no JSON object (nothing is
+    /// written).
+    pub fn add(&mut self, batch: &mut Batch, line: &[u8], out: &mut Vec<u8>) -> Result<Delivery, MalformedLine> {
+        if !self.lines.matches_line(line)? {
+            return Ok(Delivery::Filtered);
+        }
+        if !self.sampled(line) {
+            return Ok(Delivery::SampledOut);
         }
         let start = out.len();
         let framing = if batch.records == 0 {
@@ -147,7 +163,7 @@ impl Formatter {
         self.write_record(line, out);
         batch.records += 1;
         self.replace_cve(out, start);
-        Ok(true)
+        Ok(Delivery::Delivered)
     }
 
     /// Appends one record of `line` (`record_prefix`, its fields or template, `record_suffix`)
@@ -182,7 +198,7 @@ impl Formatter {
         let mut out = Vec::new();
         let mut batch = self.batch();
         for line in lines {
-            self.add(&mut batch, line, &mut out)?;
+            let _ = self.add(&mut batch, line, &mut out)?;
         }
         self.finish(batch, &mut out);
         Ok(out)
