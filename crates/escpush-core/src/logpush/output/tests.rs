@@ -496,39 +496,75 @@ proptest! {
         prop_assert_eq!(back, want);
     }
 
-    /// A csv record of strings, read back by RFC 4180's rule, gives back each string, whatever
-    /// quotes, delimiters and line breaks it holds.
+    /// A csv record read back by RFC 4180's rule gives back each value, whatever quotes,
+    /// delimiters and line breaks its strings hold: a string as its text, anything else
+    /// (bare, or an object or array in quotes) as its JSON.
     #[test]
-    fn csv_strings_read_back(values in prop::collection::vec("[\",;\\n\\ra-zé ]{0,8}", 1..5), delimiter in "[,;\\t|]") {
+    fn csv_reads_back(
+        values in prop::collection::vec(prop_oneof![
+            "[\",;|\t\n\ra-zé ]{0,8}".prop_map(Value::String),
+            value(),
+        ], 1..5),
+        delimiter in "[,;\t|]",
+    ) {
         let names = &["ClientIP", "ClientRequestHost", "ClientRequestPath", "ClientRequestUserAgent", "RayID"][..values.len()];
-        let line: Map<String, Value> = names.iter().zip(&values).map(|(n, v)| ((*n).to_owned(), Value::from(v.clone()))).collect();
+        let line: Map<String, Value> = names.iter().zip(&values).map(|(n, v)| ((*n).to_owned(), v.clone())).collect();
+        let text = serde_json::to_string(&line).unwrap();
+        // The values as serde_json reads the line's text (a float read back from the same text).
+        let line: Map<String, Value> = serde_json::from_str(&text).unwrap();
         let options = json!({"field_names": names, "output_type": "csv", "field_delimiter": delimiter});
         let f = OutputFormat::from_output_options(&options, http()).unwrap();
-        let out = Formatter::new(&f).deliver([serde_json::to_string(&line).unwrap().as_bytes()]).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        prop_assert_eq!(read_csv_record(text.strip_suffix('\n').unwrap(), delimiter.chars().next().unwrap()), values);
+        let out = Formatter::new(&f).deliver([text.as_bytes()]).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let fields = read_csv_record(out.strip_suffix('\n').unwrap(), delimiter.chars().next().unwrap());
+        prop_assert_eq!(fields.len(), names.len());
+        for (name, (field, quoted)) in names.iter().zip(fields) {
+            let want = &line[*name];
+            match want {
+                Value::String(s) => prop_assert_eq!((&field, quoted), (s, true)),
+                Value::Array(_) | Value::Object(_) => {
+                    prop_assert!(quoted);
+                    prop_assert_eq!(&serde_json::from_str::<Value>(&field).unwrap(), want);
+                }
+                _ => {
+                    prop_assert!(!quoted);
+                    prop_assert_eq!(&serde_json::from_str::<Value>(&field).unwrap(), want);
+                }
+            }
+        }
     }
 }
 
-/// One record of RFC 4180 text whose fields are all quoted.
-fn read_csv_record(text: &str, delimiter: char) -> Vec<String> {
+/// One record of RFC 4180 text: each field's text, and whether it was quoted.
+fn read_csv_record(text: &str, delimiter: char) -> Vec<(String, bool)> {
     let mut fields = Vec::new();
     let mut chars = text.chars().peekable();
     loop {
-        assert_eq!(chars.next(), Some('"'), "{text:?}");
         let mut field = String::new();
-        loop {
-            match chars.next() {
-                Some('"') if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    field.push('"');
+        let quoted = chars.peek() == Some(&'"');
+        if quoted {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some('"') if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        field.push('"');
+                    }
+                    Some('"') => break,
+                    Some(c) => field.push(c),
+                    None => panic!("unterminated: {text:?}"),
                 }
-                Some('"') => break,
-                Some(c) => field.push(c),
-                None => panic!("unterminated: {text:?}"),
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c == delimiter {
+                    break;
+                }
+                field.push(c);
+                chars.next();
             }
         }
-        fields.push(field);
+        fields.push((field, quoted));
         match chars.next() {
             None => return fields,
             Some(c) => assert_eq!(c, delimiter, "{text:?}"),
