@@ -261,6 +261,12 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
         "output_options.field_names[0]",
         "did you mean `ClientIP`",
     ),
+    (
+        "http_requests",
+        {"output_options": {"field_names": ["ClientIP"], "record_template": "ip={{ .ClientIP | printf }}"}},
+        "output_options.record_template",
+        "`{{ .ClientIP | printf }}` at character 4",
+    ),
     ("http_requests", {"enabled": None}, "enabled", "cannot be null"),
 ]
 

@@ -16,7 +16,8 @@
 //!
 //! Modules: `endpoints` (the table of the API's endpoints), `request`, `operation`,
 //! `envelope` (the v4 answer), `scope` (zones and accounts), `esc`, `logpush` (the job
-//! rules), `assess` (the ESC assessment), `retry` (the retry decisions a transport obeys: a
+//! rules, and what a job delivers: [`OutputFormat`] and its [`Formatter`], a log line in,
+//! the bytes the job writes for it out), `assess` (the ESC assessment), `retry` (the retry decisions a transport obeys: a
 //! state machine it drives), `redact` (which parts of a request are secrets), `error`.
 //!
 //! ```
@@ -92,8 +93,12 @@ pub use logpush::{
 pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
     Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
-    LogpullOptions, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS, JOB_RULES,
-    OUTPUT_OPTIONS,
+    LogpullOptions, OptionDefault, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS,
+    JOB_RULES, OUTPUT_OPTIONS,
+};
+pub use logpush::{
+    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
+    UNDOCUMENTED,
 };
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};

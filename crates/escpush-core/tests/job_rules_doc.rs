@@ -1,5 +1,5 @@
 //! `docs/job-rules.md` is the rendering of core's job rules (`JOB_FIELDS`, `OUTPUT_OPTIONS`,
-//! `DESTINATIONS`, `JOB_LIMITS`, `JOB_RULES`): this test fails when the two differ, so the
+//! `DESTINATIONS`, `JOB_LIMITS`, `JOB_RULES`, the formatter's `UNDOCUMENTED` choices): this test fails when the two differ, so the
 //! page a user reads is what escpush enforces. `ESCPUSH_BLESS=1 cargo test -p escpush-core
 //! --test job_rules_doc` writes the page again after a change of the rules.
 
@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use escpush_core::{
-    AllowedValues, AppliesTo, Challenge, InRecord, JobFieldType, OptionValue, RecordDefault, DESTINATIONS,
-    INSTANT_LOGS_RULES, JOB_FIELDS, JOB_LIMITS, JOB_RULES, OUTPUT_OPTIONS,
+    AllowedValues, AppliesTo, Challenge, InRecord, JobFieldType, OptionDefault, OptionValue, RecordDefault,
+    DESTINATIONS, INSTANT_LOGS_RULES, JOB_FIELDS, JOB_LIMITS, JOB_RULES, OUTPUT_OPTIONS, UNDOCUMENTED,
 };
 
 fn yes(b: bool) -> &'static str {
@@ -71,6 +71,33 @@ fn option_values(v: OptionValue) -> String {
     }
 }
 
+fn option_default(d: OptionDefault) -> String {
+    match d {
+        OptionDefault::Json(text) => format!("`{text}`"),
+        OptionDefault::PerOutputType(pairs) => pairs
+            .iter()
+            .map(|(t, text)| format!("{t}: `{text:?}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "none".to_owned(),
+    }
+}
+
+/// The formatter's choices where the docs are silent.
+fn undocumented(out: &mut String) {
+    out.push_str(
+        "\n## What a job delivers, where the docs are silent\n\n\
+         escpush's formatter (`crates/escpush-core/src/logpush/output/`) writes a log line as the job's \
+         `output_options` say (log-output-options.mdx: the defaults above, each `output_type`, prefixes, \
+         suffixes, delimiters, `record_template`, `timestamp_format`, `sample_rate`, `CVE-2021-44228`); every \
+         example of that page is one of its tests. What the page does not say, escpush chooses:\n\n\
+         | case | not documented; escpush does |\n|---|---|\n",
+    );
+    for u in UNDOCUMENTED {
+        let _ = writeln!(out, "| {} | {} |", cell(u.case), cell(u.choice));
+    }
+}
+
 fn render() -> String {
     let mut out = String::new();
     out.push_str(
@@ -82,7 +109,7 @@ fn render() -> String {
          its `#/components/schemas/logpush_*`), its docs (the `.mdx` pages of cloudflare-docs, \
          `src/content/docs/logs/logpush/...`) and the official Python SDK (`cloudflare` 5.9).\n\n\
          This page is generated from core's tables (`crates/escpush-core/src/logpush/fields/table.rs`, `fields/mod.rs`, \
-         `destination.rs`, `limits.rs`, `instant_logs.rs`); `crates/escpush-core/tests/job_rules_doc.rs` \
+         `destination.rs`, `limits.rs`, `instant_logs.rs`, `output/mod.rs`); `crates/escpush-core/tests/job_rules_doc.rs` \
          fails when they differ.\n\n",
     );
     out.push_str("## Job fields\n\n");
@@ -107,18 +134,20 @@ fn render() -> String {
         );
     }
     out.push_str("\n## `output_options` keys\n\nAny other key is refused.\n\n");
-    out.push_str("| key | values | null | datasets | source |\n|---|---|---|---|---|\n");
+    out.push_str("| key | values | null | default | datasets | source |\n|---|---|---|---|---|---|\n");
     for o in OUTPUT_OPTIONS {
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} |",
             o.name,
             cell(&option_values(o.value)),
             yes(o.nullable),
+            cell(&option_default(o.default)),
             datasets(o.datasets),
             cell(o.source)
         );
     }
+    undocumented(&mut out);
     out.push_str(
         "\n## Destinations\n\n`destination_conf` is `<scheme>://<path>?<params>` with one of these schemes; \
          an `s3` destination names its `region` (the destination-exists check alone takes one without, as \

@@ -85,7 +85,7 @@ pub use problem::{describe_problems, FilterError, Problem, ProblemCode};
 pub use share::{percent, share};
 pub use shared::SharedFilter;
 pub use text::TextError;
-pub use time::{format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};
+pub use time::{civil_from_unix, format_time, unix_from_civil, Timestamp, FIRST_SECOND, LAST_SECOND};
 pub use validate::{too_deep, Limits, MAX_DEPTH, MAX_JSON_DEPTH};
 
 /// A log-push job filter. See the [module docs](self).

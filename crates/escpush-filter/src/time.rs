@@ -185,8 +185,9 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// `unix_seconds` as `YYYY-MM-DDTHH:MM:SSZ`, the form escpush prints every time in.
-pub fn format_time(unix_seconds: i64) -> String {
+/// The date and time of day of `unix_seconds` (UTC): `((year, month, day), (hour, minute,
+/// second))`, the inverse of [`unix_from_civil`].
+pub fn civil_from_unix(unix_seconds: i64) -> ((i64, i64, i64), (i64, i64, i64)) {
     let days = unix_seconds.div_euclid(86_400);
     let secs = unix_seconds.rem_euclid(86_400);
     // Inverse of days_from_civil.
@@ -199,12 +200,13 @@ pub fn format_time(unix_seconds: i64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
+    ((y, m, d), (secs / 3600, secs % 3600 / 60, secs % 60))
+}
+
+/// `unix_seconds` as `YYYY-MM-DDTHH:MM:SSZ`, the form escpush prints every time in.
+pub fn format_time(unix_seconds: i64) -> String {
+    let ((y, m, d), (hh, mm, ss)) = civil_from_unix(unix_seconds);
+    format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use escpush_filter::{Problem, ProblemCode};
 use super::destination::DestinationConf;
 use super::fields::{redact_job, JobField, JobFieldType, JOB_FIELDS, MASKED};
 use super::options::LogpullOptions;
+use super::output::{OutputFormat, RecordTemplate};
 
 /// A log-push job's creation payload, checked against its dataset. Its `Debug` masks the
 /// destination's credentials and the secret fields (the table's).
@@ -85,6 +86,16 @@ impl JobSpec {
     /// The options, if any.
     pub fn logpull_options(&self) -> Option<&LogpullOptions> {
         self.logpull_options.as_ref()
+    }
+
+    /// What the job delivers: its `output_options`, else its `logpull_options`, resolved
+    /// ([`OutputFormat::from_job_fields`]); refused when it has neither (it names no field).
+    pub fn output_format(&self) -> Result<OutputFormat, Error> {
+        let mut fields = self.extra.clone();
+        if let Some(options) = &self.logpull_options {
+            fields.insert("logpull_options".into(), options.to_query().into());
+        }
+        OutputFormat::from_job_fields(&fields, self.dataset)
     }
 
     /// The job's name, if any.
@@ -306,6 +317,12 @@ impl JobSpecBuilder {
             None => None,
         };
         check_extra(&self.extra, dataset, &mut found);
+        // The template's own grammar (the table checks that it is text), as the API refuses it.
+        if let Some(Value::String(template)) = self.extra.get("output_options").and_then(|o| o.get("record_template")) {
+            if let Err(problem) = RecordTemplate::parse(template) {
+                found.job(problem);
+            }
+        }
         if let Some(problem) = destination
             .as_ref()
             .filter(|_| !self.skip_challenge)

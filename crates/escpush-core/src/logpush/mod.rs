@@ -23,7 +23,8 @@
 //! `limits` (how many jobs a scope holds), `document` (a jobs document's desired jobs and
 //! references), `plan` (ensure and apply), `origin` (the
 //! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
-//! sessions).
+//! sessions), `output` (what a job delivers: its formatter, [`OutputFormat`] and
+//! [`Formatter`]).
 
 mod compare;
 mod credentials;
@@ -35,6 +36,7 @@ mod job;
 mod limits;
 mod options;
 mod origin;
+mod output;
 mod plan;
 mod requests;
 #[cfg(test)]
@@ -48,7 +50,7 @@ pub use document::{desired_jobs, resolve_references};
 pub(crate) use fields::job_secrets;
 pub use fields::{
     redact_job, shown_value, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
-    OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
+    OptionDefault, OptionValue, OutputOption, RecordDefault, JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use instant_logs::{
     read_instant_logs_job, read_instant_logs_jobs, InstantLogsSpec, InstantLogsSpecBuilder, INSTANT_LOGS_DATASET,
@@ -60,6 +62,10 @@ pub use limits::limit_reached;
 pub use limits::{job_limits, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
+pub use output::{
+    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
+    UNDOCUMENTED,
+};
 pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};

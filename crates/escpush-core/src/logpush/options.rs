@@ -196,6 +196,30 @@ impl LogpullOptions {
         self.timestamps
     }
 
+    /// The share of records the job keeps, from `sample=0.1` (log-output-options.mdx, "How to
+    /// migrate": it became `output_options.sample_rate`): `Ok(None)` when not given. The
+    /// option is still kept with the [unknown ones](LogpullOptions::unknown_options) and sent
+    /// as given; a value that is not a number above 0 and at most 1 is refused here, with the
+    /// path `logpull_options.sample`.
+    pub fn sample_rate(&self) -> Result<Option<f64>, Error> {
+        let Some((_, text)) = self.other.iter().find(|(k, _)| k == "sample") else {
+            return Ok(None);
+        };
+        match text.parse::<f64>() {
+            Ok(rate) if rate > 0.0 && rate <= 1.0 => Ok(Some(rate)),
+            _ => Err(Error::Invalid {
+                problems: vec![Problem::new(
+                    "logpull_options.sample",
+                    ProblemCode::InvalidOption,
+                    format!(
+                        "`sample` is `{}`; it takes a number above 0 and at most 1 (1 keeps every record)",
+                        suggest::cut(text)
+                    ),
+                )],
+            }),
+        }
+    }
+
     /// The flags, in order.
     pub fn flags(&self) -> &[(String, bool)] {
         &self.flags

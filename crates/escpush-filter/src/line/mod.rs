@@ -192,11 +192,11 @@ pub struct CompiledFilter {
 impl CompiledFilter {
     /// Compiles `filter`; [`Filter::compile`] says the same.
     pub fn new(filter: &Filter) -> CompiledFilter {
-        CompiledFilter::build(filter, &[])
+        CompiledFilter::build(Some(filter), &[])
     }
 
     /// Compiles `filter`, with slots for the fields `observed` too (see `observed.rs`).
-    fn build(filter: &Filter, observed: &[&str]) -> CompiledFilter {
+    fn build(filter: Option<&Filter>, observed: &[&str]) -> CompiledFilter {
         let (program, observed) = Program::with_observed(filter, observed);
         let slots = program.keys.len();
         let groups = program.groups.len();

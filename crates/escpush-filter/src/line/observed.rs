@@ -190,6 +190,15 @@ impl LineValue<'_> {
         }
     }
 
+    /// Appends an array's or an object's JSON text without the whitespace outside its
+    /// strings (`[1, "a b"]` is `[1,"a b"]`: the text of its group key; its strings keep their
+    /// escapes); any other value appends nothing.
+    pub fn push_compact(&self, out: &mut Vec<u8>) {
+        if let LineValue::Array(text) | LineValue::Object(text) = self {
+            compact(text, out);
+        }
+    }
+
     /// The value as a time, in any of log-push's timestamp formats (see [`crate::time`]):
     /// an integer by its size, a string as RFC 3339; missing or `null` is
     /// [`Timestamp::Missing`], anything else [`Timestamp::Unreadable`].
@@ -275,7 +284,25 @@ impl CompiledFilter {
     /// unescaping; the last occurrence of a key in a line wins).
     pub fn with_observed<S: AsRef<str>>(filter: &crate::Filter, fields: &[S]) -> CompiledFilter {
         let names: Vec<&str> = fields.iter().map(AsRef::as_ref).collect();
-        CompiledFilter::build(filter, &names)
+        CompiledFilter::build(Some(filter), &names)
+    }
+
+    /// A reader of the values of `fields` in each line that keeps every valid line: what
+    /// [`CompiledFilter::with_observed`] makes, without a filter (a job that has none). The
+    /// line is still checked whole ([`CompiledFilter::matches_line`] answers `Ok(true)` or
+    /// why it is malformed).
+    ///
+    /// ```
+    /// use escpush_filter::{CompiledFilter, LineValue};
+    ///
+    /// let mut lines = CompiledFilter::reading(&["RayID"]);
+    /// assert_eq!(lines.matches_line(br#"{"RayID":"3a6050bcbe121a87"}"#), Ok(true));
+    /// assert_eq!(lines.observed(br#"{"RayID":"3a6050bcbe121a87"}"#, 0), LineValue::Str(b"3a6050bcbe121a87"));
+    /// assert!(lines.matches_line(br#"{"RayID":"#).is_err());
+    /// ```
+    pub fn reading<S: AsRef<str>>(fields: &[S]) -> CompiledFilter {
+        let names: Vec<&str> = fields.iter().map(AsRef::as_ref).collect();
+        CompiledFilter::build(None, &names)
     }
 
     /// How many fields [`CompiledFilter::with_observed`] was given.
@@ -358,6 +385,11 @@ mod tests {
             assert_eq!(v(7), LineValue::Str(&surrogate));
             assert_eq!(v(8), LineValue::Missing);
             assert_eq!(lines.observed(line, 99), LineValue::Missing);
+            let (mut a, mut o) = (Vec::new(), Vec::new());
+            lines.observed(line, 3).push_compact(&mut a);
+            lines.observed(line, 4).push_compact(&mut o);
+            lines.observed(line, 0).push_compact(&mut o);
+            assert_eq!((&a[..], &o[..]), (&br#"[1,"a b",{}]"#[..], &br#"{"k":1}"#[..]));
         }
         // The filter itself is unchanged by the extra slots.
         assert_eq!(lines.matches_line(br#"{"A":"y","B":1}"#), Ok(false));

@@ -233,10 +233,11 @@ impl Program {
     /// The program of `filter`, with a slot for each field of `observed` too (a field the
     /// filter reads shares its slot): the walk records their spans, no condition reads them.
     /// Returns the program and the slots of `observed`, in order.
-    pub(super) fn with_observed(filter: &Filter, observed: &[&str]) -> (Program, Vec<usize>) {
+    pub(super) fn with_observed(filter: Option<&Filter>, observed: &[&str]) -> (Program, Vec<usize>) {
         let mut keys: Vec<Box<[u8]>> = Vec::new();
         let mut atoms: Vec<Vec<Atom>> = Vec::new();
-        let root = Program::compile(filter.expr(), &mut keys, &mut atoms);
+        // No filter keeps every line (a job without one).
+        let root = filter.map_or(Node::Const(true), |f| Program::compile(f.expr(), &mut keys, &mut atoms));
         // Observed fields the filter does not read get slots after the filter's, with no atoms.
         let observed = observed
             .iter()

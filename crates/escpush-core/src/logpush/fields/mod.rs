@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 mod table;
 
-pub use table::{JOB_FIELDS, JOB_RULES};
+pub use table::{JOB_FIELDS, JOB_RULES, OUTPUT_OPTIONS};
 
 use escpush_filter::suggest;
 use escpush_filter::Dataset;
@@ -207,6 +207,18 @@ impl OptionValue {
     }
 }
 
+/// What a job does when its `output_options` leave a key out (or give it `null`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionDefault {
+    /// Nothing: the key is off (no template, no batch prefix, no field list).
+    Nothing,
+    /// This value, as JSON text (`"\"unixnano\""`, `1`, `false`), for every output type.
+    Json(&'static str),
+    /// A text that depends on `output_type`: one `(output_type, text)` per value of its row.
+    PerOutputType(&'static [(&'static str, &'static str)]),
+}
+
 /// One key of a job's `output_options`: one row of [`OUTPUT_OPTIONS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -214,68 +226,11 @@ pub struct OutputOption {
     pub name: &'static str,
     pub value: OptionValue,
     pub nullable: bool,
+    /// What the job does without it (log-output-options.mdx; the job formatter reads it).
+    pub default: OptionDefault,
     pub datasets: AppliesTo,
     pub source: &'static str,
 }
-
-const fn option(name: &'static str, value: OptionValue, nullable: bool, source: &'static str) -> OutputOption {
-    OutputOption {
-        name,
-        value,
-        nullable,
-        datasets: AppliesTo::All,
-        source,
-    }
-}
-
-/// Every key of `output_options` (schema `logpush_output_options`, SDK 5.9 `OutputOptions`,
-/// log-output-options.mdx). Where they differ: the key is `CVE-2021-44228` (SDK, docs; the
-/// schema misspells it `CVE-2021-4428`), `timestamp_format` also takes `rfc3339ms` and
-/// `rfc3339ns` (SDK; changelog 2026-03-25), `sample_rate` excludes 0 (api-configuration.mdx
-/// "from 0.0 (exclusive) to 1.0 (inclusive)"; the schema's minimum includes it), and
-/// `merge_subrequests` (SDK) and `stringify_object` (bigquery.mdx) are newer than the schema.
-pub const OUTPUT_OPTIONS: &[OutputOption] = &[
-    option(
-        "field_names",
-        OptionValue::FieldNames,
-        false,
-        "schema; api-configuration.mdx",
-    ),
-    option("output_type", OptionValue::OneOf(&["ndjson", "csv"]), false, "schema"),
-    option("batch_prefix", OptionValue::Text, true, "schema"),
-    option("batch_suffix", OptionValue::Text, true, "schema"),
-    option("record_prefix", OptionValue::Text, true, "schema"),
-    option("record_suffix", OptionValue::Text, true, "schema"),
-    option("record_template", OptionValue::Text, true, "schema"),
-    option("record_delimiter", OptionValue::Text, true, "schema"),
-    option("field_delimiter", OptionValue::Text, true, "schema"),
-    option(
-        "timestamp_format",
-        OptionValue::OneOf(&["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]),
-        false,
-        "schema; SDK 5.9; changelog 2026-03-25",
-    ),
-    option(
-        "sample_rate",
-        OptionValue::Fraction,
-        true,
-        "api-configuration.mdx (Sampling rate); SDK 5.9",
-    ),
-    option(
-        "CVE-2021-44228",
-        OptionValue::Bool,
-        true,
-        "SDK 5.9; log-output-options.mdx",
-    ),
-    OutputOption {
-        name: "merge_subrequests",
-        value: OptionValue::Bool,
-        nullable: true,
-        datasets: AppliesTo::Only(&["http_requests"]),
-        source: "SDK 5.9 OutputOptions",
-    },
-    option("stringify_object", OptionValue::Bool, true, "bigquery.mdx"),
-];
 
 impl OutputOption {
     /// The row of `name`, if it is a key of `output_options`.

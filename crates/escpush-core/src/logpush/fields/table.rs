@@ -1,10 +1,12 @@
 //! The job field table as data: [`JOB_FIELDS`], one row per field of a log-push job (its
 //! type, allowed values, nullability, secrecy, when it may be set, the record, the datasets
-//! it applies to, its source), and [`JOB_RULES`], the rules of two fields. The types of a
+//! it applies to, its source), [`OUTPUT_OPTIONS`], one row per key of `output_options` (its
+//! values and its default), and [`JOB_RULES`], the rules of two fields. The types of a
 //! row and the checks that read it are the parent module's (`fields/mod.rs`); a new field is one row here.
 
 use super::{
-    AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule, RecordDefault, OUTPUT_OPTIONS,
+    AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule, OptionDefault, OptionValue,
+    OutputOption, RecordDefault,
 };
 
 /// Every field of a log-push job, in the order a job is shown.
@@ -340,4 +342,133 @@ pub const JOB_RULES: &[JobRule] = &[
                is refused, not sent.",
         source: "schema logpush_logpush_job; SDK 5.9 LogpushJob",
     },
+];
+
+const fn option(
+    name: &'static str,
+    value: OptionValue,
+    nullable: bool,
+    default: OptionDefault,
+    source: &'static str,
+) -> OutputOption {
+    OutputOption {
+        name,
+        value,
+        nullable,
+        default,
+        datasets: AppliesTo::All,
+        source,
+    }
+}
+
+/// The defaults log-output-options.mdx gives ("Default output_options for `ndjson`" and
+/// "for CSV", and the list of settings), by key.
+const NDJSON_CSV: &str = "log-output-options.mdx (Examples: the defaults of each output_type)";
+
+/// Every key of `output_options` (schema `logpush_output_options`, SDK 5.9 `OutputOptions`,
+/// log-output-options.mdx). Where they differ: the key is `CVE-2021-44228` (SDK, docs; the
+/// schema misspells it `CVE-2021-4428`), `timestamp_format` also takes `rfc3339ms` and
+/// `rfc3339ns` (SDK; changelog 2026-03-25), `sample_rate` excludes 0 (api-configuration.mdx
+/// "from 0.0 (exclusive) to 1.0 (inclusive)"; the schema's minimum includes it), and
+/// `merge_subrequests` (SDK) and `stringify_object` (bigquery.mdx) are newer than the schema.
+pub const OUTPUT_OPTIONS: &[OutputOption] = &[
+    option(
+        "field_names",
+        OptionValue::FieldNames,
+        false,
+        OptionDefault::Nothing,
+        "schema; api-configuration.mdx",
+    ),
+    option(
+        "output_type",
+        OptionValue::OneOf(&["ndjson", "csv"]),
+        false,
+        OptionDefault::Json("\"ndjson\""),
+        "schema; log-output-options.mdx",
+    ),
+    option(
+        "batch_prefix",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
+    option(
+        "batch_suffix",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
+    option(
+        "record_prefix",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", "{"), ("csv", "")]),
+        NDJSON_CSV,
+    ),
+    option(
+        "record_suffix",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", "}\n"), ("csv", "\n")]),
+        NDJSON_CSV,
+    ),
+    option(
+        "record_template",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema; log-output-options.mdx (its subset of Go's text/template)",
+    ),
+    option(
+        "record_delimiter",
+        OptionValue::Text,
+        true,
+        OptionDefault::Nothing,
+        "schema",
+    ),
+    option(
+        "field_delimiter",
+        OptionValue::Text,
+        true,
+        OptionDefault::PerOutputType(&[("ndjson", ","), ("csv", ",")]),
+        NDJSON_CSV,
+    ),
+    option(
+        "timestamp_format",
+        OptionValue::OneOf(&["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"]),
+        false,
+        OptionDefault::Json("\"unixnano\""),
+        "schema; SDK 5.9; changelog 2026-03-25; log-output-options.mdx (default unixnano)",
+    ),
+    option(
+        "sample_rate",
+        OptionValue::Fraction,
+        true,
+        OptionDefault::Json("1"),
+        "api-configuration.mdx (Sampling rate); SDK 5.9; log-output-options.mdx (default 1.0)",
+    ),
+    option(
+        "CVE-2021-44228",
+        OptionValue::Bool,
+        true,
+        OptionDefault::Json("false"),
+        "SDK 5.9; log-output-options.mdx",
+    ),
+    OutputOption {
+        name: "merge_subrequests",
+        value: OptionValue::Bool,
+        nullable: true,
+        default: OptionDefault::Json("false"),
+        datasets: AppliesTo::Only(&["http_requests"]),
+        source: "SDK 5.9 OutputOptions",
+    },
+    option(
+        "stringify_object",
+        OptionValue::Bool,
+        true,
+        OptionDefault::Json("false"),
+        "bigquery.mdx",
+    ),
 ];

@@ -1,0 +1,253 @@
+//! One field's value as a job writes it: the ndjson and csv rules, and the conversion of a
+//! timestamp field to the job's `timestamp_format`. The choices the docs leave open are the
+//! rows of [`UNDOCUMENTED`](super::UNDOCUMENTED); this file is their code.
+
+use std::io::Write as _;
+
+use escpush_filter::{civil_from_unix, LineValue, Timestamp};
+
+use super::resolve::{OutputType, TimestampFormat};
+
+/// How values are written: the output type, and whether an object or array goes as a string
+/// (`stringify_object`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rules {
+    pub output_type: OutputType,
+    pub stringify_object: bool,
+}
+
+impl Rules {
+    /// Appends the value of a field to `out`; `time` is the job's timestamp format when the
+    /// field is one of the dataset's timestamps.
+    pub(super) fn write(self, value: LineValue<'_>, time: Option<TimestampFormat>, out: &mut Vec<u8>) {
+        if let Some(format) = time {
+            // Missing or null is written as null below; a value that is no time as the line
+            // holds it.
+            if let Timestamp::At { seconds, nanos } = value.timestamp() {
+                return Rules::write_time(format, seconds, nanos, out);
+            }
+        }
+        match value {
+            LineValue::Bool(true) => out.extend_from_slice(b"true"),
+            LineValue::Bool(false) => out.extend_from_slice(b"false"),
+            LineValue::Int(text) | LineValue::Float(text) => out.extend_from_slice(text),
+            LineValue::Str(text) => self.string(text, out),
+            LineValue::Array(_) | LineValue::Object(_) => {
+                let start = out.len();
+                value.push_compact(out);
+                match (self.output_type, self.stringify_object) {
+                    (OutputType::Ndjson, false) => {}
+                    // Compact JSON holds no control character: only `"` and `\` are escaped.
+                    (OutputType::Ndjson, true) => quote_in_place(out, start, |b| matches!(b, b'"' | b'\\'), b'\\'),
+                    (OutputType::Csv, _) => quote_in_place(out, start, |b| b == b'"', b'"'),
+                }
+            }
+            // Null, missing, and a kind of value escpush-filter adds later (as null until this
+            // file knows it).
+            _ => out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// A string: JSON's quoting in ndjson, RFC 4180's in csv.
+    fn string(self, text: &[u8], out: &mut Vec<u8>) {
+        match self.output_type {
+            OutputType::Ndjson => json_string(text, out),
+            OutputType::Csv => csv_string(text, out),
+        }
+    }
+
+    /// A time in `format`: an integer, or RFC 3339 text, which holds nothing either type
+    /// quotes, in double quotes.
+    fn write_time(format: TimestampFormat, seconds: i64, nanos: u32, out: &mut Vec<u8>) {
+        let ((y, m, d), (hh, mm, ss)) = civil_from_unix(seconds);
+        let _ = match format {
+            TimestampFormat::UnixNano => write!(out, "{}", i128::from(seconds) * 1_000_000_000 + i128::from(nanos)),
+            TimestampFormat::Unix => write!(out, "{seconds}"),
+            TimestampFormat::Rfc3339 => write!(out, "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z\""),
+            TimestampFormat::Rfc3339Ms => write!(
+                out,
+                "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{:03}Z\"",
+                nanos / 1_000_000
+            ),
+            TimestampFormat::Rfc3339Ns => write!(out, "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{nanos:09}Z\""),
+        };
+    }
+}
+
+/// Makes `out[start..]` a string in place (no allocation): in double quotes, each byte that
+/// `quoted` picks preceded by `escape` (`\` for JSON, `"` for csv, which doubles quotes).
+fn quote_in_place(out: &mut Vec<u8>, start: usize, quoted: impl Fn(u8) -> bool, escape: u8) {
+    let extra = out[start..].iter().filter(|&&b| quoted(b)).count();
+    let old_end = out.len();
+    out.resize(old_end + extra + 2, 0);
+    let mut to = out.len() - 1;
+    out[to] = b'"';
+    for from in (start..old_end).rev() {
+        let b = out[from];
+        to -= 1;
+        out[to] = b;
+        if quoted(b) {
+            to -= 1;
+            out[to] = escape;
+        }
+    }
+    out[start] = b'"';
+}
+
+/// `text` as a JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or
+/// `\u00XX`, everything else as it is (UTF-8; no HTML escapes). A lone surrogate (which the
+/// line may hold escaped, and its reading keeps as the three bytes UTF-8 would give its code
+/// point) is written escaped again, `\udXXX`.
+pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    // Bytes that need nothing are copied in runs.
+    let (mut run, mut i) = (0, 0);
+    while i < text.len() {
+        let b = text[i];
+        if b >= 0x20 && b != b'"' && b != b'\\' && b != 0xED {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&text[run..i]);
+        let mut len = 1;
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            0xED if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() => {
+                let code =
+                    (u32::from(b & 0x0F) << 12) | (u32::from(text[i + 1] & 0x3F) << 6) | u32::from(text[i + 2] & 0x3F);
+                let _ = write!(out, "\\u{code:04x}");
+                len = 3;
+            }
+            0xED => out.push(b),
+            _ => {
+                let _ = write!(out, "\\u{b:04x}");
+            }
+        }
+        i += len;
+        run = i;
+    }
+    out.extend_from_slice(&text[run..]);
+    out.push(b'"');
+}
+
+/// `text` as a csv string (RFC 4180): in double quotes, each `"` doubled, every other
+/// character as it is (a line break too). A lone surrogate is U+FFFD (three bytes, as it was).
+pub(super) fn csv_string(text: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let (mut run, mut i) = (0, 0);
+    while i < text.len() {
+        let b = text[i];
+        if b != b'"' && b != 0xED {
+            i += 1;
+            continue;
+        }
+        out.extend_from_slice(&text[run..i]);
+        let mut len = 1;
+        if b == b'"' {
+            out.extend_from_slice(b"\"\"");
+        } else if text.get(i + 1).is_some_and(|&n| n >= 0xA0) && i + 2 < text.len() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+            len = 3;
+        } else {
+            out.push(b);
+        }
+        i += len;
+        run = i;
+    }
+    out.extend_from_slice(&text[run..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ndjson(value: LineValue<'_>, time: Option<TimestampFormat>) -> String {
+        let mut out = Vec::new();
+        Rules {
+            output_type: OutputType::Ndjson,
+            stringify_object: false,
+        }
+        .write(value, time, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn csv(value: LineValue<'_>) -> String {
+        let mut out = Vec::new();
+        Rules {
+            output_type: OutputType::Csv,
+            stringify_object: false,
+        }
+        .write(value, None, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn values_in_each_type() {
+        assert_eq!(
+            ndjson(LineValue::Str(b"a\"b\\c\n\x01\x7f\xc3\xa9<&>"), None),
+            "\"a\\\"b\\\\c\\n\\u0001\x7fé<&>\""
+        );
+        assert_eq!(csv(LineValue::Str(b"a\"b,c\nd")), "\"a\"\"b,c\nd\"");
+        assert_eq!(ndjson(LineValue::Str(&[0xED, 0xA0, 0x80]), None), "\"\\ud800\"");
+        // U+D55C is ED 95 9C in UTF-8: no surrogate.
+        assert_eq!(ndjson(LineValue::Str("한\"".as_bytes()), None), "\"한\\\"\"");
+        assert_eq!(csv(LineValue::Str("한\"".as_bytes())), "\"한\"\"\"");
+        assert_eq!(csv(LineValue::Str(&[b'x', 0xED, 0xA0, 0x80])), "\"x\u{FFFD}\"");
+        for (v, text) in [
+            (LineValue::Int(b"-12"), "-12"),
+            (LineValue::Float(b"2.5e3"), "2.5e3"),
+            (LineValue::Bool(true), "true"),
+            (LineValue::Null, "null"),
+            (LineValue::Missing, "null"),
+        ] {
+            assert_eq!(ndjson(v, None), text);
+            assert_eq!(csv(v), text);
+        }
+        assert_eq!(
+            ndjson(LineValue::Array(br#"[1, "a ,b" , {"k" : null}]"#), None),
+            r#"[1,"a ,b",{"k":null}]"#
+        );
+        assert_eq!(csv(LineValue::Object(br#"{"k" : "v"}"#)), r#""{""k"":""v""}""#);
+        let mut out = Vec::new();
+        Rules {
+            output_type: OutputType::Ndjson,
+            stringify_object: true,
+        }
+        .write(LineValue::Object(br#"{"k" : "v"}"#), None, &mut out);
+        assert_eq!(out, br#""{\"k\":\"v\"}""#);
+    }
+
+    #[test]
+    fn timestamps_in_each_format() {
+        let nanos = LineValue::Int(b"1795305630123456789");
+        let text = LineValue::Str(b"2026-11-22T01:00:30.123456789+01:00");
+        for v in [nanos, text] {
+            assert_eq!(ndjson(v, Some(TimestampFormat::UnixNano)), "1795305630123456789");
+            assert_eq!(ndjson(v, Some(TimestampFormat::Unix)), "1795305630");
+            assert_eq!(ndjson(v, Some(TimestampFormat::Rfc3339)), "\"2026-11-22T00:00:30Z\"");
+            assert_eq!(
+                ndjson(v, Some(TimestampFormat::Rfc3339Ms)),
+                "\"2026-11-22T00:00:30.123Z\""
+            );
+            assert_eq!(
+                ndjson(v, Some(TimestampFormat::Rfc3339Ns)),
+                "\"2026-11-22T00:00:30.123456789Z\""
+            );
+        }
+        // Not a time: as the line holds it; missing: null.
+        assert_eq!(ndjson(LineValue::Str(b"soon"), Some(TimestampFormat::Unix)), "\"soon\"");
+        assert_eq!(ndjson(LineValue::Float(b"1.5"), Some(TimestampFormat::Unix)), "1.5");
+        assert_eq!(ndjson(LineValue::Missing, Some(TimestampFormat::Rfc3339)), "null");
+        assert_eq!(
+            ndjson(LineValue::Int(b"-1"), Some(TimestampFormat::Rfc3339)),
+            "\"1969-12-31T23:59:59Z\""
+        );
+    }
+}
