@@ -4,8 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use escpush_filter::shown;
 use escpush_filter::DatasetScope;
-use escpush_filter::{shown, suggest};
 use escpush_filter::{FilterError, Problem};
 
 /// Everything escpush-core can refuse.
@@ -15,12 +15,11 @@ pub enum Error {
     /// A filter that is malformed, over the limits or does not fit its dataset.
     #[error(transparent)]
     Filter(#[from] FilterError),
-    /// A dataset name that no embedded schema has.
+    /// A dataset name that no embedded schema has. Its message is escpush-filter's (the one
+    /// wording of this refusal, whichever crate raises it).
     #[error(
-        "unknown {}dataset `{}`{}",
-        scope.map_or(String::new(), |s| format!("{s} ")),
-        suggest::cut(name),
-        suggest::did_you_mean(suggestion.as_deref())
+        "{}",
+        escpush_filter::Error::UnknownDataset { name: name.clone(), scope: *scope, suggestion: suggestion.clone() }
     )]
     UnknownDataset {
         name: String,
@@ -32,8 +31,9 @@ pub enum Error {
     /// fields, `logpull_options`, `destination_conf`, ...), each with its path.
     #[error("{}", escpush_filter::describe_problems("invalid input", problems))]
     Invalid { problems: Vec<Problem> },
-    /// An argument refused before anything was sent; `what` names the argument.
-    #[error("invalid {what}: {}", shown::message(&suggest::shorten(message, 1200)))]
+    /// An argument refused before anything was sent; `what` names the argument. Its message
+    /// is escpush-filter's, as for [`Error::UnknownDataset`].
+    #[error("{}", escpush_filter::Error::InvalidInput { what, message: message.clone() })]
     InvalidInput { what: &'static str, message: String },
     /// The API answered with an error status or `success: false`; `errors` are the
     /// envelope's `{code, message}` entries (empty when the body had none).
