@@ -277,15 +277,8 @@ impl OutputOption {
             }
             _ => out.push(problem(format!("`{key}` takes {}", self.value.describe()))),
         }
-        if let (AppliesTo::Only(names), Some(d)) = (self.datasets, dataset) {
-            if !names.contains(&d.name()) {
-                out.push(problem(format!(
-                    "`{key}` applies only to {}, not to {} ({})",
-                    names.join(", "),
-                    d.name(),
-                    self.source
-                )));
-            }
+        if let Some(why) = self.datasets.refusal(dataset, self.source) {
+            out.push(problem(format!("`{key}` {why}")));
         }
         out
     }
@@ -378,6 +371,20 @@ impl AppliesTo {
             AppliesTo::Only(names) => names.contains(&dataset),
         }
     }
+
+    /// Why what these datasets bound (a field, or one value of it) does not apply to
+    /// `dataset`, if it does not: `applies only to a, b, not to c (source)`, the one wording
+    /// of every field, option and value with a dataset of its own.
+    fn refusal(self, dataset: Option<&Dataset>, source: &str) -> Option<String> {
+        match (self, dataset) {
+            (AppliesTo::Only(names), Some(d)) if !names.contains(&d.name()) => Some(format!(
+                "applies only to {}, not to {} ({source})",
+                names.join(", "),
+                d.name()
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// One field of a log-push job: one row of [`JOB_FIELDS`].
@@ -459,21 +466,14 @@ impl JobField {
             }
             (AllowedValues::OneOf(choices), Value::String(given)) => match choices.iter().find(|c| c.value == given) {
                 None => out.push(problem(one_of_message(key, given, choices.iter().map(|c| c.value)))),
-                Some(Choice {
-                    datasets: AppliesTo::Only(names),
-                    ..
-                }) => {
-                    if let Some(d) = dataset.filter(|d| !names.contains(&d.name())) {
+                Some(choice) => {
+                    if let Some(why) = choice.datasets.refusal(dataset, self.source) {
                         out.push(problem(format!(
-                            "`{key}` {} applies only to {}, not to {} ({})",
-                            escpush_filter::shown::json_string(given),
-                            names.join(", "),
-                            d.name(),
-                            self.source
+                            "`{key}` {} {why}",
+                            escpush_filter::shown::json_string(given)
                         )));
                     }
                 }
-                Some(_) => {}
             },
             (AllowedValues::Text { max_len, chars }, Value::String(text)) => {
                 let len = text.chars().count();
@@ -498,15 +498,8 @@ impl JobField {
             }
             _ => {}
         }
-        if let (AppliesTo::Only(names), Some(d)) = (self.datasets, dataset) {
-            if !names.contains(&d.name()) {
-                out.push(problem(format!(
-                    "`{key}` applies only to {}, not to {} ({})",
-                    names.join(", "),
-                    d.name(),
-                    self.source
-                )));
-            }
+        if let Some(why) = self.datasets.refusal(dataset, self.source) {
+            out.push(problem(format!("`{key}` {why}")));
         }
         out
     }
