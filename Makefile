@@ -89,6 +89,11 @@ check-wheel: ## Install dist/*.whl into an empty venv and run escpush from it (a
 # The reusable crates as crates.io would take them (each built from its package alone).
 .PHONY: package-crates
 package-crates: ## cargo package escpush-filter, escpush-core, escpush-terraform, escpush-http and escpush-scan (metadata, readme, a build of each)
+	@# cargo unpacks the crates it packages under $$CARGO_HOME/registry/src/-<hash of this checkout's
+	@# target/package/tmp-registry>/ and reuses an unpacking of the same name and version: a checkout at
+	@# the path of an earlier run would verify that run's sources (CI once built the pre-split
+	@# escpush-core so). Our own crates' unpackings go first; cargo makes them anew from the .crate files.
+	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/-*/escpush-*
 	cargo package --quiet --allow-dirty -p escpush-filter -p escpush-core -p escpush-terraform -p escpush-http -p escpush-scan
 
 .PHONY: lint
