@@ -316,7 +316,8 @@ fn plan_labelled(
                         "",
                         ProblemCode::InvalidValue,
                         format!(
-                            "job {id} is both {first} and {label} (by an import block's id or a jobs file's `id`,                              and by its name): each job may be one entry only; rename one entry, or remove its id"
+                            "job {id} is both {first} and {label} (by an import block's id or a jobs file's `id`, \
+                             and by its name): each job may be one entry only; rename one entry, or remove its id"
                         ),
                     )
                     .within(label)],

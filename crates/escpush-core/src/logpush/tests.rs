@@ -1518,3 +1518,24 @@ fn a_query_part_without_a_value_is_masked_whole() {
     assert!(d.secret_values().contains(&"SECRETXYZ"));
     assert_eq!(d.scrub("bad token SECRETXYZ"), "bad token ***");
 }
+
+#[test]
+fn a_job_taken_by_two_entries_is_refused_in_one_readable_sentence() {
+    // One entry takes job 7 by its id, another by its name: refused, the message naming both
+    // entries in plain words (it once held a run of 30 spaces, a line break of the source).
+    let want = desired(json!({"jobs": [
+        {"id": 7, "name": "renamed", "dataset": "http_requests", "destination_conf": "r2://b/x?account-id=a"},
+        {"name": "errors", "dataset": "http_requests", "destination_conf": "r2://b/x?account-id=a"}
+    ]}));
+    let zone = Scope::zone("z1").unwrap();
+    let err = plan_jobs(&want, &[stored_job()], &zone, PlanOptions::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "(by an import block's id or a jobs file's `id`, and by its name): each job may be one entry only"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("  "), "{err}");
+}
