@@ -60,7 +60,8 @@ pub use escpush_filter as filter;
 /// What a server of the job API keeps and checks, for escpush-emulator (the cargo feature
 /// `emulator`, off by default): the record a creation makes and the record after a `PUT`, as
 /// the emulator stores them, and the job limit a creation would break. A client has no use
-/// for them; the judgement of a `PUT` body both share is [`check_update`], public, and a
+/// for the first and the last; [`updated_record`] is public too (a plan reads the job after
+/// an update from it); the judgement of a `PUT` body both share is [`check_update`], public, and a
 /// client's plan checks the limits with [`JOB_LIMITS`].
 #[cfg(feature = "emulator")]
 pub mod emulator {
@@ -83,9 +84,9 @@ pub use esc::{
 pub use logpush::{
     check_update, desired_jobs, field_drift, job_filter, job_limits, logpull_options_equal, plan_document, plan_job,
     plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
-    read_ownership_challenge, read_valid, FieldChange, FieldDrift, InstantLogsSpec, InstantLogsSpecBuilder, JobLimit,
-    JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry, PlanOptions, INSTANT_LOGS_DATASET,
-    INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS, MAX_JOBS_MESSAGE,
+    read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,
+    InstantLogsSpecBuilder, JobLimit, JobUpdate, OriginCheck, OwnershipChallenge, Plan, PlanAction, PlanEntry,
+    PlanOptions, INSTANT_LOGS_DATASET, INSTANT_LOGS_RULES, JOB_LIMITS, MAX_ACTIVE_SESSIONS, MAX_JOBS_MESSAGE,
 };
 pub use logpush::{
     escape_references, filter_value, resolve_job_references, resolve_references, sent_filter_value, shown_value,

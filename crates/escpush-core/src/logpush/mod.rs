@@ -47,6 +47,8 @@ pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, 
 pub use credentials::{escape_references, resolve_job_references};
 pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
 pub use document::{desired_jobs, resolve_references};
+#[cfg(any(test, feature = "emulator"))]
+pub use fields::job_record;
 pub(crate) use fields::job_secrets;
 pub use fields::{
     redact_job, shown_value, AllowedValues, AppliesTo, Charset, Choice, InRecord, JobField, JobFieldType, JobRule,
@@ -69,6 +71,4 @@ pub use output::{
 pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};
 pub use requests::{read_job, read_job_list, JobOp};
-pub use update::{check_update, JobUpdate};
-#[cfg(any(test, feature = "emulator"))]
-pub use {fields::job_record, update::updated_record};
+pub use update::{check_update, updated_record, JobUpdate};

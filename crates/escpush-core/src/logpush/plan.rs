@@ -30,7 +30,7 @@ use super::fields::{shown_value, JobField};
 use super::job::JobSpec;
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 use super::requests::JobOp;
-use super::update::JobUpdate;
+use super::update::{updated_record, JobUpdate};
 
 /// What a plan does with one job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,6 +86,8 @@ pub struct PlanEntry {
     pub changes: Vec<FieldChange>,
     spec: Option<JobSpec>,
     update: Option<JobUpdate>,
+    /// The stored job (`None` for a creation).
+    stored: Option<Map<String, Value>>,
 }
 
 impl PlanEntry {
@@ -103,6 +105,29 @@ impl PlanEntry {
     /// The creation payload of a `create` entry.
     pub fn spec(&self) -> Option<&JobSpec> {
         self.spec.as_ref()
+    }
+
+    /// The job as the API holds it before the entry is carried out: the stored record
+    /// (`None` for a creation). It holds the destination's credentials: to print, use
+    /// [`PlanEntry::to_json`]. What the job delivers is read from it ([`OutputFormat`](super::OutputFormat)).
+    pub fn job_before(&self) -> Option<&Map<String, Value>> {
+        self.stored.as_ref()
+    }
+
+    /// The job as the API will hold it after: a creation's body, the record after an
+    /// update's `PUT` ([`updated_record`]: only the fields it sends change), the stored job
+    /// for `unchanged` and `untracked`; `None` for a deletion. Credentials as in
+    /// [`PlanEntry::job_before`].
+    pub fn job_after(&self) -> Option<Map<String, Value>> {
+        match self.action {
+            PlanAction::Create => self.spec.as_ref().and_then(|spec| spec.to_body().as_object().cloned()),
+            PlanAction::Update => match (&self.stored, &self.update) {
+                (Some(stored), Some(update)) => update.to_body().as_object().map(|body| updated_record(stored, body)),
+                _ => None,
+            },
+            PlanAction::Unchanged | PlanAction::Untracked => self.stored.clone(),
+            PlanAction::Delete => None,
+        }
     }
 
     /// The entry fit to print: `{action, name, id, dataset, changes: [{field, before, after}]}`.
@@ -353,6 +378,7 @@ fn plan_labelled(
             changes: Vec::new(),
             spec: None,
             update: None,
+            stored: Some(job.clone()),
         });
     }
     check_limits(&entries, options.delete_first, stored, scope)?;
@@ -466,6 +492,7 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
             changes: Vec::new(),
             spec: Some(spec),
             update: None,
+            stored: None,
         });
     };
     let label = &name.clone().or(wanted_id.map(|id| id.to_string())).unwrap_or_default();
@@ -532,6 +559,7 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
             changes: Vec::new(),
             spec: None,
             update: None,
+            stored: Some(job.clone()),
         });
     }
     let update = JobUpdate::new(job, &changes, scope)?;
@@ -543,6 +571,7 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
         changes: shown,
         spec: None,
         update: Some(update),
+        stored: Some(job.clone()),
     })
 }
 

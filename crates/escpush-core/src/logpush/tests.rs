@@ -1539,3 +1539,42 @@ fn a_job_taken_by_two_entries_is_refused_in_one_readable_sentence() {
     );
     assert!(!err.contains("  "), "{err}");
 }
+
+#[test]
+fn a_plan_entry_gives_the_job_before_and_after() {
+    // What a change delivers is read from the job as it is and as it will be: the stored
+    // record, and the record after the PUT (only the fields sent change) or the creation.
+    let want = desired(json!({"jobs": [
+        {"name": "errors", "dataset": "http_requests", "destination_conf": SECRET_CONF,
+         "output_options": {"field_names": ["ClientIP", "RayID"], "sample_rate": 0.5}},
+        {"name": "new", "dataset": "http_requests", "destination_conf": "r2://b/x?account-id=a"}
+    ]}));
+    let mut other = stored_job();
+    other.insert("id".into(), json!(9));
+    other.insert("name".into(), json!("old"));
+    let stored = [stored_job(), other];
+    let zone = Scope::zone("z1").unwrap();
+    let plan = plan_jobs(&want, &stored, &zone, PlanOptions::new().prune(true)).unwrap();
+    let actions: Vec<&str> = plan.entries.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(actions, ["update", "create", "delete"]);
+    let (update, create, delete) = (&plan.entries[0], &plan.entries[1], &plan.entries[2]);
+    assert_eq!(update.job_before(), Some(&stored_job()));
+    let after = update.job_after().unwrap();
+    assert_eq!(
+        after["output_options"],
+        json!({"field_names": ["ClientIP", "RayID"], "sample_rate": 0.5})
+    );
+    assert_eq!(
+        after["logpull_options"],
+        stored_job()["logpull_options"],
+        "a PUT changes only what it sends"
+    );
+    assert_eq!(after["id"], json!(7));
+    assert_eq!(create.job_before(), None);
+    assert_eq!(
+        create.job_after().unwrap()["destination_conf"],
+        json!("r2://b/x?account-id=a")
+    );
+    assert_eq!(delete.job_before().unwrap()["id"], json!(9));
+    assert_eq!(delete.job_after(), None);
+}

@@ -218,8 +218,8 @@ pub fn check_update(stored: &Map<String, Value>, body: &Map<String, Value>, scop
 /// it: each field the body sends that an update may change and the record holds, set as
 /// a creation stores it (the destination as [`DestinationConf`] reads it, trimmed; a filter
 /// as its canonical JSON text, [`JobSpec::to_body`]'s); the rest as it was (a `PUT` changes
-/// only what it sends: example-logpush-curl.mdx). The challenge is never kept.
-#[cfg(any(test, feature = "emulator"))]
+/// only what it sends: example-logpush-curl.mdx). The challenge is never kept. A plan reads
+/// the job after an update from it ([`PlanEntry::job_after`](super::PlanEntry::job_after)).
 pub fn updated_record(record: &Map<String, Value>, body: &Map<String, Value>) -> Map<String, Value> {
     use super::fields::{InRecord, JobFieldType};
     use escpush_filter::Filter;
