@@ -91,6 +91,26 @@ pub struct PlanEntry {
 }
 
 impl PlanEntry {
+    /// The entry of a stored job, with no changes yet.
+    fn of_stored(
+        action: PlanAction,
+        name: Option<String>,
+        job_id: Option<u64>,
+        dataset: String,
+        job: &Map<String, Value>,
+    ) -> PlanEntry {
+        PlanEntry {
+            action,
+            name,
+            job_id,
+            dataset,
+            changes: Vec::new(),
+            spec: None,
+            update: None,
+            stored: Some(job.clone()),
+        }
+    }
+
     /// The request that carries this entry out, or `None` when there is nothing to send
     /// (`unchanged`, `untracked`).
     pub fn operation(&self) -> Option<JobOp<'_>> {
@@ -551,27 +571,13 @@ fn plan_entry(want: &Map<String, Value>, stored: &[Map<String, Value>], place: &
     let changes = settled(changes);
     let job_id = job.get("id").and_then(Value::as_u64);
     if changes.is_empty() {
-        return Ok(PlanEntry {
-            action: PlanAction::Unchanged,
-            name,
-            job_id,
-            dataset,
-            changes: Vec::new(),
-            spec: None,
-            update: None,
-            stored: Some(job.clone()),
-        });
+        return Ok(PlanEntry::of_stored(PlanAction::Unchanged, name, job_id, dataset, job));
     }
     let update = JobUpdate::new(job, &changes, scope)?;
     Ok(PlanEntry {
-        action: PlanAction::Update,
-        name,
-        job_id,
-        dataset,
         changes: shown,
-        spec: None,
         update: Some(update),
-        stored: Some(job.clone()),
+        ..PlanEntry::of_stored(PlanAction::Update, name, job_id, dataset, job)
     })
 }
 
