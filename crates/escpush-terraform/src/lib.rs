@@ -3,7 +3,8 @@
 //! ([`read_terraform_jobs`]: `.tf` parsed by the hcl-edit crate, or `.tf.json`, evaluated as
 //! far as escpush can without Terraform), stored jobs written as Terraform, TOML or JSON
 //! ([`export_jobs`], [`ExportFormat`]), a Terraform plan (`terraform show -json`) checked
-//! against the job rules ([`check_terraform_plan`]), and the facts of the provider escpush
+//! against the job rules ([`check_terraform_plan`]) and read as the jobs it leaves
+//! ([`terraform_plan_jobs`]), and the facts of the provider escpush
 //! follows ([`TERRAFORM_PROVIDER_VERSION`], [`TERRAFORM_ATTRIBUTES`], [`terraform_import_id`]).
 //! No I/O: the caller reads and writes the files.
 //!
@@ -49,4 +50,4 @@ pub use hcl::{read_terraform_jobs, read_terraform_jobs_for};
 pub use provider::{
     terraform_import_id, TERRAFORM_ATTRIBUTES, TERRAFORM_OUTPUT_OPTIONS, TERRAFORM_PROVIDER_VERSION, TERRAFORM_RESOURCE,
 };
-pub use tfplan::check_terraform_plan;
+pub use tfplan::{check_terraform_plan, terraform_plan_jobs, PlannedJob};

@@ -22,7 +22,7 @@ use escpush_filter::Dataset;
 use escpush_filter::{Filter, Limits};
 use escpush_filter::{Problem, ProblemCode};
 
-use crate::provider::TERRAFORM_RESOURCE;
+use crate::provider::{has_attribute, output_option_key, TERRAFORM_RESOURCE};
 use escpush_core::sent_filter_value;
 use escpush_core::{shown_value, JobField};
 
@@ -54,6 +54,104 @@ const UNKNOWN: &str = "(known after apply)";
 /// other than 0 or 1, which the format says to reject, or `resource_changes` that is not a
 /// list of objects).
 pub fn check_terraform_plan(plan: &Value) -> Result<Value, Error> {
+    let mut out = Vec::new();
+    for (rc, change) in logpush_changes(plan)? {
+        if let Some(entry) = check_change(rc, change) {
+            out.push(entry);
+        }
+    }
+    let real = out.iter().any(|c| c["real"] == true);
+    Ok(json!({"real": real, "changes": out}))
+}
+
+/// One `cloudflare_logpush_job` change of a plan as the jobs it leaves and removes
+/// ([`terraform_plan_jobs`]): what a change delivers, and costs, is read from both sides.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct PlannedJob {
+    /// The resource's address (`cloudflare_logpush_job.errors`).
+    pub address: String,
+    /// `create`, `update`, `delete`, `replace` or `other`, as [`check_terraform_plan`] says.
+    pub action: &'static str,
+    /// The job before, in the API's field names (`output_options` keys as the API spells
+    /// them, null attributes left out); `None` for a creation. It holds the destination's
+    /// credentials: never print it.
+    pub before: Option<Map<String, Value>>,
+    /// The job after; `None` for a deletion.
+    pub after: Option<Map<String, Value>>,
+    /// The attributes of `after` known only after apply (they are left out of `after`).
+    pub unknown: Vec<String>,
+}
+
+/// The log-push jobs a Terraform plan changes, before and after, as the API would hold
+/// them (no-op and read changes are left out).
+///
+/// # Errors
+///
+/// As [`check_terraform_plan`]: `plan` is not the JSON of `terraform show -json`.
+pub fn terraform_plan_jobs(plan: &Value) -> Result<Vec<PlannedJob>, Error> {
+    let mut out = Vec::new();
+    for (rc, change) in logpush_changes(plan)? {
+        let Some(action) = action_of(change) else { continue };
+        let marks = change.get("after_unknown").unwrap_or(&Value::Null);
+        let unknown: Vec<String> = marks
+            .as_object()
+            .map(|m| m.keys().filter(|name| marked(marks, name)).cloned().collect())
+            .unwrap_or_default();
+        let side = |key: &str, unknown: &[String]| {
+            change
+                .get(key)
+                .and_then(Value::as_object)
+                .map(|values| api_job(values, unknown))
+        };
+        out.push(PlannedJob {
+            address: rc.get("address").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            action,
+            before: if action == "create" { None } else { side("before", &[]) },
+            after: if action == "delete" {
+                None
+            } else {
+                side("after", &unknown)
+            },
+            unknown,
+        });
+    }
+    Ok(out)
+}
+
+/// The job of a resource's attribute values, in the API's names: the job fields the
+/// resource has (not its scope), `output_options` keys as the API spells them, nulls and
+/// the attributes in `unknown` left out.
+fn api_job(values: &Map<String, Value>, unknown: &[String]) -> Map<String, Value> {
+    let mut job = Map::new();
+    for (name, value) in values {
+        if value.is_null()
+            || unknown.contains(name)
+            || !has_attribute(name)
+            || matches!(name.as_str(), "account_id" | "zone_id")
+        {
+            continue;
+        }
+        let value = match (name.as_str(), value) {
+            ("output_options", Value::Object(options)) => Value::Object(
+                options
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .filter_map(|(attribute, v)| output_option_key(attribute).map(|key| (key.to_owned(), v.clone())))
+                    .collect(),
+            ),
+            _ => value.clone(),
+        };
+        job.insert(name.clone(), value);
+    }
+    job
+}
+
+type Object = Map<String, Value>;
+
+/// The `cloudflare_logpush_job` changes of a plan (each resource change and its `change`), read as the format says (a plan that is
+/// not one refused).
+fn logpush_changes(plan: &Value) -> Result<Vec<(&Object, &Object)>, Error> {
     let refuse = |message: String| Error::InvalidInput { what: "plan", message };
     let Some(version) = plan.get("format_version").and_then(Value::as_str) else {
         return Err(refuse(
@@ -86,29 +184,36 @@ pub fn check_terraform_plan(plan: &Value) -> Result<Value, Error> {
         let Some(change) = rc.get("change").and_then(Value::as_object) else {
             return Err(refuse(format!("resource_changes[{i}] has no `change` object")));
         };
-        if let Some(entry) = check_change(rc, change) {
-            out.push(entry);
-        }
+        out.push((rc, change));
     }
-    let real = out.iter().any(|c| c["real"] == true);
-    Ok(json!({"real": real, "changes": out}))
+    Ok(out)
 }
 
-/// One resource change, or `None` when it changes nothing (`no-op`, `read`).
-fn check_change(rc: &Map<String, Value>, change: &Map<String, Value>) -> Option<Value> {
+/// The action of a change, or `None` when it changes nothing (`no-op`, `read`).
+fn action_of(change: &Map<String, Value>) -> Option<&'static str> {
     let actions: Vec<&str> = change
         .get("actions")
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let action = match actions.as_slice() {
+    Some(match actions.as_slice() {
         ["no-op" | "read"] => return None,
         ["create"] => "create",
         ["update"] => "update",
         ["delete"] => "delete",
         ["delete", "create"] | ["create", "delete"] => "replace",
         _ => "other",
-    };
+    })
+}
+
+/// One resource change, or `None` when it changes nothing (`no-op`, `read`).
+fn check_change(rc: &Map<String, Value>, change: &Map<String, Value>) -> Option<Value> {
+    let action = action_of(change)?;
+    let actions: Vec<&str> = change
+        .get("actions")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     let address = rc.get("address").cloned().unwrap_or(Value::Null);
     let null = Value::Null;
     let before = change.get("before").unwrap_or(&null);
@@ -361,6 +466,41 @@ mod tests {
         let unknown = check_terraform_plan(&plan(&job(""), &job(""), &json!({"filter": true}))).unwrap();
         assert_eq!(unknown["changes"][0]["filter"]["change"], "unknown");
         assert_eq!(unknown["real"], true);
+    }
+
+    #[test]
+    fn a_plans_jobs_are_read_in_the_apis_names() {
+        let mut before = job("");
+        before["output_options"] = json!({"field_names": ["RayID"], "cve_2021_44228": true, "sample_rate": null});
+        before["zone_id"] = json!("z");
+        before["max_upload_bytes"] = Value::Null;
+        let mut after = before.clone();
+        after["output_options"]["field_names"] = json!(["RayID", "ClientIP"]);
+        let jobs =
+            terraform_plan_jobs(&plan(&before, &after, &json!({"filter": true, "last_complete": false}))).unwrap();
+        assert_eq!(jobs.len(), 1);
+        let (b, a) = (jobs[0].before.as_ref().unwrap(), jobs[0].after.as_ref().unwrap());
+        assert_eq!(
+            (jobs[0].address.as_str(), jobs[0].action),
+            ("cloudflare_logpush_job.a", "update")
+        );
+        assert_eq!(
+            b["output_options"],
+            json!({"field_names": ["RayID"], "CVE-2021-44228": true})
+        );
+        assert_eq!(a["output_options"]["field_names"], json!(["RayID", "ClientIP"]));
+        assert!(
+            !b.contains_key("zone_id") && !b.contains_key("max_upload_bytes"),
+            "{b:?}"
+        );
+        assert_eq!(b["filter"], "");
+        assert_eq!(jobs[0].unknown, ["filter"], "a mark of false is known");
+        assert!(!a.contains_key("filter"), "known only after apply: left out");
+        let mut created = plan(&Value::Null, &after, &json!({}));
+        created["resource_changes"][0]["change"]["actions"] = json!(["create"]);
+        let jobs = terraform_plan_jobs(&created).unwrap();
+        assert!(jobs[0].before.is_none() && jobs[0].after.is_some());
+        assert!(terraform_plan_jobs(&json!({"resource_changes": []})).is_err());
     }
 
     #[test]
