@@ -75,7 +75,7 @@ impl PyLogpullOptions {
     /// Options escpush does not know; kept and sent as given.
     #[getter]
     fn unknown_options(&self) -> Vec<(String, String)> {
-        self.inner.unknown_options().to_vec()
+        self.inner.unknown_options()
     }
 
     /// What is kept but not checked (unknown options), one sentence each.

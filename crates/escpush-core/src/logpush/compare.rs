@@ -54,7 +54,7 @@ pub fn logpull_options_equal(a: &str, b: &str) -> bool {
             let sorted = |o: &LogpullOptions| {
                 let mut flags = o.flags().to_vec();
                 flags.sort();
-                let mut other = o.unknown_options().to_vec();
+                let mut other = o.kept_as_given().to_vec();
                 other.sort();
                 (o.fields().to_vec(), o.timestamps_format(), flags, other)
             };

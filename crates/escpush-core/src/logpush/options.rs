@@ -59,7 +59,8 @@ pub struct LogpullOptions {
     fields: Vec<String>,
     timestamps: Option<Timestamps>,
     flags: Vec<(String, bool)>,
-    /// Options escpush does not know, kept in order and reported by [`LogpullOptions::unknown_options`].
+    /// Options kept as given, in order: `sample` (read by [`LogpullOptions::sample_rate`]) and
+    /// those escpush does not know ([`LogpullOptions::unknown_options`]).
     other: Vec<(String, String)>,
 }
 
@@ -198,8 +199,7 @@ impl LogpullOptions {
 
     /// The share of records the job keeps, from `sample=0.1` (log-output-options.mdx, "How to
     /// migrate": it became `output_options.sample_rate`): `Ok(None)` when not given. The
-    /// option is still kept with the [unknown ones](LogpullOptions::unknown_options) and sent
-    /// as given; a value that is not a number above 0 and at most 1 is refused here, with the
+    /// option is kept and sent as given; a value that is not a number above 0 and at most 1 is refused here, with the
     /// path `logpull_options.sample`.
     pub fn sample_rate(&self) -> Result<Option<f64>, Error> {
         let Some((_, text)) = self.other.iter().find(|(k, _)| k == "sample") else {
@@ -225,19 +225,29 @@ impl LogpullOptions {
         &self.flags
     }
 
-    /// Options escpush does not know (kept and sent as given).
-    pub fn unknown_options(&self) -> &[(String, String)] {
+    /// Options escpush does not know (kept and sent as given), in order. `sample` is known
+    /// ([`LogpullOptions::sample_rate`]), and not among them.
+    pub fn unknown_options(&self) -> Vec<(String, String)> {
+        self.other.iter().filter(|(k, _)| k != "sample").cloned().collect()
+    }
+
+    /// Every option kept as given (the unknown ones and `sample`), in order: what two
+    /// options compare by besides their fields, timestamps and flags.
+    pub(crate) fn kept_as_given(&self) -> &[(String, String)] {
         &self.other
     }
 
     /// Notes on what is kept but not checked: unknown options.
     pub fn warnings(&self) -> Vec<String> {
-        self.other
+        self.unknown_options()
             .iter()
             .map(|(k, _)| {
                 let hint = suggest::did_you_mean(suggest::closest(
                     k,
-                    ["fields", "timestamps"].iter().chain(KNOWN_FLAGS).map(|s| (*s, *s)),
+                    ["fields", "timestamps", "sample"]
+                        .iter()
+                        .chain(KNOWN_FLAGS)
+                        .map(|s| (*s, *s)),
                 ));
                 format!(
                     "logpull_options: `{}` is not an option escpush knows; it is sent as given{hint}",

@@ -37,9 +37,17 @@ fn logpull_options_parse_and_print() {
         .flag("CVE-2021-44228", true);
     assert_eq!(built, o);
     let kept = LogpullOptions::parse("fields=A&sample=0.1").unwrap();
-    assert_eq!(kept.unknown_options(), [("sample".to_owned(), "0.1".to_owned())]);
+    assert_eq!(kept.unknown_options(), [], "`sample` is known");
+    assert_eq!(kept.sample_rate().unwrap(), Some(0.1));
     assert_eq!(kept.to_query(), "fields=A&sample=0.1");
-    assert_eq!(kept.warnings().len(), 1);
+    assert_eq!(
+        kept.warnings(),
+        Vec::<String>::new(),
+        "`sample` is known: read as sample_rate"
+    );
+    let typo = LogpullOptions::parse("fields=A&samples=0.1").unwrap();
+    assert_eq!(typo.warnings().len(), 1);
+    assert!(typo.warnings()[0].contains("`sample`"), "{:?}", typo.warnings());
 }
 
 #[test]
