@@ -97,6 +97,11 @@ pub use logpush::{
     JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use logpush::{
+    format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money, MonthlyUsage,
+    Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
+    PER_REQUEST_DATASET, PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
+};
+pub use logpush::{
     Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
     UNDOCUMENTED,
 };
