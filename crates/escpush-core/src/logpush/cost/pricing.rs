@@ -29,7 +29,9 @@ pub struct PricingSource {
     pub page: &'static str,
     /// The commit of cloudflare-docs it was read at.
     pub commit: &'static str,
-    /// The first day it bills (Free, Pro and Business; Enterprise contracts keep theirs).
+    /// The first day it bills (Free, Pro and Business; Enterprise contracts keep theirs). The
+    /// page gives no date; this one is the project's API notes' (`/work/shared/api/README.md`)
+    /// and issue 35's.
     pub effective: &'static str,
     /// The day escpush's table was checked against it.
     pub read: &'static str,
