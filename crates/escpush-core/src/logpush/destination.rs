@@ -51,6 +51,12 @@ impl Billing {
         }
     }
 
+    /// The class of a `destination_conf`: its scheme's row (the form only is checked, as
+    /// [`DestinationConf::parse_address`] does; the text is never echoed).
+    pub fn of(destination_conf: &str) -> Result<Billing, Error> {
+        DestinationConf::parse_address(destination_conf).map(|d| d.billing())
+    }
+
     /// Reads `"internal"` or `"external"`.
     pub fn parse(text: &str) -> Result<Billing, Error> {
         Billing::ALL

@@ -262,7 +262,9 @@ pub struct Projection {
 /// A job's month from a sample: its deliveries to a destination of class `billing`, of
 /// `dataset` (`workers_trace_events` counts the records delivered, as requests), and its
 /// transformer's input when the sample has one.
+/// `dataset` is one of the embedded schemas' (refused with a did-you-mean otherwise).
 pub fn project(sample: &Sample, basis: Basis, billing: Billing, dataset: &str) -> Result<Projection, Error> {
+    escpush_filter::Dataset::get(dataset, None)?;
     let scale = month_scale(sample, basis)?;
     let bytes = scaled(sample.delivered_bytes, scale, "delivered_bytes")?;
     let mut usage = MonthlyUsage::new();

@@ -103,6 +103,12 @@ fn the_destination_class_is_the_destinations_row() {
         let expected = if d.scheme == "r2" { Billing::Internal } else { Billing::External };
         assert_eq!(d.billing, expected, "{}", d.scheme);
     }
+    assert_eq!(Billing::of("r2://logs?account-id=abc").unwrap(), Billing::Internal);
+    assert_eq!(Billing::of("datadog://intake?header_DD-API-KEY=k").unwrap(), Billing::External);
+    // A bad destination is refused as destination_conf is, its text (a possible secret) not echoed.
+    let err = Billing::of("ftp://host/logs?password=hunter22").unwrap_err().to_string();
+    assert!(err.contains("`ftp` is not a destination scheme"), "{err}");
+    assert!(!err.contains("hunter22"), "{err}");
     assert_eq!(Billing::parse("internal").unwrap(), Billing::Internal);
     let (what, text) = refusal(Billing::parse("pipelines").unwrap_err());
     assert_eq!(what, "destination class");
@@ -212,6 +218,9 @@ fn every_refusal_of_a_projection_names_what_is_missing() {
         assert_eq!(w, what, "{text}");
         assert!(text.contains(words), "{text}");
     }
+    let err = project(&no_time.span_seconds(60.0), Basis::Span, Billing::External, "http_request").unwrap_err();
+    assert!(matches!(err, Error::UnknownDataset { .. }), "{err:?}");
+    assert!(err.to_string().contains("did you mean `http_requests`?"), "{err}");
     // The two that need a way out say which.
     let (_, text) = refusal(project(&no_time, Basis::Span, Billing::External, "http_requests").unwrap_err());
     assert!(text.contains("--requests-per-day") && text.contains("--scale"), "{text}");
