@@ -207,6 +207,23 @@ impl MonthlyUsage {
         self
     }
 
+    /// With `units` more of `component` in its unit (GB, million requests), as a person gives
+    /// them; refused (naming `what`) unless a number of 0 or more, up to 2^64 of the base unit.
+    pub fn with_units(self, component: Component, units: f64, what: &'static str) -> Result<MonthlyUsage, Error> {
+        let unit = component.unit();
+        #[allow(clippy::cast_precision_loss)]
+        let base = units * unit.base_per_unit() as f64;
+        #[allow(clippy::cast_precision_loss)]
+        if !units.is_finite() || units < 0.0 || base >= u64::MAX as f64 {
+            return Err(refuse(
+                what,
+                format!("{units} is not an amount: give {}, 0 or more", unit.as_str()),
+            ));
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Ok(self.with(component, base.round() as u64))
+    }
+
     /// With `bytes` more delivered that no GB component bills (a `workers_trace_events` job's).
     #[must_use]
     pub fn with_delivered_bytes(mut self, bytes: u64) -> MonthlyUsage {

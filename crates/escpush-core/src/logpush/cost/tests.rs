@@ -34,6 +34,16 @@ fn the_worked_example_of_pricing_mdx() {
     assert_eq!(cost.total().dollars(), 4.11);
     assert_eq!(cost.total().to_string(), "$4.11");
     assert!(cost.allowance_subtracted);
+    // The same, given in GB as a person gives them.
+    let by_units = MonthlyUsage::new()
+        .with_units(Component::InternalExport, 40.0, "internal_gb")
+        .and_then(|u| u.with_units(Component::ExternalExport, 60.0, "external_gb"))
+        .and_then(|u| u.with_units(Component::Transformation, 5.0, "transform_gb"))
+        .unwrap();
+    assert_eq!(by_units, usage);
+    let (what, text) = refusal(MonthlyUsage::new().with_units(Component::ExternalExport, -1.0, "external_gb").unwrap_err());
+    assert_eq!(what, "external_gb");
+    assert!(text.contains("-1 is not an amount: give GB"), "{text}");
     // Delivered: the two exports, not the transformer's input.
     assert_eq!(cost.usage.delivered_bytes(), 100 * GB);
 }
