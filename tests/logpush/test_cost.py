@@ -54,7 +54,7 @@ def test_the_published_table_and_overrides() -> None:
 
     contract = Pricing(external_rate=0.08, external_included=0)
     assert not contract.published
-    assert repr(contract) == "Pricing(external_rate=0.08, external_included=0)"
+    assert repr(contract) == "Pricing(external_rate=0.08, external_included=0.0)"
     assert contract == Pricing().with_override("external_rate", 0.08).with_override("external_included", 0)
     cost = monthly_cost(external_gb=10, subtract_allowance=True, pricing=contract)
     assert cost.dollars_per_month == 0.8

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use escpush_core::{
-    format_gb, Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample,
+    Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample,
     BYTES_PER_GB, DAYS_PER_MONTH, PRICING_SOURCE, REQUESTS_PER_MILLION,
 };
 
@@ -127,10 +127,10 @@ impl PyPricing {
         for p in self.inner.prices() {
             let base = published.price(p.component);
             if p.rate != base.rate {
-                parts.push(format!("{}={}", p.component.rate_option(), p.rate.dollars()));
+                parts.push(format!("{}={:?}", p.component.rate_option(), p.rate.dollars()));
             }
             if p.included != base.included {
-                parts.push(format!("{}={}", p.component.included_option(), p.included_units()));
+                parts.push(format!("{}={:?}", p.component.included_option(), p.included_units()));
             }
         }
         format!("Pricing({})", parts.join(", "))
@@ -269,33 +269,14 @@ impl PyCost {
             .map_err(|e| errors::core_error(py, &e))
     }
 
-    /// `38 GB/month, $3.80 (external, $0.10 per GB; the account's 25 GB included would save $2.50)`.
+    /// `720 GB/month, $72.00 (external, $0.10 per GB; the account's 25 GB included would save $2.50)`.
     fn __str__(&self) -> String {
-        let mut text = format!(
-            "{} GB/month, {}",
-            format_gb(self.inner.gb_per_month()),
-            self.inner.total()
-        );
-        let saves = self.inner.allowance_saves();
-        let mut notes = Vec::new();
-        if let Some(c) = self.inner.delivery() {
-            let unit = c.component.unit().as_str();
-            notes.push(format!("{}, {} per {unit}", c.component.name(), c.rate));
-            let allowance = if self.inner.allowance_subtracted { "takes off" } else { "would save" };
-            notes.push(format!(
-                "the account's {} {unit} included {allowance} {saves}",
-                format_gb(c.included_units())
-            ));
-        }
-        if !notes.is_empty() {
-            text.push_str(&format!(" ({})", notes.join("; ")));
-        }
-        text
+        self.inner.to_string()
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "Cost(gb_per_month={}, dollars_per_month={}, allowance_subtracted={})",
+            "Cost(gb_per_month={:?}, dollars_per_month={:?}, allowance_subtracted={})",
             self.inner.gb_per_month(),
             self.inner.total().dollars(),
             if self.inner.allowance_subtracted { "True" } else { "False" }
@@ -336,8 +317,8 @@ impl PyCostChange {
         self.inner.to_string()
     }
 
-    fn __repr__(&self) -> String {
-        format!("CostChange({:?})", self.inner.to_string())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("CostChange({})", crate::convert::repr(py, &self.inner.to_string()))
     }
 }
 

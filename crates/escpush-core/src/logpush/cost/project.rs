@@ -441,6 +441,27 @@ impl Cost {
     }
 }
 
+/// `720 GB/month, $72.00 (external, $0.10 per GB; the account's 25 GB included would save
+/// $2.50)`: the one wording of a cost (the allowance "takes off" when subtracted).
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} GB/month, {}", format_gb(self.gb_per_month()), self.total())?;
+        if let Some(c) = self.delivery() {
+            let unit = c.component.unit().as_str();
+            let allowance = if self.allowance_subtracted { "takes off" } else { "would save" };
+            write!(
+                f,
+                " ({}, {} per {unit}; the account's {} {unit} included {allowance} {})",
+                c.component.name(),
+                c.rate,
+                format_gb(c.included_units()),
+                self.allowance_saves()
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// `38`, `1.5`, `0.042`: GB with the digits that matter (whole from 10, one place from 1,
 /// two significant digits under 1).
 pub fn format_gb(gb: f64) -> String {

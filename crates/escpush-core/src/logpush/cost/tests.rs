@@ -180,6 +180,17 @@ fn a_sample_is_made_a_month_by_its_span_requests_a_day_or_a_scale() {
     assert_eq!(cost.total().to_string(), "$72.00");
     assert_eq!(cost.delivery().unwrap().component, Component::ExternalExport);
     assert_eq!(cost.projection.unwrap().basis, Basis::Span);
+    assert_eq!(
+        cost.to_string(),
+        "720 GB/month, $72.00 (external, $0.10 per GB; the account's 25 GB included would save $2.50)"
+    );
+    let subtracted = Pricing::cloudflare()
+        .project_cost(&sample, Basis::Span, Billing::External, "http_requests", true)
+        .unwrap();
+    assert_eq!(
+        subtracted.to_string(),
+        "720 GB/month, $69.50 (external, $0.10 per GB; the account's 25 GB included takes off $2.50)"
+    );
 }
 
 #[test]
