@@ -72,9 +72,7 @@ fn render() -> String {
             .collect();
         let _ = writeln!(out, "- {}: {}", b.as_str(), schemes.join(", "));
     }
-    out.push_str(
-        "\n## Where the docs are silent\n\n| case | not documented; escpush does |\n|---|---|\n",
-    );
+    out.push_str("\n## Where the docs are silent\n\n| case | not documented; escpush does |\n|---|---|\n");
     for c in COST_CHOICES {
         let _ = writeln!(out, "| {} | {} |", cell(c.case), cell(c.choice));
     }

@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use escpush_core::{
-    Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample,
-    BYTES_PER_GB, DAYS_PER_MONTH, PRICING_SOURCE, REQUESTS_PER_MILLION,
+    Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample, BYTES_PER_GB,
+    DAYS_PER_MONTH, PRICING_SOURCE, REQUESTS_PER_MILLION,
 };
 
 use crate::convert::{Int, Text};
@@ -279,7 +279,11 @@ impl PyCost {
             "Cost(gb_per_month={:?}, dollars_per_month={:?}, allowance_subtracted={})",
             self.inner.gb_per_month(),
             self.inner.total().dollars(),
-            if self.inner.allowance_subtracted { "True" } else { "False" }
+            if self.inner.allowance_subtracted {
+                "True"
+            } else {
+                "False"
+            }
         )
     }
 }

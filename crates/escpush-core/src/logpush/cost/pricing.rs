@@ -72,7 +72,7 @@ impl Money {
     /// Dollars given by a person, to the nearest billionth: refused (naming `what`) when not
     /// a number of 0 or more, up to a billion.
     pub fn from_dollars(dollars: f64, what: &'static str) -> Result<Money, Error> {
-        if !dollars.is_finite() || dollars < 0.0 || dollars > MAX_DOLLARS {
+        if !(0.0..=MAX_DOLLARS).contains(&dollars) {
             return Err(Error::InvalidInput {
                 what,
                 message: format!("{dollars} is not a price: give dollars, 0 or more (at most {MAX_DOLLARS:e})"),
@@ -120,7 +120,11 @@ impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.nanos < 0 { "-" } else { "" };
         let abs = self.nanos.unsigned_abs();
-        let (places, unit) = if abs != 0 && abs < 10_000_000 { (4, 100_000) } else { (2, 10_000_000) };
+        let (places, unit) = if abs != 0 && abs < 10_000_000 {
+            (4, 100_000)
+        } else {
+            (2, 10_000_000)
+        };
         let scaled = (abs + unit / 2) / unit;
         if scaled == 0 {
             return f.write_str("$0.00");
@@ -427,7 +431,11 @@ impl Pricing {
                 ),
             });
         }
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
         let base = (units * per as f64).round() as u64;
         self.price_mut(component).included = base;
         Ok(self)

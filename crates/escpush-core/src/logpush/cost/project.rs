@@ -150,7 +150,7 @@ pub fn month_scale(sample: &Sample, basis: Basis) -> Result<f64, Error> {
                 "span_seconds",
                 format!("{s} is not a time span: give seconds, more than 0"),
             )),
-            Some(s) if s == 0.0 => Err(refuse(
+            Some(0.0) => Err(refuse(
                 "projection",
                 format!(
                     "the sample's timestamps cover 0 seconds (every line of the same second): a month cannot be \
@@ -380,7 +380,11 @@ impl Pricing {
                     rate: price.rate,
                     gross,
                     allowance_saves,
-                    charge: if subtract_allowance { gross - allowance_saves } else { gross },
+                    charge: if subtract_allowance {
+                        gross - allowance_saves
+                    } else {
+                        gross
+                    },
                 })
             })
             .collect();
@@ -448,7 +452,11 @@ impl fmt::Display for Cost {
         write!(f, "{} GB/month, {}", format_gb(self.gb_per_month()), self.total())?;
         if let Some(c) = self.delivery() {
             let unit = c.component.unit().as_str();
-            let allowance = if self.allowance_subtracted { "takes off" } else { "would save" };
+            let allowance = if self.allowance_subtracted {
+                "takes off"
+            } else {
+                "would save"
+            };
             write!(
                 f,
                 " ({}, {} per {unit}; the account's {} {unit} included {allowance} {})",

@@ -1,3 +1,6 @@
+// The worked example and the projections are exact: their floats are compared exactly, on purpose.
+#![allow(clippy::float_cmp)]
+
 use super::*;
 use crate::error::Error;
 use crate::logpush::destination::{Billing, DestinationConf};
@@ -41,7 +44,11 @@ fn the_worked_example_of_pricing_mdx() {
         .and_then(|u| u.with_units(Component::Transformation, 5.0, "transform_gb"))
         .unwrap();
     assert_eq!(by_units, usage);
-    let (what, text) = refusal(MonthlyUsage::new().with_units(Component::ExternalExport, -1.0, "external_gb").unwrap_err());
+    let (what, text) = refusal(
+        MonthlyUsage::new()
+            .with_units(Component::ExternalExport, -1.0, "external_gb")
+            .unwrap_err(),
+    );
     assert_eq!(what, "external_gb");
     assert!(text.contains("-1 is not an amount: give GB"), "{text}");
     // Delivered: the two exports, not the transformer's input.
@@ -88,7 +95,14 @@ fn the_allowance_is_shown_and_subtracted_only_when_asked() {
 fn the_table_is_pricing_mdx() {
     let rows: Vec<(&str, f64, f64, &str)> = PRICES
         .iter()
-        .map(|p| (p.component.name(), p.included_units(), p.rate.dollars(), p.component.unit().as_str()))
+        .map(|p| {
+            (
+                p.component.name(),
+                p.included_units(),
+                p.rate.dollars(),
+                p.component.unit().as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         rows,
@@ -110,13 +124,22 @@ fn the_destination_class_is_the_destinations_row() {
     let s3 = DestinationConf::parse("s3://bucket/logs?region=us-east-1").unwrap();
     assert_eq!(s3.billing(), Billing::External);
     for d in crate::logpush::DESTINATIONS {
-        let expected = if d.scheme == "r2" { Billing::Internal } else { Billing::External };
+        let expected = if d.scheme == "r2" {
+            Billing::Internal
+        } else {
+            Billing::External
+        };
         assert_eq!(d.billing, expected, "{}", d.scheme);
     }
     assert_eq!(Billing::of("r2://logs?account-id=abc").unwrap(), Billing::Internal);
-    assert_eq!(Billing::of("datadog://intake?header_DD-API-KEY=k").unwrap(), Billing::External);
+    assert_eq!(
+        Billing::of("datadog://intake?header_DD-API-KEY=k").unwrap(),
+        Billing::External
+    );
     // A bad destination is refused as destination_conf is, its text (a possible secret) not echoed.
-    let err = Billing::of("ftp://host/logs?password=hunter22").unwrap_err().to_string();
+    let err = Billing::of("ftp://host/logs?password=hunter22")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("`ftp` is not a destination scheme"), "{err}");
     assert!(!err.contains("hunter22"), "{err}");
     assert_eq!(Billing::parse("internal").unwrap(), Billing::Internal);
@@ -169,7 +192,13 @@ fn a_sample_is_made_a_month_by_its_span_requests_a_day_or_a_scale() {
     assert_eq!(p.usage.get(Component::InternalExport), Some(60 * GB));
     assert_eq!(p.usage.get(Component::ExternalExport), None);
     // A plain scale, with a transformer's input.
-    let p = project(&sample.transform_bytes(GB / 2), Basis::Scale(10.0), Billing::External, "dns_logs").unwrap();
+    let p = project(
+        &sample.transform_bytes(GB / 2),
+        Basis::Scale(10.0),
+        Billing::External,
+        "dns_logs",
+    )
+    .unwrap();
     assert_eq!(p.usage.get(Component::Transformation), Some(5 * GB));
     assert_eq!(p.usage.delivered_bytes(), 10 * GB);
 
@@ -211,8 +240,13 @@ fn workers_trace_events_is_priced_per_request() {
     assert_eq!(with_allowance.total().to_string(), "$1.00");
 
     let (what, text) = refusal(
-        project(&Sample::new(GB).span_seconds(60.0), Basis::Span, Billing::External, PER_REQUEST_DATASET)
-            .unwrap_err(),
+        project(
+            &Sample::new(GB).span_seconds(60.0),
+            Basis::Span,
+            Billing::External,
+            PER_REQUEST_DATASET,
+        )
+        .unwrap_err(),
     );
     assert_eq!(what, "delivered_records");
     assert!(text.contains("billed per request"), "{text}");
@@ -224,27 +258,61 @@ fn every_refusal_of_a_projection_names_what_is_missing() {
     let cases: Vec<(Sample, Basis, &str, &str)> = vec![
         (no_time, Basis::Span, "projection", "no timestamps"),
         (no_time.span_seconds(0.0), Basis::Span, "projection", "cover 0 seconds"),
-        (no_time.span_seconds(-5.0), Basis::Span, "span_seconds", "-5 is not a time span"),
-        (no_time.span_seconds(f64::NAN), Basis::Span, "span_seconds", "NaN is not a time span"),
+        (
+            no_time.span_seconds(-5.0),
+            Basis::Span,
+            "span_seconds",
+            "-5 is not a time span",
+        ),
+        (
+            no_time.span_seconds(f64::NAN),
+            Basis::Span,
+            "span_seconds",
+            "NaN is not a time span",
+        ),
         (no_time, Basis::Scale(-1.0), "scale", "-1 is not a number of 0 or more"),
         (no_time, Basis::Scale(f64::NAN), "scale", "NaN is not"),
         (no_time, Basis::Scale(f64::INFINITY), "scale", "inf is not"),
         (no_time, Basis::RequestsPerDay(-3.0), "requests_per_day", "-3 is not"),
-        (Sample::new(100), Basis::RequestsPerDay(1e6), "requests_per_day", "read no lines"),
-        (no_time.lines_read(0), Basis::RequestsPerDay(1e6), "requests_per_day", "read no lines"),
-        (Sample::new(u64::MAX), Basis::Scale(1e10), "delivered_bytes", "past what escpush counts"),
+        (
+            Sample::new(100),
+            Basis::RequestsPerDay(1e6),
+            "requests_per_day",
+            "read no lines",
+        ),
+        (
+            no_time.lines_read(0),
+            Basis::RequestsPerDay(1e6),
+            "requests_per_day",
+            "read no lines",
+        ),
+        (
+            Sample::new(u64::MAX),
+            Basis::Scale(1e10),
+            "delivered_bytes",
+            "past what escpush counts",
+        ),
     ];
     for (sample, basis, what, words) in cases {
         let (w, text) = refusal(project(&sample, basis, Billing::External, "http_requests").unwrap_err());
         assert_eq!(w, what, "{text}");
         assert!(text.contains(words), "{text}");
     }
-    let err = project(&no_time.span_seconds(60.0), Basis::Span, Billing::External, "http_request").unwrap_err();
+    let err = project(
+        &no_time.span_seconds(60.0),
+        Basis::Span,
+        Billing::External,
+        "http_request",
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::UnknownDataset { .. }), "{err:?}");
     assert!(err.to_string().contains("did you mean `http_requests`?"), "{err}");
     // The two that need a way out say which.
     let (_, text) = refusal(project(&no_time, Basis::Span, Billing::External, "http_requests").unwrap_err());
-    assert!(text.contains("--requests-per-day") && text.contains("--scale"), "{text}");
+    assert!(
+        text.contains("--requests-per-day") && text.contains("--scale"),
+        "{text}"
+    );
     let (what, text) = refusal(Basis::from_options(Some(1.0), Some(2.0)).unwrap_err());
     assert_eq!(what, "projection");
     assert!(text.contains("not both"), "{text}");
@@ -264,7 +332,10 @@ fn a_change_is_written_once() {
         CostChange::between(&after, &before).unwrap().to_string(),
         "+38 GB/month, +$3.80"
     );
-    let small = p.charge(&MonthlyUsage::new().with(Component::ExternalExport, 62 * GB + GB / 2), false);
+    let small = p.charge(
+        &MonthlyUsage::new().with(Component::ExternalExport, 62 * GB + GB / 2),
+        false,
+    );
     assert_eq!(
         CostChange::between(&after, &small).unwrap().to_string(),
         "+0.50 GB/month, +$0.05"
