@@ -485,9 +485,7 @@ def project_cost(
     ``destination_class``); ``workers_trace_events`` is priced per request
     (``delivered_records``)."""
 
-def account_cost(
-    costs: Iterable[Cost], *, subtract_allowance: bool = True, pricing: Pricing | None = None
-) -> Cost:
+def account_cost(costs: Iterable[Cost], *, subtract_allowance: bool = True, pricing: Pricing | None = None) -> Cost:
     """An account's jobs together: their months summed by component, each priced once."""
 
 def monthly_cost(
