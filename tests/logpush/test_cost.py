@@ -203,3 +203,28 @@ def test_the_pricing_command_refuses_a_bad_override(cli: Cli, override: str, wor
     done = cli("logpush", "pricing", "--override", override)
     assert done.code == EXIT_USAGE, (done.code, done.out, done.err)
     assert words in done.err
+
+
+def test_the_cost_options_of_a_command_that_measures_a_sample() -> None:
+    """``add_cost_options`` / ``cost_of``: what a preview adds to price its sample."""
+    import argparse
+
+    from escpush.cli.logpush_pricing import add_cost_options, cost_of
+
+    parser = argparse.ArgumentParser()
+    add_cost_options(parser)
+
+    def cost(*argv: str, span: float | None = 3600.0) -> escpush.Cost:
+        args = parser.parse_args(list(argv))
+        return cost_of(args, GB, dataset="http_requests", destination_conf=S3, span_seconds=span, lines_read=1000)
+
+    assert cost().dollars_per_month == 72.0
+    assert cost("--subtract-allowance").dollars_per_month == 69.5
+    assert cost("--scale", "10").gb_per_month == 10.0
+    assert cost("--requests-per-day", "2000").scale == 60.0
+    assert cost("--destination-class", "internal", "--scale", "10").dollars_per_month == 0.3
+    assert cost("--override", "external_rate=0.08", "--scale", "10").dollars_per_month == 0.8
+    with pytest.raises(InvalidInput, match="no timestamps"):
+        cost(span=None)
+    with pytest.raises(InvalidInput, match="invalid scale"):
+        cost("--scale", "-1")

@@ -1,6 +1,9 @@
 """``escpush logpush pricing``: Logpush's pricing table as escpush computes with it (core's
-``Pricing``: the rows, their source and date), with an Enterprise contract's overrides. This
-module reads arguments and prints."""
+``Pricing``: the rows, their source and date), with an Enterprise contract's overrides; and
+the cost options a command that measures a sample adds (:func:`add_cost_options`,
+:func:`cost_of`: ``--requests-per-day``, ``--scale``, ``--destination-class``,
+``--subtract-allowance``, ``--override``). This module reads arguments and prints; the rules
+are core's."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .._escpush import Pricing
+    from .._escpush import Cost, Pricing
     from ._common import Commands
 
 
@@ -32,7 +35,12 @@ def add(logpush: Commands) -> None:
         ],
         [output_options()],
     )
-    pricing.add_argument(
+    _add_override(pricing)
+    pricing.set_defaults(run=run_pricing)
+
+
+def _add_override(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
         "--override",
         action="append",
         default=[],
@@ -40,7 +48,72 @@ def add(logpush: Commands) -> None:
         help="a rate or included amount of your contract: internal_rate, internal_included, external_rate, "
         "external_included, transform_rate, transform_included, workers_rate, workers_included (repeatable)",
     )
-    pricing.set_defaults(run=run_pricing)
+
+
+def _number(text: str) -> float:
+    """An option type: a number (its range is core's to check, naming the option)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number") from None
+
+
+def add_cost_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a month's cost, for a command that measures a sample (a preview)."""
+    cost = parser.add_argument_group(
+        "cost",
+        "A month from the sample: by the time its timestamps span, unless --requests-per-day or --scale "
+        "says otherwise; priced at the rate of the destination's class (`escpush logpush pricing`).",
+    )
+    cost.add_argument(
+        "--requests-per-day",
+        type=_number,
+        metavar="N",
+        help="the sample's lines read stand for N requests a day (a month is 30 days)",
+    )
+    cost.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+    cost.add_argument(
+        "--destination-class",
+        choices=("internal", "external"),
+        help="the destination's class on the bill, when its destination_conf does not say (Pipelines is internal)",
+    )
+    cost.add_argument(
+        "--subtract-allowance",
+        action="store_true",
+        help="take the account's included GB off this job's cost (they are shared by every job of the account)",
+    )
+    _add_override(cost)
+
+
+def cost_of(
+    args: argparse.Namespace,
+    delivered_bytes: int,
+    *,
+    dataset: str,
+    destination_conf: str | None,
+    span_seconds: float | None,
+    lines_read: int | None = None,
+    delivered_records: int | None = None,
+    transform_bytes: int | None = None,
+) -> Cost:
+    """The month and cost of a sample's measure, as :func:`add_cost_options`' options say
+    (``escpush.project_cost``)."""
+    from .._escpush import project_cost
+
+    return project_cost(
+        delivered_bytes,
+        dataset=dataset,
+        destination_conf=None if args.destination_class else destination_conf,
+        destination_class=args.destination_class,
+        span_seconds=span_seconds,
+        lines_read=lines_read,
+        delivered_records=delivered_records,
+        requests_per_day=args.requests_per_day,
+        scale=args.scale,
+        transform_bytes=transform_bytes,
+        subtract_allowance=args.subtract_allowance,
+        pricing=pricing_from(args.override),
+    )
 
 
 def pricing_from(overrides: list[str]) -> Pricing:
