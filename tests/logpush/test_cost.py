@@ -27,6 +27,10 @@ def test_the_worked_example_of_pricing_mdx() -> None:
     assert [c["dollars"] for c in cost.components] == [0.45, 3.5, 0.16]
     assert cost.gb_per_month == 100.0
     assert cost.destination_class is None
+    # Deliveries of both classes: no one rate; one class alone has its own.
+    assert (cost.component, cost.rate) == (None, None)
+    assert str(cost) == "100 GB/month, $4.11"
+    assert (monthly_cost(external_gb=30).component, monthly_cost(external_gb=30).rate) == ("external", 0.1)
     # The same as three jobs of an account, each priced without the allowance.
     jobs = [
         monthly_cost(internal_gb=40),

@@ -436,12 +436,20 @@ impl Cost {
         Unit::Gb.of(self.usage.delivered_bytes())
     }
 
-    /// The component of the deliveries (the projection's, else the first delivery component).
+    /// The component of the deliveries: the projection's, else the one component of
+    /// deliveries given (`None` for an account's jobs to both classes).
     pub fn delivery(&self) -> Option<&ComponentCost> {
-        let wanted = self.projection.map(|p| p.component);
-        self.components
+        if let Some(p) = self.projection {
+            return self.components.iter().find(|c| c.component == p.component);
+        }
+        let mut deliveries = self
+            .components
             .iter()
-            .find(|c| wanted.map_or(c.component != Component::Transformation, |w| c.component == w))
+            .filter(|c| c.component != Component::Transformation);
+        match (deliveries.next(), deliveries.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
     }
 }
 

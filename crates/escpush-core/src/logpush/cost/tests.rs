@@ -53,6 +53,9 @@ fn the_worked_example_of_pricing_mdx() {
     assert!(text.contains("-1 is not an amount: give GB"), "{text}");
     // Delivered: the two exports, not the transformer's input.
     assert_eq!(cost.usage.delivered_bytes(), 100 * GB);
+    // Deliveries of both classes: no one rate to show.
+    assert_eq!(cost.delivery(), None);
+    assert_eq!(cost.to_string(), "100 GB/month, $4.11");
 }
 
 /// The same three as an account's jobs, summed by component first, then the allowance once.
@@ -234,6 +237,10 @@ fn workers_trace_events_is_priced_per_request() {
     assert_eq!(cost.components[0].usage, 30_000_000);
     assert_eq!(cost.total().to_string(), "$1.50");
     assert_eq!(cost.gb_per_month(), 30.0);
+    assert_eq!(
+        cost.to_string(),
+        "30 GB/month, $1.50 (workers, $0.05 per million requests; the account's 10 million requests included would save $0.50)"
+    );
     let with_allowance = Pricing::cloudflare()
         .project_cost(&sample, Basis::Span, Billing::Internal, PER_REQUEST_DATASET, true)
         .unwrap();
