@@ -423,7 +423,9 @@ class Cost:
         """The destination's class for a job's cost; None for an account's."""
     @property
     def component(self) -> str | None:
-        """What the deliveries are billed as: ``internal``, ``external`` or ``workers``."""
+        """What the deliveries are billed as: ``internal``, ``external`` or ``workers``; None
+        for an account's jobs to both classes (then ``rate``, ``unit`` and ``included`` are
+        None too)."""
     @property
     def rate(self) -> float | None:
         """The deliveries' rate, dollars per ``unit``."""
