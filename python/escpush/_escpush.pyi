@@ -39,6 +39,8 @@ __all__ = [
     "_SQL_DIALECTS",
     "Account",
     "Client",
+    "Cost",
+    "CostChange",
     "EmulatorServer",
     "Esc",
     "EscAssessment",
@@ -48,6 +50,7 @@ __all__ = [
     "Filter",
     "LogpullOptions",
     "Logpush",
+    "Pricing",
     "ScanResult",
     "Scope",
     "Zone",
@@ -62,6 +65,7 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "account_cost",
     "check_terraform_plan",
     "dataset_fields",
     "datasets",
@@ -69,6 +73,8 @@ __all__ = [
     "esc_replacements",
     "field",
     "field_operators",
+    "monthly_cost",
+    "project_cost",
     "redact_destination_conf",
 ]
 
@@ -367,6 +373,135 @@ class LogpullOptions:
     @property
     def warnings(self) -> list[str]: ...
     def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Pricing:
+    """The prices an account pays: Logpush's published table (cloudflare-docs
+    ``logs/logpush/pricing.mdx``), or an Enterprise contract's, given by keyword. Rates are
+    dollars per GB (per million requests for ``workers``); included amounts are GB (millions
+    of requests for ``workers``), per account and month. A negative, NaN or infinite number
+    raises ``InvalidInput`` naming the override."""
+
+    def __new__(
+        cls,
+        *,
+        internal_rate: float | None = None,
+        internal_included: float | None = None,
+        external_rate: float | None = None,
+        external_included: float | None = None,
+        transform_rate: float | None = None,
+        transform_included: float | None = None,
+        workers_rate: float | None = None,
+        workers_included: float | None = None,
+    ) -> Pricing: ...
+    def with_override(self, name: str, value: float) -> Pricing:
+        """A copy with one override by its name (``external_rate``, ``internal_included``, ...)."""
+    @property
+    def published(self) -> bool:
+        """Whether it is the published table, no override."""
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict a component (``internal``, ``external``, ``transform``, ``workers``):
+        ``component``, ``usage``, ``applies_to``, ``included``, ``unit``, ``rate``,
+        ``rate_shown``, ``rate_unit``, ``rate_option``, ``included_option``, ``source``."""
+    def to_dict(self) -> dict[str, Any]:
+        """``source`` (``page``, ``commit``, ``effective``, ``read``), ``published``,
+        ``bytes_per_gb``, ``requests_per_million``, ``days_per_month`` and ``rows``."""
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Cost:
+    """A month's cost: each component priced on its own, the account's allowance shown
+    (``allowance_saves``) and subtracted only when asked."""
+
+    @property
+    def gb_per_month(self) -> float:
+        """Uncompressed GB (10^9 bytes) delivered a month."""
+    @property
+    def dollars_per_month(self) -> float: ...
+    @property
+    def destination_class(self) -> Literal["internal", "external"] | None:
+        """The destination's class for a job's cost; None for an account's."""
+    @property
+    def component(self) -> str | None:
+        """What the deliveries are billed as: ``internal``, ``external`` or ``workers``; None
+        for an account's jobs to both classes (then ``rate``, ``unit`` and ``included`` are
+        None too)."""
+    @property
+    def rate(self) -> float | None:
+        """The deliveries' rate, dollars per ``unit``."""
+    @property
+    def unit(self) -> str | None:
+        """``"GB"`` or ``"million requests"``."""
+    @property
+    def included(self) -> float | None:
+        """The deliveries' amount included each month per account, in ``unit``."""
+    @property
+    def allowance_saves(self) -> float:
+        """Dollars the account's included amounts take off (shown whether or not subtracted)."""
+    @property
+    def allowance_subtracted(self) -> bool: ...
+    @property
+    def scale(self) -> float | None:
+        """A month is the sample times this; None for an account's cost."""
+    @property
+    def basis(self) -> Literal["span", "requests_per_day", "scale"] | None: ...
+    @property
+    def published_prices(self) -> bool: ...
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """Each component: ``component``, ``unit``, ``usage``, ``included``, ``rate``,
+        ``gross``, ``allowance_saves``, ``dollars``."""
+    def to_dict(self) -> dict[str, Any]: ...
+    def change_to(self, after: Cost) -> CostChange:
+        """From this cost to ``after``: ``-38 GB/month, -$3.80``."""
+
+@final
+class CostChange:
+    """Before and after of a change; ``str()`` is its one wording, ``-38 GB/month, -$3.80``."""
+
+    @property
+    def gb_per_month(self) -> float: ...
+    @property
+    def dollars_per_month(self) -> float: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+def project_cost(
+    delivered_bytes: int,
+    *,
+    dataset: str,
+    destination_conf: str | None = None,
+    destination_class: Literal["internal", "external"] | None = None,
+    span_seconds: float | None = None,
+    delivered_records: int | None = None,
+    lines_read: int | None = None,
+    requests_per_day: float | None = None,
+    scale: float | None = None,
+    transform_bytes: int | None = None,
+    subtract_allowance: bool = False,
+    pricing: Pricing | None = None,
+) -> Cost:
+    """A job's month and its cost from a sample: the uncompressed bytes the job delivers for
+    it, made a month by the ``span_seconds`` its timestamps cover, or by ``requests_per_day``
+    (the sample's ``lines_read`` stand for that many requests a day), or by a plain ``scale``.
+    The destination's class is read from ``destination_conf`` (or given as
+    ``destination_class``); ``workers_trace_events`` is priced per request
+    (``delivered_records``)."""
+
+def account_cost(costs: Iterable[Cost], *, subtract_allowance: bool = True, pricing: Pricing | None = None) -> Cost:
+    """An account's jobs together: their months summed by component, each priced once."""
+
+def monthly_cost(
+    *,
+    internal_gb: float | None = None,
+    external_gb: float | None = None,
+    transform_gb: float | None = None,
+    workers_requests: int | None = None,
+    subtract_allowance: bool = False,
+    pricing: Pricing | None = None,
+) -> Cost:
+    """The cost of a month's usage given directly (pricing.mdx's example:
+    ``monthly_cost(internal_gb=40, external_gb=60, transform_gb=5, subtract_allowance=True)``
+    is $4.11)."""
 
 def field(name: str) -> Field: ...
 def _redact_job(job: dict[str, Any]) -> dict[str, Any]:

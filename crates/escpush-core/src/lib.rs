@@ -92,6 +92,11 @@ pub use logpush::{
     escape_references, filter_value, resolve_job_references, resolve_references, sent_filter_value, shown_value,
 };
 pub use logpush::{
+    format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money, MonthlyUsage,
+    Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
+    PER_REQUEST_DATASET, PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
+};
+pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,
     Destination, DestinationConf, InRecord, JobField, JobFieldType, JobOp, JobRule, JobSpec, JobSpecBuilder,
     LogpullOptions, OptionDefault, OptionValue, OutputOption, RecordDefault, Timestamps, DESTINATIONS, JOB_FIELDS,

@@ -154,7 +154,9 @@ fn render() -> String {
          api-configuration.mdx asks it about `s3://foo`). Every parameter value but harmless ones (`region`, \
          `sse`, ...) is masked wherever escpush shows a destination.\n\n",
     );
-    out.push_str("| scheme | destination | ownership challenge | source |\n|---|---|---|---|\n");
+    out.push_str(
+        "| scheme | destination | ownership challenge | billed as (see cost.md) | source |\n|---|---|---|---|---|\n",
+    );
     for d in DESTINATIONS {
         let challenge = match d.challenge {
             Challenge::Required => "required".to_owned(),
@@ -169,10 +171,11 @@ fn render() -> String {
         };
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} |",
             d.scheme,
             cell(d.name),
             challenge,
+            d.billing.as_str(),
             cell(d.source)
         );
     }

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 mod assess;
 mod client;
 mod convert;
+mod cost;
 mod emulator;
 mod errors;
 mod esc;
@@ -35,6 +36,13 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyField>()?;
     m.add_class::<logpull_options::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
+    // What a job costs (core's pricing): the table, a sample's month, an account's sum.
+    m.add_class::<cost::PyPricing>()?;
+    m.add_class::<cost::PyCost>()?;
+    m.add_class::<cost::PyCostChange>()?;
+    m.add_function(wrap_pyfunction!(cost::project_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::account_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::monthly_cost, m)?)?;
     m.add_function(wrap_pyfunction!(job::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(job::_redact_job, m)?)?;
     m.add_function(wrap_pyfunction!(job::_job_filter, m)?)?;

@@ -1,7 +1,8 @@
 """``escpush logpush create|list|get|update|enable|disable|delete|ensure|apply|fields``:
 log-push jobs of a zone or an account, for their whole life; ``validate-origin``,
 ``validate-destination`` and ``destination-exists`` ask the API's checks, and
-``instant-logs list|create`` a zone's Instant Logs sessions. The job fields ``create``,
+``instant-logs list|create`` a zone's Instant Logs sessions; ``pricing`` prints the pricing
+table a job's cost is computed with. The job fields ``create``,
 ``update`` and ``ensure`` take come from core's job field table
 (``escpush._escpush._JOB_FIELDS``): an option for each field a creation (or an update) may
 set, typed and explained as the table says; the fields read by a type of their own (the
@@ -148,9 +149,10 @@ def add(commands: Commands, summary: str) -> None:
     _add_lifecycle(logpush, parents)
     _add_checks(logpush, parents)
     _add_instant_logs(logpush, parents)
-    from . import logpush_terraform
+    from . import logpush_pricing, logpush_terraform
 
     logpush_terraform.add(logpush)
+    logpush_pricing.add(logpush)
 
 
 _JOB_ID = integer(1, 2**63 - 1)

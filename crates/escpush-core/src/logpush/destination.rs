@@ -24,8 +24,53 @@ pub enum Challenge {
     No,
 }
 
+/// How Logpush bills the bytes a job delivers to a destination (logs/logpush/pricing.mdx,
+/// "Logpush pricing": "R2 and Pipelines are internal destinations. All other destinations
+/// are external."): each class has its own rate and its own included amount. Pipelines has
+/// no `destination_conf` form in the docs (pipelines.mdx creates the job from the
+/// dashboard), so no row of [`DESTINATIONS`] is internal but R2; a caller that knows its job
+/// goes to Pipelines gives the class itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Billing {
+    /// R2 and Pipelines: Cloudflare's own stores.
+    Internal,
+    /// Every other destination.
+    External,
+}
+
+impl Billing {
+    /// Both classes, internal first (the order of the pricing page).
+    pub const ALL: [Billing; 2] = [Billing::Internal, Billing::External];
+
+    /// `"internal"` or `"external"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Billing::Internal => "internal",
+            Billing::External => "external",
+        }
+    }
+
+    /// The class of a `destination_conf`: its scheme's row (the form only is checked, as
+    /// [`DestinationConf::parse_address`] does; the text is never echoed).
+    pub fn of(destination_conf: &str) -> Result<Billing, Error> {
+        DestinationConf::parse_address(destination_conf).map(|d| d.billing())
+    }
+
+    /// Reads `"internal"` or `"external"`.
+    pub fn parse(text: &str) -> Result<Billing, Error> {
+        Billing::ALL
+            .into_iter()
+            .find(|b| b.as_str() == text)
+            .ok_or_else(|| Error::InvalidInput {
+                what: "destination class",
+                message: format!("`{}` is neither \"internal\" nor \"external\"", suggest::cut(text)),
+            })
+    }
+}
+
 /// A kind of destination the API documents: its scheme, what it is, whether a job to it
-/// needs an ownership challenge, and where that is written.
+/// needs an ownership challenge, how its deliveries are billed, and where that is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Destination {
@@ -33,6 +78,8 @@ pub struct Destination {
     pub scheme: &'static str,
     pub name: &'static str,
     pub challenge: Challenge,
+    /// Its class on the bill (pricing.mdx): R2 is internal, the others external.
+    pub billing: Billing,
     /// The docs page of its `destination_conf` form (and of its challenge rule).
     pub source: &'static str,
 }
@@ -41,7 +88,8 @@ pub struct Destination {
 /// ownership challenge rule of logpush-ownership-challenge.mdx ("Which destinations require
 /// an ownership challenge?": AWS S3 "Yes (or use access key/secret key)", Google Cloud
 /// Storage, Azure and Sumo Logic "Yes"; S3-compatible, HTTP endpoints, Datadog, Splunk and
-/// New Relic "No"). R2 (r2.mdx), BigQuery (bigquery.mdx), SentinelOne (sentinelone.mdx),
+/// New Relic "No"). The billing class is pricing.mdx's ("R2 and Pipelines are internal
+/// destinations. All other destinations are external."). R2 (r2.mdx), BigQuery (bigquery.mdx), SentinelOne (sentinelone.mdx),
 /// Amazon Kinesis (kinesis.mdx) and IBM Cloud Logs (ibm-cloud-logs.mdx) are created without
 /// one in their docs. New Relic, Elastic and IBM QRadar are `https` endpoints.
 pub const DESTINATIONS: &[Destination] = &[
@@ -49,72 +97,84 @@ pub const DESTINATIONS: &[Destination] = &[
         scheme: "s3",
         name: "Amazon S3",
         challenge: Challenge::Unless(&[&["access-key-id", "secret-access-key"], &["endpoint"]]),
+        billing: Billing::External,
         source: "aws-s3.mdx, s3-compatible-endpoints.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "gs",
         name: "Google Cloud Storage",
         challenge: Challenge::Required,
+        billing: Billing::External,
         source: "google-cloud-storage.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "azure",
         name: "Microsoft Azure Blob Storage",
         challenge: Challenge::Required,
+        billing: Billing::External,
         source: "azure.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "sumo",
         name: "Sumo Logic",
         challenge: Challenge::Required,
+        billing: Billing::External,
         source: "sumo-logic.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "r2",
         name: "Cloudflare R2",
         challenge: Challenge::No,
+        billing: Billing::Internal,
         source: "r2.mdx",
     },
     Destination {
         scheme: "https",
         name: "an HTTP endpoint (also New Relic, Elastic, IBM QRadar)",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "http.mdx, new-relic.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "datadog",
         name: "Datadog",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "datadog.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "splunk",
         name: "Splunk",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "splunk.mdx; logpush-ownership-challenge.mdx",
     },
     Destination {
         scheme: "bq",
         name: "Google BigQuery",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "bigquery.mdx",
     },
     Destination {
         scheme: "kinesis",
         name: "Amazon Kinesis",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "kinesis.mdx",
     },
     Destination {
         scheme: "ibmcl",
         name: "IBM Cloud Logs",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "ibm-cloud-logs.mdx",
     },
     Destination {
         scheme: "sentinelone",
         name: "SentinelOne",
         challenge: Challenge::No,
+        billing: Billing::External,
         source: "sentinelone.mdx",
     },
 ];
@@ -309,6 +369,11 @@ impl DestinationConf {
     /// The kind of destination its scheme names (one of [`DESTINATIONS`]).
     pub fn destination(&self) -> &'static Destination {
         self.kind
+    }
+
+    /// How its deliveries are billed: its row's [`Billing`].
+    pub fn billing(&self) -> Billing {
+        self.kind.billing
     }
 
     /// Whether a job to it needs an `ownership_challenge` ([`Destination::challenge`]).

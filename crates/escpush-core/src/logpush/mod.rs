@@ -24,9 +24,11 @@
 //! references), `plan` (ensure and apply), `origin` (the
 //! `validate/origin` check of `logpull_options`), `instant_logs` (a zone's Instant Logs
 //! sessions), `output` (what a job delivers: its formatter, [`OutputFormat`] and
-//! [`Formatter`]).
+//! [`Formatter`]), `cost` (what it costs: the pricing table, [`Pricing`], a sample made a
+//! month, [`Cost`], [`CostChange`]).
 
 mod compare;
+mod cost;
 mod credentials;
 mod destination;
 mod document;
@@ -44,8 +46,13 @@ mod tests;
 mod update;
 
 pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};
+pub use cost::{
+    format_gb, month_scale, project, Basis, Component, ComponentCost, Cost, CostChange, Money, MonthlyUsage, Price,
+    Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH, PER_REQUEST_DATASET,
+    PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
+};
 pub use credentials::{escape_references, resolve_job_references};
-pub use destination::{known_schemes, Challenge, Destination, DestinationConf, DESTINATIONS};
+pub use destination::{known_schemes, Billing, Challenge, Destination, DestinationConf, DESTINATIONS};
 pub use document::{desired_jobs, resolve_references};
 #[cfg(any(test, feature = "emulator"))]
 pub use fields::job_record;

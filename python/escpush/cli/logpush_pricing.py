@@ -1,0 +1,162 @@
+"""``escpush logpush pricing``: Logpush's pricing table as escpush computes with it (core's
+``Pricing``: the rows, their source and date), with an Enterprise contract's overrides; and
+the cost options a command that measures a sample adds (:func:`add_cost_options`,
+:func:`cost_of`: ``--requests-per-day``, ``--scale``, ``--destination-class``,
+``--subtract-allowance``, ``--override``). This module reads arguments and prints; the rules
+are core's."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import EXIT_OK, CliError, command, emit, output_options
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .._escpush import Cost, Pricing
+    from ._common import Commands
+
+
+def add(logpush: Commands) -> None:
+    pricing = command(
+        logpush,
+        "pricing",
+        "print Logpush's pricing table (rates, included amounts, source)",
+        "Print the rates and included amounts escpush prices a job with: Logpush's published table "
+        "(cloudflare-docs logs/logpush/pricing.mdx), its date, and the units (a GB is 10^9 bytes, a month 30 "
+        "days). An Enterprise contract's prices differ: --override NAME=VALUE sets a rate (dollars per GB, "
+        "or per million requests for workers) or an included amount (GB, or millions of requests).",
+        [
+            "escpush logpush pricing",
+            "escpush logpush pricing --json",
+            "escpush logpush pricing --override external_rate=0.08 --override external_included=0",
+        ],
+        [output_options()],
+    )
+    _add_override(pricing)
+    pricing.set_defaults(run=run_pricing)
+
+
+def _add_override(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rate or included amount of your contract: internal_rate, internal_included, external_rate, "
+        "external_included, transform_rate, transform_included, workers_rate, workers_included (repeatable)",
+    )
+
+
+def _number(text: str) -> float:
+    """An option type: a number (its range is core's to check, naming the option)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a number") from None
+
+
+def add_cost_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a month's cost, for a command that measures a sample (a preview)."""
+    cost = parser.add_argument_group(
+        "cost",
+        "A month from the sample: by the time its timestamps span, unless --requests-per-day or --scale "
+        "says otherwise; priced at the rate of the destination's class (`escpush logpush pricing`).",
+    )
+    cost.add_argument(
+        "--requests-per-day",
+        type=_number,
+        metavar="N",
+        help="the sample's lines read stand for N requests a day (a month is 30 days)",
+    )
+    cost.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+    cost.add_argument(
+        "--destination-class",
+        choices=("internal", "external"),
+        help="the destination's class on the bill, when its destination_conf does not say (Pipelines is internal)",
+    )
+    cost.add_argument(
+        "--subtract-allowance",
+        action="store_true",
+        help="take the account's included GB off this job's cost (they are shared by every job of the account)",
+    )
+    _add_override(cost)
+
+
+def cost_of(
+    args: argparse.Namespace,
+    delivered_bytes: int,
+    *,
+    dataset: str,
+    destination_conf: str | None,
+    span_seconds: float | None,
+    lines_read: int | None = None,
+    delivered_records: int | None = None,
+    transform_bytes: int | None = None,
+) -> Cost:
+    """The month and cost of a sample's measure, as :func:`add_cost_options`' options say
+    (``escpush.project_cost``)."""
+    from .._escpush import project_cost
+
+    return project_cost(
+        delivered_bytes,
+        dataset=dataset,
+        destination_conf=None if args.destination_class else destination_conf,
+        destination_class=args.destination_class,
+        span_seconds=span_seconds,
+        lines_read=lines_read,
+        delivered_records=delivered_records,
+        requests_per_day=args.requests_per_day,
+        scale=args.scale,
+        transform_bytes=transform_bytes,
+        subtract_allowance=args.subtract_allowance,
+        pricing=pricing_from(args.override),
+    )
+
+
+def pricing_from(overrides: list[str]) -> Pricing:
+    """The published table with ``NAME=VALUE`` overrides, each checked by core."""
+    from .._escpush import Pricing
+
+    pricing = Pricing()
+    for given in overrides:
+        name, sep, value = given.partition("=")
+        if not sep:
+            raise CliError(f"--override takes NAME=VALUE, like external_rate=0.08 (got `{given}`)")
+        try:
+            number = float(value)
+        except ValueError:
+            raise CliError(f"--override {name}: `{value}` is not a number") from None
+        pricing = pricing.with_override(name.strip(), number)
+    return pricing
+
+
+def _text(table: dict[str, Any]) -> str:
+    source = table["source"]
+    head = (
+        f"Logpush pricing ({source['page']} at {source['commit'][:8]}, effective {source['effective']}, "
+        f"read {source['read']})"
+    )
+    if not table["published"]:
+        head += ", with your overrides"
+    rows = [("component", "included a month", "rate", "applies to")]
+    for r in table["rows"]:
+        per = "GB" if r["unit"] == "GB" else "million"
+        rows.append((r["component"], f"{r['included']:g} {r['unit']}", f"{r['rate_shown']} per {per}", r["applies_to"]))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [head, ""]
+    lines += [f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}" for a, b, c, d in rows]
+    lines += [
+        "",
+        f"A GB is {table['bytes_per_gb']:,} bytes; a month is {table['days_per_month']} days. Included amounts "
+        "are per account, each month; each component is computed on its own: max(0, usage - included) x rate.",
+    ]
+    return "\n".join(lines)
+
+
+def run_pricing(args: argparse.Namespace) -> int:
+    table = pricing_from(args.override).to_dict()
+    emit(args, table, _text(table))
+    return EXIT_OK
