@@ -97,7 +97,8 @@ pub use logpush::{
     JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use logpush::{
-    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
+    Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
+    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented,
     UNDOCUMENTED,
 };
 pub use operation::Operation;
