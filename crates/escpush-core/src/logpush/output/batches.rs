@@ -259,7 +259,7 @@ impl<'f> Batcher<'f> {
     /// Adds `record` (one record as [`Formatter::add_record`] wrote it) at `time`, writing
     /// its framing and bytes to `sink`; when it starts a new batch, the batch before is
     /// ended first (its suffix written and [`BatchSink::end`] called).
-    pub fn push<S: BatchSink>(&mut self, record: &[u8], time: Option<RecordTime>, sink: &mut S) -> Result<Added, S::Error> {
+    pub fn push<S: BatchSink + ?Sized>(&mut self, record: &[u8], time: Option<RecordTime>, sink: &mut S) -> Result<Added, S::Error> {
         let len = record.len() as u64;
         let mut added = Added::default();
         if self.cuts(len, time) {
@@ -293,7 +293,7 @@ impl<'f> Batcher<'f> {
 
     /// Ends the last batch: its suffix written, [`BatchSink::end`] called; the batch, if it
     /// held a record (a batch of no record is not delivered).
-    pub fn finish<S: BatchSink>(&mut self, sink: &mut S) -> Result<Option<BatchInfo>, S::Error> {
+    pub fn finish<S: BatchSink + ?Sized>(&mut self, sink: &mut S) -> Result<Option<BatchInfo>, S::Error> {
         self.end_write(sink)
     }
 
@@ -336,7 +336,7 @@ impl<'f> Batcher<'f> {
         Some(batch)
     }
 
-    fn end_write<S: BatchSink>(&mut self, sink: &mut S) -> Result<Option<BatchInfo>, S::Error> {
+    fn end_write<S: BatchSink + ?Sized>(&mut self, sink: &mut S) -> Result<Option<BatchInfo>, S::Error> {
         if self.open.is_none() {
             return Ok(None);
         }
