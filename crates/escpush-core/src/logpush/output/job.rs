@@ -26,7 +26,8 @@ pub struct JobOutput {
 
 impl JobOutput {
     /// Reads the fields a delivery depends on from a job given as its fields (a creation's
-    /// body, a jobs file's entry, a record): `dataset` (of `scope`, a zone's unless given),
+    /// body, a jobs file's entry, a record): `dataset` (of `scope`; without one, the dataset
+    /// of that name, a zone's where both scopes have it),
     /// `filter` (JSON text or an object; checked against the dataset), `output_options` or
     /// `logpull_options` ([`OutputFormat::from_job_fields`]: an unknown `output_type`, a
     /// template action the docs do not allow, a `sample_rate` out of (0, 1] are refused),
@@ -35,7 +36,7 @@ impl JobOutput {
     pub fn from_job(job: &Map<String, Value>, scope: Option<DatasetScope>) -> Result<JobOutput, Error> {
         let mut problems = Vec::new();
         let name = job.get("dataset").and_then(Value::as_str).unwrap_or_default();
-        let dataset = match Dataset::get(name, Some(scope.unwrap_or(DatasetScope::Zone))) {
+        let dataset = match Dataset::get(name, scope) {
             Ok(d) => Some(d),
             Err(err) => {
                 let message = match err {
