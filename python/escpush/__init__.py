@@ -28,6 +28,7 @@ from ._escpush import (
     Filter,
     LogpullOptions,
     Logpush,
+    PreviewResult,
     ScanResult,
     Zone,
     __version__,
@@ -38,6 +39,7 @@ from ._escpush import (
     esc_replacements,
     field,
     field_operators,
+    preview_job,
     redact_destination_conf,
 )
 from ._job import Job
@@ -130,7 +132,9 @@ __all__ = [
     "NotFoundError",
     "RateLimitError",
     "ScanError",
+    "PreviewResult",
     "ScanResult",
+    "preview_job",
     "ServerError",
     "Terminated",
     "TransportError",

@@ -148,9 +148,10 @@ def add(commands: Commands, summary: str) -> None:
     _add_lifecycle(logpush, parents)
     _add_checks(logpush, parents)
     _add_instant_logs(logpush, parents)
-    from . import logpush_terraform
+    from . import logpush_preview, logpush_terraform
 
     logpush_terraform.add(logpush)
+    logpush_preview.add(logpush, parents)
 
 
 _JOB_ID = integer(1, 2**63 - 1)
