@@ -98,8 +98,7 @@ pub use logpush::{
 };
 pub use logpush::{
     Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
-    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented,
-    UNDOCUMENTED,
+    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};

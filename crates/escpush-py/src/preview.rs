@@ -74,7 +74,11 @@ pub(crate) fn preview(
     args: PreviewArgs<'_, '_>,
 ) -> PyResult<PyPreviewResult> {
     let job = job_output(py, job, scope)?;
-    let seed = args.seed.map(|s| s.within(py, "seed", 0, i64::MAX)).transpose()?.unwrap_or(0);
+    let seed = args
+        .seed
+        .map(|s| s.within(py, "seed", 0, i64::MAX))
+        .transpose()?
+        .unwrap_or(0);
     let dataset = PyString::new(py, job.dataset.name());
     let dataset = dataset.as_any();
     let breakdown = BreakdownArgs {
@@ -84,7 +88,8 @@ pub(crate) fn preview(
         time_field: None,
         dataset: Some(dataset),
     };
-    let options = Options::new(py, args.strict, args.threads, None, None, None, None)?.with_breakdown(py, &breakdown)?;
+    let options =
+        Options::new(py, args.strict, args.threads, None, None, None, None)?.with_breakdown(py, &breakdown)?;
     let out = out_arg(args.out)?;
     let inputs = crate::scan::expand(py, crate::scan::args(sample)?, &options.selection(py)?)?;
     let shown = match &out {
@@ -346,7 +351,10 @@ impl PyPreviewResult {
     /// The counts of each input, in input order, each a dict as in `to_dict()["per_input"]`.
     #[getter]
     fn per_input<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.to_dict(py)?.get_item("per_input")?.unwrap_or_else(|| PyList::empty(py).into_any()))
+        Ok(self
+            .to_dict(py)?
+            .get_item("per_input")?
+            .unwrap_or_else(|| PyList::empty(py).into_any()))
     }
 
     fn __repr__(&self) -> String {

@@ -262,7 +262,10 @@ impl PyScanResult {
     /// With `group_by` or `every`: the whole breakdown as a dict (see `to_dict`), else None.
     #[getter]
     fn breakdown<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.breakdown.as_ref().map(|b| breakdown_dict(py, b, false)).transpose()
+        self.breakdown
+            .as_ref()
+            .map(|b| breakdown_dict(py, b, false))
+            .transpose()
     }
 
     /// With `group_by`: the groups, most lines first (the first `top`), each a dict of

@@ -133,7 +133,11 @@ impl<'a> Scanner<'a> {
     /// the fields grouped by and the time field are read by the walk that evaluates the line.
     #[must_use]
     pub fn breakdown(mut self, breakdown: Breakdown) -> Self {
-        let observed = if breakdown.is_empty() { Vec::new() } else { breakdown.observed() };
+        let observed = if breakdown.is_empty() {
+            Vec::new()
+        } else {
+            breakdown.observed()
+        };
         self.filter = match &self.source {
             Some(source) if observed.is_empty() => source.compile(),
             Some(source) => CompiledFilter::with_observed(source, &observed),
@@ -216,8 +220,8 @@ impl<'a> Scanner<'a> {
     }
 
     fn run(&mut self, inputs: Vec<Input>, out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
-        let eval = Eval::Filter(self.filter.clone());
-        self.run_with(inputs, out, eval, None)
+        let eval = Eval::Filter(Box::new(self.filter.clone()));
+        self.run_with(inputs, out, &eval, None)
     }
 
     /// A scan whose workers run `eval` on each line (a scan's filter, or a job's formatter)
@@ -226,7 +230,7 @@ impl<'a> Scanner<'a> {
         &mut self,
         inputs: Vec<Input>,
         out: Option<&'o mut dyn Write>,
-        eval: Eval,
+        eval: &Eval,
         preview: Option<&'o mut dyn TakeDelivered>,
     ) -> Result<ScanResult, ScanError> {
         self.partial = None;
@@ -249,7 +253,7 @@ impl<'a> Scanner<'a> {
         mut out: Option<&'o mut dyn Write>,
         so_far: &mut ScanResult,
         started: Instant,
-        eval: Eval,
+        eval: &Eval,
         preview: Option<&'o mut dyn TakeDelivered>,
     ) -> Result<ScanResult, ScanError> {
         let workers = self.workers();

@@ -1,5 +1,6 @@
-//! The evaluating side of a scan: workers evaluate chunks, and the calling thread collects
-//! their results in input order (counts, the first malformed line, the selected lines).
+//! The evaluating side of a scan: workers evaluate chunks (a scan's filter, or with the `job`
+//! feature a job's formatter: `JobEval`), and the calling thread collects their results in
+//! input order (counts, the first malformed line, the selected lines, a preview's records).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,7 +9,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "job")]
+use escpush_core::{Delivery, Formatter};
 use escpush_filter::{is_blank, CompiledFilter};
+#[cfg(feature = "job")]
+use escpush_filter::{MalformedLine, Timestamp};
 use memchr::memchr_iter;
 
 use crate::breakdown::{Aggregate, Plan, Seen, Tally};
@@ -62,9 +67,9 @@ pub(crate) trait TakeDelivered {
 /// What a worker runs on each line: a scan's filter, or a job's formatter (a preview).
 #[derive(Clone)]
 pub(crate) enum Eval {
-    Filter(CompiledFilter),
+    Filter(Box<CompiledFilter>),
     #[cfg(feature = "job")]
-    Job(Box<crate::preview::JobEval>),
+    Job(Box<JobEval>),
 }
 
 impl Eval {
@@ -250,6 +255,71 @@ fn finish(mut done: Done, buf: Vec<u8>, mut tally: Option<Tally>) -> Done {
     }
     done.tally = tally;
     done
+}
+
+#[cfg(feature = "job")]
+/// A worker's side of a preview (`preview/`): the job's formatter on each line.
+#[derive(Clone)]
+pub(crate) struct JobEval {
+    formatter: Formatter,
+    /// The observed slot of the time field.
+    time_slot: Option<usize>,
+    /// Count only: each record is written into `scratch` and only its length kept.
+    count_only: bool,
+    scratch: Vec<u8>,
+}
+
+#[cfg(feature = "job")]
+impl JobEval {
+    pub(crate) fn new(formatter: Formatter, time_slot: Option<usize>, count_only: bool) -> JobEval {
+        JobEval {
+            formatter,
+            time_slot,
+            count_only,
+            scratch: Vec::new(),
+        }
+    }
+
+    pub(crate) fn walk(&self) -> &CompiledFilter {
+        self.formatter.walk()
+    }
+
+    pub(crate) fn observed_first(&self) -> usize {
+        self.formatter.observed_offset()
+    }
+
+    /// Whether the filter keeps `line`, and the length of its record when it is delivered.
+    #[inline]
+    pub(crate) fn line(&mut self, line: &[u8], d: &mut Delivered) -> Result<(bool, Option<u64>), MalformedLine> {
+        let out = if self.count_only {
+            self.scratch.clear();
+            &mut self.scratch
+        } else {
+            &mut d.bytes
+        };
+        let start = out.len();
+        let delivery = self.formatter.add_record(line, out)?;
+        let len = (out.len() - start) as u64;
+        let time = self
+            .time_slot
+            .and_then(|slot| match self.formatter.walk().observed(line, slot).timestamp() {
+                Timestamp::At { seconds, nanos } => Some((seconds, nanos)),
+                _ => None,
+            });
+        if let Some(t) = time {
+            d.timed += 1;
+            d.first = Some(d.first.map_or(t, |f| f.min(t)));
+            d.last = Some(d.last.map_or(t, |l| l.max(t)));
+        }
+        Ok(match delivery {
+            Delivery::Filtered => (false, None),
+            Delivery::SampledOut => (true, None),
+            Delivery::Delivered => {
+                d.records.push((len, time));
+                (true, Some(len))
+            }
+        })
+    }
 }
 
 /// Takes the workers' results in input order.

@@ -64,8 +64,7 @@ pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use output::{
     Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
-    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented,
-    UNDOCUMENTED,
+    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
 pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};

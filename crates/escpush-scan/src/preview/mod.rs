@@ -26,68 +26,15 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use escpush_core::{BatchSink, Batcher, Delivery, Formatter, JobOutput};
-use escpush_filter::{CompiledFilter, MalformedLine, Timestamp};
+use escpush_core::{BatchSink, Batcher, JobOutput};
 
 pub use result::{PreviewCounts, PreviewInput, PreviewResult};
 use sink::{DirSink, StreamSink};
 
 use crate::breakdown::Breakdown;
 use crate::result::{Progress, ScanResult};
-use crate::work::{Delivered, Eval, TakeDelivered};
+use crate::work::{Delivered, Eval, JobEval, TakeDelivered};
 use crate::{Input, ScanError, Scanner};
-
-/// A worker's side of a preview: the job's formatter on each line.
-#[derive(Clone)]
-pub(crate) struct JobEval {
-    formatter: Formatter,
-    /// The observed slot of the time field.
-    time_slot: Option<usize>,
-    /// Count only: each record is written into `scratch` and only its length kept.
-    count_only: bool,
-    scratch: Vec<u8>,
-}
-
-impl JobEval {
-    pub(crate) fn walk(&self) -> &CompiledFilter {
-        self.formatter.walk()
-    }
-
-    pub(crate) fn observed_first(&self) -> usize {
-        self.formatter.observed_offset()
-    }
-
-    /// Whether the filter keeps `line`, and the length of its record when it is delivered.
-    #[inline]
-    pub(crate) fn line(&mut self, line: &[u8], d: &mut Delivered) -> Result<(bool, Option<u64>), MalformedLine> {
-        let out = if self.count_only {
-            self.scratch.clear();
-            &mut self.scratch
-        } else {
-            &mut d.bytes
-        };
-        let start = out.len();
-        let delivery = self.formatter.add_record(line, out)?;
-        let len = (out.len() - start) as u64;
-        let time = self.time_slot.and_then(|slot| match self.formatter.walk().observed(line, slot).timestamp() {
-            Timestamp::At { seconds, nanos } => Some((seconds, nanos)),
-            _ => None,
-        });
-        if let Some(t) = time {
-            d.timed += 1;
-            d.first = Some(d.first.map_or(t, |f| f.min(t)));
-            d.last = Some(d.last.map_or(t, |l| l.max(t)));
-        }
-        Ok(match delivery {
-            Delivery::Filtered => (false, None),
-            Delivery::SampledOut => (true, None),
-            Delivery::Delivered => {
-                d.records.push((len, time));
-                (true, Some(len))
-            }
-        })
-    }
-}
 
 /// The collector's side: cuts the records into batches, in input order.
 struct Cutting<'f, 's> {
@@ -135,7 +82,10 @@ impl Cutting<'_, '_> {
     fn finish(&mut self) -> Result<(), ScanError> {
         let suffix = self.batcher.pending_suffix();
         let ended = match self.sink.as_mut() {
-            Some(sink) => self.batcher.finish(&mut **sink).map_err(|error| ScanError::Write { error })?,
+            Some(sink) => self
+                .batcher
+                .finish(&mut **sink)
+                .map_err(|error| ScanError::Write { error })?,
             None => self.batcher.finish_count(),
         };
         if ended.is_some() {
@@ -283,12 +233,11 @@ impl<'a> Preview<'a> {
             self.job.format.field_names().len() + extras.len() - 1
         });
         let formatter = self.job.formatter().with_seed(self.seed).observing(&extras);
-        let eval = Eval::Job(Box::new(JobEval {
-            formatter: formatter.clone(),
+        let eval = Eval::Job(Box::new(JobEval::new(
+            formatter.clone(),
             time_slot,
-            count_only: matches!(mode, Mode::Count),
-            scratch: Vec::new(),
-        }));
+            matches!(mode, Mode::Count),
+        )));
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
         let (mut dir, mut stream) = (None, None);
         match mode {
@@ -308,7 +257,7 @@ impl<'a> Preview<'a> {
             open: None,
             last: 0,
         };
-        let scanned = self.scanner.run_with(inputs, None, eval, Some(&mut cutting));
+        let scanned = self.scanner.run_with(inputs, None, &eval, Some(&mut cutting));
         let scanned = scanned.and_then(|r| cutting.finish().map(|()| r));
         let batches = cutting.batcher.batches();
         let total_bytes = cutting.batcher.bytes();

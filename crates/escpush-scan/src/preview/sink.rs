@@ -33,7 +33,7 @@ impl<W: Write> Write for Counting<W> {
 
 /// One batch being written.
 enum Open<W: Write> {
-    Gzip(GzEncoder<Counting<W>>),
+    Gzip(Box<GzEncoder<Counting<W>>>),
     Plain(Counting<W>),
 }
 
@@ -41,7 +41,7 @@ impl<W: Write> Open<W> {
     fn new(inner: W, gzip: bool) -> Open<W> {
         let counting = Counting { inner, bytes: 0 };
         if gzip {
-            Open::Gzip(GzEncoder::new(counting, Compression::default()))
+            Open::Gzip(Box::new(GzEncoder::new(counting, Compression::default())))
         } else {
             Open::Plain(counting)
         }
@@ -89,7 +89,7 @@ impl StreamSink<'_> {
     }
 
     pub(crate) fn flush(&mut self) -> io::Result<()> {
-        self.out.as_mut().map_or(Ok(()), |o| o.flush())
+        self.out.as_mut().map_or(Ok(()), Write::flush)
     }
 }
 
@@ -162,7 +162,9 @@ impl DirSink {
                 )));
             }
         }
-        let name = target.file_name().map_or_else(|| "preview".into(), |n| n.to_string_lossy().into_owned());
+        let name = target
+            .file_name()
+            .map_or_else(|| "preview".into(), |n| n.to_string_lossy().into_owned());
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let temp = target.with_file_name(format!(".{name}.escpush-{}-{n}.tmp", std::process::id()));
         fs::create_dir(&temp).map_err(refuse)?;

@@ -259,7 +259,12 @@ impl<'f> Batcher<'f> {
     /// Adds `record` (one record as [`Formatter::add_record`] wrote it) at `time`, writing
     /// its framing and bytes to `sink`; when it starts a new batch, the batch before is
     /// ended first (its suffix written and [`BatchSink::end`] called).
-    pub fn push<S: BatchSink + ?Sized>(&mut self, record: &[u8], time: Option<RecordTime>, sink: &mut S) -> Result<Added, S::Error> {
+    pub fn push<S: BatchSink + ?Sized>(
+        &mut self,
+        record: &[u8],
+        time: Option<RecordTime>,
+        sink: &mut S,
+    ) -> Result<Added, S::Error> {
         let len = record.len() as u64;
         let mut added = Added::default();
         if self.cuts(len, time) {

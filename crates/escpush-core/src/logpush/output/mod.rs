@@ -30,9 +30,9 @@
 //! batches, sampling, the CVE replacement), `batches.rs` (limits and the cutter), `job.rs`
 //! (a job's delivery settings read from its fields).
 
-mod batches;
 #[cfg(test)]
 mod batch_tests;
+mod batches;
 mod job;
 mod resolve;
 mod template;
