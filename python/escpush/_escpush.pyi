@@ -48,6 +48,7 @@ __all__ = [
     "Filter",
     "LogpullOptions",
     "Logpush",
+    "PreviewResult",
     "ScanResult",
     "Scope",
     "Zone",
@@ -69,6 +70,7 @@ __all__ = [
     "esc_replacements",
     "field",
     "field_operators",
+    "preview_job",
     "redact_destination_conf",
 ]
 

@@ -10,7 +10,7 @@ __all__ = ["Job"]
 # interpreter a plain dict.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
     from typing_extensions import Self
@@ -152,7 +152,7 @@ class Job(_Dict):
         *,
         scope: str | None = None,
         seed: int | None = None,
-        group_by: str | Iterable[str] | None = None,
+        group_by: str | Sequence[str] | None = None,
         every: Any = None,
         out: Any = None,
         gzip: bool = True,

@@ -97,7 +97,9 @@ def to_pandas(result: PreviewResult, table: str) -> Any:
 
 def to_polars(result: PreviewResult, table: str) -> Any:
     pl = need("polars", "PreviewResult.to_polars")
-    return pl.DataFrame([pl.Series(name, values, strict=False) for name, values in columns(result.to_dict(), table).items()])
+    return pl.DataFrame(
+        [pl.Series(name, values, strict=False) for name, values in columns(result.to_dict(), table).items()]
+    )
 
 
 def plot(result: PreviewResult, top: int) -> Any:
@@ -152,7 +154,9 @@ def table_rows(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     if data["malformed"]:
         rows.append(("malformed lines", f"{data['malformed']:,}"))
     if data["span_seconds"] is not None:
-        rows.append((f"time span ({data['time_field']})", f"{data['span_seconds']:,.0f} s over {data['timed_lines']:,} lines"))
+        rows.append(
+            (f"time span ({data['time_field']})", f"{data['span_seconds']:,.0f} s over {data['timed_lines']:,} lines")
+        )
     return rows
 
 

@@ -42,14 +42,16 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
         [
             "escpush logpush preview --jobs jobs.toml --name errors --sample logs/ --count",
             "escpush logpush preview --dataset http_requests --output-options "
-            "'{\"field_names\": [\"RayID\", \"EdgeStartTimestamp\"]}' --sample 'logs/*.gz' --out preview/",
+            '\'{"field_names": ["RayID", "EdgeStartTimestamp"]}\' --sample \'logs/*.gz\' --out preview/',
             "escpush logpush preview --zone ZONE_ID --job-id 7 --sample logs/ --group-by ClientCountry --json",
         ],
         parents,
     )
     preview.set_defaults(run=run_preview, _needs_scope=False)
     source = preview.add_argument_group("the job (one of)")
-    source.add_argument("--job-id", type=integer(1, 2**63 - 1), metavar="ID", help="the job of this id (--zone or --account)")
+    source.add_argument(
+        "--job-id", type=integer(1, 2**63 - 1), metavar="ID", help="the job of this id (--zone or --account)"
+    )
     source.add_argument(
         "--jobs", metavar="FILE", help="the job named --name in FILE (JSON, TOML, or a Terraform .tf / .tf.json file)"
     )
@@ -68,7 +70,11 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
     preview.add_argument("--every", metavar="INTERVAL", help="also count by time buckets (30s, 15m, 1h, 1d)")
     preview.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
     preview.add_argument(
-        "--threads", type=integer(0, _MAX_SCAN_THREADS), default=None, metavar="N", help="worker threads (0: one per core)"
+        "--threads",
+        type=integer(0, _MAX_SCAN_THREADS),
+        default=None,
+        metavar="N",
+        help="worker threads (0: one per core)",
     )
 
 
