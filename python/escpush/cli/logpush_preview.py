@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ._common import EXIT_OK, CliError, command, emit, filter_text, integer, scope
+from ._common import EXIT_OK, CliError, command, emit, filter_text, integer, scope, strict_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,9 +145,9 @@ def run_preview(args: argparse.Namespace) -> int:
         result = preview_job(_job(args), args.sample, scope=kind, **options)
     data = result.to_dict()
     if args.out == "-":
-        # The batches went to stdout: the counts go to stderr.
+        # The batches went to stdout: the counts go to stderr (as JSON with --json).
         sys.stdout.flush()
-        print(text(data), file=sys.stderr)
+        print(strict_json(data) if args.json else text(data), file=sys.stderr)
         return EXIT_OK
     emit(args, data, text(data))
     return EXIT_OK
