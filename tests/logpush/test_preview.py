@@ -196,3 +196,34 @@ def test_cli_one_command_from_a_folder_and_a_jobs_file(cli: Cli, logs: Path, tmp
     assert not (tmp_path / "no").exists()
     missing = cli("logpush", "preview", "--sample", str(logs))
     assert missing.code == EXIT_USAGE
+
+
+def test_cli_job_id_from_the_api(cli: Cli, api: Emulator, logs: Path) -> None:
+    zone = api.client().zone(ZONE)
+    job = zone.logpush.create_job(
+        destination_conf="r2://bucket/logs?account-id=A&access-key-id=K&secret-access-key=S",
+        dataset="http_requests",
+        filter=JOB["filter"],
+        output_options=JOB["output_options"],
+    )
+    run = cli("logpush", "preview", "--zone", ZONE, "--job-id", str(job["id"]), "--sample", str(logs), "--json")
+    assert run.code == EXIT_OK, run.err
+    assert run.json()["delivered_bytes"] == preview_job(JOB, logs).delivered_bytes
+    assert "secret-access-key=S" not in run.out
+
+
+def test_cli_writes_the_batches_to_stdout(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    sample = tmp_path / "a.log"
+    sample.write_text(http_lines(40))
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps({"jobs": [JOB]}))
+    argv = ["logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(sample), "--out", "-"]
+    done = subprocess.run([sys.executable, "-m", "escpush", *argv, "--no-gzip"], capture_output=True, check=True)
+    assert done.stdout == expected_records(http_lines(40))
+    assert "bytes delivered" in done.stderr.decode()
+    zipped = subprocess.run([sys.executable, "-m", "escpush", *argv, "--json"], capture_output=True, check=True)
+    assert gzip.decompress(zipped.stdout) == expected_records(http_lines(40))
+    assert json.loads(zipped.stderr)["compressed_bytes"] == len(zipped.stdout)
