@@ -140,6 +140,14 @@ def test_breakdown_and_views(logs: Path) -> None:
     assert int(frame["delivered_bytes"].sum()) == result.delivered_bytes
     assert list(result.to_pandas()["lines"]) == [500, 500, 500]
     assert "bytes delivered" in result._repr_html_()
+    pl = pytest.importorskip("polars")
+    assert isinstance(result.to_polars("buckets"), pl.DataFrame)
+    pytest.importorskip("matplotlib")
+    fig = result.plot(top=2)
+    assert [ax.get_title() for ax in fig.axes] == [
+        "bytes delivered every 1d (EdgeStartTimestamp)",
+        "bytes delivered by ClientCountry (top 2)",
+    ]
 
 
 def test_a_scans_breakdown_keeps_its_shape(logs: Path) -> None:
