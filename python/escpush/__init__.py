@@ -30,6 +30,7 @@ from ._escpush import (
     Filter,
     LogpullOptions,
     Logpush,
+    PreviewResult,
     Pricing,
     ScanResult,
     Zone,
@@ -43,6 +44,7 @@ from ._escpush import (
     field,
     field_operators,
     monthly_cost,
+    preview_job,
     project_cost,
     redact_destination_conf,
 )
@@ -136,6 +138,7 @@ __all__ = [
     "LogpullOptions",
     "Logpush",
     "NotFoundError",
+    "PreviewResult",
     "Pricing",
     "RateLimitError",
     "ScanError",
@@ -155,6 +158,7 @@ __all__ = [
     "field",
     "field_operators",
     "monthly_cost",
+    "preview_job",
     "project_cost",
     "redact_destination_conf",
 ]

@@ -50,6 +50,7 @@ __all__ = [
     "Filter",
     "LogpullOptions",
     "Logpush",
+    "PreviewResult",
     "Pricing",
     "ScanResult",
     "Scope",
@@ -74,6 +75,7 @@ __all__ = [
     "field",
     "field_operators",
     "monthly_cost",
+    "preview_job",
     "project_cost",
     "redact_destination_conf",
 ]
@@ -319,6 +321,91 @@ class ScanResult:
     def __eq__(self, other: object, /) -> bool: ...
     def _repr_html_(self) -> str:
         """In Jupyter: the counts with their shares, the first malformed line, the throughput."""
+
+@final
+class PreviewResult:
+    """What a job's preview found and delivered (``Logpush.preview``, ``Job.preview``): lines
+    read, malformed, kept by the filter, delivered (kept after ``sample_rate`` too), batches
+    (as ``max_upload_*`` cut them), the uncompressed bytes delivered (the billed measure,
+    framing included), the gzip bytes written, the bytes read, the time span of the lines, the
+    same per input, and the breakdown with ``group_by`` / ``every``."""
+
+    @property
+    def lines(self) -> int: ...
+    @property
+    def malformed(self) -> int: ...
+    @property
+    def kept(self) -> int:
+        """Lines the job's filter keeps."""
+    @property
+    def delivered(self) -> int:
+        """Lines kept after ``sample_rate`` too: the records delivered."""
+    @property
+    def batches(self) -> int: ...
+    @property
+    def delivered_bytes(self) -> int:
+        """Uncompressed bytes delivered, framing included: what log-push bills."""
+    @property
+    def compressed_bytes(self) -> int | None:
+        """The gzip bytes written; None when counting only or writing plain batches."""
+    @property
+    def bytes_read(self) -> int: ...
+    @property
+    def first_time(self) -> float | None:
+        """The earliest time of the lines read (the dataset's time field), unix seconds."""
+    @property
+    def last_time(self) -> float | None:
+        """The latest time of the lines read, unix seconds."""
+    @property
+    def timed_lines(self) -> int:
+        """How many lines had a time."""
+    @property
+    def span_seconds(self) -> float | None:
+        """``last_time - first_time``; None when no line had a time."""
+    @property
+    def time_field(self) -> str | None: ...
+    @property
+    def files(self) -> list[str]:
+        """The files written into ``out``, relative to it, in batch order."""
+    @property
+    def out(self) -> str | None:
+        """The folder written, ``"-"`` for stdout, or None (counted only)."""
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def breakdown(self) -> dict[str, Any] | None:
+        """With ``group_by`` or ``every``: a scan's breakdown (``ScanResult.breakdown``), each
+        row also with ``delivered`` and ``delivered_bytes`` (its records' bytes; the batches'
+        framing is counted in the totals only)."""
+    @property
+    def per_input(self) -> list[dict[str, Any]]: ...
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain data, the shape of ``escpush logpush preview --json``."""
+    def to_pandas(self, table: Literal["inputs", "groups", "buckets"] = "inputs") -> Any:
+        """One table as a ``pandas.DataFrame``; needs pandas."""
+    def to_polars(self, table: Literal["inputs", "groups", "buckets"] = "inputs") -> Any:
+        """One table as a ``polars.DataFrame``; needs polars."""
+    def plot(self, *, top: int = 10) -> Any:
+        """The bytes delivered per bucket of ``every`` and per group; needs matplotlib."""
+    def _repr_html_(self) -> str: ...
+
+def preview_job(
+    job: Mapping[str, Any],
+    sample: _LogPaths,
+    *,
+    scope: str | None = None,
+    seed: int | None = None,
+    group_by: str | Sequence[str] | None = None,
+    every: _Every | None = None,
+    out: str | os.PathLike[str] | None = None,
+    gzip: bool = True,
+    threads: int | None = None,
+    strict: bool = False,
+    progress: _Progress | None = None,
+) -> PreviewResult:
+    """A job's preview (``Logpush.preview``) of a job given as a dict or an ``escpush.Job``."""
 
 @final
 class Field:
@@ -704,6 +791,24 @@ class Logpush:
     ) -> Job: ...
     def jobs(self, dataset: str | None = None) -> list[Job]: ...
     def job(self, job_id: int) -> Job: ...
+    def preview(
+        self,
+        job: Mapping[str, Any] | int,
+        sample: _LogPaths,
+        *,
+        seed: int | None = None,
+        group_by: str | Sequence[str] | None = None,
+        every: _Every | None = None,
+        out: str | os.PathLike[str] | None = None,
+        gzip: bool = True,
+        threads: int | None = None,
+        strict: bool = False,
+        progress: _Progress | None = None,
+    ) -> PreviewResult:
+        """What ``job`` (a dict of a job's fields, an ``escpush.Job`` or a job id) would deliver
+        for the logs of ``sample``, as log-push formats, samples and batches them; ``out``:
+        None counts only, a folder gets one file per batch (gzip unless ``gzip=False``),
+        ``"-"`` stdout."""
     def update_job(self, job_id: int, **fields: Any) -> Job: ...
     def enable_job(self, job_id: int) -> Job: ...
     def disable_job(self, job_id: int) -> Job: ...

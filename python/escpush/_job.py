@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._escpush import _job_filter, _redact_job
+from ._escpush import _job_filter, _redact_job, preview_job
 
 __all__ = ["Job"]
 
@@ -10,12 +10,12 @@ __all__ = ["Job"]
 # interpreter a plain dict.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
     from typing_extensions import Self
 
-    from ._escpush import Filter
+    from ._escpush import Filter, PreviewResult
 
     _Dict = dict[str, Any]
 else:
@@ -145,6 +145,38 @@ class Job(_Dict):
         """A plain copy of the job, safe to print or log (its items, already masked by
         core's ``redact_job``, the rule the emulator's log follows too)."""
         return _redact_job(dict(self))
+
+    def preview(
+        self,
+        sample: Any,
+        *,
+        scope: str | None = None,
+        seed: int | None = None,
+        group_by: str | Sequence[str] | None = None,
+        every: Any = None,
+        out: Any = None,
+        gzip: bool = True,
+        threads: int | None = None,
+        strict: bool = False,
+        progress: Any = None,
+    ) -> PreviewResult:
+        """What this job would deliver for the logs of ``sample``: ``Logpush.preview`` of the
+        job (its filter, ``output_options`` or ``logpull_options``, ``sample_rate`` and
+        ``max_upload_*``); ``scope`` (``"zone"`` or ``"account"``) picks its dataset where both
+        scopes have one of its name. No credential is read: a preview needs no destination."""
+        return preview_job(
+            dict(self),
+            sample,
+            scope=scope,
+            seed=seed,
+            group_by=group_by,
+            every=every,
+            out=out,
+            gzip=gzip,
+            threads=threads,
+            strict=strict,
+            progress=progress,
+        )
 
     @property
     def parsed_filter(self) -> Filter | None:

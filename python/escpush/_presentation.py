@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Literal
 
-    from ._escpush import EscAssessment, EscStatus, Filter, ScanResult
+    from ._escpush import EscAssessment, EscStatus, Filter, PreviewResult, ScanResult
 
 
 def _filter_repr_html_(self: Filter) -> str:
@@ -104,6 +104,36 @@ def _assessment_repr_html_(self: EscAssessment) -> str:
     return _display.esc_assessment_html(self)
 
 
+def _preview_to_pandas(self: PreviewResult, table: str = "inputs") -> Any:
+    """A table as a ``pandas.DataFrame``: ``"inputs"`` (the default), ``"groups"`` or
+    ``"buckets"`` (needs pandas)."""
+    from . import _preview_views
+
+    return _preview_views.to_pandas(self, table)
+
+
+def _preview_to_polars(self: PreviewResult, table: str = "inputs") -> Any:
+    """A table as a ``polars.DataFrame`` (see ``to_pandas``; needs polars)."""
+    from . import _preview_views
+
+    return _preview_views.to_polars(self, table)
+
+
+def _preview_plot(self: PreviewResult, *, top: int = 10) -> Any:
+    """The bytes delivered per bucket of ``every`` (a day with ``every="1d"``) and per group
+    (the ``top`` groups); a matplotlib figure (needs matplotlib)."""
+    from . import _preview_views
+
+    return _preview_views.plot(self, top)
+
+
+def _preview_repr_html_(self: PreviewResult) -> str:
+    """In Jupyter: lines read, kept, delivered, batches and bytes, as a table."""
+    from . import _preview_views
+
+    return _preview_views.repr_html(self)
+
+
 def dataset_schema(dataset: str, format: str = "duckdb", *, scope: str | None = None, table: str | None = None) -> Any:
     """The dataset's columns with the types ``Filter.to_sql`` assumes: ``CREATE TABLE`` text for a
     SQL dialect, or a ``pyarrow.Schema`` / polars ``Schema`` / pyspark ``StructType`` for
@@ -134,6 +164,12 @@ def install() -> None:
             "to_polars": _scan_to_polars,
             "plot": _scan_plot,
             "_repr_html_": _scan_repr_html_,
+        },
+        _escpush.PreviewResult: {
+            "to_pandas": _preview_to_pandas,
+            "to_polars": _preview_to_polars,
+            "plot": _preview_plot,
+            "_repr_html_": _preview_repr_html_,
         },
         _escpush.EscStatus: {"_repr_html_": _status_repr_html_},
         _escpush.EscAssessment: {"plot": _assessment_plot, "_repr_html_": _assessment_repr_html_},

@@ -103,8 +103,8 @@ pub use logpush::{
     JOB_RULES, OUTPUT_OPTIONS,
 };
 pub use logpush::{
-    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
-    UNDOCUMENTED,
+    Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
+    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};

@@ -21,6 +21,7 @@ mod logging;
 mod logpull_options;
 mod logpush;
 mod plan;
+mod preview;
 mod registry;
 mod scan;
 mod scan_result;
@@ -89,6 +90,8 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("_ENDPOINTS", endpoints)?;
     m.add_class::<scan::PyScanResult>()?;
+    m.add_class::<preview::PyPreviewResult>()?;
+    m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;

@@ -139,6 +139,54 @@ impl PyLogpush {
         job_from_json(py, &job)
     }
 
+    /// What `job` would deliver for the logs of `sample` (a path, folder, glob or `"-"`, or a
+    /// list of them, as `escpush.scan` takes), and how many bytes: a `PreviewResult`.
+    /// `job` is a dict of a job's fields as `create_job` takes them (`dataset`, `filter`,
+    /// `output_options` or `logpull_options`, `max_upload_*`; a destination is not needed),
+    /// an `escpush.Job`, or a job id (read from the API). The job's filter, `field_names`,
+    /// `output_options`, `sample_rate` (seeded by `seed`) and batches (`max_upload_*`) are
+    /// core's, as log-push applies them; a job the API would refuse (an unknown
+    /// `output_type`, a template action the docs do not allow, a `sample_rate` out of
+    /// (0, 1]) raises `InvalidInput` naming the option, and nothing is written. `out`: None
+    /// counts only; a folder (new or empty) gets one file per batch, named as log-push names
+    /// them, gzip unless `gzip=False`, written in a temporary folder renamed at the end; `"-"`
+    /// writes the batches to stdout. `group_by` / `every` break the counts down as
+    /// `escpush.scan` does.
+    #[pyo3(signature = (job, sample, *, seed=None, group_by=None, every=None, out=None, gzip=true, threads=None, strict=false, progress=None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
+    fn preview(
+        &self,
+        py: Python<'_>,
+        job: &Bound<'_, PyAny>,
+        sample: &Bound<'_, PyAny>,
+        seed: Option<Int>,
+        group_by: Option<&Bound<'_, PyAny>>,
+        every: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
+        gzip: bool,
+        threads: Option<Int>,
+        strict: bool,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<crate::preview::PyPreviewResult> {
+        let args = crate::preview::PreviewArgs {
+            seed,
+            group_by,
+            every,
+            out,
+            gzip,
+            threads,
+            strict,
+            progress,
+        };
+        if !job.is_instance_of::<PyDict>() {
+            if let Ok(id) = job.extract::<Int>() {
+                let stored = self.job(py, id)?;
+                return crate::preview::preview(py, stored.bind(py), sample, Some(self.scope.kind()), args);
+            }
+        }
+        crate::preview::preview(py, job, sample, Some(self.scope.kind()), args)
+    }
+
     /// Updates a job and returns the stored job: reads it, and sends only the fields given
     /// whose value differs from the stored one, never one the API sets (`None` clears one;
     /// `output_options` is merged onto the stored one and sent whole), as the API takes an

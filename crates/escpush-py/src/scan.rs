@@ -17,13 +17,13 @@ pub(crate) use crate::scan_result::PyScanResult;
 
 /// One argument naming inputs: a string (a path, a folder, a glob, a URL, or `"-"`) or a
 /// path object (a path or folder).
-enum Arg {
+pub(crate) enum Arg {
     Text(String),
     Path(PathBuf),
 }
 
 /// The arguments of a scan: one path or a list (tuple) of them.
-fn args(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Arg>> {
+pub(crate) fn args(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Arg>> {
     let one = |obj: &Bound<'_, PyAny>| -> PyResult<Arg> {
         if let Ok(s) = obj.cast::<PyString>() {
             return match s.to_cow() {
@@ -56,7 +56,7 @@ fn args(paths: &Bound<'_, PyAny>) -> PyResult<Vec<Arg>> {
 }
 
 /// The inputs the arguments stand for (listing folders and object storage, without the GIL).
-fn expand(py: Python<'_>, args: Vec<Arg>, selection: &Selection) -> PyResult<Vec<Input>> {
+pub(crate) fn expand(py: Python<'_>, args: Vec<Arg>, selection: &Selection) -> PyResult<Vec<Input>> {
     let expanded = py.detach(|| {
         let mut inputs = Vec::new();
         for arg in args {
@@ -274,7 +274,7 @@ impl<'a, 'py> Options<'a, 'py> {
         Ok(self)
     }
 
-    fn selection(&self, py: Python<'_>) -> PyResult<Selection> {
+    pub(crate) fn selection(&self, py: Python<'_>) -> PyResult<Selection> {
         Ok(Selection::new()
             .since(time_arg(py, "since", self.since)?)
             .until(time_arg(py, "until", self.until)?))
@@ -283,7 +283,7 @@ impl<'a, 'py> Options<'a, 'py> {
 
 /// Progress reports go back to Python about every this often: to check for Ctrl-C and to
 /// call the caller's callback.
-const REPORT_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const REPORT_EVERY: Duration = Duration::from_millis(100);
 
 /// Runs `run` on a scanner with the GIL released. Every `REPORT_EVERY` the scan re-attaches
 /// to check for signals (so Ctrl-C stops it) and to call `progress(bytes, lines)`; a Python

@@ -94,8 +94,13 @@ pub fn _percents(pairs: Vec<(u64, u64)>) -> Vec<Option<String>> {
     pairs.into_iter().map(|(part, whole)| percent(part, whole)).collect()
 }
 
-/// `lines`, `matched`, `bytes`, `matched_bytes`, `line_share`, `byte_share` of a row.
-fn put_row(d: &Bound<'_, PyDict>, c: &Counts) -> PyResult<()> {
+/// `lines`, `matched`, `bytes`, `matched_bytes`, `line_share`, `byte_share` of a row; a
+/// preview's rows (`preview`) also `delivered` and `delivered_bytes`.
+fn put_row(d: &Bound<'_, PyDict>, c: &Counts, preview: bool) -> PyResult<()> {
+    if preview {
+        d.set_item("delivered", c.delivered)?;
+        d.set_item("delivered_bytes", c.delivered_bytes)?;
+    }
     d.set_item("lines", c.lines)?;
     d.set_item("matched", c.matched)?;
     d.set_item("bytes", c.bytes)?;
@@ -115,9 +120,9 @@ fn put_counts(d: &Bound<'_, PyDict>, r: &PyScanResult) -> PyResult<()> {
     d.set_item("byte_share", share(r.matched_bytes, r.bytes))
 }
 
-fn row<'py>(py: Python<'py>, c: &Counts) -> PyResult<Bound<'py, PyDict>> {
+fn row<'py>(py: Python<'py>, c: &Counts, preview: bool) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    put_row(&d, c)?;
+    put_row(&d, c, preview)?;
     Ok(d)
 }
 
@@ -143,7 +148,7 @@ fn group_value<'py>(py: Python<'py>, v: &GroupValue) -> PyResult<Option<Bound<'p
 }
 
 /// The groups of a breakdown, as `breakdown["groups"]` gives them.
-fn group_list<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'py, PyList>> {
+fn group_list<'py>(py: Python<'py>, b: &BreakdownResult, preview: bool) -> PyResult<Bound<'py, PyList>> {
     let groups = PyList::empty(py);
     for g in &b.groups {
         let key = PyDict::new(py);
@@ -155,31 +160,32 @@ fn group_list<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'py, 
         let item = PyDict::new(py);
         item.set_item("key", key)?;
         item.set_item("label", g.label())?;
-        put_row(&item, &g.counts)?;
+        put_row(&item, &g.counts, preview)?;
         groups.append(item)?;
     }
     Ok(groups)
 }
 
 /// The time buckets of a breakdown, as `breakdown["buckets"]` gives them.
-fn bucket_list<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'py, PyList>> {
+fn bucket_list<'py>(py: Python<'py>, b: &BreakdownResult, preview: bool) -> PyResult<Bound<'py, PyList>> {
     let buckets = PyList::empty(py);
     for bucket in &b.buckets {
         let item = PyDict::new(py);
         item.set_item("start", format_time(bucket.start))?;
         item.set_item("end", format_time(bucket.end))?;
-        put_row(&item, &bucket.counts)?;
+        put_row(&item, &bucket.counts, preview)?;
         buckets.append(item)?;
     }
     Ok(buckets)
 }
 
-/// The breakdown as `to_dict()["breakdown"]` gives it.
-fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'py, PyDict>> {
+/// The breakdown as `to_dict()["breakdown"]` gives it (a preview's rows with their
+/// delivered counts too).
+pub(crate) fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult, preview: bool) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("group_by", &b.group_by)?;
-    d.set_item("groups", group_list(py, b)?)?;
-    let other = row(py, &b.other)?;
+    d.set_item("groups", group_list(py, b, preview)?)?;
+    let other = row(py, &b.other, preview)?;
     other.set_item("groups", b.other_groups)?;
     other.set_item("label", OTHER_LABEL)?;
     d.set_item("other", other)?;
@@ -187,11 +193,11 @@ fn breakdown_dict<'py>(py: Python<'py>, b: &BreakdownResult) -> PyResult<Bound<'
     d.set_item("peak_groups", b.peak_groups)?;
     d.set_item("time_field", b.every.as_ref().map(|(f, _)| f))?;
     d.set_item("every", b.every.as_ref().map(|(_, s)| *s))?;
-    d.set_item("buckets", bucket_list(py, b)?)?;
+    d.set_item("buckets", bucket_list(py, b, preview)?)?;
     d.set_item("max_buckets", MAX_BUCKETS)?;
-    d.set_item("no_time", row(py, &b.no_time)?)?;
-    d.set_item("unreadable_time", row(py, &b.unreadable_time)?)?;
-    let other_buckets = row(py, &b.other_buckets)?;
+    d.set_item("no_time", row(py, &b.no_time, preview)?)?;
+    d.set_item("unreadable_time", row(py, &b.unreadable_time, preview)?)?;
+    let other_buckets = row(py, &b.other_buckets, preview)?;
     other_buckets.set_item("from", b.other_buckets_from.map(format_time))?;
     d.set_item("other_buckets", other_buckets)?;
     Ok(d)
@@ -256,7 +262,10 @@ impl PyScanResult {
     /// With `group_by` or `every`: the whole breakdown as a dict (see `to_dict`), else None.
     #[getter]
     fn breakdown<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.breakdown.as_ref().map(|b| breakdown_dict(py, b)).transpose()
+        self.breakdown
+            .as_ref()
+            .map(|b| breakdown_dict(py, b, false))
+            .transpose()
     }
 
     /// With `group_by`: the groups, most lines first (the first `top`), each a dict of
@@ -265,7 +274,7 @@ impl PyScanResult {
     #[getter]
     fn groups<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
         match &self.breakdown {
-            Some(b) if !b.group_by.is_empty() => group_list(py, b).map(Some),
+            Some(b) if !b.group_by.is_empty() => group_list(py, b, false).map(Some),
             _ => Ok(None),
         }
     }
@@ -276,7 +285,7 @@ impl PyScanResult {
     #[getter]
     fn buckets<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
         match &self.breakdown {
-            Some(b) if b.every.is_some() => bucket_list(py, b).map(Some),
+            Some(b) if b.every.is_some() => bucket_list(py, b, false).map(Some),
             _ => Ok(None),
         }
     }

@@ -201,6 +201,7 @@ impl Breakdown {
 
     pub(crate) fn plan(&self) -> Plan {
         Plan {
+            first: 0,
             groups: self.group_by.len(),
             every: self
                 .every
@@ -213,6 +214,9 @@ impl Breakdown {
 /// A breakdown as the workers apply it to a line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
+    /// The observed field where the breakdown's start (a preview's walk observes the job's
+    /// `field_names` first).
+    pub(crate) first: usize,
     /// The first `groups` observed fields make the group key.
     groups: usize,
     /// The bucket width, in seconds; the time field is the observed field after the groups.
@@ -231,16 +235,35 @@ pub struct Counts {
     pub bytes: u64,
     /// Bytes of the lines that pass the filter, with their line breaks.
     pub matched_bytes: u64,
+    /// A job's preview only (0 in a scan): lines kept after sampling, the records delivered.
+    pub delivered: u64,
+    /// A job's preview only (0 in a scan): the bytes of their records (`record_prefix` to
+    /// `record_suffix`; the batches' framing is counted in the totals, not per group).
+    pub delivered_bytes: u64,
+}
+
+/// One line as a breakdown counts it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seen {
+    pub(crate) matched: bool,
+    /// With its line break.
+    pub(crate) bytes: u64,
+    /// A preview: the bytes of its record, when the job delivers it.
+    pub(crate) delivered: Option<u64>,
 }
 
 impl Counts {
     #[inline]
-    fn add_line(&mut self, matched: bool, bytes: u64) {
+    fn add_line(&mut self, seen: Seen) {
         self.lines += 1;
-        self.bytes += bytes;
-        if matched {
+        self.bytes += seen.bytes;
+        if seen.matched {
             self.matched += 1;
-            self.matched_bytes += bytes;
+            self.matched_bytes += seen.bytes;
+        }
+        if let Some(bytes) = seen.delivered {
+            self.delivered += 1;
+            self.delivered_bytes += bytes;
         }
     }
 
@@ -249,6 +272,8 @@ impl Counts {
         self.matched += other.matched;
         self.bytes += other.bytes;
         self.matched_bytes += other.matched_bytes;
+        self.delivered += other.delivered;
+        self.delivered_bytes += other.delivered_bytes;
     }
 }
 
@@ -410,38 +435,38 @@ pub(crate) struct Tally {
 impl Tally {
     /// Counts one line that `filter` (built with the plan's observed fields) just accepted.
     #[inline]
-    pub(crate) fn add(&mut self, plan: Plan, filter: &CompiledFilter, line: &[u8], matched: bool, bytes: u64) {
+    pub(crate) fn add(&mut self, plan: Plan, filter: &CompiledFilter, line: &[u8], seen: Seen) {
         if plan.groups > 0 {
             self.key.clear();
             for i in 0..plan.groups {
-                filter.observed(line, i).push_key(&mut self.key);
+                filter.observed(line, plan.first + i).push_key(&mut self.key);
             }
             if let Some(counts) = self.groups.get_mut(&self.key[..]) {
-                counts.add_line(matched, bytes);
+                counts.add_line(seen);
             } else {
                 let mut counts = Counts::default();
-                counts.add_line(matched, bytes);
+                counts.add_line(seen);
                 self.groups.insert(self.key.as_slice().into(), counts);
             }
         }
         if let Some(every) = plan.every {
-            match filter.observed(line, plan.groups).timestamp() {
+            match filter.observed(line, plan.first + plan.groups).timestamp() {
                 Timestamp::At { seconds, .. } => {
                     let start = seconds.div_euclid(every).saturating_mul(every);
                     match &mut self.last {
-                        Some((at, counts)) if *at == start => counts.add_line(matched, bytes),
+                        Some((at, counts)) if *at == start => counts.add_line(seen),
                         last => {
                             if let Some((at, counts)) = last.take() {
                                 self.buckets.entry(at).or_default().add(&counts);
                             }
                             let mut counts = Counts::default();
-                            counts.add_line(matched, bytes);
+                            counts.add_line(seen);
                             *last = Some((start, counts));
                         }
                     }
                 }
-                Timestamp::Missing => self.no_time.add_line(matched, bytes),
-                _ => self.unreadable_time.add_line(matched, bytes),
+                Timestamp::Missing => self.no_time.add_line(seen),
+                _ => self.unreadable_time.add_line(seen),
             }
         }
     }

@@ -68,6 +68,8 @@ mod input;
 mod inputs;
 mod names;
 mod output;
+#[cfg(feature = "job")]
+mod preview;
 mod read;
 mod result;
 mod scan;
@@ -87,6 +89,8 @@ pub use gzip::Gunzip;
 pub use input::Input;
 pub use inputs::Selection;
 pub use names::{logpush_range, parse_time};
+#[cfg(feature = "job")]
+pub use preview::{Preview, PreviewCounts, PreviewInput, PreviewResult};
 pub use result::{InputResult, Malformed, MalformedReason, Progress, ScanResult};
 pub use scan::{Scanner, MAX_THREADS};
 #[cfg(feature = "store")]

@@ -19,12 +19,13 @@ use crate::breakdown::{Aggregate, Breakdown};
 use crate::output::{self, Output};
 use crate::read::{Chunk, Inputs, Reader};
 use crate::result::{InputResult, Progress, ProgressFn, ScanResult};
-use crate::work::{work, Collector, Done};
+use crate::work::{work, Collector, Done, Eval, TakeDelivered};
 use crate::{Input, ScanError};
 
 /// Runs a filter over NDJSON inputs. See the [crate docs](crate).
 pub struct Scanner<'a> {
-    source: Filter,
+    /// The filter (none: every valid line, as a job without one).
+    source: Option<Filter>,
     filter: CompiledFilter,
     breakdown: Option<Breakdown>,
     threads: usize,
@@ -62,9 +63,19 @@ pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 impl<'a> Scanner<'a> {
     /// A scanner for `filter`: one worker per core, not strict, lines up to 16 MiB.
     pub fn new(filter: &Filter) -> Scanner<'a> {
+        Scanner::build(Some(filter.clone()), filter.compile())
+    }
+
+    /// A scanner that keeps every valid line (a preview's, whose job's formatter filters).
+    #[cfg_attr(not(feature = "job"), allow(dead_code))]
+    pub(crate) fn every_line() -> Scanner<'a> {
+        Scanner::build(None, CompiledFilter::reading::<&str>(&[]))
+    }
+
+    fn build(source: Option<Filter>, filter: CompiledFilter) -> Scanner<'a> {
         Scanner {
-            source: filter.clone(),
-            filter: filter.compile(),
+            source,
+            filter,
             breakdown: None,
             threads: 0,
             strict: false,
@@ -122,13 +133,17 @@ impl<'a> Scanner<'a> {
     /// the fields grouped by and the time field are read by the walk that evaluates the line.
     #[must_use]
     pub fn breakdown(mut self, breakdown: Breakdown) -> Self {
-        if breakdown.is_empty() {
-            self.filter = self.source.compile();
-            self.breakdown = None;
+        let observed = if breakdown.is_empty() {
+            Vec::new()
         } else {
-            self.filter = CompiledFilter::with_observed(&self.source, &breakdown.observed());
-            self.breakdown = Some(breakdown);
-        }
+            breakdown.observed()
+        };
+        self.filter = match &self.source {
+            Some(source) if observed.is_empty() => source.compile(),
+            Some(source) => CompiledFilter::with_observed(source, &observed),
+            None => CompiledFilter::reading(&observed),
+        };
+        self.breakdown = (!breakdown.is_empty()).then_some(breakdown);
         self
     }
 
@@ -198,12 +213,31 @@ impl<'a> Scanner<'a> {
         n.clamp(1, MAX_THREADS)
     }
 
+    /// The breakdown asked for, if any.
+    #[cfg_attr(not(feature = "job"), allow(dead_code))]
+    pub(crate) fn breakdown_of(&self) -> Option<&Breakdown> {
+        self.breakdown.as_ref()
+    }
+
     fn run(&mut self, inputs: Vec<Input>, out: Option<&mut dyn Write>) -> Result<ScanResult, ScanError> {
+        let eval = Eval::Filter(Box::new(self.filter.clone()));
+        self.run_with(inputs, out, &eval, None)
+    }
+
+    /// A scan whose workers run `eval` on each line (a scan's filter, or a job's formatter)
+    /// and whose collector hands the delivered records to `preview` in input order.
+    pub(crate) fn run_with<'o>(
+        &mut self,
+        inputs: Vec<Input>,
+        out: Option<&'o mut dyn Write>,
+        eval: &Eval,
+        preview: Option<&'o mut dyn TakeDelivered>,
+    ) -> Result<ScanResult, ScanError> {
         self.partial = None;
         let started = Instant::now();
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
         let mut so_far = ScanResult::empty(names.iter().cloned().map(InputResult::new).collect());
-        let result = self.run_inner(inputs, &names, out, &mut so_far, started);
+        let result = self.run_inner(inputs, &names, out, &mut so_far, started, eval, preview);
         if result.is_err() {
             so_far.seconds = started.elapsed().as_secs_f64();
             self.partial = Some(so_far);
@@ -211,13 +245,16 @@ impl<'a> Scanner<'a> {
         result
     }
 
-    fn run_inner(
+    #[allow(clippy::too_many_arguments)]
+    fn run_inner<'o>(
         &mut self,
         inputs: Vec<Input>,
         names: &[String],
-        mut out: Option<&mut dyn Write>,
+        mut out: Option<&'o mut dyn Write>,
         so_far: &mut ScanResult,
         started: Instant,
+        eval: &Eval,
+        preview: Option<&'o mut dyn TakeDelivered>,
     ) -> Result<ScanResult, ScanError> {
         let workers = self.workers();
         // Several inputs are read (and decompressed) by several readers at once, each with a
@@ -238,7 +275,10 @@ impl<'a> Scanner<'a> {
         let max_line = self.max_line.max(chunk_size + 2);
         // Shared (an `Arc`) with stdin's reader, which outlives the scan (see `input.rs`).
         let cancel = Arc::new(AtomicBool::new(false));
-        let plan = self.breakdown.as_ref().map(Breakdown::plan);
+        let mut plan = self.breakdown.as_ref().map(Breakdown::plan);
+        if let Some(plan) = plan.as_mut() {
+            plan.first = eval.observed_first();
+        }
 
         let mut pools = Vec::with_capacity(readers);
         let mut pool_rxs = Vec::with_capacity(readers);
@@ -264,7 +304,7 @@ impl<'a> Scanner<'a> {
             for i in 0..workers {
                 let work_rx = Arc::clone(&work_rx);
                 let tx = done_tx.clone();
-                let mut filter = self.filter.clone();
+                let mut filter = eval.clone();
                 let spawned = thread::Builder::new()
                     .name(format!("escpush-scan-{i}"))
                     .spawn_scoped(s, move || {
@@ -278,6 +318,7 @@ impl<'a> Scanner<'a> {
 
             let mut collector = Collector::new(names, out.take(), strict, self.limit);
             collector.aggregate = self.breakdown.as_ref().map(Aggregate::new);
+            collector.preview = preview;
             collector.collect(&done_rx, &pools, started, self.progress.as_mut());
             if collector.error.is_some() {
                 cancel.store(true, Ordering::Relaxed);

@@ -1,5 +1,6 @@
-//! The evaluating side of a scan: workers evaluate chunks, and the calling thread collects
-//! their results in input order (counts, the first malformed line, the selected lines).
+//! The evaluating side of a scan: workers evaluate chunks (a scan's filter, or with the `job`
+//! feature a job's formatter: `JobEval`), and the calling thread collects their results in
+//! input order (counts, the first malformed line, the selected lines, a preview's records).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,10 +9,14 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "job")]
+use escpush_core::{Delivery, Formatter};
 use escpush_filter::{is_blank, CompiledFilter};
+#[cfg(feature = "job")]
+use escpush_filter::{MalformedLine, Timestamp};
 use memchr::memchr_iter;
 
-use crate::breakdown::{Aggregate, Plan, Tally};
+use crate::breakdown::{Aggregate, Plan, Seen, Tally};
 use crate::gzip::{self, Check};
 use crate::read::{content_len, read_range, Chunk};
 use crate::result::{InputResult, Malformed, MalformedReason, Progress, ProgressFn, ScanResult};
@@ -34,13 +39,76 @@ pub(crate) struct Done {
     pub(crate) error: Option<ScanError>,
     /// The chunk's breakdown, when the scan has one.
     pub(crate) tally: Option<Tally>,
+    /// A job's preview: the records of the chunk's delivered lines.
+    pub(crate) delivered: Option<Delivered>,
+}
+
+/// What a preview's worker wrote for one chunk (see `preview/`).
+#[derive(Debug, Default)]
+#[cfg_attr(not(feature = "job"), allow(dead_code))]
+pub(crate) struct Delivered {
+    /// The records, one after another, as the job's formatter wrote them (empty when only
+    /// counting: each record is written into a scratch buffer and only its length kept).
+    pub(crate) bytes: Vec<u8>,
+    /// Per delivered record, in order: its length and its time.
+    pub(crate) records: Vec<(u64, Option<(i64, u32)>)>,
+    /// The earliest and latest time of the chunk's lines (read well, delivered or not), and
+    /// how many lines had one.
+    pub(crate) first: Option<(i64, u32)>,
+    pub(crate) last: Option<(i64, u32)>,
+    pub(crate) timed: u64,
+}
+
+/// A preview's side of the collector: takes each chunk's records in input order.
+pub(crate) trait TakeDelivered {
+    fn take(&mut self, input: usize, delivered: Delivered) -> Result<(), ScanError>;
+}
+
+/// What a worker runs on each line: a scan's filter, or a job's formatter (a preview).
+#[derive(Clone)]
+pub(crate) enum Eval {
+    Filter(Box<CompiledFilter>),
+    #[cfg(feature = "job")]
+    Job(Box<JobEval>),
+}
+
+impl Eval {
+    /// The observed field where a breakdown's fields start.
+    pub(crate) fn observed_first(&self) -> usize {
+        match self {
+            Eval::Filter(_) => 0,
+            #[cfg(feature = "job")]
+            Eval::Job(job) => job.observed_first(),
+        }
+    }
+
+    /// The walk whose observed fields the breakdown reads.
+    fn walk(&self) -> &CompiledFilter {
+        match self {
+            Eval::Filter(filter) => filter,
+            #[cfg(feature = "job")]
+            Eval::Job(job) => job.walk(),
+        }
+    }
+
+    #[cfg_attr(not(feature = "job"), allow(unused_variables))]
+    /// Reads one line: whether the filter keeps it, and (a preview) the bytes of its record
+    /// when the job delivers it, written into `done`'s records.
+    #[inline]
+    fn line(&mut self, line: &[u8], done: &mut Done) -> Result<(bool, Option<u64>), escpush_filter::MalformedLine> {
+        match self {
+            Eval::Filter(filter) => filter.matches_line(line).map(|m| (m, None)),
+            #[cfg(feature = "job")]
+            Eval::Job(job) => job.line(line, done.delivered.get_or_insert_with(Default::default)),
+        }
+    }
 }
 
 /// A worker: evaluates chunks until there are none.
 pub(crate) fn work(
     work_rx: &Mutex<Receiver<Chunk>>,
     done_tx: &mpsc::Sender<Done>,
-    filter: &mut CompiledFilter,
+    filter: &mut Eval,
     plan: Option<Plan>,
     select: bool,
     strict: bool,
@@ -81,6 +149,7 @@ impl Done {
             selected: Vec::new(),
             error: None,
             tally: None,
+            delivered: None,
             chunk,
         }
     }
@@ -88,7 +157,7 @@ impl Done {
 
 pub(crate) fn evaluate(
     chunk: Chunk,
-    filter: &mut CompiledFilter,
+    filter: &mut Eval,
     plan: Option<Plan>,
     select: bool,
     strict: bool,
@@ -96,10 +165,28 @@ pub(crate) fn evaluate(
 ) -> Done {
     let mut done = Done::empty(chunk);
     let mut tally = plan.map(|_| Tally::default());
-    let data = &done.chunk.buf[..done.chunk.len];
-    let mut start = done.chunk.start;
+    let buf = std::mem::take(&mut done.chunk.buf);
+    let done = evaluate_lines(done, &buf, filter, plan, &mut tally, select, strict, max_line);
+    finish(done, buf, tally)
+}
+
+/// The lines of `data` (the chunk's buffer, taken out of `done` while `done` is written).
+#[allow(clippy::too_many_arguments)]
+fn evaluate_lines(
+    mut done: Done,
+    buf: &[u8],
+    filter: &mut Eval,
+    plan: Option<Plan>,
+    tally: &mut Option<Tally>,
+    select: bool,
+    strict: bool,
+    max_line: usize,
+) -> Done {
+    let data = &buf[..done.chunk.len];
+    let first = done.chunk.start;
+    let mut start = first;
     let ends = memchr_iter(b'\n', &data[start..])
-        .map(|i| i + done.chunk.start)
+        .map(move |i| i + first)
         .chain((data.len() > start && data.last() != Some(&b'\n')).then_some(data.len()));
     for end in ends {
         let line = &data[start..end];
@@ -115,16 +202,21 @@ pub(crate) fn evaluate(
             if done.first_malformed.is_none() {
                 done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
                 if strict {
-                    return with_tally(done, tally);
+                    return done;
                 }
             }
             continue;
         }
-        match filter.matches_line(line) {
-            Ok(matched) => {
+        match filter.line(line, &mut done) {
+            Ok((matched, delivered)) => {
                 let bytes = (end - range.start) as u64 + u64::from(end < data.len());
                 if let (Some(plan), Some(tally)) = (plan, tally.as_mut()) {
-                    tally.add(plan, filter, line, matched, bytes);
+                    let seen = Seen {
+                        matched,
+                        bytes,
+                        delivered,
+                    };
+                    tally.add(plan, filter.walk(), line, seen);
                 }
                 if matched {
                     done.matched += 1;
@@ -139,7 +231,7 @@ pub(crate) fn evaluate(
                 if done.first_malformed.is_none() {
                     done.first_malformed = Some((done.lines - 1, MalformedReason::Json(e)));
                     if strict {
-                        return with_tally(done, tally);
+                        return done;
                     }
                 }
             }
@@ -153,15 +245,81 @@ pub(crate) fn evaluate(
             done.first_malformed = Some((done.lines - 1, MalformedReason::TooLong(max_line)));
         }
     }
-    with_tally(done, tally)
+    done
 }
 
-fn with_tally(mut done: Done, mut tally: Option<Tally>) -> Done {
+fn finish(mut done: Done, buf: Vec<u8>, mut tally: Option<Tally>) -> Done {
+    done.chunk.buf = buf;
     if let Some(tally) = tally.as_mut() {
         tally.finish();
     }
     done.tally = tally;
     done
+}
+
+#[cfg(feature = "job")]
+/// A worker's side of a preview (`preview/`): the job's formatter on each line.
+#[derive(Clone)]
+pub(crate) struct JobEval {
+    formatter: Formatter,
+    /// The observed slot of the time field.
+    time_slot: Option<usize>,
+    /// Count only: each record is written into `scratch` and only its length kept.
+    count_only: bool,
+    scratch: Vec<u8>,
+}
+
+#[cfg(feature = "job")]
+impl JobEval {
+    pub(crate) fn new(formatter: Formatter, time_slot: Option<usize>, count_only: bool) -> JobEval {
+        JobEval {
+            formatter,
+            time_slot,
+            count_only,
+            scratch: Vec::new(),
+        }
+    }
+
+    pub(crate) fn walk(&self) -> &CompiledFilter {
+        self.formatter.walk()
+    }
+
+    pub(crate) fn observed_first(&self) -> usize {
+        self.formatter.observed_offset()
+    }
+
+    /// Whether the filter keeps `line`, and the length of its record when it is delivered.
+    #[inline]
+    pub(crate) fn line(&mut self, line: &[u8], d: &mut Delivered) -> Result<(bool, Option<u64>), MalformedLine> {
+        let out = if self.count_only {
+            self.scratch.clear();
+            &mut self.scratch
+        } else {
+            &mut d.bytes
+        };
+        let start = out.len();
+        let delivery = self.formatter.add_record(line, out)?;
+        let len = (out.len() - start) as u64;
+        let time = self
+            .time_slot
+            .and_then(|slot| match self.formatter.walk().observed(line, slot).timestamp() {
+                Timestamp::At { seconds, nanos } => Some((seconds, nanos)),
+                _ => None,
+            });
+        if let Some(t) = time {
+            d.timed += 1;
+            d.first = Some(d.first.map_or(t, |f| f.min(t)));
+            d.last = Some(d.last.map_or(t, |l| l.max(t)));
+        }
+        Ok(match delivery {
+            Delivery::Filtered => (false, None),
+            Delivery::SampledOut => (true, None),
+            Delivery::Delivered => {
+                d.records.push((len, time));
+                (true, Some(len))
+            }
+        })
+    }
 }
 
 /// Takes the workers' results in input order.
@@ -182,6 +340,8 @@ pub(crate) struct Collector<'s, 'o> {
     check: Check,
     /// The breakdown's sums, when the scan has one.
     pub(crate) aggregate: Option<Aggregate>,
+    /// A preview's batches, cut from the records in input order.
+    pub(crate) preview: Option<&'o mut dyn TakeDelivered>,
 }
 
 impl<'s, 'o> Collector<'s, 'o> {
@@ -198,6 +358,7 @@ impl<'s, 'o> Collector<'s, 'o> {
             error: None,
             check: Check::default(),
             aggregate: None,
+            preview: None,
         }
     }
 
@@ -286,6 +447,12 @@ impl<'s, 'o> Collector<'s, 'o> {
         input.malformed += done.malformed;
         input.bytes += done.chunk.bytes;
         input.complete = done.chunk.last;
+        if let (Some(preview), Some(delivered)) = (self.preview.as_mut(), done.delivered) {
+            if let Err(error) = preview.take(done.chunk.input, delivered) {
+                self.error = Some(error);
+                return done.chunk;
+            }
+        }
         if let Some(out) = self.out.as_mut() {
             let data = &done.chunk.buf;
             let take = match self.limit.as_mut() {

@@ -149,9 +149,10 @@ def add(commands: Commands, summary: str) -> None:
     _add_lifecycle(logpush, parents)
     _add_checks(logpush, parents)
     _add_instant_logs(logpush, parents)
-    from . import logpush_pricing, logpush_terraform
+    from . import logpush_preview, logpush_pricing, logpush_terraform
 
     logpush_terraform.add(logpush)
+    logpush_preview.add(logpush, parents)
     logpush_pricing.add(logpush)
 
 

@@ -72,8 +72,8 @@ pub use limits::{job_limits, JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 pub use options::{LogpullOptions, Timestamps};
 pub use origin::OriginCheck;
 pub use output::{
-    Batch, Delivery, Formatter, OutputFormat, OutputType, RecordTemplate, TemplatePart, TimestampFormat, Undocumented,
-    UNDOCUMENTED,
+    Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
+    RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
 pub use plan::{plan_document, plan_job, plan_jobs, FieldChange, Plan, PlanAction, PlanEntry, PlanOptions};
 pub use requests::{read_deleted, read_exists, read_fields, read_ownership_challenge, read_valid, OwnershipChallenge};

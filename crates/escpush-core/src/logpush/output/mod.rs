@@ -20,10 +20,20 @@
 //! Where the docs are silent, escpush's choice is a row of [`UNDOCUMENTED`], printed in
 //! `docs/job-rules.md`.
 //!
+//! - [`Batcher`]: records cut into batches as log-push cuts them, under a job's
+//!   [`BatchLimits`] (`max_upload_bytes`, `max_upload_records`, `max_upload_interval_seconds`),
+//!   counted without a copy or written to a [`BatchSink`]; [`JobOutput`]: a job's dataset,
+//!   filter, settings and limits read from its fields.
+//!
 //! Files: `resolve.rs` (the settings and their defaults), `template.rs` (the template
 //! subset), `values.rs` (a value in ndjson or csv, timestamps), `writer.rs` (records,
-//! batches, sampling, the CVE replacement).
+//! batches, sampling, the CVE replacement), `batches.rs` (limits and the cutter), `job.rs`
+//! (a job's delivery settings read from its fields).
 
+#[cfg(test)]
+mod batch_tests;
+mod batches;
+mod job;
 mod resolve;
 mod template;
 #[cfg(test)]
@@ -31,6 +41,8 @@ mod tests;
 mod values;
 mod writer;
 
+pub use batches::{Added, BatchInfo, BatchLimits, BatchSink, Batcher, RecordTime};
+pub use job::JobOutput;
 pub use resolve::{OutputFormat, OutputType, TimestampFormat};
 pub use template::{RecordTemplate, TemplatePart};
 pub use writer::{Batch, Delivery, Formatter};
@@ -120,6 +132,21 @@ pub const UNDOCUMENTED: &[Undocumented] = &[
         "`batch_prefix` before a batch's first record, `record_delimiter` between two records \
          (never before the first or after the last), `batch_suffix` after the last; a batch \
          with no record is not delivered (no bytes).",
+    ),
+    case(
+        "`max_upload_*` left null",
+        "The API's defaults: `max_upload_records` 100,000 and `max_upload_interval_seconds` 30 \
+         (schema defaults; api-configuration.mdx \"internal defaults of 30s, 100k records\"); \
+         `max_upload_bytes` no limit (the docs' \"destinations globally defined limits\" are not \
+         published). 0 is no limit of that kind.",
+    ),
+    case(
+        "How a preview cuts batches",
+        "In input order, a new batch when the next record would pass `max_upload_records`, or \
+         `max_upload_bytes` counting the batch's framing (prefix, delimiters and suffix), or \
+         when its time (the dataset's time field) is at or past the batch's earliest time plus \
+         `max_upload_interval_seconds` (a record without a time never cuts). A record alone over \
+         `max_upload_bytes` is a batch of its own, over the limit: a record is never split.",
     ),
     case(
         "A key a line holds twice",

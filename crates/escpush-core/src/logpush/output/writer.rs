@@ -40,6 +40,8 @@ enum Piece {
 #[derive(Clone, Debug)]
 pub struct Formatter {
     format: OutputFormat,
+    /// The job's filter, kept to compile the walk again with more fields ([`Formatter::observing`]).
+    filter: Option<Filter>,
     lines: CompiledFilter,
     body: Vec<Piece>,
     rules: Rules,
@@ -79,16 +81,47 @@ impl Batch {
 impl Formatter {
     /// The formatter of a job without a filter: every valid line is a record (before sampling).
     pub fn new(format: &OutputFormat) -> Formatter {
-        Formatter::build(format, CompiledFilter::reading(&format.field_names))
+        Formatter::build(format, None, CompiledFilter::reading(&format.field_names))
     }
 
     /// The formatter of a job with `filter`: a line the filter drops is no record. The line
     /// is read once, for the filter and the fields together.
     pub fn with_filter(format: &OutputFormat, filter: &Filter) -> Formatter {
-        Formatter::build(format, CompiledFilter::with_observed(filter, &format.field_names))
+        Formatter::build(
+            format,
+            Some(filter.clone()),
+            CompiledFilter::with_observed(filter, &format.field_names),
+        )
     }
 
-    fn build(format: &OutputFormat, lines: CompiledFilter) -> Formatter {
+    /// The same formatter, its walk of a line also reading the fields `extra` (after those
+    /// of `field_names`): what a preview groups by and the line's time, read in the same
+    /// walk. Their values are [`Formatter::observed`]`(line, i)` for the `i`-th of `extra`.
+    #[must_use]
+    pub fn observing<S: AsRef<str>>(mut self, extra: &[S]) -> Formatter {
+        let mut names: Vec<&str> = self.format.field_names.iter().map(String::as_str).collect();
+        names.extend(extra.iter().map(AsRef::as_ref));
+        self.lines = match &self.filter {
+            Some(filter) => CompiledFilter::with_observed(filter, &names),
+            None => CompiledFilter::reading(&names),
+        };
+        self
+    }
+
+    /// The line walk (the job's filter, with the fields of `field_names` then those of
+    /// [`Formatter::observing`] observed, in that order), to read the values of the line
+    /// last given to [`Formatter::add`], [`Formatter::add_record`] or [`Formatter::record`].
+    pub fn walk(&self) -> &CompiledFilter {
+        &self.lines
+    }
+
+    /// How many observed fields come before those of [`Formatter::observing`] (the length of
+    /// `field_names`).
+    pub fn observed_offset(&self) -> usize {
+        self.format.field_names.len()
+    }
+
+    fn build(format: &OutputFormat, filter: Option<Filter>, lines: CompiledFilter) -> Formatter {
         let index = |name: &str| format.field_names.iter().position(|f| f == name);
         let body = match &format.record_template {
             Some(t) => t
@@ -110,6 +143,7 @@ impl Formatter {
         let threshold = (format.sample_rate * 18_446_744_073_709_551_616.0).ceil() as u128;
         Formatter {
             format: format.clone(),
+            filter,
             lines,
             body,
             rules: Rules {
@@ -166,6 +200,22 @@ impl Formatter {
         Ok(Delivery::Delivered)
     }
 
+    /// Reads `line` and, when the job delivers it (the filter keeps it, then sampling), appends
+    /// its record alone to `out` (no batch framing: a [`Batcher`](super::Batcher) frames
+    /// records given this way). `Err`: the line is no JSON object (nothing is written).
+    pub fn add_record(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Delivery, MalformedLine> {
+        if !self.lines.matches_line(line)? {
+            return Ok(Delivery::Filtered);
+        }
+        if !self.sampled(line) {
+            return Ok(Delivery::SampledOut);
+        }
+        let start = out.len();
+        self.write_record(line, out);
+        self.replace_cve_from(out, start);
+        Ok(Delivery::Delivered)
+    }
+
     /// Appends one record of `line` (`record_prefix`, its fields or template, `record_suffix`)
     /// without the batch's framing or sampling; `Ok(false)` when the filter drops it.
     pub fn record(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<bool, MalformedLine> {
@@ -204,6 +254,12 @@ impl Formatter {
         Ok(out)
     }
 
+    /// [`Formatter::replace_cve`] within what was just written, from `out[start]` on (a
+    /// record alone: the byte before it belongs to another record).
+    fn replace_cve_from(&self, out: &mut [u8], start: usize) {
+        self.replace_cve(&mut out[start..], 0);
+    }
+
     /// The record of the line the walk just read.
     fn write_record(&self, line: &[u8], out: &mut Vec<u8>) {
         out.extend_from_slice(self.format.record_prefix.as_bytes());
@@ -223,7 +279,7 @@ impl Formatter {
     /// `CVE-2021-44228`: every `${` from `out[start - 1]` on is written `x{` (the byte before
     /// `start` too, which ends what was written before into the same buffer). The length does
     /// not change, so a count of bytes is the same either way.
-    fn replace_cve(&self, out: &mut [u8], start: usize) {
+    pub(super) fn replace_cve(&self, out: &mut [u8], start: usize) {
         if !self.format.cve_2021_44228 {
             return;
         }

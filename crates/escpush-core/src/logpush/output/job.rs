@@ -1,0 +1,116 @@
+//! What a job delivers, read from the job: [`JobOutput`], its dataset, filter, output
+//! settings and batch limits, each checked as a creation checks it; a preview's one reading
+//! of a job dict, a jobs file's entry or a record the API returned.
+
+use escpush_filter::{Dataset, DatasetScope, Filter, Limits, Problem, ProblemCode};
+use serde_json::{Map, Value};
+
+use super::batches::BatchLimits;
+use super::resolve::OutputFormat;
+use super::writer::Formatter;
+use crate::error::Error;
+
+/// A job's delivery settings. Made by [`JobOutput::from_job`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct JobOutput {
+    /// The job's dataset.
+    pub dataset: &'static Dataset,
+    /// Its filter, if it has one.
+    pub filter: Option<Filter>,
+    /// `output_options` (else `logpull_options`) resolved.
+    pub format: OutputFormat,
+    /// `max_upload_*`, null at the API's defaults.
+    pub limits: BatchLimits,
+}
+
+impl JobOutput {
+    /// Reads the fields a delivery depends on from a job given as its fields (a creation's
+    /// body, a jobs file's entry, a record): `dataset` (of `scope`; without one, the dataset
+    /// of that name, a zone's where both scopes have it),
+    /// `filter` (JSON text or an object; checked against the dataset), `output_options` or
+    /// `logpull_options` ([`OutputFormat::from_job_fields`]: an unknown `output_type`, a
+    /// template action the docs do not allow, a `sample_rate` out of (0, 1] are refused),
+    /// `max_upload_*` ([`BatchLimits::from_job`]). Every other field is ignored (a preview
+    /// needs no destination). All problems are reported together, each naming its field.
+    pub fn from_job(job: &Map<String, Value>, scope: Option<DatasetScope>) -> Result<JobOutput, Error> {
+        let mut problems = Vec::new();
+        let name = job.get("dataset").and_then(Value::as_str).unwrap_or_default();
+        let dataset = match Dataset::get(name, scope) {
+            Ok(d) => Some(d),
+            Err(err) => {
+                let message = match err {
+                    _ if name.is_empty() => "a job needs a dataset, like \"http_requests\"".to_owned(),
+                    escpush_filter::Error::InvalidInput { message, .. } => message,
+                    other => other.to_string(),
+                };
+                problems.push(Problem::new("dataset", ProblemCode::UnknownDataset, message));
+                None
+            }
+        };
+        let filter = match job.get("filter") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) if text.is_empty() => None,
+            Some(value) => {
+                let text = match value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                match Filter::parse_any(&text) {
+                    Ok(filter) => {
+                        let found = filter.problems(dataset, Limits::default());
+                        problems.extend(found.into_iter().map(|p| p.within("filter")));
+                        Some(filter)
+                    }
+                    Err(err) => {
+                        problems.extend(into_problems(Error::from(err), "filter"));
+                        None
+                    }
+                }
+            }
+        };
+        let format = dataset.map(|d| OutputFormat::from_job_fields(job, d));
+        let limits = BatchLimits::from_job(job);
+        let format = match format {
+            Some(Ok(f)) => Some(f),
+            Some(Err(err)) => {
+                problems.extend(into_problems(err, "output_options"));
+                None
+            }
+            None => None,
+        };
+        let limits = match limits {
+            Ok(l) => Some(l),
+            Err(err) => {
+                problems.extend(into_problems(err, "max_upload_bytes"));
+                None
+            }
+        };
+        match (dataset, format, limits) {
+            (Some(dataset), Some(format), Some(limits)) if problems.is_empty() => Ok(JobOutput {
+                dataset,
+                filter,
+                format,
+                limits,
+            }),
+            _ => Err(Error::Invalid { problems }),
+        }
+    }
+
+    /// The job's formatter (with its filter).
+    pub fn formatter(&self) -> Formatter {
+        match &self.filter {
+            Some(filter) => Formatter::with_filter(&self.format, filter),
+            None => Formatter::new(&self.format),
+        }
+    }
+}
+
+/// The problems of `err`, each with its path; another error as one problem at `path`.
+fn into_problems(err: Error, path: &str) -> Vec<Problem> {
+    match err {
+        Error::Invalid { problems } => problems,
+        Error::Filter(e) => e.into_problems().into_iter().map(|p| p.within("filter")).collect(),
+        other => vec![Problem::new(path, ProblemCode::InvalidValue, other.to_string())],
+    }
+}

@@ -1,0 +1,237 @@
+"""A job's preview (issue 35): ``Logpush.preview``, ``Job.preview``, ``escpush.preview_job``,
+``PreviewResult`` and ``escpush logpush preview``: a folder of gzipped logs and a jobs file
+give, in one command, the bytes the job delivers; bad options name themselves and write
+nothing."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_support import Cli
+from escpush import InvalidInput, PreviewResult, ScanError, preview_job
+from escpush.cli import EXIT_OK, EXIT_USAGE
+from escpush.testing import Emulator
+
+ZONE = "023e105f4ecef8ad9ca31a8372d0c353"
+START = 1_795_305_600  # 2026-11-22T00:00:00Z
+
+
+def http_lines(n: int, start: int = 0) -> str:
+    out = []
+    for i in range(start, start + n):
+        line = {
+            "RayID": f"r{i}",
+            "ClientCountry": ["de", "us", "fr"][i % 3],
+            "EdgeResponseStatus": 503 if i % 4 == 0 else 200,
+            "EdgeStartTimestamp": (START + i * 60) * 1_000_000_000,
+            "ClientRequestPath": f"/a/{i}",
+            "ClientIP": "192.0.2.1",
+        }
+        out.append(json.dumps(line, separators=(",", ":")))
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    """A folder of gzipped log-push files: 3 x 500 lines a minute apart."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for k in range(3):
+        (folder / f"part{k}.log.gz").write_bytes(gzip.compress(http_lines(500, k * 500).encode()))
+    return folder
+
+
+JOB = {
+    "name": "errors",
+    "dataset": "http_requests",
+    "destination_conf": "r2://bucket/logs?account-id=A&access-key-id=K&secret-access-key=S",
+    "filter": {"where": {"key": "EdgeResponseStatus", "operator": "geq", "value": 500}},
+    "output_options": {"field_names": ["RayID", "EdgeStartTimestamp"], "timestamp_format": "rfc3339"},
+    "max_upload_records": 1000,
+}
+
+
+def expected_records(lines: str) -> bytes:
+    """What the job above delivers: the 5xx lines, two fields, the time in RFC 3339."""
+    import datetime
+
+    out = []
+    for text in lines.splitlines():
+        line = json.loads(text)
+        if line["EdgeResponseStatus"] >= 500:
+            at = datetime.datetime.fromtimestamp(line["EdgeStartTimestamp"] // 10**9, tz=datetime.timezone.utc)
+            stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+            out.append(f'{{"RayID":"{line["RayID"]}","EdgeStartTimestamp":"{stamp}"}}\n')
+    return "".join(out).encode()
+
+
+def test_preview_job_counts_and_writes_gzip_batches(logs: Path, tmp_path: Path) -> None:
+    counted = preview_job(JOB, logs)
+    assert isinstance(counted, PreviewResult)
+    assert (counted.lines, counted.kept, counted.delivered) == (1500, 375, 375)
+    all_lines = "".join(http_lines(500, k * 500) for k in range(3))
+    expected = expected_records(all_lines)
+    assert counted.delivered_bytes == len(expected)
+    assert counted.compressed_bytes is None
+    # 375 records a minute... apart by 4 minutes: the 30 s default interval cuts each alone.
+    assert counted.batches == 375
+    assert counted.span_seconds == 1499 * 60
+    assert counted.timed_lines == 1500
+    assert counted.time_field == "EdgeStartTimestamp"
+    out = tmp_path / "out"
+    written = preview_job({**JOB, "max_upload_interval_seconds": 0}, [str(logs)], out=str(out))
+    assert written.batches == 1
+    assert written.delivered_bytes == len(expected)
+    files = written.files
+    assert len(files) == 1 and files[0].startswith("20261122/20261122T000000Z_20261123T005600Z_")
+    body = (out / files[0]).read_bytes()
+    assert written.compressed_bytes == len(body)
+    assert gzip.decompress(body) == expected
+    data = written.to_dict()
+    assert data["per_input"][0]["source"].endswith("part0.log.gz")
+    assert sum(i["delivered_bytes"] for i in data["per_input"]) == data["delivered_bytes"]
+    assert "PreviewResult(lines=1500, kept=375, delivered=375, batches=1" in repr(written)
+
+
+def test_bad_options_name_themselves_and_write_nothing(logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for options, named in [
+        ({"field_names": ["RayID"], "output_type": "xml"}, "output_type"),
+        ({"field_names": ["RayID"], "record_template": "{{ .RayID | printf }}"}, "record_template"),
+        ({"field_names": ["RayID"], "sample_rate": 0}, "sample_rate"),
+        ({"field_names": ["RayID"], "sample_rate": 1.5}, "sample_rate"),
+    ]:
+        with pytest.raises(InvalidInput, match=named):
+            preview_job({**JOB, "output_options": options}, logs, out=str(out))
+        assert not out.exists()
+    with pytest.raises(InvalidInput, match="max_upload_records"):
+        preview_job({**JOB, "max_upload_records": 5}, logs)
+    # A folder that holds an input is refused.
+    with pytest.raises(InvalidInput, match="also an input"):
+        preview_job(JOB, logs, out=str(logs.parent))
+
+
+def test_errors_name_the_input_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.log"
+    bad.write_text(http_lines(3) + '{"RayID":\n')
+    with pytest.raises(ScanError, match=r"bad\.log` line 4"):
+        preview_job(JOB, bad, strict=True, out=str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+    result = preview_job(JOB, bad)
+    assert result.malformed == 1
+    assert result.to_dict()["first_malformed"]["line"] == 4
+
+
+def test_breakdown_and_views(logs: Path) -> None:
+    result = preview_job(JOB, logs, group_by="ClientCountry", every="1d", seed=3)
+    data = result.to_dict()
+    groups = data["breakdown"]["groups"]
+    assert sum(g["delivered_bytes"] for g in groups) == result.delivered_bytes
+    assert sum(g["delivered"] for g in groups) == result.delivered
+    buckets = data["breakdown"]["buckets"]
+    assert [b["start"] for b in buckets] == ["2026-11-22T00:00:00Z", "2026-11-23T00:00:00Z"]
+    pd = pytest.importorskip("pandas")
+    frame = result.to_pandas("groups")
+    assert isinstance(frame, pd.DataFrame)
+    assert int(frame["delivered_bytes"].sum()) == result.delivered_bytes
+    assert list(result.to_pandas()["lines"]) == [500, 500, 500]
+    assert "bytes delivered" in result._repr_html_()
+    pl = pytest.importorskip("polars")
+    assert isinstance(result.to_polars("buckets"), pl.DataFrame)
+    pytest.importorskip("matplotlib")
+    fig = result.plot(top=2)
+    assert [ax.get_title() for ax in fig.axes] == [
+        "bytes delivered every 1d (EdgeStartTimestamp)",
+        "bytes delivered by ClientCountry (top 2)",
+    ]
+
+
+def test_a_scans_breakdown_keeps_its_shape(logs: Path) -> None:
+    from escpush import Filter
+
+    scan = Filter.parse('{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}').scan(
+        logs, group_by="ClientCountry"
+    )
+    row = scan.to_dict()["breakdown"]["groups"][0]
+    assert set(row) == {"key", "label", "lines", "matched", "bytes", "matched_bytes", "line_share", "byte_share"}
+
+
+def test_logpush_preview_and_job_preview_from_the_api(escpush_emulator: Emulator, logs: Path) -> None:
+    zone = escpush_emulator.client().zone(ZONE)
+    bucket = "r2://bucket/logs?account-id=A&access-key-id=K&secret-access-key=S"
+    job = zone.logpush.create_job(
+        destination_conf=bucket,
+        dataset="http_requests",
+        filter=JOB["filter"],
+        output_options=JOB["output_options"],
+        max_upload_records=1000,
+    )
+    by_id = zone.logpush.preview(job["id"], logs)
+    assert (by_id.kept, by_id.delivered_bytes) == (375, preview_job(JOB, logs).delivered_bytes)
+    assert job.preview(logs).delivered_bytes == by_id.delivered_bytes
+    assert zone.logpush.preview(dict(JOB), logs).delivered_bytes == by_id.delivered_bytes
+
+
+def test_cli_one_command_from_a_folder_and_a_jobs_file(cli: Cli, logs: Path, tmp_path: Path) -> None:
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps({"jobs": [JOB]}))
+    run = cli("logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(logs), "--json")
+    assert run.code == EXIT_OK, run.err
+    data = run.json()
+    assert (data["lines"], data["kept"], data["delivered"]) == (1500, 375, 375)
+    assert data["delivered_bytes"] == preview_job(JOB, logs).delivered_bytes
+    text = cli("logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(logs))
+    assert "bytes delivered (uncompressed, billed)" in text.out
+    assert "lines read" in text.out
+    out = tmp_path / "out"
+    wrote = cli(
+        "logpush", "preview", "--dataset", "http_requests", "--output-options", json.dumps(JOB["output_options"]),
+        "--filter", json.dumps(JOB["filter"]), "--max-upload-interval-seconds", "0",
+        "--sample", str(logs), "--out", str(out), "--json",
+    )  # fmt: skip
+    assert wrote.code == EXIT_OK, wrote.err
+    assert wrote.json()["compressed_bytes"] == sum(p.stat().st_size for p in out.rglob("*.log.gz"))
+    bad = cli(
+        "logpush", "preview", "--dataset", "http_requests", "--output-options",
+        '{"field_names": ["RayID"], "sample_rate": 2}', "--sample", str(logs), "--out", str(tmp_path / "no"),
+    )  # fmt: skip
+    assert bad.code != EXIT_OK
+    assert "sample_rate" in bad.err
+    assert not (tmp_path / "no").exists()
+    missing = cli("logpush", "preview", "--sample", str(logs))
+    assert missing.code == EXIT_USAGE
+
+
+def test_cli_job_id_from_the_api(cli: Cli, api: Emulator, logs: Path) -> None:
+    zone = api.client().zone(ZONE)
+    job = zone.logpush.create_job(
+        destination_conf="r2://bucket/logs?account-id=A&access-key-id=K&secret-access-key=S",
+        dataset="http_requests",
+        filter=JOB["filter"],
+        output_options=JOB["output_options"],
+    )
+    run = cli("logpush", "preview", "--zone", ZONE, "--job-id", str(job["id"]), "--sample", str(logs), "--json")
+    assert run.code == EXIT_OK, run.err
+    assert run.json()["delivered_bytes"] == preview_job(JOB, logs).delivered_bytes
+    assert "secret-access-key=S" not in run.out
+
+
+def test_cli_writes_the_batches_to_stdout(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    sample = tmp_path / "a.log"
+    sample.write_text(http_lines(40))
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps({"jobs": [JOB]}))
+    argv = ["logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(sample), "--out", "-"]
+    done = subprocess.run([sys.executable, "-m", "escpush", *argv, "--no-gzip"], capture_output=True, check=True)
+    assert done.stdout == expected_records(http_lines(40))
+    assert "bytes delivered" in done.stderr.decode()
+    zipped = subprocess.run([sys.executable, "-m", "escpush", *argv, "--json"], capture_output=True, check=True)
+    assert gzip.decompress(zipped.stdout) == expected_records(http_lines(40))
+    assert json.loads(zipped.stderr)["compressed_bytes"] == len(zipped.stdout)
