@@ -62,6 +62,7 @@ __all__ = [
     "_dataset_schema",
     "_job_filter",
     "_load_json",
+    "_format_gb",
     "_percents",
     "_redact_job",
     "_register",
@@ -373,6 +374,27 @@ class PreviewResult:
     @property
     def seconds(self) -> float: ...
     @property
+    def dataset(self) -> str:
+        """The job's dataset."""
+    @property
+    def destination_class(self) -> Literal["internal", "external"] | None:
+        """How the job's deliveries are billed, read from its ``destination_conf`` (None: the
+        job has none)."""
+    def cost(
+        self,
+        *,
+        requests_per_day: float | None = None,
+        scale: float | None = None,
+        destination_class: Literal["internal", "external"] | None = None,
+        subtract_allowance: bool = False,
+        pricing: Pricing | None = None,
+    ) -> Cost:
+        """What the job would cost a month, projected from this preview: by the span of the
+        sample's times (refused when it has none), or the requests a day its lines stand
+        for, or a scale; priced by the job's destination class (``destination_class`` for a
+        job without a destination); the account's allowance shown, and subtracted only when
+        asked."""
+    @property
     def summary(self) -> str: ...
     @property
     def breakdown(self) -> dict[str, Any] | None:
@@ -596,6 +618,9 @@ def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
 
 def _job_filter(job: dict[str, Any]) -> Filter | None:
     """A job's ``filter`` as a ``Filter`` (core's ``job_filter``; ``Job.parsed_filter``)."""
+
+def _format_gb(values: Sequence[float]) -> list[str]:
+    """Each number of GB as core's cost wording writes it (``38``, ``1.5``, ``0.042``)."""
 
 def _percents(pairs: Sequence[tuple[int, int]]) -> list[str | None]:
     """Each ``(part, whole)`` as core prints a share (``escpush._format.percents``)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from pathlib import Path
+
 import pytest
 
 import escpush
@@ -209,26 +211,43 @@ def test_the_pricing_command_refuses_a_bad_override(cli: Cli, override: str, wor
     assert words in done.err
 
 
-def test_the_cost_options_of_a_command_that_measures_a_sample() -> None:
+def test_the_cost_options_of_a_command_that_measures_a_sample(tmp_path: Path) -> None:
     """``add_cost_options`` / ``cost_of``: what a preview adds to price its sample."""
     import argparse
 
-    from escpush.cli.logpush_pricing import add_cost_options, cost_of
+    from escpush.cli.logpush_pricing import add_cost_options, asked_for_cost, cost_of
 
     parser = argparse.ArgumentParser()
     add_cost_options(parser)
+    # Two lines an hour apart: the sample spans 3,600 s, a month is 720 of it.
+    logs = tmp_path / "logs.ndjson"
+    logs.write_text(
+        '{"EdgeStartTimestamp": 1700000000000000000, "RayID": "a"}\n'
+        '{"EdgeStartTimestamp": 1700003600000000000, "RayID": "b"}\n'
+    )
+    job = {"dataset": "http_requests", "destination_conf": S3, "output_options": {"field_names": ["RayID"]}}
+    preview = escpush.preview_job(job, str(logs))
+    untimed_logs = tmp_path / "untimed.ndjson"
+    untimed_logs.write_text('{"RayID": "a"}\n')
+    untimed = escpush.preview_job({**job, "destination_conf": None}, str(untimed_logs))
 
-    def cost(*argv: str, span: float | None = 3600.0) -> escpush.Cost:
-        args = parser.parse_args(list(argv))
-        return cost_of(args, GB, dataset="http_requests", destination_conf=S3, span_seconds=span, lines_read=1000)
+    def cost(*argv: str, of: escpush.PreviewResult = preview) -> escpush.Cost:
+        return cost_of(parser.parse_args(list(argv)), of)
 
-    assert cost().dollars_per_month == 72.0
-    assert cost("--subtract-allowance").dollars_per_month == 69.5
-    assert cost("--scale", "10").gb_per_month == 10.0
-    assert cost("--requests-per-day", "2000").scale == 60.0
-    assert cost("--destination-class", "internal", "--scale", "10").dollars_per_month == 0.3
-    assert cost("--override", "external_rate=0.08", "--scale", "10").dollars_per_month == 0.8
+    month = preview.delivered_bytes * 720
+    assert cost().gb_per_month == pytest.approx(month / 1e9)
+    assert cost().dollars_per_month == pytest.approx(month / 1e9 * 0.10)
+    assert cost("--subtract-allowance").dollars_per_month == 0.0
+    assert cost("--scale", "10").gb_per_month == pytest.approx(preview.delivered_bytes * 10 / 1e9)
+    assert cost("--requests-per-day", "2000").scale == 30_000.0  # 2,000 a day x 30 days / 2 lines
+    assert cost("--destination-class", "internal").rate == 0.03
+    assert cost("--override", "external_rate=0.5").dollars_per_month == pytest.approx(month / 1e9 * 0.5)
+    assert not asked_for_cost(parser.parse_args([]))
+    assert asked_for_cost(parser.parse_args(["--scale", "2"]))
+    with pytest.raises(InvalidInput, match="no destination_conf"):
+        cost(of=untimed)
     with pytest.raises(InvalidInput, match="no timestamps"):
-        cost(span=None)
+        cost("--destination-class", "external", of=untimed)
+    assert cost("--destination-class", "external", "--scale", "1000", of=untimed).gb_per_month > 0
     with pytest.raises(InvalidInput, match="invalid scale"):
         cost("--scale", "-1")

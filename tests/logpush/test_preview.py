@@ -206,6 +206,44 @@ def test_cli_one_command_from_a_folder_and_a_jobs_file(cli: Cli, logs: Path, tmp
     assert missing.code == EXIT_USAGE
 
 
+def test_cli_one_command_gives_the_month_and_the_dollars(cli: Cli, logs: Path, tmp_path: Path) -> None:
+    # A folder of gzipped logs and a jobs file: the GB a month and the dollars, in one command.
+    # The 1,500 lines are a minute apart (89,940 s); the job pushes to R2, internal: $0.03 a GB.
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps({"jobs": [JOB]}))
+    base = ["logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(logs)]
+    delivered = preview_job(JOB, logs).delivered_bytes
+    run = cli(*base, "--json")
+    assert run.code == EXIT_OK, run.err
+    cost = run.json()["cost"]
+    month_gb = delivered * (30 * 86_400 / 89_940) / 1e9
+    assert cost["gb_per_month"] == pytest.approx(month_gb)
+    assert cost["dollars_per_month"] == pytest.approx(month_gb * 0.03, abs=1e-9)  # nanodollars
+    assert (cost["destination_class"], cost["basis"], cost["allowance_subtracted"]) == ("internal", "span", False)
+    text = cli(*base)
+    assert "a month, projected" in text.out and "GB/month" in text.out and "$" in text.out, text.out
+    assert "internal, $0.03 per GB" in text.out, text.out
+    by_requests = cli(*base, "--requests-per-day", "1500000", "--subtract-allowance", "--json").json()["cost"]
+    assert by_requests["basis"] == "requests_per_day"
+    assert by_requests["gb_per_month"] == pytest.approx(delivered * 1000 * 30 / 1e9)
+    assert by_requests["allowance_subtracted"] is True
+    # A sample without timestamps: the preview is shown, the month is not (and says why) ...
+    untimed = tmp_path / "untimed.ndjson"
+    untimed.write_text('{"RayID": "a", "EdgeResponseStatus": 503}\n')
+    note = cli("logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(untimed))
+    assert note.code == EXIT_OK, note.err
+    assert "not projected: " in note.out and "--requests-per-day" in note.out, note.out
+    # ... unless a cost option asks for it: then it is an error, naming what to give.
+    asked = cli("logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(untimed),
+                "--subtract-allowance")  # fmt: skip
+    assert asked.code != EXIT_OK and "no timestamps" in asked.err, asked.err
+    nowhere = cli("logpush", "preview", "--dataset", "http_requests", "--output-options",
+                  '{"field_names": ["RayID"]}', "--sample", str(logs), "--scale", "2")  # fmt: skip
+    assert nowhere.code != EXIT_OK and "destination_class" in nowhere.err, nowhere.err
+    assert cli("logpush", "preview", "--dataset", "http_requests", "--output-options", '{"field_names": ["RayID"]}',
+               "--sample", str(logs), "--scale", "2", "--destination-class", "external").code == EXIT_OK  # fmt: skip
+
+
 def test_cli_job_id_from_the_api(cli: Cli, api: Emulator, logs: Path) -> None:
     zone = api.client().zone(ZONE)
     job = zone.logpush.create_job(

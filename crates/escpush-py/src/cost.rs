@@ -326,7 +326,7 @@ impl PyCostChange {
     }
 }
 
-fn pricing_or_default(pricing: Option<PyRef<'_, PyPricing>>) -> Pricing {
+pub(crate) fn pricing_or_default(pricing: Option<PyRef<'_, PyPricing>>) -> Pricing {
     pricing.map_or_else(Pricing::cloudflare, |p| p.inner.clone())
 }
 
@@ -450,4 +450,11 @@ pub(crate) fn monthly_cost(
     Ok(PyCost {
         inner: pricing_or_default(pricing).charge(&usage, subtract_allowance),
     })
+}
+
+/// Each number of GB as core's cost wording writes it (`38`, `1.5`, `0.042`: `format_gb`),
+/// for the command line's tables of a preview.
+#[pyfunction]
+pub fn _format_gb(values: Vec<f64>) -> Vec<String> {
+    values.into_iter().map(escpush_core::format_gb).collect()
 }

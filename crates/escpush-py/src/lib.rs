@@ -44,6 +44,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cost::project_cost, m)?)?;
     m.add_function(wrap_pyfunction!(cost::account_cost, m)?)?;
     m.add_function(wrap_pyfunction!(cost::monthly_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(cost::_format_gb, m)?)?;
     m.add_function(wrap_pyfunction!(job::redact_destination_conf, m)?)?;
     m.add_function(wrap_pyfunction!(job::_redact_job, m)?)?;
     m.add_function(wrap_pyfunction!(job::_job_filter, m)?)?;

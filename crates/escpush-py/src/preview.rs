@@ -10,11 +10,12 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use escpush_core::JobOutput;
+use escpush_core::{Basis, Billing, JobOutput};
 use escpush_filter::{percent, DatasetScope};
 use escpush_scan::{Breakdown, Preview, PreviewCounts, PreviewResult, ScanError};
 
-use crate::convert::Int;
+use crate::convert::{Int, Text};
+use crate::cost::{pricing_or_default, PyCost, PyPricing};
 use crate::errors;
 use crate::scan::{BreakdownArgs, Options, REPORT_EVERY};
 use crate::scan_result::breakdown_dict;
@@ -124,7 +125,12 @@ pub(crate) fn preview(
         })
     };
     let result = match result {
-        Ok(r) => Ok(PyPreviewResult { result: r, out: shown }),
+        Ok(r) => Ok(PyPreviewResult {
+            result: r,
+            out: shown,
+            dataset: job.dataset.name(),
+            billing: job.billing,
+        }),
         Err(ScanError::Cancelled) if raised.is_some() => Err(raised.take().expect("checked")),
         Err(err) => Err(errors::scan_error(py, &err, shown.as_deref())),
     };
@@ -178,6 +184,9 @@ pub fn preview_job(
 pub struct PyPreviewResult {
     result: PreviewResult,
     out: Option<String>,
+    /// The job's dataset and billing class (from its `destination_conf`), for `cost`.
+    dataset: &'static str,
+    billing: Option<Billing>,
 }
 
 /// A time as unix seconds (float).
@@ -284,6 +293,57 @@ impl PyPreviewResult {
     fn seconds(&self) -> f64 {
         self.result.seconds
     }
+    /// The job's dataset.
+    #[getter]
+    fn dataset(&self) -> &'static str {
+        self.dataset
+    }
+    /// How the job's deliveries are billed, "internal" or "external", read from its
+    /// `destination_conf` (None: the job has none).
+    #[getter]
+    fn destination_class(&self) -> Option<&'static str> {
+        self.billing.map(Billing::as_str)
+    }
+
+    /// What the job would cost a month, projected from this preview (core's
+    /// `Pricing::project_cost`): by the span of the sample's times, or the requests a day it
+    /// stands for, or a scale; priced by the job's destination class (or `destination_class`
+    /// for a job without a destination), the account's allowance shown and subtracted only
+    /// when asked.
+    #[pyo3(signature = (*, requests_per_day=None, scale=None, destination_class=None, subtract_allowance=false, pricing=None))]
+    fn cost(
+        &self,
+        py: Python<'_>,
+        requests_per_day: Option<f64>,
+        scale: Option<f64>,
+        destination_class: Option<Text>,
+        subtract_allowance: bool,
+        pricing: Option<PyRef<'_, PyPricing>>,
+    ) -> PyResult<PyCost> {
+        let core = |e: escpush_core::Error| errors::core_error(py, &e);
+        let billing = match (destination_class, self.billing) {
+            (Some(class), _) => Billing::parse(&class).map_err(core)?,
+            (None, Some(billing)) => billing,
+            (None, None) => {
+                return Err(errors::invalid_input(
+                    py,
+                    "invalid destination: the job has no destination_conf, so its billing class is unknown: give \
+                     destination_class (\"internal\" for R2 and Pipelines, \"external\" for the others)",
+                ))
+            }
+        };
+        let basis = Basis::from_options(requests_per_day, scale).map_err(core)?;
+        let inner = pricing_or_default(pricing)
+            .project_cost(
+                &self.result.total.sample(),
+                basis,
+                billing,
+                self.dataset,
+                subtract_allowance,
+            )
+            .map_err(core)?;
+        Ok(PyCost { inner })
+    }
 
     /// One line: lines read, kept, delivered, batches and bytes delivered.
     #[getter]
@@ -311,6 +371,8 @@ impl PyPreviewResult {
         put_counts(&d, &self.result.total)?;
         d.set_item("seconds", self.result.seconds)?;
         d.set_item("summary", self.summary())?;
+        d.set_item("dataset", self.dataset)?;
+        d.set_item("destination_class", self.destination_class())?;
         d.set_item("time_field", &self.result.time_field)?;
         d.set_item("out", &self.out)?;
         d.set_item("files", &self.result.files)?;

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
     from .._escpush import _MAX_SCAN_THREADS
     from .logpush import _job_options
+    from .logpush_pricing import add_cost_options
     from .logpush_terraform import add_scope_expression
 
     preview = command(
@@ -38,9 +39,13 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
         "(JSON, TOML or Terraform, as apply reads them), or the job options (--dataset, --filter, "
         "--output-options, --logpull-options, --max-upload-*). A job the API would refuse (an unknown "
         "output_type, a template action the docs do not allow, a sample_rate out of (0, 1]) is an error naming "
-        "the option, and nothing is written.",
+        "the option, and nothing is written. The cost: the bytes delivered made a month (by the time the "
+        "sample's timestamps span, or --requests-per-day, or --scale) and priced by the destination's class "
+        "(`escpush logpush pricing`); the account's included GB are shown, and taken off with "
+        "--subtract-allowance.",
         [
             "escpush logpush preview --jobs jobs.toml --name errors --sample logs/ --count",
+            "escpush logpush preview --jobs main.tf --name errors --sample logs/ --requests-per-day 40000000",
             "escpush logpush preview --dataset http_requests --output-options "
             '\'{"field_names": ["RayID", "EdgeStartTimestamp"]}\' --sample \'logs/*.gz\' --out preview/',
             "escpush logpush preview --zone ZONE_ID --job-id 7 --sample logs/ --group-by ClientCountry --json",
@@ -76,6 +81,7 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="worker threads (0: one per core)",
     )
+    add_cost_options(preview)
 
 
 def _job(args: argparse.Namespace) -> dict[str, Any]:
@@ -109,14 +115,83 @@ def text(data: dict[str, Any]) -> str:
     from .._preview_views import table_rows
 
     rows = table_rows(data)
+    if "cost" in data:
+        rows.append(("a month, projected", str(data["cost"]["text"])))
+    elif "cost_unknown" in data:
+        rows.append(("a month, projected", f"not projected: {data['cost_unknown']}"))
     width = max(len(k) for k, _ in rows)
     lines = [f"{k:<{width}}  {v}" for k, v in rows]
+    lines += _breakdown_lines(data)
     if data["out"] not in (None, "-"):
         lines.append(f"{len(data['files'])} files written into {data['out']}")
     if data["first_malformed"]:
         m = data["first_malformed"]
         lines.append(f"first malformed line: {m['source']} line {m['line']}: {m['reason']}")
     return "\n".join(lines)
+
+
+# The most group or bucket rows a table prints (--json gives them all).
+_MAX_ROWS = 20
+
+
+def _breakdown_lines(data: dict[str, Any]) -> list[str]:
+    """The groups and buckets of ``--group-by`` / ``--every``: lines read, kept, delivered,
+    the bytes delivered and, with a projected month, the GB a month of each row."""
+    from .. import _breakdown
+    from .._escpush import _format_gb
+
+    breakdown = data["breakdown"]
+    if not breakdown:
+        return []
+    scale = data["cost"]["scale"] if "cost" in data else None
+    out: list[str] = []
+    for table, asked in (("groups", breakdown["group_by"]), ("buckets", breakdown["every"])):
+        if not asked:
+            continue
+        title = (
+            f"by {', '.join(breakdown['group_by'])}"
+            if table == "groups"
+            else f"every {_breakdown.interval(breakdown['every'])} of {breakdown['time_field']}"
+        )
+        header = ["group" if table == "groups" else "start (UTC)", "lines", "kept", "delivered", "bytes delivered"]
+        if scale is not None:
+            header.append("GB/month")
+        rows = _breakdown.rows(breakdown, table, count_rest=True)
+        shown = rows[:_MAX_ROWS]
+        # The GB a month of each row: its bytes scaled as the cost's projection scaled the sample's.
+        gb = _format_gb([r["delivered_bytes"] * scale / 1e9 for r in shown]) if scale is not None else []
+        cells = []
+        for i, r in enumerate(shown):
+            row = [str(r["label"]), f"{r['lines']:,}", f"{r['matched']:,}", f"{r['delivered']:,}"]
+            row.append(f"{r['delivered_bytes']:,}")
+            if scale is not None:
+                row.append(gb[i])
+            cells.append(row)
+        widths = [max(len(c[i]) for c in [header, *cells]) for i in range(len(header))]
+        out += [
+            "",
+            title
+            + (f" (the first {_MAX_ROWS:,} of {len(rows):,} rows; --json for all)" if len(rows) > _MAX_ROWS else ""),
+        ]
+        for row in [header, *cells]:
+            out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    return out
+
+
+def _add_cost(args: argparse.Namespace, result: PreviewResult, data: dict[str, Any]) -> None:
+    """The month's cost in ``data["cost"]`` (its dict and its one line of text), or why it could
+    not be projected in ``data["cost_unknown"]``: an error when a cost option was given."""
+    from ..errors import InvalidInput
+    from .logpush_pricing import asked_for_cost, cost_of
+
+    try:
+        cost = cost_of(args, result)
+    except InvalidInput as err:
+        if asked_for_cost(args):
+            raise
+        data["cost_unknown"] = str(err)
+        return
+    data["cost"] = {**cost.to_dict(), "text": str(cost)}
 
 
 def run_preview(args: argparse.Namespace) -> int:
@@ -144,6 +219,7 @@ def run_preview(args: argparse.Namespace) -> int:
         kind = "zone" if args.zone is not None else "account" if args.account is not None else None
         result = preview_job(_job(args), args.sample, scope=kind, **options)
     data = result.to_dict()
+    _add_cost(args, result, data)
     if args.out == "-":
         # The batches went to stdout: the counts go to stderr (as JSON with --json).
         sys.stdout.flush()

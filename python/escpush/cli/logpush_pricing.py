@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .._escpush import Cost, Pricing
+    from .._escpush import Cost, PreviewResult, Pricing
     from ._common import Commands
 
 
@@ -85,32 +85,25 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     _add_override(cost)
 
 
-def cost_of(
-    args: argparse.Namespace,
-    delivered_bytes: int,
-    *,
-    dataset: str,
-    destination_conf: str | None,
-    span_seconds: float | None,
-    lines_read: int | None = None,
-    delivered_records: int | None = None,
-    transform_bytes: int | None = None,
-) -> Cost:
-    """The month and cost of a sample's measure, as :func:`add_cost_options`' options say
-    (``escpush.project_cost``)."""
-    from .._escpush import project_cost
+def asked_for_cost(args: argparse.Namespace) -> bool:
+    """Whether the command line gave any of :func:`add_cost_options`' options (then a cost
+    that cannot be projected is an error, not a note)."""
+    return (
+        args.requests_per_day is not None
+        or args.scale is not None
+        or args.destination_class is not None
+        or args.subtract_allowance
+        or bool(args.override)
+    )
 
-    return project_cost(
-        delivered_bytes,
-        dataset=dataset,
-        destination_conf=None if args.destination_class else destination_conf,
-        destination_class=args.destination_class,
-        span_seconds=span_seconds,
-        lines_read=lines_read,
-        delivered_records=delivered_records,
+
+def cost_of(args: argparse.Namespace, preview: PreviewResult) -> Cost:
+    """The month and cost of a preview, as :func:`add_cost_options`' options say
+    (``PreviewResult.cost``: core's projection and pricing)."""
+    return preview.cost(
         requests_per_day=args.requests_per_day,
         scale=args.scale,
-        transform_bytes=transform_bytes,
+        destination_class=args.destination_class,
         subtract_allowance=args.subtract_allowance,
         pricing=pricing_from(args.override),
     )

@@ -1,7 +1,7 @@
 //! What a preview reports: [`PreviewResult`], in all and per input ([`PreviewInput`]), each
 //! as [`PreviewCounts`].
 
-use escpush_core::RecordTime;
+use escpush_core::{RecordTime, Sample};
 
 use crate::breakdown::BreakdownResult;
 use crate::result::Malformed;
@@ -43,6 +43,25 @@ impl PreviewCounts {
         let (first, last) = (self.first_time?, self.last_time?);
         #[allow(clippy::cast_precision_loss)]
         Some((last.0 - first.0) as f64 + (f64::from(last.1) - f64::from(first.1)) / 1e9)
+    }
+
+    /// The preview as a sample to price ([`Pricing::project_cost`](escpush_core::Pricing::project_cost)):
+    /// the bytes and records delivered, the lines read well (what `requests_per_day` scales)
+    /// and the span of their times, when they had any.
+    ///
+    /// ```
+    /// let counts = escpush_scan::PreviewCounts::default();
+    /// assert_eq!(counts.sample().delivered_bytes, 0);
+    /// assert_eq!(counts.sample().span_seconds, None);
+    /// ```
+    pub fn sample(&self) -> Sample {
+        let sample = Sample::new(self.delivered_bytes)
+            .delivered_records(self.delivered)
+            .lines_read(self.lines - self.malformed);
+        match self.span_seconds() {
+            Some(span) => sample.span_seconds(span),
+            None => sample,
+        }
     }
 
     pub(crate) fn add_times(&mut self, first: Option<RecordTime>, last: Option<RecordTime>, timed: u64) {

@@ -211,6 +211,37 @@ fn a_jobs_delivery_settings_refuse_bad_options_naming_them() {
     assert!(text.contains("dataset") && text.contains("filter"), "{text}");
 }
 
+#[test]
+fn a_jobs_billing_class_is_read_from_its_destination() {
+    use crate::logpush::destination::Billing;
+    let job = |conf: Value| -> Map<String, Value> {
+        json!({"dataset": "http_requests", "destination_conf": conf, "output_options": {"field_names": ["RayID"]}})
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    let billing = |conf: Value| JobOutput::from_job(&job(conf), None).map(|o| o.billing);
+    assert_eq!(
+        billing(json!("r2://logs/http?account-id=a")).unwrap(),
+        Some(Billing::Internal)
+    );
+    assert_eq!(
+        billing(json!("s3://b/p?region=us-east-1&secret-access-key=SAK-SECRET")).unwrap(),
+        Some(Billing::External)
+    );
+    assert_eq!(
+        billing(Value::Null).unwrap(),
+        None,
+        "a job sketched without a destination"
+    );
+    let err = billing(json!("ftp://user:PASS-SECRET@h/x")).unwrap_err().to_string();
+    assert!(
+        err.contains("destination_conf") && !err.contains("PASS-SECRET"),
+        "{err}"
+    );
+    assert!(billing(json!(7)).unwrap_err().to_string().contains("destination_conf"));
+}
+
 proptest! {
     /// A batch never passes max_upload_bytes unless it is one record that alone does; no
     /// batch passes max_upload_records; every record is in one batch, in order.

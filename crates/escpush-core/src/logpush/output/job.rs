@@ -5,6 +5,7 @@
 use escpush_filter::{Dataset, DatasetScope, Filter, Limits, Problem, ProblemCode};
 use serde_json::{Map, Value};
 
+use super::super::destination::Billing;
 use super::batches::BatchLimits;
 use super::resolve::OutputFormat;
 use super::writer::Formatter;
@@ -22,6 +23,9 @@ pub struct JobOutput {
     pub format: OutputFormat,
     /// `max_upload_*`, null at the API's defaults.
     pub limits: BatchLimits,
+    /// How its deliveries are billed, read from `destination_conf`'s scheme (`None`: the
+    /// job has no destination, as a job sketched for a preview may not).
+    pub billing: Option<Billing>,
 }
 
 impl JobOutput {
@@ -31,8 +35,9 @@ impl JobOutput {
     /// `filter` (JSON text or an object; checked against the dataset), `output_options` or
     /// `logpull_options` ([`OutputFormat::from_job_fields`]: an unknown `output_type`, a
     /// template action the docs do not allow, a `sample_rate` out of (0, 1] are refused),
-    /// `max_upload_*` ([`BatchLimits::from_job`]). Every other field is ignored (a preview
-    /// needs no destination). All problems are reported together, each naming its field.
+    /// `max_upload_*` ([`BatchLimits::from_job`]), and `destination_conf` for its billing
+    /// class only ([`Billing::of`]; a job without one has none). Every other field is
+    /// ignored. All problems are reported together, each naming its field.
     pub fn from_job(job: &Map<String, Value>, scope: Option<DatasetScope>) -> Result<JobOutput, Error> {
         let mut problems = Vec::new();
         let name = job.get("dataset").and_then(Value::as_str).unwrap_or_default();
@@ -86,12 +91,31 @@ impl JobOutput {
                 None
             }
         };
+        let billing = match job.get("destination_conf") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(conf)) => match Billing::of(conf) {
+                Ok(billing) => Some(billing),
+                Err(err) => {
+                    problems.extend(into_problems(err, "destination_conf"));
+                    None
+                }
+            },
+            Some(_) => {
+                problems.push(Problem::new(
+                    "destination_conf",
+                    ProblemCode::InvalidType,
+                    "`destination_conf` takes a string",
+                ));
+                None
+            }
+        };
         match (dataset, format, limits) {
             (Some(dataset), Some(format), Some(limits)) if problems.is_empty() => Ok(JobOutput {
                 dataset,
                 filter,
                 format,
                 limits,
+                billing,
             }),
             _ => Err(Error::Invalid { problems }),
         }
