@@ -7,7 +7,6 @@ conversion."""
 from __future__ import annotations
 
 import math
-
 from pathlib import Path
 
 import pytest
