@@ -667,13 +667,23 @@ def _register(
     presentation (``_repr_html_``, DataFrames, plots, ``Filter.to_polars``/``to_pyspark``) is not
     lent: ``escpush._presentation`` puts it on the native classes as Python methods."""
 
-def check_terraform_plan(plan: str | Mapping[str, Any]) -> dict[str, Any]:
+def check_terraform_plan(
+    plan: str | Mapping[str, Any],
+    *,
+    sample: _LogPaths | None = None,
+    requests_per_day: float | None = None,
+    scale: float | None = None,
+    pricing: Pricing | None = None,
+) -> dict[str, Any]:
     """What the plan (the JSON of ``terraform show -json PLANFILE``, as text or parsed) would
     change on ``cloudflare_logpush_job`` resources: for each change, its filter change
     (``spelling``, ``equivalent``, ``real`` with a ``counterexample`` record, or
     ``unknown``), ``filter_problems`` (what the API would refuse in the filter the change
     leaves, against the job's dataset; such a change is real) and the other attributes that
-    change; ``real`` when any change is."""
+    change; ``real`` when any change is. With ``sample`` (log files, folders or globs), each
+    change's ``delivery``: the job before and after previewed over the sample and priced a
+    month (``before``, ``after``: ``gb_per_month``, ``dollars_per_month``, ``short``, ``text``;
+    ``change``: ``"-38 GB/month, -$3.80"``), as ``Logpush.apply(sample=...)`` gives it."""
 
 def redact_destination_conf(text: str) -> str:
     """A ``destination_conf`` fit to print: parameter values other than harmless ones
@@ -847,8 +857,17 @@ class Logpush:
         filter: Filter | str | Mapping[str, Any] | None = None,
         logpull_options: LogpullOptions | str | None = None,
         variables: Mapping[str, str] | None = None,
+        sample: _LogPaths | None = None,
+        requests_per_day: float | None = None,
+        scale: float | None = None,
+        pricing: Pricing | None = None,
         **fields: Any,
-    ) -> dict[str, Any]: ...
+    ) -> dict[str, Any]:
+        """The job named ``name`` made so (created, updated in the fields that differ, or
+        left alone). With ``sample`` (log files, folders or globs), the change is priced
+        before it is written: ``result["delivery"]`` holds the month before and after and
+        the difference (``"-38 GB/month, -$3.80"``), by the sample's span or
+        ``requests_per_day`` / ``scale``, at ``pricing``."""
     def apply(
         self,
         jobs: Mapping[str, Any],
@@ -857,8 +876,17 @@ class Logpush:
         dry_run: bool = False,
         delete_first: bool = False,
         variables: Mapping[str, str] | None = None,
+        sample: _LogPaths | None = None,
+        requests_per_day: float | None = None,
+        scale: float | None = None,
+        pricing: Pricing | None = None,
     ) -> dict[str, Any]:
         """The plan bringing the scope's jobs to ``jobs``; without ``dry_run``, carried out.
+        With ``sample`` (log files, folders or globs), each job that changes is priced
+        before anything is sent: its entry's ``delivery`` holds the month before and after
+        (``gb_per_month``, ``dollars_per_month``, ``short``, ``text``) and the difference (``change``:
+        ``"-38 GB/month, -$3.80"``), by the sample's span or ``requests_per_day`` /
+        ``scale``, at ``pricing`` (Cloudflare's published prices by default).
         Refused (``InvalidInput``) before anything is sent past the API's job limits (4 per
         zone; 4 ``dlp_forensic_copies`` jobs per account). Writes go updates and creations
         first, deletions last (``delete_first=True`` deletes first, to replace a job on a

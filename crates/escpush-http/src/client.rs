@@ -259,10 +259,24 @@ impl Client {
     /// and the stored job. A creation on a scope at its job limit is refused before it is
     /// sent.
     pub fn ensure_job(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<(PlanEntry, Value), Error> {
+        let planned = self.plan_ensure(scope, desired)?;
+        self.carry_out_ensure(scope, planned)
+    }
+
+    /// What [`Client::ensure_job`] would do, sending nothing but the list of jobs: look at
+    /// the entry (what it changes, the job before and after) before
+    /// [`Client::carry_out_ensure`] writes it.
+    pub fn plan_ensure(&self, scope: &Scope, desired: &Map<String, Value>) -> Result<PlannedEnsure, Error> {
         let doc = serde_json::json!({ "jobs": [desired] });
         let mut wanted = desired_jobs(&doc, scope.kind())?;
         let stored = read_job_list(self.execute(&JobOp::List.request(scope)?)?)?;
         let entry = plan_job(&wanted.remove(0), &stored, scope)?;
+        Ok(PlannedEnsure { entry, stored })
+    }
+
+    /// Writes what [`Client::plan_ensure`] planned; gives the entry and the stored job.
+    pub fn carry_out_ensure(&self, scope: &Scope, planned: PlannedEnsure) -> Result<(PlanEntry, Value), Error> {
+        let PlannedEnsure { entry, stored } = planned;
         let job = match self.apply_entry(scope, &entry)? {
             Some(job) => job,
             None => stored
@@ -350,4 +364,14 @@ impl Client {
             (_, Some(op)) => self.execute(&op.request(scope)?).map(Some),
         }
     }
+}
+
+/// An `ensure_job` planned, not yet written ([`Client::plan_ensure`]): the entry, and the
+/// scope's jobs as they were listed.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct PlannedEnsure {
+    /// What the write does: its action, the fields it changes, the job before and after.
+    pub entry: PlanEntry,
+    stored: Vec<Map<String, Value>>,
 }

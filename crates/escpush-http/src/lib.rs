@@ -38,7 +38,7 @@ pub use builder::{
     DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_RETRY_BACKOFF, DEFAULT_TIMEOUT,
     MAX_RETRIES,
 };
-pub use client::{Client, DELETED_BY_EARLIER_ATTEMPT};
+pub use client::{Client, PlannedEnsure, DELETED_BY_EARLIER_ATTEMPT};
 pub use error::Error;
 pub use events::LOG_TARGET;
 pub use limit::{RateLimit, API_RATE_LIMIT, MAX_RATE_LIMIT_REQUESTS};

@@ -11,6 +11,7 @@ mod assess;
 mod client;
 mod convert;
 mod cost;
+mod delivery;
 mod emulator;
 mod errors;
 mod esc;

@@ -11,6 +11,8 @@ use escpush_http::{Client, Error as HttpError};
 
 use crate::convert;
 use crate::convert::{repr, Int, Text};
+use crate::cost::PyPricing;
+use crate::delivery::Pricer;
 use crate::errors;
 use crate::filter::filter_from_py;
 use crate::job::{filter_field, job_fields, job_from_json};
@@ -246,8 +248,11 @@ impl PyLogpush {
     ///
     /// Returns `{"action": "created" | "updated" | "unchanged", "id": int, "changes":
     /// [{"field", "before", "after"}], "job": Job}`; changes and the job show secrets as
-    /// `***` (`result["job"].reveal()` gives them).
-    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, variables=None, **fields))]
+    /// `***` (`result["job"].reveal()` gives them). With `sample` (log files, folders or
+    /// globs), a change is priced before it is written: `delivery` holds the month before
+    /// and after and their difference (`"-38 GB/month, -$3.80"`), projected by the sample's
+    /// span or `requests_per_day` / `scale` at `pricing` (see `apply`).
+    #[pyo3(signature = (*, name, dataset, destination_conf, filter=None, logpull_options=None, variables=None, sample=None, requests_per_day=None, scale=None, pricing=None, **fields))]
     #[allow(clippy::too_many_arguments)]
     fn ensure_job(
         &self,
@@ -258,8 +263,13 @@ impl PyLogpush {
         filter: Option<&Bound<'_, PyAny>>,
         logpull_options: Option<&Bound<'_, PyAny>>,
         variables: Option<&Bound<'_, PyAny>>,
+        sample: Option<&Bound<'_, PyAny>>,
+        requests_per_day: Option<f64>,
+        scale: Option<f64>,
+        pricing: Option<PyRef<'_, PyPricing>>,
         fields: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
+        let pricer = Pricer::new(py, sample, requests_per_day, scale, pricing)?;
         let name = &*name;
         let dataset = &*dataset;
         let destination_conf = &*destination_conf;
@@ -277,7 +287,24 @@ impl PyLogpush {
             escpush_core::resolve_job_references(&mut desired, |name| variables.get(name).cloned())
                 .map_err(|e| errors::core_error(py, &e))?;
         }
-        let (entry, job) = crate::logging::detach(py, || self.client.ensure_job(&self.scope, &desired))
+        let planned = crate::logging::detach(py, || self.client.plan_ensure(&self.scope, &desired))
+            .map_err(|e| errors::http_error(py, &e))?;
+        // With a sample, the change is priced before it is written (a sample that cannot be
+        // read writes nothing).
+        let delivery = match &pricer {
+            Some(pricer) if planned.entry.operation().is_some() => {
+                let after = planned.entry.job_after();
+                Some(pricer.delivery(
+                    py,
+                    planned.entry.job_before(),
+                    after.as_ref(),
+                    Some(self.scope.kind()),
+                    name,
+                )?)
+            }
+            _ => None,
+        };
+        let (entry, job) = crate::logging::detach(py, || self.client.carry_out_ensure(&self.scope, planned))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = entry.to_json();
         let done = match entry.action {
@@ -287,6 +314,9 @@ impl PyLogpush {
         };
         shown["action"] = done.into();
         shown["id"] = job.get("id").cloned().unwrap_or_default();
+        if let Some(delivery) = delivery {
+            shown["delivery"] = delivery;
+        }
         let out = convert::from_json(py, &shown)?;
         out.bind(py).set_item("job", job_from_json(py, &job)?)?;
         Ok(out)
@@ -315,6 +345,14 @@ impl PyLogpush {
     /// Problems name each job by `jobs["addresses"]` when it gives one per job (what
     /// `read_terraform` gives: the resource addresses), else as `jobs[i]`.
     ///
+    /// With `sample` (log files, folders or globs: read once for each side of each change),
+    /// every job that changes is previewed before and after over the sample, before anything
+    /// is sent, and priced a month (its span, else `requests_per_day` or `scale`; `pricing`,
+    /// Cloudflare's published prices by default): its entry's `delivery` is `{"before",
+    /// "after" (each `{"gb_per_month", "dollars_per_month", "short", "text"}`, `None` for a
+    /// creation's before or a deletion's after), "change" ("-38 GB/month, -$3.80"),
+    /// "gb_per_month", "dollars_per_month"}`.
+    ///
     /// Returns `{"jobs": [{"action", "name", "id", "dataset", "changes", "done"}]}` (secrets
     /// as `***`); a deletion whose answer was lost and whose retry found the job gone (404)
     /// is done, and its entry says so in `note`. An error part-way raises the write's error, its message saying what was
@@ -322,7 +360,8 @@ impl PyLogpush {
     /// the exception's `plan` attribute; so do Ctrl-C, SIGTERM and SIGHUP (the latter as
     /// `escpush.Terminated`, in the main thread where their handler is the default), which
     /// stop it between writes: the write under way ends, no other starts.
-    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false, variables=None))]
+    #[pyo3(signature = (jobs, *, prune=false, dry_run=false, delete_first=false, variables=None, sample=None, requests_per_day=None, scale=None, pricing=None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn apply(
         &self,
         py: Python<'_>,
@@ -331,7 +370,12 @@ impl PyLogpush {
         dry_run: bool,
         delete_first: bool,
         variables: Option<&Bound<'_, PyAny>>,
+        sample: Option<&Bound<'_, PyAny>>,
+        requests_per_day: Option<f64>,
+        scale: Option<f64>,
+        pricing: Option<PyRef<'_, PyPricing>>,
     ) -> PyResult<Py<PyAny>> {
+        let pricer = Pricer::new(py, sample, requests_per_day, scale, pricing)?;
         let mut doc = jobs_doc(py, jobs)?;
         if let Some(variables) = variables.map(variable_map).transpose()? {
             escpush_core::resolve_references(&mut doc, |name| variables.get(name).cloned())
@@ -341,6 +385,17 @@ impl PyLogpush {
         let plan = crate::logging::detach(py, || self.client.plan_jobs(&self.scope, &doc, options))
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
+        if let Some(pricer) = &pricer {
+            // Each job that changes, priced before anything is sent.
+            for (i, entry) in plan.entries.iter().enumerate() {
+                if entry.operation().is_some() {
+                    let after = entry.job_after();
+                    let label = entry.name.clone().unwrap_or_else(|| format!("jobs[{i}]"));
+                    shown["jobs"][i]["delivery"] =
+                        pricer.delivery(py, entry.job_before(), after.as_ref(), Some(self.scope.kind()), &label)?;
+                }
+            }
+        }
         let termination = if dry_run {
             None
         } else {

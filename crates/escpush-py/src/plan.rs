@@ -6,6 +6,8 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::convert;
 use crate::convert::Text;
+use crate::cost::PyPricing;
+use crate::delivery::Pricer;
 use crate::errors;
 use crate::job::job_fields;
 
@@ -46,8 +48,22 @@ pub(crate) fn jobs_doc(py: Python<'_>, jobs: &Bound<'_, PyAny>) -> PyResult<serd
 /// differ, `Filter.counterexample`), what the API would refuse in the filter a change leaves
 /// (`filter_problems`), and the other attributes that change; `real` says
 /// whether any change is real. Sensitive values and credentials are never shown.
+///
+/// With `sample` (logs: files, folders, globs), each change also says what it does to what
+/// the job delivers and costs a month (`delivery`: the job before and after previewed over
+/// the sample, projected by its span or `requests_per_day` / `scale`, priced by `pricing`;
+/// as `apply(sample=...)` gives it).
 #[pyfunction]
-pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (plan, *, sample=None, requests_per_day=None, scale=None, pricing=None))]
+pub fn check_terraform_plan(
+    py: Python<'_>,
+    plan: &Bound<'_, PyAny>,
+    sample: Option<&Bound<'_, PyAny>>,
+    requests_per_day: Option<f64>,
+    scale: Option<f64>,
+    pricing: Option<PyRef<'_, PyPricing>>,
+) -> PyResult<Py<PyAny>> {
+    let pricer = Pricer::new(py, sample, requests_per_day, scale, pricing)?;
     let value: serde_json::Value = if let Ok(text) = plan.extract::<Text>() {
         serde_json::from_str(&text).map_err(|e| errors::invalid_input(py, format!("the plan is not JSON: {e}")))?
     } else {
@@ -55,9 +71,21 @@ pub fn check_terraform_plan(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult
             .map_err(|m| errors::invalid_input(py, m))?
             .into()
     };
-    let report = py
+    let mut report = py
         .detach(|| escpush_terraform::check_terraform_plan(&value))
         .map_err(|e| errors::core_error(py, &e))?;
+    if let Some(pricer) = &pricer {
+        let jobs = escpush_terraform::terraform_plan_jobs(&value).map_err(|e| errors::core_error(py, &e))?;
+        if let Some(changes) = report["changes"].as_array_mut() {
+            for change in changes {
+                let Some(job) = jobs.iter().find(|j| change["address"] == j.address.as_str()) else {
+                    continue;
+                };
+                change["delivery"] =
+                    pricer.delivery(py, job.before.as_ref(), job.after.as_ref(), None, &job.address)?;
+            }
+        }
+    }
     convert::from_json(py, &report)
 }
 

@@ -17,6 +17,7 @@ pub(crate) use crate::scan_result::PyScanResult;
 
 /// One argument naming inputs: a string (a path, a folder, a glob, a URL, or `"-"`) or a
 /// path object (a path or folder).
+#[derive(Clone, Debug)]
 pub(crate) enum Arg {
     Text(String),
     Path(PathBuf),

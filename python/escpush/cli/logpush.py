@@ -271,9 +271,11 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         help="take the job named --name from FILE (JSON, TOML, or a Terraform .tf or .tf.json file, as apply "
         "reads them); the job fields given as options replace its",
     )
+    from .logpush_pricing import add_sample_options
     from .logpush_terraform import add_scope_expression
 
     add_scope_expression(ensure)
+    add_sample_options(ensure)
     ensure.set_defaults(run=run_ensure)
     writes(ensure)
     apply = command(
@@ -298,6 +300,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         [
             "escpush logpush apply jobs.toml --zone ZONE_ID --dry-run",
             "escpush logpush apply jobs.json --account ACCOUNT_ID --prune --json",
+            "escpush logpush apply jobs.toml --zone ZONE_ID --dry-run --sample logs/2026-11-28/",
         ],
         parents,
     )
@@ -316,6 +319,7 @@ def _add_lifecycle(logpush: Commands, parents: list[argparse.ArgumentParser]) ->
         "leaves the job it replaces deleted)",
     )
     add_scope_expression(apply)
+    add_sample_options(apply)
     apply.set_defaults(run=run_apply)
     writes(apply)
     fields = command(
@@ -590,6 +594,7 @@ def _change_lines(changes: list[dict[str, Any]]) -> list[str]:
 
 
 def run_ensure(args: argparse.Namespace) -> int:
+    from .logpush_pricing import delivery_lines, sample_keywords
     from .logpush_terraform import environment
 
     fields = _given_fields(args)
@@ -604,11 +609,13 @@ def run_ensure(args: argparse.Namespace) -> int:
             )
     name, dataset, destination = fields.pop("name"), fields.pop("dataset"), fields.pop("destination_conf")
     result = scope(args).logpush.ensure_job(
-        name=name, dataset=dataset, destination_conf=destination, variables=environment(), **fields
-    )
+        name=name, dataset=dataset, destination_conf=destination, variables=environment(), **sample_keywords(args),
+        **fields,
+    )  # fmt: skip
     view = {**result, "job": result["job"].redacted()}
     head = f"{result['action']} job {result['id']} {name!r} on {where(args)}"
-    emit(args, view, "\n".join([head, *_change_lines(result["changes"])]))
+    lines = [head, *_change_lines(result["changes"]), *delivery_lines(result.get("delivery"))]
+    emit(args, view, "\n".join(lines))
     return EXIT_OK
 
 
@@ -674,13 +681,15 @@ def read_jobs_file(arg: str) -> dict[str, Any]:
 
 
 def run_apply(args: argparse.Namespace) -> int:
+    from .logpush_pricing import sample_keywords
     from .logpush_terraform import environment
 
     jobs = _jobs_document(args, args.file)
     try:
         plan = scope(args).logpush.apply(
-            jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first, variables=environment()
-        )
+            jobs, prune=args.prune, dry_run=args.dry_run, delete_first=args.delete_first, variables=environment(),
+            **sample_keywords(args),
+        )  # fmt: skip
     except Exception as err:
         partial = getattr(err, "plan", None)
         if partial is None:
@@ -706,6 +715,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
     from .._format import printable_line
+    from .logpush_pricing import delivery_lines
 
     lines = [f"plan for {where(args)}" + (" (dry run: nothing sent)" if args.dry_run else "") + ":"]
     for entry in plan["jobs"]:
@@ -717,6 +727,7 @@ def _plan_text(args: argparse.Namespace, plan: dict[str, Any]) -> str:
         if entry.get("note"):
             lines.append(f"    {printable_line(entry['note'])}")
         lines.extend(_change_lines(entry["changes"]))
+        lines.extend(delivery_lines(entry.get("delivery")))
     return "\n".join(lines)
 
 

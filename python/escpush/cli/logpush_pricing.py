@@ -85,6 +85,55 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     _add_override(cost)
 
 
+def add_sample_options(parser: argparse.ArgumentParser) -> None:
+    """``--sample`` and the options of its month, for a command that changes jobs (``apply``,
+    ``ensure``, ``check-plan``): each job that changes is previewed before and after over
+    the sample and priced."""
+    sample = parser.add_argument_group(
+        "what a change costs",
+        "With --sample, each job that changes is run over those logs before and after (as `escpush logpush "
+        "preview` does) and its month is shown before and after, with the difference: -38 GB/month, -$3.80. "
+        "A month is the time the sample's timestamps span, unless --requests-per-day or --scale says otherwise.",
+    )
+    sample.add_argument("--sample", nargs="+", metavar="PATH", help="the logs: files, folders, globs (not -)")
+    sample.add_argument(
+        "--requests-per-day",
+        type=_number,
+        metavar="N",
+        help="the sample's lines read stand for N requests a day (a month is 30 days)",
+    )
+    sample.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+    _add_override(sample)
+
+
+def sample_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of ``apply`` / ``ensure_job`` / ``check_terraform_plan`` that
+    :func:`add_sample_options` gave (none without ``--sample``)."""
+    if args.sample is None:
+        if args.requests_per_day is not None or args.scale is not None or args.override:
+            raise CliError("--requests-per-day, --scale and --override price a change over --sample: give --sample")
+        return {}
+    return {
+        "sample": args.sample,
+        "requests_per_day": args.requests_per_day,
+        "scale": args.scale,
+        "pricing": pricing_from(args.override),
+    }
+
+
+def delivery_lines(delivery: dict[str, Any] | None) -> list[str]:
+    """A change's month before and after, and the difference (core's wordings), as the lines
+    under a job of ``apply`` / ``ensure`` / ``check-plan``."""
+    if not delivery:
+        return []
+    before = delivery["before"]["short"] if delivery["before"] else "nothing (a new job)"
+    after = delivery["after"]["short"] if delivery["after"] else "nothing (deleted)"
+    lines = [f"    a month over the sample: {before} -> {after}: {delivery['change']}"]
+    if delivery.get("note"):
+        lines.append(f"    ({delivery['note']})")
+    return lines
+
+
 def asked_for_cost(args: argparse.Namespace) -> bool:
     """Whether the command line gave any of :func:`add_cost_options`' options (then a cost
     that cannot be projected is an error, not a note)."""

@@ -85,10 +85,14 @@ def add(logpush: Commands) -> None:
             "terraform plan -out plan.bin && terraform show -json plan.bin > plan.json",
             "escpush logpush check-plan plan.json",
             "escpush logpush check-plan plan.json --json",
+            "escpush logpush check-plan plan.json --sample logs/ --requests-per-day 40000000",
         ],
         [output_options()],
     )
     check.add_argument("plan", metavar="PLAN.json", help="the JSON of `terraform show -json` (- reads stdin)")
+    from .logpush_pricing import add_sample_options
+
+    add_sample_options(check)
     check.set_defaults(run=run_check_plan)
 
 
@@ -177,15 +181,16 @@ def _change_text(change: dict[str, Any]) -> list[str]:
 def run_check_plan(args: argparse.Namespace) -> int:
     from .._escpush import check_terraform_plan
     from .._format import plural
+    from .logpush_pricing import delivery_lines, sample_keywords
 
     text = read_text(args.plan, "plan")
     try:
-        report = check_terraform_plan(text)
+        report = check_terraform_plan(text, **sample_keywords(args))
     except ValueError as err:
         raise CliError(f"`{args.plan}`: {err}") from None
     changes = report["changes"]
     real = sum(1 for c in changes if c["real"])
-    lines = [line for change in changes for line in _change_text(change)]
+    lines = [line for change in changes for line in [*_change_text(change), *delivery_lines(change.get("delivery"))]]
     if not changes:
         lines.append("no change to a cloudflare_logpush_job in the plan")
     else:
