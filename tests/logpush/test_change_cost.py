@@ -24,6 +24,17 @@ WIDE = ["RayID", "ClientIP", "ClientCountry", "ClientRequestPath", "EdgeResponse
 NARROW = ["RayID", "EdgeResponseStatus"]
 
 
+def request(i: int) -> dict[str, object]:
+    return {
+        "RayID": f"r{i:05}",
+        "ClientIP": "192.0.2.1",
+        "ClientCountry": ["de", "us"][i % 2],
+        "ClientRequestPath": f"/shop/item/{i}",
+        "EdgeResponseStatus": 503 if i % 5 == 0 else 200,
+        "EdgeStartTimestamp": (START + i * 90) * 10**9,
+    }
+
+
 @pytest.fixture
 def logs(tmp_path: Path) -> Path:
     """A day of requests, one every 90 s (86,310 s between the first and the last)."""
@@ -151,5 +162,5 @@ def test_check_plan_prices_a_terraform_change(cli: Cli, logs: Path, tmp_path: Pa
     assert "a month over the sample: " in run.out, run.out
     assert "SAK-SECRET" not in run.out
     # A job the plan leaves without field_names names its address.
-    with pytest.raises(InvalidInput, match="cloudflare_logpush_job.requests"):
+    with pytest.raises(InvalidInput, match=r"cloudflare_logpush_job\.requests"):
         escpush.check_terraform_plan(tf_plan(WIDE, []), sample=logs)
