@@ -40,19 +40,7 @@ def logs(tmp_path: Path) -> Path:
     """A day of requests, one every 90 s (86,310 s between the first and the last)."""
     folder = tmp_path / "logs"
     folder.mkdir()
-    lines = [
-        json.dumps(
-            {
-                "RayID": f"r{i:05}",
-                "ClientIP": "192.0.2.1",
-                "ClientCountry": ["de", "us"][i % 2],
-                "ClientRequestPath": f"/shop/item/{i}",
-                "EdgeResponseStatus": 503 if i % 5 == 0 else 200,
-                "EdgeStartTimestamp": (START + i * 90) * 10**9,
-            }
-        )  # fmt: skip
-        for i in range(960)
-    ]
+    lines = [json.dumps(request(i)) for i in range(960)]
     (folder / "day.log.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     return folder
 
