@@ -58,6 +58,17 @@ def _number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"`{text}` is not a number") from None
 
 
+def _add_projection(group: argparse._ArgumentGroup) -> None:
+    """How a sample is made a month when not by its span: ``--requests-per-day``, ``--scale``."""
+    group.add_argument(
+        "--requests-per-day",
+        type=_number,
+        metavar="N",
+        help="the sample's lines read stand for N requests a day (a month is 30 days)",
+    )
+    group.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+
+
 def add_cost_options(parser: argparse.ArgumentParser) -> None:
     """The options of a month's cost, for a command that measures a sample (a preview)."""
     cost = parser.add_argument_group(
@@ -65,13 +76,7 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
         "A month from the sample: by the time its timestamps span, unless --requests-per-day or --scale "
         "says otherwise; priced at the rate of the destination's class (`escpush logpush pricing`).",
     )
-    cost.add_argument(
-        "--requests-per-day",
-        type=_number,
-        metavar="N",
-        help="the sample's lines read stand for N requests a day (a month is 30 days)",
-    )
-    cost.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+    _add_projection(cost)
     cost.add_argument(
         "--destination-class",
         choices=("internal", "external"),
@@ -96,13 +101,7 @@ def add_sample_options(parser: argparse.ArgumentParser) -> None:
         "A month is the time the sample's timestamps span, unless --requests-per-day or --scale says otherwise.",
     )
     sample.add_argument("--sample", nargs="+", metavar="PATH", help="the logs: files, folders, globs (not -)")
-    sample.add_argument(
-        "--requests-per-day",
-        type=_number,
-        metavar="N",
-        help="the sample's lines read stand for N requests a day (a month is 30 days)",
-    )
-    sample.add_argument("--scale", type=_number, metavar="F", help="a month is the sample times F")
+    _add_projection(sample)
     _add_override(sample)
 
 
