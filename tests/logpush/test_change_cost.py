@@ -46,7 +46,7 @@ def logs(tmp_path: Path) -> Path:
 
 
 def job(fields: list[str], **more: object) -> dict[str, object]:
-    return {"name": "requests", "dataset": "http_requests", "destination_conf": S3,
+    return {"name": "requests", "dataset": "http_requests", "destination_conf": S3, "enabled": True,
             "output_options": {"field_names": fields}, **more}  # fmt: skip
 
 
@@ -86,6 +86,31 @@ def test_apply_prices_each_change_before_sending(escpush_emulator: Emulator, log
     )
 
 
+def test_a_disabled_job_delivers_nothing(escpush_emulator: Emulator, logs: Path) -> None:
+    # Turning a job on adds its whole month; a job created disabled (the API's default) costs
+    # nothing yet, and says what it would cost enabled.
+    zone = escpush_emulator.client().zone(ZONE)
+    zone.logpush.create_job(**job(WIDE, enabled=False))
+    on = zone.logpush.apply({"jobs": [job(WIDE)]}, dry_run=True, sample=logs)["jobs"][0]["delivery"]
+    assert on["before"]["gb_per_month"] == 0 and on["before"]["short"].startswith("nothing (disabled; enabled: ")
+    assert on["gb_per_month"] == pytest.approx(month(logs, WIDE))
+    new = {**job(NARROW, enabled=None), "name": "new"}
+    del new["enabled"]
+    created = zone.logpush.apply({"jobs": [job(WIDE, enabled=False), new]}, dry_run=True, sample=logs)["jobs"][1]
+    assert created["action"] == "create" and created["delivery"]["after"]["enabled"] is False
+    assert created["delivery"]["gb_per_month"] == 0 and created["delivery"]["change"] == "no change"
+
+
+def test_a_stored_job_escpush_cannot_read_is_not_priced(escpush_emulator: Emulator, logs: Path) -> None:
+    # A job the API holds with a field list escpush cannot deliver (none): its side is left
+    # unpriced with a note, and the change goes on.
+    zone = escpush_emulator.client().zone(ZONE)
+    zone.logpush.create_job(name="requests", dataset="http_requests", destination_conf=S3, enabled=True)
+    d = zone.logpush.apply({"jobs": [job(NARROW)]}, dry_run=True, sample=logs)["jobs"][0]["delivery"]
+    assert d["before"] is None and "not priced" in d["note"], d
+    assert d["after"]["gb_per_month"] == pytest.approx(month(logs, NARROW))
+
+
 def test_a_sample_that_cannot_be_read_sends_nothing(escpush_emulator: Emulator, logs: Path, tmp_path: Path) -> None:
     zone = escpush_emulator.client().zone(ZONE)
     stored = zone.logpush.create_job(**job(WIDE))
@@ -97,7 +122,7 @@ def test_a_sample_that_cannot_be_read_sends_nothing(escpush_emulator: Emulator, 
     assert zone.logpush.job(stored["id"])["output_options"]["field_names"] == WIDE
     with pytest.raises(InvalidInput, match="stdin"):
         zone.logpush.apply({"jobs": [job(NARROW)]}, dry_run=True, sample="-")
-    with pytest.raises(InvalidInput, match="give sample="):
+    with pytest.raises(InvalidInput, match="give the sample too"):
         zone.logpush.apply({"jobs": [job(NARROW)]}, dry_run=True, scale=2.0)
 
 
@@ -130,7 +155,7 @@ def test_the_cli_shows_a_changes_price(cli: Cli, api: Emulator, logs: Path, tmp_
 
 def tf_plan(before: list[str], after: list[str]) -> dict[str, object]:
     side = lambda fields: {  # noqa: E731
-        "zone_id": ZONE, "dataset": "http_requests", "destination_conf": S3, "name": "requests",
+        "zone_id": ZONE, "dataset": "http_requests", "destination_conf": S3, "name": "requests", "enabled": True,
         "filter": None, "output_options": {"field_names": fields, "cve_2021_44228": False},
     }  # fmt: skip
     return {"format_version": "1.2", "resource_changes": [{

@@ -239,7 +239,7 @@ def test_cli_one_command_gives_the_month_and_the_dollars(cli: Cli, logs: Path, t
     assert asked.code != EXIT_OK and "no timestamps" in asked.err, asked.err
     nowhere = cli("logpush", "preview", "--dataset", "http_requests", "--output-options",
                   '{"field_names": ["RayID"]}', "--sample", str(logs), "--scale", "2")  # fmt: skip
-    assert nowhere.code != EXIT_OK and "destination_class" in nowhere.err, nowhere.err
+    assert nowhere.code != EXIT_OK and "give a destination class" in nowhere.err, nowhere.err
     assert cli("logpush", "preview", "--dataset", "http_requests", "--output-options", '{"field_names": ["RayID"]}',
                "--sample", str(logs), "--scale", "2", "--destination-class", "external").code == EXIT_OK  # fmt: skip
 

@@ -82,6 +82,11 @@ pub use esc::{
     SECRET_RANDOM_BYTES,
 };
 pub use logpush::{
+    billing_of, format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money,
+    MonthlyUsage, Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
+    PER_REQUEST_DATASET, PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
+};
+pub use logpush::{
     check_update, desired_jobs, field_drift, job_filter, job_limits, logpull_options_equal, plan_document, plan_job,
     plan_jobs, read_deleted, read_exists, read_fields, read_instant_logs_job, read_instant_logs_jobs,
     read_ownership_challenge, read_valid, updated_record, FieldChange, FieldDrift, InstantLogsSpec,
@@ -90,11 +95,6 @@ pub use logpush::{
 };
 pub use logpush::{
     escape_references, filter_value, resolve_job_references, resolve_references, sent_filter_value, shown_value,
-};
-pub use logpush::{
-    format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money, MonthlyUsage,
-    Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
-    PER_REQUEST_DATASET, PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
 };
 pub use logpush::{
     known_schemes, read_job, read_job_list, redact_job, AllowedValues, AppliesTo, Challenge, Charset, Choice,

@@ -368,10 +368,21 @@ impl Client {
 
 /// An `ensure_job` planned, not yet written ([`Client::plan_ensure`]): the entry, and the
 /// scope's jobs as they were listed.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct PlannedEnsure {
     /// What the write does: its action, the fields it changes, the job before and after.
     pub entry: PlanEntry,
     stored: Vec<Map<String, Value>>,
+}
+
+/// The entry (its own `Debug` masks secrets) and how many jobs were listed: the listed jobs
+/// hold their destinations' credentials.
+impl std::fmt::Debug for PlannedEnsure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlannedEnsure")
+            .field("entry", &self.entry)
+            .field("stored_jobs", &self.stored.len())
+            .finish()
+    }
 }

@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use escpush_core::{
-    Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample, BYTES_PER_GB,
-    DAYS_PER_MONTH, PRICING_SOURCE, REQUESTS_PER_MILLION,
+    billing_of, Basis, Billing, Component, ComponentCost, Cost, CostChange, MonthlyUsage, Pricing, Sample,
+    BYTES_PER_GB, DAYS_PER_MONTH, PRICING_SOURCE, REQUESTS_PER_MILLION,
 };
 
 use crate::convert::{Int, Text};
@@ -362,23 +362,15 @@ pub(crate) fn project_cost(
     pricing: Option<PyRef<'_, PyPricing>>,
 ) -> PyResult<PyCost> {
     let core = |e: escpush_core::Error| errors::core_error(py, &e);
-    let billing = match (destination_conf, destination_class) {
-        (Some(conf), None) => Billing::of(&conf).map_err(core)?,
-        (None, Some(class)) => Billing::parse(&class).map_err(core)?,
-        (Some(_), Some(_)) => {
-            return Err(errors::invalid_input(
-                py,
-                "invalid destination: give destination_conf or destination_class, not both",
-            ))
-        }
-        (None, None) => {
-            return Err(errors::invalid_input(
-                py,
-                "invalid destination: give destination_conf (its scheme gives the class) or destination_class \
-                 (\"internal\" or \"external\")",
-            ))
-        }
-    };
+    let read = destination_conf
+        .map(|conf| Billing::of(&conf))
+        .transpose()
+        .map_err(core)?;
+    let given = destination_class
+        .map(|class| Billing::parse(&class))
+        .transpose()
+        .map_err(core)?;
+    let billing = billing_of(read, given, &dataset).map_err(core)?;
     let mut sample = Sample::new(count(py, "delivered_bytes", delivered_bytes)?);
     if let Some(r) = delivered_records {
         sample = sample.delivered_records(count(py, "delivered_records", r)?);

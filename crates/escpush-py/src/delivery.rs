@@ -8,7 +8,7 @@
 use pyo3::prelude::*;
 use serde_json::{json, Map, Value};
 
-use escpush_core::{format_gb, Basis, Billing, Cost, CostChange, JobOutput, MonthlyUsage, Pricing};
+use escpush_core::{billing_of, Basis, Billing, Cost, CostChange, JobOutput, MonthlyUsage, Pricing};
 use escpush_filter::DatasetScope;
 use escpush_scan::Preview;
 
@@ -34,10 +34,11 @@ impl Pricer {
         pricing: Option<PyRef<'_, PyPricing>>,
     ) -> PyResult<Option<Pricer>> {
         let Some(sample) = sample.filter(|s| !s.is_none()) else {
-            if requests_per_day.is_some() || scale.is_some() {
+            if requests_per_day.is_some() || scale.is_some() || pricing.is_some() {
                 return Err(errors::invalid_input(
                     py,
-                    "invalid sample: requests_per_day and scale project a sample of logs: give sample= too",
+                    "invalid sample: requests_per_day, scale and pricing price a change over a sample of logs: \
+                     give the sample too (sample=, --sample on the command line)",
                 ));
             }
             return Ok(None);
@@ -57,46 +58,74 @@ impl Pricer {
         }))
     }
 
-    /// The month of one job over the sample, priced; `None` (no job on that side) costs nothing.
-    fn cost(
+    /// One side of a change: its cost (a side without a job, or a disabled one, costs
+    /// nothing) and what to say of it.
+    fn side(
         &self,
         py: Python<'_>,
         job: Option<&Map<String, Value>>,
         scope: Option<DatasetScope>,
         label: &str,
-    ) -> PyResult<Cost> {
+        stored: bool,
+        notes: &mut Vec<String>,
+    ) -> PyResult<(Cost, Value)> {
         let core = |e: escpush_core::Error| errors::core_error(py, &e);
+        let nothing = || self.pricing.charge(&MonthlyUsage::new(), false);
         let Some(job) = job else {
-            return Ok(self.pricing.charge(&MonthlyUsage::new(), false));
+            return Ok((nothing(), Value::Null));
         };
-        // A job's problems name it as the plan does (`jobs[0].output_options`, an address).
-        let output = JobOutput::from_job(job, scope).map_err(|err| match err {
-            escpush_core::Error::Invalid { problems } => core(escpush_core::Error::Invalid {
-                problems: problems.into_iter().map(|p| p.within(label)).collect(),
-            }),
-            other => core(other),
-        })?;
-        // A destination known only after a Terraform apply: priced at the higher rate.
-        let billing = output.billing.unwrap_or(Billing::External);
+        let output = match JobOutput::from_job(job, scope) {
+            Ok(output) => output,
+            // A job the API holds that escpush cannot read (a field its tables lack): not
+            // priced, said so, and the change goes on.
+            Err(err) if stored => {
+                notes.push(format!("the job as stored is not priced: {err}"));
+                return Ok((nothing(), Value::Null));
+            }
+            // A job's problems name it as the plan does (`jobs[0].output_options`, an address).
+            Err(escpush_core::Error::Invalid { problems }) => {
+                return Err(core(escpush_core::Error::Invalid {
+                    problems: problems.into_iter().map(|p| p.within(label)).collect(),
+                }))
+            }
+            Err(other) => return Err(core(other)),
+        };
         let inputs = expand(py, self.sample.clone(), &escpush_scan::Selection::new())?;
         let counted = py
             .detach(|| Preview::new(&output).count(inputs))
             .map_err(|e| errors::scan_error(py, &e, None))?;
-        self.pricing
-            .project_cost(
-                &counted.total.sample(),
-                self.basis,
-                billing,
-                output.dataset.name(),
-                false,
-            )
-            .map_err(core)
+        let dataset = output.dataset.name();
+        // A destination known only after a Terraform apply: priced at the higher rate.
+        let billing = billing_of(output.billing, None, dataset).unwrap_or_else(|_| {
+            notes.push("the destination is not known (known after apply): priced as external, the higher rate".into());
+            Billing::External
+        });
+        let cost = self
+            .pricing
+            .project_cost(&counted.total.sample(), self.basis, billing, dataset, false)
+            .map_err(core)?;
+        let mut shown = json!({
+            "gb_per_month": cost.gb_per_month(),
+            "dollars_per_month": cost.total().dollars(),
+            "short": cost.short(),
+            "text": cost.to_string(),
+            "enabled": output.enabled,
+        });
+        if output.enabled {
+            return Ok((cost, shown));
+        }
+        // Disabled: it delivers nothing; what it would cost enabled is shown beside.
+        shown["short"] = format!("nothing (disabled; enabled: {})", cost.short()).into();
+        shown["gb_per_month"] = 0.0.into();
+        shown["dollars_per_month"] = 0.0.into();
+        Ok((nothing(), shown))
     }
 
-    /// `{"before": cost, "after": cost, "change": "-38 GB/month, -$3.80", "gb_per_month",
-    /// "dollars_per_month"}` (each cost `{"gb_per_month", "dollars_per_month", "short":
-    /// "720 GB/month, $72.00", "text"}`, core's wordings) of a change from `before` to `after` (either `None`: created or
-    /// deleted), each cost as `Cost.to_dict()` gives it (`None` for a side without a job).
+    /// `{"before", "after", "change": "-38 GB/month, -$3.80", "gb_per_month",
+    /// "dollars_per_month", "note"?}` of a change from `before` to `after` (either `None`:
+    /// created or deleted): each side `{"gb_per_month", "dollars_per_month", "short": "720
+    /// GB/month, $72.00", "text", "enabled"}` in core's wordings (`None` for a side without a
+    /// job); a disabled job delivers nothing (its `short` says what it would cost enabled).
     /// `label` names the job in problems (`jobs[0]`, a Terraform address).
     pub(crate) fn delivery(
         &self,
@@ -106,36 +135,20 @@ impl Pricer {
         scope: Option<DatasetScope>,
         label: &str,
     ) -> PyResult<Value> {
-        let (b, a) = (
-            self.cost(py, before, scope, label)?,
-            self.cost(py, after, scope, label)?,
-        );
-        let unknown_class = [before, after]
-            .into_iter()
-            .flatten()
-            .any(|job| !job.get("destination_conf").is_some_and(Value::is_string));
+        let mut notes = Vec::new();
+        let (b, shown_before) = self.side(py, before, scope, label, true, &mut notes)?;
+        let (a, shown_after) = self.side(py, after, scope, label, false, &mut notes)?;
         let change = CostChange::between(&b, &a).map_err(|e| errors::core_error(py, &e))?;
-        let shown = |cost: &Cost, job: Option<&Map<String, Value>>| -> PyResult<Value> {
-            if job.is_none() {
-                return Ok(Value::Null);
-            }
-            Ok(json!({
-                "gb_per_month": cost.gb_per_month(),
-                "dollars_per_month": cost.total().dollars(),
-                "short": format!("{} GB/month, {}", format_gb(cost.gb_per_month()), cost.total()),
-                "text": cost.to_string(),
-            }))
-        };
+        notes.dedup();
         let mut out = json!({
-            "before": shown(&b, before)?,
-            "after": shown(&a, after)?,
+            "before": shown_before,
+            "after": shown_after,
             "change": change.to_string(),
             "gb_per_month": change.gb_per_month,
             "dollars_per_month": change.dollars.dollars(),
         });
-        if unknown_class {
-            out["note"] =
-                "the destination is not known (known after apply): priced as external, the higher rate".into();
+        if !notes.is_empty() {
+            out["note"] = notes.join("; ").into();
         }
         Ok(out)
     }

@@ -386,11 +386,20 @@ impl PyLogpush {
             .map_err(|e| errors::http_error(py, &e))?;
         let mut shown = plan.to_json();
         if let Some(pricer) = &pricer {
-            // Each job that changes, priced before anything is sent.
+            // Each job that changes, priced before anything is sent. The plan's first entries
+            // are the document's jobs, in its order (named as its problems name them: by
+            // `addresses`, else `jobs[i]`); the rest are stored jobs it does not list.
+            let listed = doc["jobs"].as_array().map_or(0, Vec::len);
             for (i, entry) in plan.entries.iter().enumerate() {
                 if entry.operation().is_some() {
                     let after = entry.job_after();
-                    let label = entry.name.clone().unwrap_or_else(|| format!("jobs[{i}]"));
+                    let label = match (i < listed, doc["addresses"][i].as_str()) {
+                        (true, Some(address)) => address.to_owned(),
+                        (true, None) => format!("jobs[{i}]"),
+                        (false, _) => entry
+                            .job_id
+                            .map_or_else(|| "a stored job".to_owned(), |id| format!("job {id}")),
+                    };
                     shown["jobs"][i]["delivery"] =
                         pricer.delivery(py, entry.job_before(), after.as_ref(), Some(self.scope.kind()), &label)?;
                 }

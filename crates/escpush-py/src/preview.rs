@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use escpush_core::{Basis, Billing, JobOutput};
+use escpush_core::{billing_of, Basis, Billing, JobOutput};
 use escpush_filter::{percent, DatasetScope};
 use escpush_scan::{Breakdown, Preview, PreviewCounts, PreviewResult, ScanError};
 
@@ -321,17 +321,11 @@ impl PyPreviewResult {
         pricing: Option<PyRef<'_, PyPricing>>,
     ) -> PyResult<PyCost> {
         let core = |e: escpush_core::Error| errors::core_error(py, &e);
-        let billing = match (destination_class, self.billing) {
-            (Some(class), _) => Billing::parse(&class).map_err(core)?,
-            (None, Some(billing)) => billing,
-            (None, None) => {
-                return Err(errors::invalid_input(
-                    py,
-                    "invalid destination: the job has no destination_conf, so its billing class is unknown: give \
-                     destination_class (\"internal\" for R2 and Pipelines, \"external\" for the others)",
-                ))
-            }
-        };
+        let given = destination_class
+            .map(|class| Billing::parse(&class))
+            .transpose()
+            .map_err(core)?;
+        let billing = billing_of(self.billing, given, self.dataset).map_err(core)?;
         let basis = Basis::from_options(requests_per_day, scale).map_err(core)?;
         let inner = pricing_or_default(pricing)
             .project_cost(

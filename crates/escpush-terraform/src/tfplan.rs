@@ -66,7 +66,7 @@ pub fn check_terraform_plan(plan: &Value) -> Result<Value, Error> {
 
 /// One `cloudflare_logpush_job` change of a plan as the jobs it leaves and removes
 /// ([`terraform_plan_jobs`]): what a change delivers, and costs, is read from both sides.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PlannedJob {
     /// The resource's address (`cloudflare_logpush_job.errors`).
@@ -81,6 +81,25 @@ pub struct PlannedJob {
     pub after: Option<Map<String, Value>>,
     /// The attributes of `after` known only after apply (they are left out of `after`).
     pub unknown: Vec<String>,
+}
+
+/// Both sides with their secrets masked (`redact_job`).
+impl std::fmt::Debug for PlannedJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let masked = |job: &Option<Map<String, Value>>| {
+            job.clone().map(|mut job| {
+                escpush_core::redact_job(&mut job);
+                job
+            })
+        };
+        f.debug_struct("PlannedJob")
+            .field("address", &self.address)
+            .field("action", &self.action)
+            .field("before", &masked(&self.before))
+            .field("after", &masked(&self.after))
+            .field("unknown", &self.unknown)
+            .finish()
+    }
 }
 
 /// The log-push jobs a Terraform plan changes, before and after, as the API would hold
@@ -496,6 +515,8 @@ mod tests {
         assert_eq!(b["filter"], "");
         assert_eq!(jobs[0].unknown, ["filter"], "a mark of false is known");
         assert!(!a.contains_key("filter"), "known only after apply: left out");
+        assert!(b["destination_conf"].as_str().unwrap().contains("SECRET"));
+        assert!(!format!("{jobs:?}").contains("SECRET"), "{jobs:?}");
         let mut created = plan(&Value::Null, &after, &json!({}));
         created["resource_changes"][0]["change"]["actions"] = json!(["create"]);
         let jobs = terraform_plan_jobs(&created).unwrap();

@@ -107,16 +107,12 @@ def add_sample_options(parser: argparse.ArgumentParser) -> None:
 
 def sample_keywords(args: argparse.Namespace) -> dict[str, Any]:
     """The keywords of ``apply`` / ``ensure_job`` / ``check_terraform_plan`` that
-    :func:`add_sample_options` gave (none without ``--sample``)."""
-    if args.sample is None:
-        if args.requests_per_day is not None or args.scale is not None or args.override:
-            raise CliError("--requests-per-day, --scale and --override price a change over --sample: give --sample")
-        return {}
+    :func:`add_sample_options` gave (the binding refuses a projection without a sample)."""
     return {
         "sample": args.sample,
         "requests_per_day": args.requests_per_day,
         "scale": args.scale,
-        "pricing": pricing_from(args.override),
+        "pricing": pricing_from(args.override) if args.override else None,
     }
 
 

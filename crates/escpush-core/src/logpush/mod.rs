@@ -47,9 +47,9 @@ mod update;
 
 pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};
 pub use cost::{
-    format_gb, month_scale, project, Basis, Component, ComponentCost, Cost, CostChange, Money, MonthlyUsage, Price,
-    Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH, PER_REQUEST_DATASET,
-    PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
+    billing_of, format_gb, month_scale, project, Basis, Component, ComponentCost, Cost, CostChange, Money,
+    MonthlyUsage, Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
+    PER_REQUEST_DATASET, PRICES, PRICING_SOURCE, REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
 };
 pub use credentials::{escape_references, resolve_job_references};
 pub use destination::{known_schemes, Billing, Challenge, Destination, DestinationConf, DESTINATIONS};

@@ -26,7 +26,7 @@ use super::compare::{filter_value, logpull_options_equal};
 use super::credentials::{fill_from_stored, matches_template, unescape, unresolved, unresolved_error};
 use super::destination::same_conf;
 use super::document::{desired_jobs, job_labels, normalize};
-use super::fields::{shown_value, JobField};
+use super::fields::{redact_job, shown_value, JobField};
 use super::job::JobSpec;
 use super::limits::{JobLimit, JOB_LIMITS, MAX_JOBS_MESSAGE};
 use super::requests::JobOp;
@@ -73,7 +73,7 @@ pub struct FieldChange {
 }
 
 /// One job of a plan.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PlanEntry {
     pub action: PlanAction,
@@ -88,6 +88,26 @@ pub struct PlanEntry {
     update: Option<JobUpdate>,
     /// The stored job (`None` for a creation).
     stored: Option<Map<String, Value>>,
+}
+
+/// The stored job with its secrets masked, as `JobSpec` and `JobUpdate` show theirs.
+impl std::fmt::Debug for PlanEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let stored = self.stored.clone().map(|mut job| {
+            redact_job(&mut job);
+            job
+        });
+        f.debug_struct("PlanEntry")
+            .field("action", &self.action)
+            .field("name", &self.name)
+            .field("job_id", &self.job_id)
+            .field("dataset", &self.dataset)
+            .field("changes", &self.changes)
+            .field("spec", &self.spec)
+            .field("update", &self.update)
+            .field("stored", &stored)
+            .finish()
+    }
 }
 
 impl PlanEntry {

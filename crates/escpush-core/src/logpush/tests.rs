@@ -1585,4 +1585,9 @@ fn a_plan_entry_gives_the_job_before_and_after() {
     );
     assert_eq!(delete.job_before().unwrap()["id"], json!(9));
     assert_eq!(delete.job_after(), None);
+    let shown = format!("{plan:?}");
+    assert!(
+        !shown.contains("SAK-SECRET") && !shown.contains("AKID-SECRET"),
+        "{shown}"
+    );
 }

@@ -26,8 +26,8 @@ pub use pricing::{
     REQUESTS_PER_MILLION, SECONDS_PER_MONTH,
 };
 pub use project::{
-    format_gb, month_scale, project, Basis, ComponentCost, Cost, CostChange, MonthlyUsage, Projection, Sample,
-    PER_REQUEST_DATASET,
+    billing_of, format_gb, month_scale, project, Basis, ComponentCost, Cost, CostChange, MonthlyUsage, Projection,
+    Sample, PER_REQUEST_DATASET,
 };
 
 use crate::logpush::output::Undocumented;

@@ -11,6 +11,41 @@ use super::pricing::{Component, Money, Pricing, Unit, BYTES_PER_GB, DAYS_PER_MON
 /// The dataset priced per request (pricing.mdx, "Workers Logpush").
 pub const PER_REQUEST_DATASET: &str = "workers_trace_events";
 
+/// The class a job is priced at: the one its `destination_conf` reads (`read`, by
+/// [`Billing::of`]); the caller's (`given`) only where none is read (a job sketched without
+/// a destination; Pipelines, whose `destination_conf` form is not documented). Both, and
+/// different: refused. For [`PER_REQUEST_DATASET`], priced per request whatever its
+/// destination, the class does not matter (`External` when neither says one).
+///
+/// ```
+/// use escpush_core::{billing_of, Billing};
+/// assert_eq!(billing_of(Some(Billing::Internal), None, "http_requests").unwrap(), Billing::Internal);
+/// assert_eq!(billing_of(None, Some(Billing::Internal), "http_requests").unwrap(), Billing::Internal);
+/// assert!(billing_of(None, None, "http_requests").is_err());
+/// assert!(billing_of(Some(Billing::External), Some(Billing::Internal), "http_requests").is_err());
+/// ```
+pub fn billing_of(read: Option<Billing>, given: Option<Billing>, dataset: &str) -> Result<Billing, Error> {
+    match (read, given) {
+        (Some(read), Some(given)) if read != given => Err(Error::InvalidInput {
+            what: "destination class",
+            message: format!(
+                "the destination_conf is {} (its scheme says so); a destination class of {} contradicts it: \
+                 leave it out",
+                read.as_str(),
+                given.as_str()
+            ),
+        }),
+        (Some(class), _) | (None, Some(class)) => Ok(class),
+        (None, None) if dataset == PER_REQUEST_DATASET => Ok(Billing::External),
+        (None, None) => Err(Error::InvalidInput {
+            what: "destination",
+            message: "the job has no destination_conf, so its billing class is unknown: give a destination class \
+                      (\"internal\" for R2 and Pipelines, \"external\" for the others)"
+                .to_owned(),
+        }),
+    }
+}
+
 /// What a sample of logs measured, the job's formatter and filter applied.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -453,11 +488,20 @@ impl Cost {
     }
 }
 
+impl Cost {
+    /// `720 GB/month, $72.00`: the month and its total, without the rate (the before and
+    /// after of a change).
+    pub fn short(&self) -> String {
+        format!("{} GB/month, {}", format_gb(self.gb_per_month()), self.total())
+    }
+}
+
 /// `720 GB/month, $72.00 (external, $0.10 per GB; the account's 25 GB included would save
-/// $2.50)`: the one wording of a cost (the allowance "takes off" when subtracted).
+/// $2.50)`: the one wording of a cost (the allowance "takes off" when subtracted; what it
+/// saves is the delivery's own, a transformation's aside).
 impl fmt::Display for Cost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} GB/month, {}", format_gb(self.gb_per_month()), self.total())?;
+        f.write_str(&self.short())?;
         if let Some(c) = self.delivery() {
             let unit = c.component.unit().as_str();
             let allowance = if self.allowance_subtracted {
@@ -471,7 +515,7 @@ impl fmt::Display for Cost {
                 c.component.name(),
                 c.rate,
                 format_gb(c.included_units()),
-                self.allowance_saves()
+                c.allowance_saves
             )?;
         }
         Ok(())

@@ -92,6 +92,19 @@ fn the_allowance_is_shown_and_subtracted_only_when_asked() {
     let small = Pricing::cloudflare().charge(&MonthlyUsage::new().with(Component::InternalExport, GB), true);
     assert_eq!(small.total(), Money::ZERO);
     assert_eq!(small.allowance_saves().to_string(), "$0.03");
+    // With a transformation, the wording's allowance is the delivery's own (25 GB at $0.10),
+    // not the sum with the transformation's (1 GB at $0.04).
+    let both = MonthlyUsage::new()
+        .with(Component::ExternalExport, 30 * GB)
+        .with(Component::Transformation, 5 * GB);
+    let cost = Pricing::cloudflare().charge(&both, false);
+    assert_eq!(cost.allowance_saves().to_string(), "$2.54");
+    assert!(
+        cost.to_string()
+            .ends_with("the account's 25 GB included would save $2.50)"),
+        "{cost}"
+    );
+    assert_eq!(cost.short(), "30 GB/month, $3.20", "GB delivered; the dollars of both");
 }
 
 #[test]

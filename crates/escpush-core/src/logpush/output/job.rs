@@ -6,6 +6,7 @@ use escpush_filter::{Dataset, DatasetScope, Filter, Limits, Problem, ProblemCode
 use serde_json::{Map, Value};
 
 use super::super::destination::Billing;
+use super::super::fields::{InRecord, JobField};
 use super::batches::BatchLimits;
 use super::resolve::OutputFormat;
 use super::writer::Formatter;
@@ -26,6 +27,9 @@ pub struct JobOutput {
     /// How its deliveries are billed, read from `destination_conf`'s scheme (`None`: the
     /// job has no destination, as a job sketched for a preview may not).
     pub billing: Option<Billing>,
+    /// Whether the job pushes (`enabled`; left out, the field table's default for a new job:
+    /// off). A preview shows what it would deliver either way; a disabled job costs nothing.
+    pub enabled: bool,
 }
 
 impl JobOutput {
@@ -109,6 +113,20 @@ impl JobOutput {
                 None
             }
         };
+        let enabled = match job.get("enabled") {
+            None | Some(Value::Null) => JobField::get("enabled").is_some_and(
+                |f| matches!(f.record, InRecord::Always(default) if default.to_value() == Value::Bool(true)),
+            ),
+            Some(Value::Bool(on)) => *on,
+            Some(_) => {
+                problems.push(Problem::new(
+                    "enabled",
+                    ProblemCode::InvalidType,
+                    "`enabled` takes true or false",
+                ));
+                false
+            }
+        };
         match (dataset, format, limits) {
             (Some(dataset), Some(format), Some(limits)) if problems.is_empty() => Ok(JobOutput {
                 dataset,
@@ -116,6 +134,7 @@ impl JobOutput {
                 format,
                 limits,
                 billing,
+                enabled,
             }),
             _ => Err(Error::Invalid { problems }),
         }
