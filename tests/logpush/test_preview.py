@@ -163,8 +163,9 @@ def test_the_display_shows_the_month_or_why_it_cannot(logs: Path, tmp_path: Path
     cost = result.cost()
     assert "a month, projected" in page and html.escape(str(cost)) in page
     assert "GB/month" in page and "by ClientCountry" in page and "every 1d of EdgeStartTimestamp" in page
+    cell = '<td style="text-align:left;vertical-align:top;padding:.1em 1em .1em 0;white-space:nowrap;">'
     for g in result.to_dict()["breakdown"]["groups"]:
-        assert f"<td style=\"text-align:left;vertical-align:top;padding:.1em 1em .1em 0;white-space:nowrap;\">{g['label']}</td>" in page
+        assert f"{cell}{g['label']}</td>" in page
     # No destination: the class is unknown; no timestamps: no span. Said, not raised.
     no_destination = {k: v for k, v in JOB.items() if k != "destination_conf"}
     page = preview_job(no_destination, logs)._repr_html_()
@@ -188,8 +189,17 @@ def test_the_plot_ranks_groups_by_bytes_delivered_in_decimal_units(tmp_path: Pat
     for i in range(300):
         # `de` has the most lines but its records are short; `us` has fewer, longer ones.
         country, path = ("de", "/") if i % 3 else ("us", "/" + "p" * 5000)
-        lines.append(json.dumps({"RayID": f"r{i}", "ClientCountry": country, "ClientRequestPath": path,
-                                 "EdgeResponseStatus": 500, "EdgeStartTimestamp": (START + i) * 10**9}))
+        lines.append(
+            json.dumps(
+                {
+                    "RayID": f"r{i}",
+                    "ClientCountry": country,
+                    "ClientRequestPath": path,
+                    "EdgeResponseStatus": 500,
+                    "EdgeStartTimestamp": (START + i) * 10**9,
+                }
+            )
+        )
     sample = tmp_path / "s.log"
     sample.write_text("\n".join(lines) + "\n")
     job = {**JOB, "output_options": {"field_names": ["RayID", "ClientRequestPath"]}}

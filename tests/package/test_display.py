@@ -507,7 +507,7 @@ def test_dollars_in_a_display_are_never_typeset_as_mathematics(tmp_path: Path) -
         escpush.preview_job(job, logs, group_by="ClientRequestPath")._repr_html_(),
         (field("ClientRequestPath") == "/$a/$b").scan(logs, group_by="ClientRequestPath")._repr_html_(),
         (field("ClientRequestPath") == "/$a/$b")._repr_html_(),
-        escpush.Job({"id": 1, "name": "x", "filter": '{"where":{"key":"A","operator":"eq","value":"$1$"}}'})._repr_html_(),
+        escpush.Job({"id": 1, "filter": '{"where":{"key":"A","operator":"eq","value":"$1$"}}'})._repr_html_(),
     ]
     for markup in shown:
         outer, _, rest = markup.partition(">")
