@@ -59,6 +59,12 @@ _STYLE = (
     "</style>"
 )
 
+# JupyterLab (MathJax 3) and the classic notebook (MathJax 2) typeset the text of an HTML
+# output between two `$` as mathematics: a cost ("$0.10 (external, $0.10 per GB") or a value
+# holding `$` would show in italics, its dollars gone. What is inside an element of their
+# ignore classes is left as written.
+_NO_MATH = "tex2jax_ignore mathjax_ignore"
+
 _BACKTICKED = re.compile(r"`([^`]*)`")
 
 
@@ -84,7 +90,8 @@ def _box(kind: str, title: str, body: str) -> str:
     of a value is ``&lt;``, and each tag matched here is one of ours); its tables, cells and
     preformatted text get their alignment inline (see ``_INLINE``)."""
     body = _TAG.sub(lambda m: f'<{m[1]} style="{_INLINE[m[1]]}">', body)
-    return f'<div class="escpush escpush-{kind}">{_STYLE}<div><strong>{title}</strong></div>{body}</div>'
+    content = f"<div><strong>{title}</strong></div>{body}"
+    return f'<div class="escpush escpush-{kind}">{_STYLE}<div class="{_NO_MATH}">{content}</div></div>'
 
 
 def _rows(rows: Sequence[tuple[str, str]]) -> str:

@@ -410,8 +410,11 @@ class PreviewResult:
     def to_polars(self, table: Literal["inputs", "groups", "buckets"] = "inputs") -> Any:
         """One table as a ``polars.DataFrame``; needs polars."""
     def plot(self, *, top: int = 10) -> Any:
-        """The bytes delivered per bucket of ``every`` and per group; needs matplotlib."""
-    def _repr_html_(self) -> str: ...
+        """The bytes delivered (uncompressed, as billed) per bucket of ``every`` and for the
+        ``top`` groups by bytes delivered, in decimal units (kB, MB, GB); needs matplotlib."""
+    def _repr_html_(self) -> str:
+        """The counts, the month projected by the sample's span and priced by the job's
+        destination (or why it cannot be), and the breakdown with each row's GB a month."""
 
 def preview_job(
     job: Mapping[str, Any],

@@ -120,15 +120,18 @@ def _preview_to_polars(self: PreviewResult, table: str = "inputs") -> Any:
 
 
 def _preview_plot(self: PreviewResult, *, top: int = 10) -> Any:
-    """The bytes delivered per bucket of ``every`` (a day with ``every="1d"``) and per group
-    (the ``top`` groups); a matplotlib figure (needs matplotlib)."""
+    """The bytes delivered (uncompressed, as billed) per bucket of ``every`` (a day with
+    ``every="1d"``) and for the ``top`` groups by bytes delivered, in decimal units (kB, MB,
+    GB); a matplotlib figure (needs matplotlib)."""
     from . import _preview_views
 
     return _preview_views.plot(self, top)
 
 
 def _preview_repr_html_(self: PreviewResult) -> str:
-    """In Jupyter: lines read, kept, delivered, batches and bytes, as a table."""
+    """In Jupyter: lines read, kept, delivered, batches and bytes, the month projected by the
+    sample's span and priced by the job's destination (or why it cannot be), and the
+    breakdown with each row's GB a month."""
     from . import _preview_views
 
     return _preview_views.repr_html(self)

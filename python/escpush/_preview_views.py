@@ -11,8 +11,6 @@ group and bucket rows are ``_breakdown.rows``, a scan's, which a preview's rows 
 
 from __future__ import annotations
 
-import html
-
 from . import _breakdown
 from ._format import size
 from ._optional import need
@@ -102,10 +100,25 @@ def to_polars(result: PreviewResult, table: str) -> Any:
     )
 
 
+# The bill counts decimal units (a GB is 10^9 bytes, docs/cost.md): the plot's axes too.
+_DECIMAL_UNITS = (("bytes", 1.0), ("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12))
+
+
+def decimal_unit(largest: float) -> tuple[str, float]:
+    """The decimal unit to show bytes up to ``largest`` in, and its size: ``("MB", 1e6)``."""
+    name, scale = _DECIMAL_UNITS[0]
+    for name_, scale_ in _DECIMAL_UNITS:
+        if largest >= scale_:
+            name, scale = name_, scale_
+    return name, scale
+
+
 def plot(result: PreviewResult, top: int) -> Any:
-    """The bytes delivered over time (a bar per bucket of ``every``, e.g. a day) and by group
-    (the ``top`` groups of ``group_by``), stacked per group where both were asked. Returns the
-    matplotlib figure."""
+    """The bytes delivered (uncompressed: what is billed) over time, a bar per bucket of
+    ``every`` (a day with ``every="1d"``), and by group, the ``top`` groups of ``group_by`` by
+    bytes delivered, the largest on top (a filter or ``field_names`` makes the groups that read
+    the most differ from those that deliver the most). Each axis in the decimal unit that suits
+    its largest bar (kB, MB, GB: the bill's). Returns the matplotlib figure."""
     plt = need("matplotlib.pyplot", "PreviewResult.plot")
     data = result.to_dict()
     breakdown = data["breakdown"]
@@ -114,26 +127,38 @@ def plot(result: PreviewResult, top: int) -> Any:
     panels = [name for name, asked in (("buckets", breakdown["every"]), ("groups", breakdown["group_by"])) if asked]
     fig = plt.figure(figsize=(9, 3.2 * len(panels)))
     axes = fig.subplots(len(panels), 1, squeeze=False)
+    billed = "(uncompressed, as billed)"
     for ax, panel in zip(axes[:, 0], panels):
         cols = columns(data, panel)
         if panel == "buckets":
             timed = [i for i, s in enumerate(cols["start"]) if s is not None]
+            values = [cols["delivered_bytes"][i] for i in timed]
+            unit, scale = decimal_unit(max(values, default=0))
             ax.bar(
                 [cols["start"][i] for i in timed],
-                [cols["delivered_bytes"][i] for i in timed],
+                [v / scale for v in values],
                 width=breakdown["every"] / 86400,
                 align="edge",
                 color="#1565c0",
             )
-            ax.set_title(f"bytes delivered every {_breakdown.interval(breakdown['every'])} ({breakdown['time_field']})")
+            every = _breakdown.interval(breakdown["every"])
+            ax.set_title(f"delivered every {every} of {breakdown['time_field']} {billed}")
+            ax.set_ylabel(f"{unit} delivered")
+            ax.ticklabel_format(axis="y", style="plain", useOffset=False)
             for label in ax.get_xticklabels():
                 label.set_rotation(20)
                 label.set_horizontalalignment("right")
         else:
-            n = min(top, len(cols["group"]))
-            ax.barh(cols["group"][:n][::-1], cols["delivered_bytes"][:n][::-1], color="#1565c0")
-            ax.set_title(f"bytes delivered by {', '.join(breakdown['group_by'])} (top {n})")
-        ax.set_ylabel("bytes" if panel == "buckets" else "")
+            ranked = sorted(range(len(cols["group"])), key=lambda i: -cols["delivered_bytes"][i])
+            shown = ranked[: min(top, len(ranked))]
+            values = [cols["delivered_bytes"][i] for i in shown]
+            unit, scale = decimal_unit(max(values, default=0))
+            ax.barh([str(cols["group"][i]) for i in shown][::-1], [v / scale for v in values][::-1], color="#1565c0")
+            ax.set_title(
+                f"delivered by {', '.join(breakdown['group_by'])}: the top {len(shown)} by bytes delivered {billed}"
+            )
+            ax.set_xlabel(f"{unit} delivered")
+            ax.ticklabel_format(axis="x", style="plain", useOffset=False)
     fig.tight_layout()
     plt.close(fig)
     return fig
@@ -160,10 +185,73 @@ def table_rows(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+# The most rows of each breakdown table the display shows (to_pandas() gives them all).
+_MAX_HTML_ROWS = 50
+
+
+def breakdown_tables(data: Mapping[str, Any], scale: float | None) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The groups and buckets of a preview as tables of text (title, header, rows), as
+    ``escpush logpush preview`` prints them: lines read, kept, delivered, the bytes delivered
+    and, with a projected month (``scale``: the cost's), the GB a month of each row (core's
+    wording)."""
+    from ._escpush import _format_gb
+
+    breakdown = data["breakdown"]
+    if not breakdown:
+        return []
+    out = []
+    for table, asked in (("groups", breakdown["group_by"]), ("buckets", breakdown["every"])):
+        if not asked:
+            continue
+        title = (
+            f"by {', '.join(breakdown['group_by'])}"
+            if table == "groups"
+            else f"every {_breakdown.interval(breakdown['every'])} of {breakdown['time_field']}"
+        )
+        header = ["group" if table == "groups" else "start (UTC)", "lines", "kept", "delivered", "bytes delivered"]
+        if scale is not None:
+            header.append("GB/month")
+        rows = _breakdown.rows(breakdown, table, count_rest=True)
+        if len(rows) > _MAX_HTML_ROWS:
+            title += f" (the first {_MAX_HTML_ROWS:,} of {len(rows):,} rows; to_pandas() for all)"
+            rows = rows[:_MAX_HTML_ROWS]
+        gb = _format_gb([r["delivered_bytes"] * scale / 1e9 for r in rows]) if scale is not None else []
+        cells = []
+        for i, r in enumerate(rows):
+            row = [str(r["label"]), f"{r['lines']:,}", f"{r['matched']:,}", f"{r['delivered']:,}"]
+            row.append(f"{r['delivered_bytes']:,}")
+            if scale is not None:
+                row.append(gb[i])
+            cells.append(row)
+        out.append((title, header, cells))
+    return out
+
+
 def repr_html(result: PreviewResult) -> str:
+    """The notebook display: the counts of ``table_rows``, the month projected by the span of
+    the sample's times and priced by the job's destination (``PreviewResult.cost()``, as
+    ``escpush logpush preview`` prints it), or why it cannot be (no timestamps, no
+    destination: said, never raised), and the breakdown with each row's GB a month."""
+    from . import _display
+    from ._format import plural
+    from .errors import InvalidInput
+
     data = result.to_dict()
-    body = "".join(
-        f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:right'>{html.escape(v)}</td></tr>"
-        for k, v in table_rows(data)
-    )
-    return f"<table><caption>escpush preview</caption>{body}</table>"
+    rows = table_rows(data)
+    scale = None
+    try:
+        cost = result.cost()
+    except InvalidInput as err:
+        rows.append(("a month, projected", f"not projected: {err}"))
+    else:
+        rows.append(("a month, projected", str(cost)))
+        scale = cost.scale
+    body = _display._rows([(k, _display._text(v)) for k, v in rows])
+    th, td = (f'<{tag} style="{_display._INLINE[tag]}{_display._ONE_LINE}">' for tag in ("th", "td"))
+    for caption, header, cells in breakdown_tables(data, scale):
+        head = "".join(f"{th}{_display._text(h)}</th>" for h in header)
+        lines = "".join("<tr>" + "".join(f"{td}{_display._text(c)}</td>" for c in r) + "</tr>" for r in cells)
+        body += f"<div><strong>{_display._text(caption)}</strong></div>"
+        body += f"<table><thead><tr>{head}</tr></thead><tbody>{lines}</tbody></table>"
+    title = f"PreviewResult: {data['delivered']:,} of {plural(data['lines'], 'line')} delivered"
+    return _display._box("preview-result", title, body)

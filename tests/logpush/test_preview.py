@@ -6,6 +6,7 @@ nothing."""
 from __future__ import annotations
 
 import gzip
+import html
 import json
 from pathlib import Path
 
@@ -145,9 +146,73 @@ def test_breakdown_and_views(logs: Path) -> None:
     pytest.importorskip("matplotlib")
     fig = result.plot(top=2)
     assert [ax.get_title() for ax in fig.axes] == [
-        "bytes delivered every 1d (EdgeStartTimestamp)",
-        "bytes delivered by ClientCountry (top 2)",
+        "delivered every 1d of EdgeStartTimestamp (uncompressed, as billed)",
+        "delivered by ClientCountry: the top 2 by bytes delivered (uncompressed, as billed)",
     ]
+
+
+def test_the_display_shows_the_month_or_why_it_cannot(logs: Path, tmp_path: Path) -> None:
+    """The notebook display is a table as the other displays are (left-aligned, scoped
+    class), with the month projected by the sample's span and priced by the job's destination,
+    as `escpush logpush preview` prints it, and its breakdown with each row's GB a month; a
+    preview that cannot be projected says why, and does not fail."""
+    result = preview_job(JOB, logs, group_by="ClientCountry", every="1d")
+    page = result._repr_html_()
+    assert page.startswith('<div class="escpush escpush-preview-result">')
+    assert "text-align:left" in page
+    cost = result.cost()
+    assert "a month, projected" in page and html.escape(str(cost)) in page
+    assert "GB/month" in page and "by ClientCountry" in page and "every 1d of EdgeStartTimestamp" in page
+    cell = '<td style="text-align:left;vertical-align:top;padding:.1em 1em .1em 0;white-space:nowrap;">'
+    for g in result.to_dict()["breakdown"]["groups"]:
+        assert f"{cell}{g['label']}</td>" in page
+    # No destination: the class is unknown; no timestamps: no span. Said, not raised.
+    no_destination = {k: v for k, v in JOB.items() if k != "destination_conf"}
+    page = preview_job(no_destination, logs)._repr_html_()
+    assert "not projected: " in page and "destination_class" in page
+    untimed = tmp_path / "untimed.log"
+    untimed.write_text('{"RayID":"a","EdgeResponseStatus":500}\n{"RayID":"b","EdgeResponseStatus":503}\n')
+    page = preview_job(JOB, untimed)._repr_html_()
+    assert "not projected: " in page and "timestamp" in page
+    # A value from the logs is shown, never interpreted.
+    odd = tmp_path / "odd.log"
+    odd.write_text(json.dumps({"RayID": "x", "ClientCountry": "<b>x</b>", "EdgeResponseStatus": 500}) + "\n")
+    page = preview_job(JOB, odd, group_by="ClientCountry")._repr_html_()
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_the_plot_ranks_groups_by_bytes_delivered_in_decimal_units(tmp_path: Path) -> None:
+    """Groups ranked by what they deliver (what is billed), not by the lines read; the axes in
+    the bill's decimal units (10^9 bytes a GB), never a bare exponent."""
+    pytest.importorskip("matplotlib")
+    lines = []
+    for i in range(300):
+        # `de` has the most lines but its records are short; `us` has fewer, longer ones.
+        country, path = ("de", "/") if i % 3 else ("us", "/" + "p" * 5000)
+        lines.append(
+            json.dumps(
+                {
+                    "RayID": f"r{i}",
+                    "ClientCountry": country,
+                    "ClientRequestPath": path,
+                    "EdgeResponseStatus": 500,
+                    "EdgeStartTimestamp": (START + i) * 10**9,
+                }
+            )
+        )
+    sample = tmp_path / "s.log"
+    sample.write_text("\n".join(lines) + "\n")
+    job = {**JOB, "output_options": {"field_names": ["RayID", "ClientRequestPath"]}}
+    result = preview_job(job, sample, group_by="ClientCountry", every="1h")
+    fig = result.plot(top=1)
+    by_time, by_group = fig.axes
+    assert [t.get_text() for t in by_group.get_yticklabels()] == ["us"]
+    assert by_group.get_xlabel() == "kB delivered" and by_time.get_ylabel() == "kB delivered"
+    fig.canvas.draw()
+    assert not by_group.xaxis.get_offset_text().get_text()
+    assert not by_time.yaxis.get_offset_text().get_text()
+    fig2 = preview_job(job, sample, group_by="ClientCountry").plot(top=2)
+    assert [t.get_text() for t in fig2.axes[0].get_yticklabels()] == ["de", "us"]  # the largest on top
 
 
 def test_a_scans_breakdown_keeps_its_shape(logs: Path) -> None:

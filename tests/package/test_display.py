@@ -492,3 +492,26 @@ def test_alignment_is_inline_so_that_jupyterlab_styles_cannot_override_it(tmp_pa
                 if tag != "table":
                     assert "text-align:left" in (attrs.get("style") or "")
     assert seen == {"table", "td", "th", "pre"}
+
+
+def test_dollars_in_a_display_are_never_typeset_as_mathematics(tmp_path: Path) -> None:
+    """JupyterLab (MathJax 3) and the classic notebook (MathJax 2) typeset the text of HTML
+    outputs between two `$`: a cost, "$0.10 (external, $0.10 per GB", showed as italic
+    mathematics in JupyterLab. Every display's content sits inside an element of both
+    MathJax's ignore classes; the outer element keeps its class alone (notebooks and
+    tests find a display by it)."""
+    logs = tmp_path / "logs.ndjson"
+    logs.write_text('{"EdgeResponseStatus": 503, "ClientRequestPath": "/$a/$b", "EdgeStartTimestamp": 1795305630}\n')
+    job = {"dataset": "http_requests", "destination_conf": S3, "output_options": {"field_names": ["ClientRequestPath"]}}
+    shown = [
+        escpush.preview_job(job, logs, group_by="ClientRequestPath")._repr_html_(),
+        (field("ClientRequestPath") == "/$a/$b").scan(logs, group_by="ClientRequestPath")._repr_html_(),
+        (field("ClientRequestPath") == "/$a/$b")._repr_html_(),
+        escpush.Job({"id": 1, "filter": '{"where":{"key":"A","operator":"eq","value":"$1$"}}'})._repr_html_(),
+    ]
+    for markup in shown:
+        outer, _, rest = markup.partition(">")
+        assert outer.startswith('<div class="escpush escpush-') and outer.endswith('"'), outer
+        assert "$" in rest
+        ignored = rest.index('<div class="tex2jax_ignore mathjax_ignore">')
+        assert "$" not in rest[:ignored], markup

@@ -125,3 +125,8 @@ def test_every_cell_runs(path: Path, kernel_dir: Path, tmp_path: Path, monkeypat
     if path.stem.startswith("04_"):
         assert 'class="escpush escpush-esc-assessment"' in html
         assert len(outputs(nb, "image/png")) == 1, "result.plot() was drawn, once"
+    if path.stem.startswith("06_"):
+        # The previews show their month (priced, never typeset as mathematics), and their plots.
+        assert 'class="escpush escpush-preview-result"' in html
+        assert "a month, projected" in html and 'class="tex2jax_ignore mathjax_ignore"' in html
+        assert len(outputs(nb, "image/png")) == 2, "both plots were drawn"
