@@ -189,11 +189,14 @@ def table_rows(data: Mapping[str, Any]) -> list[tuple[str, str]]:
 _MAX_HTML_ROWS = 50
 
 
-def breakdown_tables(data: Mapping[str, Any], scale: float | None) -> list[tuple[str, list[str], list[list[str]]]]:
+def breakdown_tables(
+    data: Mapping[str, Any], scale: float | None, more: str = "to_pandas() for all"
+) -> list[tuple[str, list[str], list[list[str]]]]:
     """The groups and buckets of a preview as tables of text (title, header, rows), as
     ``escpush logpush preview`` prints them: lines read, kept, delivered, the bytes delivered
     and, with a projected month (``scale``: the cost's), the GB a month of each row (core's
-    wording)."""
+    wording); past ``_MAX_HTML_ROWS`` rows the title says how many and where the rest are
+    (``more``)."""
     from ._escpush import _format_gb
 
     breakdown = data["breakdown"]
@@ -213,7 +216,7 @@ def breakdown_tables(data: Mapping[str, Any], scale: float | None) -> list[tuple
             header.append("GB/month")
         rows = _breakdown.rows(breakdown, table, count_rest=True)
         if len(rows) > _MAX_HTML_ROWS:
-            title += f" (the first {_MAX_HTML_ROWS:,} of {len(rows):,} rows; to_pandas() for all)"
+            title += f" (the first {_MAX_HTML_ROWS:,} of {len(rows):,} rows; {more})"
             rows = rows[:_MAX_HTML_ROWS]
         gb = _format_gb([r["delivered_bytes"] * scale / 1e9 for r in rows]) if scale is not None else []
         cells = []

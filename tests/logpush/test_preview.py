@@ -169,7 +169,7 @@ def test_the_display_shows_the_month_or_why_it_cannot(logs: Path, tmp_path: Path
     # No destination: the class is unknown; no timestamps: no span. Said, not raised.
     no_destination = {k: v for k, v in JOB.items() if k != "destination_conf"}
     page = preview_job(no_destination, logs)._repr_html_()
-    assert "not projected: " in page and "destination_class" in page
+    assert "not projected: " in page and "destination class" in page
     untimed = tmp_path / "untimed.log"
     untimed.write_text('{"RayID":"a","EdgeResponseStatus":500}\n{"RayID":"b","EdgeResponseStatus":503}\n')
     page = preview_job(JOB, untimed)._repr_html_()
@@ -307,6 +307,12 @@ def test_cli_one_command_gives_the_month_and_the_dollars(cli: Cli, logs: Path, t
     assert nowhere.code != EXIT_OK and "give a destination class" in nowhere.err, nowhere.err
     assert cli("logpush", "preview", "--dataset", "http_requests", "--output-options", '{"field_names": ["RayID"]}',
                "--sample", str(logs), "--scale", "2", "--destination-class", "external").code == EXIT_OK  # fmt: skip
+    # A destination given as an option is the job's: its class prices it (R2: internal).
+    given = cli("logpush", "preview", "--dataset", "http_requests", "--output-options", '{"field_names": ["RayID"]}',
+                "--destination-conf", JOB["destination_conf"], "--sample", str(logs), "--json")  # fmt: skip
+    assert given.code == EXIT_OK, given.err
+    assert given.json()["cost"]["destination_class"] == "internal"
+    assert "secret-access-key=S" not in given.out
 
 
 def test_cli_job_id_from_the_api(cli: Cli, api: Emulator, logs: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ._common import EXIT_OK, CliError, command, emit, filter_text, integer, scope, strict_json
+from ._common import EXIT_OK, CliError, command, emit, integer, scope, strict_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,15 +86,11 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
 
 def _job(args: argparse.Namespace) -> dict[str, Any]:
     """The job given by --jobs/--name and the job options (the options replace the file's)."""
-    from .logpush import _extra_fields, _jobs_document
+    from .logpush import _given_fields, _jobs_document
 
-    fields = _extra_fields(args)
+    fields = _given_fields(args)
     if args.dataset is not None:
         fields["dataset"] = args.dataset
-    if args.filter is not None:
-        fields["filter"] = filter_text(args.filter)
-    if args.logpull_options is not None:
-        fields["logpull_options"] = args.logpull_options
     if args.jobs is None:
         if fields.get("dataset") is None:
             raise CliError("name the job: --job-id, --jobs FILE --name NAME, or its options (--dataset, ...)")
@@ -130,49 +126,16 @@ def text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# The most group or bucket rows a table prints (--json gives them all).
-_MAX_ROWS = 20
-
-
 def _breakdown_lines(data: dict[str, Any]) -> list[str]:
-    """The groups and buckets of ``--group-by`` / ``--every``: lines read, kept, delivered,
-    the bytes delivered and, with a projected month, the GB a month of each row."""
-    from .. import _breakdown
-    from .._escpush import _format_gb
+    """The groups and buckets of ``--group-by`` / ``--every``, as the notebook shows them
+    (``_preview_views.breakdown_tables``), in columns."""
+    from .._preview_views import breakdown_tables
 
-    breakdown = data["breakdown"]
-    if not breakdown:
-        return []
     scale = data["cost"]["scale"] if "cost" in data else None
     out: list[str] = []
-    for table, asked in (("groups", breakdown["group_by"]), ("buckets", breakdown["every"])):
-        if not asked:
-            continue
-        title = (
-            f"by {', '.join(breakdown['group_by'])}"
-            if table == "groups"
-            else f"every {_breakdown.interval(breakdown['every'])} of {breakdown['time_field']}"
-        )
-        header = ["group" if table == "groups" else "start (UTC)", "lines", "kept", "delivered", "bytes delivered"]
-        if scale is not None:
-            header.append("GB/month")
-        rows = _breakdown.rows(breakdown, table, count_rest=True)
-        shown = rows[:_MAX_ROWS]
-        # The GB a month of each row: its bytes scaled as the cost's projection scaled the sample's.
-        gb = _format_gb([r["delivered_bytes"] * scale / 1e9 for r in shown]) if scale is not None else []
-        cells = []
-        for i, r in enumerate(shown):
-            row = [str(r["label"]), f"{r['lines']:,}", f"{r['matched']:,}", f"{r['delivered']:,}"]
-            row.append(f"{r['delivered_bytes']:,}")
-            if scale is not None:
-                row.append(gb[i])
-            cells.append(row)
+    for title, header, cells in breakdown_tables(data, scale, more="--json for all"):
         widths = [max(len(c[i]) for c in [header, *cells]) for i in range(len(header))]
-        out += [
-            "",
-            title
-            + (f" (the first {_MAX_ROWS:,} of {len(rows):,} rows; --json for all)" if len(rows) > _MAX_ROWS else ""),
-        ]
+        out += ["", title]
         for row in [header, *cells]:
             out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
     return out
