@@ -391,9 +391,9 @@ class PreviewResult:
     ) -> Cost:
         """What the job would cost a month, projected from this preview: by the span of the
         sample's times (refused when it has none), or the requests a day its lines stand
-        for, or a scale; priced by the job's destination class (``destination_class`` for a
-        job without a destination); the account's allowance shown, and subtracted only when
-        asked."""
+        for, or a scale; priced at ``destination_class`` when given (a job without a
+        destination; "what if it went to R2"), else at its destination's class; the
+        account's allowance shown, and subtracted only when asked."""
     @property
     def summary(self) -> str: ...
     @property
@@ -595,8 +595,8 @@ def project_cost(
     """A job's month and its cost from a sample: the uncompressed bytes the job delivers for
     it, made a month by the ``span_seconds`` its timestamps cover, or by ``requests_per_day``
     (the sample's ``lines_read`` stand for that many requests a day), or by a plain ``scale``.
-    The destination's class is read from ``destination_conf`` (or given as
-    ``destination_class``); ``workers_trace_events`` is priced per request
+    Priced at ``destination_class`` when given, else at the class ``destination_conf``
+    reads (one of them is needed); ``workers_trace_events`` is priced per request
     (``delivered_records``)."""
 
 def account_cost(costs: Iterable[Cost], *, subtract_allowance: bool = True, pricing: Pricing | None = None) -> Cost:

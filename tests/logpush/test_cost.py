@@ -144,7 +144,6 @@ def test_workers_trace_events_is_priced_per_request() -> None:
         ({"scale": 1, "dataset": "workers_trace_events"}, "invalid delivered_records"),
         ({"scale": 1, "dataset": "http_request"}, "did you mean `http_requests`"),
         ({"scale": 1, "destination_conf": None}, "billing class is unknown"),
-        ({"scale": 1, "destination_class": "internal"}, "contradicts it"),
         ({"scale": 1, "destination_conf": None, "destination_class": "pipelines"}, "neither"),
         ({"scale": 1, "destination_conf": f"ftp://h/x?password={SECRET}"}, "not a destination scheme"),
         ({"scale": 1, "lines_read": -1}, "invalid lines_read"),
@@ -157,9 +156,11 @@ def test_every_refusal_names_what_is_wrong(kwargs: dict[str, object], words: str
     assert SECRET not in str(raised.value)
 
 
-def test_a_destination_class_may_agree_with_the_conf_or_stand_for_none() -> None:
+def test_a_destination_class_prices_as_it_says_or_stands_for_none() -> None:
     agreed = project_cost(GB, dataset="http_requests", destination_conf=S3, destination_class="external", scale=1)
     assert agreed.destination_class == "external"
+    what_if = project_cost(GB, dataset="http_requests", destination_conf=S3, destination_class="internal", scale=1)
+    assert what_if.destination_class == "internal" and what_if.rate == 0.03
     given = project_cost(GB, dataset="http_requests", destination_class="internal", scale=1)
     assert given.rate == 0.03
     # Workers are priced per request: no class is needed.
@@ -249,8 +250,7 @@ def test_the_cost_options_of_a_command_that_measures_a_sample(tmp_path: Path) ->
     assert cost("--subtract-allowance").dollars_per_month == 0.0
     assert cost("--scale", "10").gb_per_month == pytest.approx(preview.delivered_bytes * 10 / 1e9)
     assert cost("--requests-per-day", "2000").scale == 30_000.0  # 2,000 a day x 30 days / 2 lines
-    with pytest.raises(InvalidInput, match="contradicts it"):
-        cost("--destination-class", "internal")  # the job's destination_conf says external
+    assert cost("--destination-class", "internal").rate == 0.03  # what if the S3 job went to R2
     assert cost("--override", "external_rate=0.5").dollars_per_month == pytest.approx(month / 1e9 * 0.5)
     assert not asked_for_cost(parser.parse_args([]))
     assert asked_for_cost(parser.parse_args(["--scale", "2"]))

@@ -307,9 +307,9 @@ impl PyPreviewResult {
 
     /// What the job would cost a month, projected from this preview (core's
     /// `Pricing::project_cost`): by the span of the sample's times, or the requests a day it
-    /// stands for, or a scale; priced by the job's destination class (or `destination_class`
-    /// for a job without a destination), the account's allowance shown and subtracted only
-    /// when asked.
+    /// stands for, or a scale; priced at `destination_class` when given, else at the class
+    /// of the job's destination (core's `billing_of`); the account's allowance shown and
+    /// subtracted only when asked.
     #[pyo3(signature = (*, requests_per_day=None, scale=None, destination_class=None, subtract_allowance=false, pricing=None))]
     fn cost(
         &self,

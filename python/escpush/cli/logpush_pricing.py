@@ -80,7 +80,8 @@ def add_cost_options(parser: argparse.ArgumentParser) -> None:
     cost.add_argument(
         "--destination-class",
         choices=("internal", "external"),
-        help="the destination's class on the bill, when its destination_conf does not say (Pipelines is internal)",
+        help="price at this class (default: the one the job's destination_conf says; Pipelines, which has no "
+        "documented destination_conf, is internal)",
     )
     cost.add_argument(
         "--subtract-allowance",

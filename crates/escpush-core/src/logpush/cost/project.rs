@@ -11,30 +11,21 @@ use super::pricing::{Component, Money, Pricing, Unit, BYTES_PER_GB, DAYS_PER_MON
 /// The dataset priced per request (pricing.mdx, "Workers Logpush").
 pub const PER_REQUEST_DATASET: &str = "workers_trace_events";
 
-/// The class a job is priced at: the one its `destination_conf` reads (`read`, by
-/// [`Billing::of`]); the caller's (`given`) only where none is read (a job sketched without
-/// a destination; Pipelines, whose `destination_conf` form is not documented). Both, and
-/// different: refused. For [`PER_REQUEST_DATASET`], priced per request whatever its
-/// destination, the class does not matter (`External` when neither says one).
+/// The class a job is priced at: the caller's (`given`: a job sketched without a destination;
+/// Pipelines, whose `destination_conf` form is not documented; or "what if it went to R2")
+/// when given, else the one its `destination_conf` reads (`read`, by [`Billing::of`]). For
+/// [`PER_REQUEST_DATASET`], priced per request whatever its destination, the class does not
+/// matter (`External` when neither says one).
 ///
 /// ```
 /// use escpush_core::{billing_of, Billing};
-/// assert_eq!(billing_of(Some(Billing::Internal), None, "http_requests").unwrap(), Billing::Internal);
-/// assert_eq!(billing_of(None, Some(Billing::Internal), "http_requests").unwrap(), Billing::Internal);
+/// assert_eq!(billing_of(Some(Billing::External), None, "http_requests").unwrap(), Billing::External);
+/// assert_eq!(billing_of(Some(Billing::External), Some(Billing::Internal), "http_requests").unwrap(), Billing::Internal);
 /// assert!(billing_of(None, None, "http_requests").is_err());
-/// assert!(billing_of(Some(Billing::External), Some(Billing::Internal), "http_requests").is_err());
+/// assert!(billing_of(None, None, "workers_trace_events").is_ok());
 /// ```
 pub fn billing_of(read: Option<Billing>, given: Option<Billing>, dataset: &str) -> Result<Billing, Error> {
-    match (read, given) {
-        (Some(read), Some(given)) if read != given => Err(Error::InvalidInput {
-            what: "destination class",
-            message: format!(
-                "the destination_conf is {} (its scheme says so); a destination class of {} contradicts it: \
-                 leave it out",
-                read.as_str(),
-                given.as_str()
-            ),
-        }),
+    match (given, read) {
         (Some(class), _) | (None, Some(class)) => Ok(class),
         (None, None) if dataset == PER_REQUEST_DATASET => Ok(Billing::External),
         (None, None) => Err(Error::InvalidInput {
