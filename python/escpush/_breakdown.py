@@ -117,3 +117,33 @@ def tables(data: Mapping[str, Any], also: Sequence[tuple[int, int]] = ()) -> tup
         ]
 
     return [(title, header, [cells(r) for r in listed_rows]) for title, header, listed_rows in made], extra
+
+
+def columns(breakdown: Mapping[str, Any] | None, table: str, counts: Sequence[str], what: str) -> dict[str, list[Any]]:
+    """The columns of the ``groups`` or ``buckets`` table of a breakdown (a scan's or a
+    preview's, ``what`` naming it in errors): for groups a ``group`` label and a column per
+    grouped field, for buckets the ``bucket`` label and ``start`` and ``end`` as UTC datetimes
+    (None on the rows with no time); then each of ``counts``. The rows are :func:`rows`'."""
+    import datetime
+
+    if breakdown is None or (table == "groups" and not breakdown["group_by"]):
+        raise ValueError(f"this {what} has no {table}: {what} with {'group_by' if table == 'groups' else 'every'}=")
+    if table == "buckets" and breakdown["every"] is None:
+        raise ValueError(f"this {what} has no buckets: {what} with every=")
+    listed = rows(breakdown, table)
+    if table == "groups":
+        out: dict[str, list[Any]] = {"group": [r["label"] for r in listed]}
+        for name in breakdown["group_by"]:
+            out[name] = [r["key"].get(name) for r in listed]
+    else:
+
+        def when(text: str | None) -> datetime.datetime | None:
+            if text is None:
+                return None
+            return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+
+        out = {"bucket": [r["label"] for r in listed], "start": [when(r["start"]) for r in listed]}
+        out["end"] = [when(r["end"]) for r in listed]
+    for name in counts:
+        out[name] = [r[name] for r in listed]
+    return out

@@ -54,8 +54,6 @@ def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
     grouped field, ``group``, and the counts: lines read, kept by the filter as ``matched``,
     ``delivered`` records and their ``delivered_bytes``) or ``buckets`` (with ``every``:
     ``start``, ``end`` and the counts)."""
-    import datetime
-
     if table not in TABLES:
         raise ValueError(f"table is one of {', '.join(TABLES)}, not {table!r}")
     if table == "inputs":
@@ -64,28 +62,7 @@ def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
         out["first_time"] = [_when(t) for t in out["first_time"]]
         out["last_time"] = [_when(t) for t in out["last_time"]]
         return out
-    breakdown = data["breakdown"]
-    if breakdown is None or (table == "groups" and not breakdown["group_by"]):
-        raise ValueError(f"this preview has no {table}: preview with {'group_by' if table == 'groups' else 'every'}=")
-    if table == "buckets" and breakdown["every"] is None:
-        raise ValueError("this preview has no buckets: preview with every=")
-    rows = _breakdown.rows(breakdown, table)
-    if table == "groups":
-        cols: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
-        for name in breakdown["group_by"]:
-            cols[name] = [r["key"].get(name) for r in rows]
-    else:
-
-        def when(text: str | None) -> datetime.datetime | None:
-            if text is None:
-                return None
-            return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-
-        cols = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
-        cols["end"] = [when(r["end"]) for r in rows]
-    for name in _ROW_COUNTS:
-        cols[name] = [r[name] for r in rows]
-    return cols
+    return _breakdown.columns(data["breakdown"], table, _ROW_COUNTS, "preview")
 
 
 def to_pandas(result: PreviewResult, table: str) -> Any:

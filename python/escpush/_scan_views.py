@@ -31,8 +31,6 @@ def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
     that could not be read, and those of the buckets past the first 100,000, as rows with no
     start, labelled ``no time``, ``unreadable time`` and ``other buckets``) or ``inputs``. The
     rows are ``_breakdown.rows``', the ones the text tables show."""
-    import datetime
-
     breakdown = data["breakdown"]
     if table not in TABLES:
         raise ValueError(f"table is one of {', '.join(TABLES)}, not {table!r}")
@@ -40,27 +38,9 @@ def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
         rows = [dict(r) for r in data["per_input"]]
         names = ["source", "total", "matched", "malformed", "bytes", "matched_bytes", "line_share", "byte_share"]
         return {name: [r[name] for r in rows] for name in names}
-    if breakdown is None or (table == "groups" and not breakdown["group_by"]):
-        raise ValueError(f"this scan has no {table}: scan with {'group_by' if table == 'groups' else 'every'}=")
-    if table == "buckets" and breakdown["every"] is None:
-        raise ValueError("this scan has no buckets: scan with every=")
     read = data["total"] - data["malformed"]
+    out = _breakdown.columns(breakdown, table, _COUNTS, "scan")
     rows = _breakdown.rows(breakdown, table)
-    if table == "groups":
-        out: dict[str, list[Any]] = {"group": [r["label"] for r in rows]}
-        for name in breakdown["group_by"]:
-            out[name] = [r["key"].get(name) for r in rows]
-    else:
-
-        def when(text: str | None) -> datetime.datetime | None:
-            if text is None:
-                return None
-            return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-
-        out = {"bucket": [r["label"] for r in rows], "start": [when(r["start"]) for r in rows]}
-        out["end"] = [when(r["end"]) for r in rows]
-    for name in _COUNTS:
-        out[name] = [r[name] for r in rows]
     out["share"] = [r["lines"] / read if read else None for r in rows]
     return out
 
