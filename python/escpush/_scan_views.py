@@ -40,8 +40,7 @@ def columns(data: Mapping[str, Any], table: str) -> dict[str, list[Any]]:
         return {name: [r[name] for r in rows] for name in names}
     read = data["total"] - data["malformed"]
     out = _breakdown.columns(breakdown, table, _COUNTS, "scan")
-    rows = _breakdown.rows(breakdown, table)
-    out["share"] = [r["lines"] / read if read else None for r in rows]
+    out["share"] = [lines / read if read else None for lines in out["lines"]]
     return out
 
 
