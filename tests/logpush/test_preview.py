@@ -344,3 +344,31 @@ def test_cli_writes_the_batches_to_stdout(tmp_path: Path) -> None:
     zipped = subprocess.run([sys.executable, "-m", "escpush", *argv, "--json"], capture_output=True, check=True)
     assert gzip.decompress(zipped.stdout) == expected_records(http_lines(40))
     assert json.loads(zipped.stderr)["compressed_bytes"] == len(zipped.stdout)
+
+
+def test_cli_json_preview_imports_only_what_it_prints(logs: Path, tmp_path: Path) -> None:
+    """`--count --json` is the benchmark's preview (issue 35, at most 25% more CPU than a scan):
+    its start-up imports neither the text table's views (nor the modules they pull in) nor
+    `secrets`, which only a result holding an infinity needs; the text run still has its table."""
+    import subprocess
+    import sys
+
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps({"jobs": [JOB]}))
+    argv = ["logpush", "preview", "--jobs", str(jobs), "--name", "errors", "--sample", str(logs), "--count"]
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['escpush', *sys.argv[1:]]\n"
+        "try:\n"
+        "    runpy.run_module('escpush', run_name='__main__')\n"
+        "finally:\n"
+        "    print(sorted(m for m in ('escpush._preview_views', 'secrets') if m in sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, *argv, "--json"], capture_output=True, text=True)
+    assert done.returncode == EXIT_OK, done.stderr
+    assert json.loads(done.stdout)["kept"] > 0
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+    shown = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True)
+    assert shown.returncode == EXIT_OK, shown.stderr
+    assert "bytes delivered" in shown.stdout
+    assert "escpush._preview_views" in shown.stderr.strip().splitlines()[-1]

@@ -562,12 +562,13 @@ def strict_json(data: object) -> str:
     same as the string ``"Infinity"``. A NaN, which no JSON log holds, is written ``null``."""
     import json
     import math
-    import secrets
 
     try:
         return json.dumps(data, indent=2, allow_nan=False)
     except ValueError:
         pass
+    import secrets  # only for an infinity: importing it cost each command more than its dump
+
     # Each infinity stands in as a string no value holds, then becomes the number.
     text = json.dumps(data, indent=2, allow_nan=True)
     mark = "escpush-infinity-" + secrets.token_hex(16)

@@ -188,5 +188,6 @@ def run_preview(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         print(strict_json(data) if args.json else text(data), file=sys.stderr)
         return EXIT_OK
-    emit(args, data, text(data))
+    # The text only when it is printed: its views are imported for it (--json skips them).
+    emit(args, data, "" if args.json else text(data))
     return EXIT_OK

@@ -57,8 +57,48 @@ impl Rules {
     }
 
     /// A time in `format`: an integer, or RFC 3339 text, which holds nothing either type
-    /// quotes, in double quotes.
+    /// quotes, in double quotes. The digits are written by hand (a preview writes two times
+    /// a record); [`Rules::write_time_fmt`] is the same text through `write!`, for the years
+    /// RFC 3339 cannot hold in four digits and as the tests' reference.
     fn write_time(format: TimestampFormat, seconds: i64, nanos: u32, out: &mut Vec<u8>) {
+        let ((y, m, d), (hh, mm, ss)) = civil_from_unix(seconds);
+        if !(0..=9999).contains(&y) || nanos >= 1_000_000_000 {
+            return Rules::write_time_fmt(format, seconds, nanos, out);
+        }
+        let fraction = match format {
+            TimestampFormat::UnixNano => {
+                return push_int(i128::from(seconds) * 1_000_000_000 + i128::from(nanos), out);
+            }
+            TimestampFormat::Unix => return push_int(i128::from(seconds), out),
+            TimestampFormat::Rfc3339 => None,
+            TimestampFormat::Rfc3339Ms => Some((nanos / 1_000_000, 3)),
+            TimestampFormat::Rfc3339Ns => Some((nanos, 9)),
+        };
+        // Every part is within its width here: the year in 0..=9999, the rest by the calendar.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let part = |n: i64| n as u32;
+        out.push(b'"');
+        push_digits(part(y), 4, out);
+        out.push(b'-');
+        push_digits(part(m), 2, out);
+        out.push(b'-');
+        push_digits(part(d), 2, out);
+        out.push(b'T');
+        push_digits(part(hh), 2, out);
+        out.push(b':');
+        push_digits(part(mm), 2, out);
+        out.push(b':');
+        push_digits(part(ss), 2, out);
+        if let Some((n, width)) = fraction {
+            out.push(b'.');
+            push_digits(n, width, out);
+        }
+        out.extend_from_slice(b"Z\"");
+    }
+
+    /// [`Rules::write_time`] through `write!`: every year (`{y:04}` of a year before 0 or
+    /// after 9999 is what Rust prints).
+    fn write_time_fmt(format: TimestampFormat, seconds: i64, nanos: u32, out: &mut Vec<u8>) {
         let ((y, m, d), (hh, mm, ss)) = civil_from_unix(seconds);
         let _ = match format {
             TimestampFormat::UnixNano => write!(out, "{}", i128::from(seconds) * 1_000_000_000 + i128::from(nanos)),
@@ -72,6 +112,40 @@ impl Rules {
             TimestampFormat::Rfc3339Ns => write!(out, "\"{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{nanos:09}Z\""),
         };
     }
+}
+
+/// `n` in decimal, zero-padded to `width` digits (`n` has at most `width` digits).
+#[inline]
+fn push_digits(mut n: u32, width: usize, out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + width, b'0');
+    for at in out[start..].iter_mut().rev() {
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (n % 10) as u8;
+        *at = b'0' + digit;
+        n /= 10;
+    }
+}
+
+/// `n` in decimal, as `{n}` writes it.
+fn push_int(n: i128, out: &mut Vec<u8>) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (rest % 10) as u8;
+        digits[at] = b'0' + digit;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Makes `out[start..]` a string in place (no allocation): in double quotes, each byte that
@@ -222,6 +296,55 @@ mod tests {
         }
         .write(LineValue::Object(br#"{"k" : "v"}"#), None, &mut out);
         assert_eq!(out, br#""{\"k\":\"v\"}""#);
+    }
+
+    /// The digits written by hand are `write!`'s, byte for byte: every format, across the
+    /// calendar's edges (leap days, centuries, the epoch, years 0 and 9999 and beyond), and
+    /// fractions of every width.
+    #[test]
+    fn hand_written_times_are_write_fmt() {
+        const FORMATS: [TimestampFormat; 5] = [
+            TimestampFormat::UnixNano,
+            TimestampFormat::Unix,
+            TimestampFormat::Rfc3339,
+            TimestampFormat::Rfc3339Ms,
+            TimestampFormat::Rfc3339Ns,
+        ];
+        let mut seconds: Vec<i64> = vec![
+            0,
+            -1,
+            1,
+            86_399,
+            86_400,
+            951_782_400,     // 2000-02-29
+            4_107_542_399,   // 2100-02-28T23:59:59
+            -62_167_219_200, // 0000-01-01
+            -62_167_219_201, // -0001-12-31T23:59:59
+            253_402_300_799, // 9999-12-31T23:59:59
+            253_402_300_800, // 10000-01-01
+            i64::MAX / 1_000_000_000,
+            i64::MIN / 1_000_000_000,
+        ];
+        // A walk over four centuries in steps that reach every hour, minute and second.
+        let mut s = -62_167_219_200i64;
+        while s < 253_402_300_800 {
+            seconds.push(s);
+            s += 7_919_993;
+        }
+        for &second in &seconds {
+            for nanos in [0, 1, 9, 999_999, 1_000_000, 123_456_789, 999_999_999] {
+                for format in FORMATS {
+                    let (mut fast, mut reference) = (Vec::new(), Vec::new());
+                    Rules::write_time(format, second, nanos, &mut fast);
+                    Rules::write_time_fmt(format, second, nanos, &mut reference);
+                    assert_eq!(
+                        String::from_utf8(fast).unwrap(),
+                        String::from_utf8(reference).unwrap(),
+                        "{second} s {nanos} ns as {format:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
