@@ -36,9 +36,22 @@ if TYPE_CHECKING:
     from ._common import Commands
 
 
-def add(commands: Commands, summary: str) -> None:
-    from .._escpush import _MAX_SCAN_THREADS  # escpush-scan's
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """``--strict`` and ``--threads``, as every command that runs the scan's readers takes them
+    (``filter scan``, ``logpush preview``)."""
+    from .._escpush import _MAX_SCAN_THREADS
 
+    parser.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
+    parser.add_argument(
+        "--threads",
+        type=integer(0, _MAX_SCAN_THREADS),
+        default=None,
+        metavar="N",
+        help="worker threads (default or 0: one per core)",
+    )
+
+
+def add(commands: Commands, summary: str) -> None:
     flt = group(
         commands,
         "filter",
@@ -171,14 +184,7 @@ def add(commands: Commands, summary: str) -> None:
     scan.add_argument("--until", metavar="TIME", help="only log-push files whose time range starts before TIME")
     scan.add_argument("--per-file", action="store_true", help="also print the counts of every input")
     scan.add_argument("--dataset", metavar="NAME", help="check the filter against a dataset first")
-    scan.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
-    scan.add_argument(
-        "--threads",
-        type=integer(0, _MAX_SCAN_THREADS),
-        default=None,
-        metavar="N",
-        help="worker threads (default or 0: one per core)",
-    )
+    add_run_options(scan)
     scan.add_argument(
         "--group-by",
         action="append",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
-    from .._escpush import _MAX_SCAN_THREADS
+    from .filter import add_run_options
     from .logpush import _job_options
     from .logpush_pricing import add_cost_options
     from .logpush_terraform import add_scope_expression
@@ -73,14 +73,7 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
         "--group-by", action="append", metavar="FIELD", help="also count by the values of FIELD (repeat for several)"
     )
     preview.add_argument("--every", metavar="INTERVAL", help="also count by time buckets (30s, 15m, 1h, 1d)")
-    preview.add_argument("--strict", action="store_true", help="stop with an error at the first malformed line")
-    preview.add_argument(
-        "--threads",
-        type=integer(0, _MAX_SCAN_THREADS),
-        default=None,
-        metavar="N",
-        help="worker threads (0: one per core)",
-    )
+    add_run_options(preview)
     add_cost_options(preview)
 
 
