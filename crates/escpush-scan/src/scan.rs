@@ -133,11 +133,7 @@ impl<'a> Scanner<'a> {
     /// the fields grouped by and the time field are read by the walk that evaluates the line.
     #[must_use]
     pub fn breakdown(mut self, breakdown: Breakdown) -> Self {
-        let observed = if breakdown.is_empty() {
-            Vec::new()
-        } else {
-            breakdown.observed()
-        };
+        let observed = breakdown.observed();
         self.filter = match &self.source {
             Some(source) if observed.is_empty() => source.compile(),
             Some(source) => CompiledFilter::with_observed(source, &observed),
