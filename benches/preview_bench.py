@@ -63,8 +63,15 @@ def main() -> None:
     if not scan_bench.SHARED.exists():
         print(f"skipped: {scan_bench.SHARED} is missing (the log generator)")
         return
+    import compileall
+
     import escpush
 
+    # The package's modules compiled once, as `pip install` compiles a wheel's: each run below
+    # is a new process, and without a byte-code cache (PYTHONDONTWRITEBYTECODE, or a
+    # read-only checkout) each would compile the command line's modules again, more of them
+    # for a preview than for a scan.
+    compileall.compile_dir(Path(escpush.__file__).parent, quiet=1)
     lines = int(os.environ.get("ESCPUSH_BENCH_LINES", "1000000"))
     reps = int(os.environ.get("REPS", "3"))
     logs = scan_bench.logs(lines)

@@ -75,7 +75,7 @@ pub use equiv::Counterexample;
 pub use error::Error;
 pub use eval::{eval_condition, FieldValue, Record};
 pub use json::{json_kind, Json, JsonError, JsonErrorKind};
-pub use line::{is_blank, CompiledFilter, GroupValue, LineValue, Malformation, MalformedLine};
+pub use line::{is_blank, CompiledFilter, GroupValue, LineValue, Malformation, MalformedLine, TimestampCache};
 pub use mask::{
     mask_secret, mask_secret_bytes, mask_secret_forms, mask_secret_forms_bytes, mask_urls, redact_url, secret_forms,
     url_credentials, Secrets, MASK, MIN_SCRUBBED_LEN,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use escpush_core::{Delivery, Formatter};
 use escpush_filter::{is_blank, CompiledFilter};
 #[cfg(feature = "job")]
-use escpush_filter::{MalformedLine, Timestamp};
+use escpush_filter::{MalformedLine, Timestamp, TimestampCache};
 use memchr::memchr_iter;
 
 use crate::breakdown::{Aggregate, Plan, Seen, Tally};
@@ -267,6 +267,8 @@ pub(crate) struct JobEval {
     /// Count only: each record is written into `scratch` and only its length kept.
     count_only: bool,
     scratch: Vec<u8>,
+    /// The time field read once per distinct text (most lines share their second's).
+    times: TimestampCache,
 }
 
 #[cfg(feature = "job")]
@@ -277,6 +279,7 @@ impl JobEval {
             time_slot,
             count_only,
             scratch: Vec::new(),
+            times: TimestampCache::default(),
         }
     }
 
@@ -300,9 +303,10 @@ impl JobEval {
         let start = out.len();
         let delivery = self.formatter.add_record(line, out)?;
         let len = (out.len() - start) as u64;
+        let (walk, times) = (self.formatter.walk(), &mut self.times);
         let time = self
             .time_slot
-            .and_then(|slot| match self.formatter.walk().observed(line, slot).timestamp() {
+            .and_then(|slot| match times.timestamp(&walk.observed(line, slot)) {
                 Timestamp::At { seconds, nanos } => Some((seconds, nanos)),
                 _ => None,
             });

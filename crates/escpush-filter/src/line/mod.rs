@@ -82,7 +82,7 @@ use self::lexer::{unescape, Quotes, CAREFUL, ESCAPES, INDEXED, PLAIN};
 use self::program::{Program, Span};
 use super::Filter;
 
-pub use self::observed::{GroupValue, LineValue};
+pub use self::observed::{GroupValue, LineValue, TimestampCache};
 
 /// Why a line is not a JSON object (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

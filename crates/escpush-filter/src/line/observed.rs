@@ -212,6 +212,53 @@ impl LineValue<'_> {
     }
 }
 
+/// [`LineValue::timestamp`] with a memory of the last text read: the lines of a log come in
+/// time order and a second's lines share its text (`"2024-05-14T00:00:00Z"`), so a reader of
+/// every line's time (a preview's span and batches) reads each text once. One per thread.
+///
+/// ```
+/// use escpush_filter::{LineValue, Timestamp, TimestampCache};
+///
+/// let mut cache = TimestampCache::default();
+/// let at = cache.timestamp(&LineValue::Str(b"2024-05-14T00:00:01Z"));
+/// assert_eq!(at, Timestamp::At { seconds: 1_715_644_801, nanos: 0 });
+/// assert_eq!(cache.timestamp(&LineValue::Str(b"2024-05-14T00:00:01Z")), at);
+/// // The same digits as an integer are another reading (seconds, not text).
+/// assert_eq!(cache.timestamp(&LineValue::Int(b"1715644801")), at);
+/// assert_eq!(cache.timestamp(&LineValue::Null), Timestamp::Missing);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TimestampCache {
+    /// The text last read, whether it was an integer, and its reading (`None`: none yet).
+    text: Vec<u8>,
+    int: bool,
+    read: Option<Timestamp>,
+}
+
+impl TimestampCache {
+    /// `value` as a time: [`LineValue::timestamp`], read again only when its text is not
+    /// the last one's.
+    #[inline]
+    pub fn timestamp(&mut self, value: &LineValue<'_>) -> Timestamp {
+        let (text, int) = match value {
+            LineValue::Int(text) => (*text, true),
+            LineValue::Str(text) => (*text, false),
+            other => return other.timestamp(),
+        };
+        if let Some(read) = self.read {
+            if self.int == int && self.text == text {
+                return read;
+            }
+        }
+        let read = value.timestamp();
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.int = int;
+        self.read = Some(read);
+        read
+    }
+}
+
 impl GroupValue {
     /// Reads back the values [`LineValue::push_key`] appended to `key`, in order; `None` if
     /// `key` was not made that way.

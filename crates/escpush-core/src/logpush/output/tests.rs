@@ -571,3 +571,32 @@ fn read_csv_record(text: &str, delimiter: char) -> Vec<(String, bool)> {
         }
     }
 }
+
+/// A time field's conversion is kept for the next line with the same text: each record of a
+/// run of lines equals the record a fresh formatter writes for that line alone, whether its
+/// time repeats the line before's text, changes, or holds the same digits as a string and as
+/// an integer.
+#[test]
+fn a_repeated_time_text_converts_as_a_fresh_one() {
+    let lines = [
+        r#"{"EdgeStartTimestamp":"2024-05-14T00:00:00Z","EdgeEndTimestamp":"2024-05-14T00:00:01Z"}"#,
+        r#"{"EdgeStartTimestamp":"2024-05-14T00:00:00Z","EdgeEndTimestamp":"2024-05-14T00:00:01Z"}"#,
+        r#"{"EdgeStartTimestamp":"2024-05-14T00:00:02Z","EdgeEndTimestamp":"2024-05-14T00:00:00Z"}"#,
+        r#"{"EdgeStartTimestamp":1715644802,"EdgeEndTimestamp":"1715644802"}"#,
+        r#"{"EdgeStartTimestamp":"1715644802","EdgeEndTimestamp":1715644802}"#,
+        r#"{"EdgeStartTimestamp":null,"EdgeEndTimestamp":"not a time"}"#,
+        r#"{"EdgeStartTimestamp":"2024-05-14T00:00:00Z"}"#,
+    ];
+    for timestamp_format in ["unixnano", "unix", "rfc3339"] {
+        let options = json!({"field_names": ["EdgeStartTimestamp", "EdgeEndTimestamp"], "timestamp_format": timestamp_format});
+        let format = OutputFormat::from_output_options(&options, http()).unwrap();
+        let mut reused = Formatter::new(&format);
+        for line in lines {
+            let mut out = Vec::new();
+            assert_eq!(reused.add_record(line.as_bytes(), &mut out), Ok(Delivery::Delivered));
+            let mut alone = Vec::new();
+            let _ = Formatter::new(&format).add_record(line.as_bytes(), &mut alone);
+            assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(alone).unwrap(), "{timestamp_format}: {line}");
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! between records, `batch_suffix`); sampling and the `CVE-2021-44228` replacement apply
 //! on top.
 
-use escpush_filter::{CompiledFilter, Filter, MalformedLine};
+use escpush_filter::{CompiledFilter, Filter, LineValue, MalformedLine};
 
 use super::resolve::{OutputFormat, OutputType};
 use super::template::TemplatePart;
@@ -48,6 +48,19 @@ pub struct Formatter {
     seed: u64,
     /// `sample_rate` as a bound on the line's hash (`u64::MAX` and over: every line).
     threshold: u128,
+    /// Per field of `field_names`, the last time it converted: its text in the line and the
+    /// bytes written (a second's lines share its text, so most records reuse them).
+    times: Vec<TimeMemo>,
+}
+
+/// A time field's last conversion (see [`Formatter::write_record`]).
+#[derive(Clone, Debug, Default)]
+struct TimeMemo {
+    /// The value's text in the line (`None`: nothing yet), whether it was an integer, and
+    /// what `Rules::write` wrote for it.
+    text: Option<Vec<u8>>,
+    int: bool,
+    written: Vec<u8>,
 }
 
 /// What became of a line given to [`Formatter::add`]: the counts a preview reports (lines
@@ -152,6 +165,7 @@ impl Formatter {
             },
             seed: 0,
             threshold,
+            times: vec![TimeMemo::default(); format.field_names.len()],
         }
     }
 
@@ -260,16 +274,36 @@ impl Formatter {
         self.replace_cve(&mut out[start..], 0);
     }
 
-    /// The record of the line the walk just read.
-    fn write_record(&self, line: &[u8], out: &mut Vec<u8>) {
+    /// The record of the line the walk just read. A time field's text converted last time
+    /// is not converted again: its bytes are those written then (`Rules::write` depends on
+    /// the value alone).
+    fn write_record(&mut self, line: &[u8], out: &mut Vec<u8>) {
         out.extend_from_slice(self.format.record_prefix.as_bytes());
         for piece in &self.body {
             match piece {
                 Piece::Text(text) => out.extend_from_slice(text),
-                Piece::Field(Some(i)) => {
-                    let time = self.format.is_time[*i].then_some(self.format.timestamp_format);
-                    self.rules.write(self.lines.observed(line, *i), time, out);
+                Piece::Field(Some(i)) if self.format.is_time[*i] => {
+                    let value = self.lines.observed(line, *i);
+                    let (text, int) = match value {
+                        LineValue::Int(text) => (text, true),
+                        LineValue::Str(text) => (text, false),
+                        _ => {
+                            self.rules.write(value, Some(self.format.timestamp_format), out);
+                            continue;
+                        }
+                    };
+                    let memo = &mut self.times[*i];
+                    if memo.int != int || memo.text.as_deref() != Some(text) {
+                        memo.written.clear();
+                        self.rules.write(value, Some(self.format.timestamp_format), &mut memo.written);
+                        let kept = memo.text.get_or_insert_with(Vec::new);
+                        kept.clear();
+                        kept.extend_from_slice(text);
+                        memo.int = int;
+                    }
+                    out.extend_from_slice(&memo.written);
                 }
+                Piece::Field(Some(i)) => self.rules.write(self.lines.observed(line, *i), None, out),
                 Piece::Field(None) => out.extend_from_slice(b"null"),
             }
         }
