@@ -103,7 +103,7 @@ package-crates: ## cargo package escpush-filter, escpush-core, escpush-terraform
 .PHONY: docs
 docs: develop ## Build the documentation site strictly into site/ (installs the docs extra)
 	$(VENV)/bin/maturin develop --quiet --extras test,docs --features $(TEST_FEATURES)
-	$(PYTHON) -m mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --quiet
 
 .PHONY: docs-pages
 docs-pages: develop ## Write the generated pages of the site (the command line, troubleshooting)

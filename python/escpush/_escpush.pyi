@@ -12,6 +12,7 @@ from ._job import Job
 from .errors import FilterProblem
 
 __version__: str
+"""The version of escpush (the package's and the native module's, one number)."""
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
@@ -615,7 +616,9 @@ def monthly_cost(
     ``monthly_cost(internal_gb=40, external_gb=60, transform_gb=5, subtract_allowance=True)``
     is $4.11)."""
 
-def field(name: str) -> Field: ...
+def field(name: str) -> Field:
+    """A field of a log line, to compare: ``field("EdgeResponseStatus") >= 500`` is a
+    ``Filter``. The name is checked against a dataset by ``Filter.validate(dataset)``."""
 def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
     """A copy of a job record with core's ``redact_job`` applied (``Job.redacted()``)."""
 
@@ -644,7 +647,9 @@ _MASK: str  # what stands for a secret wherever one is shown (escpush-filter's `
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
 _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lower case (core's redact)
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
+"""The most comparison operators a filter may hold by default (the API allows about 30)."""
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
+"""The most bytes of canonical JSON a filter may take by default (the API allows about 1000)."""
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
 _EXPORT_FORMATS: tuple[str, ...]  # `Logpush.export`'s formats (core's ExportFormat::NAMES)
 _FILTER_FORMS: tuple[str, ...]  # `Logpush.export`'s filter forms (core's FilterForm::NAMES)
@@ -693,7 +698,9 @@ def redact_destination_conf(text: str) -> str:
     (``region``, ...), a ``user:password@`` and a Sumo Logic collector code masked; ``***``
     if it is not a destination."""
 
-def datasets(scope: str | None = None) -> list[str]: ...
+def datasets(scope: str | None = None) -> list[str]:
+    """The names of the embedded Logpush datasets, of one scope (``"zone"``, ``"account"``) or
+    of both."""
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     """The dataset's fields, name → documented type (``"string"``, ``"array[string]"``, ...);
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
@@ -727,8 +734,11 @@ def _dataset_schema(
 # The client's defaults and range (escpush-http's builder's): the defaults of Client(...) and
 # Client.from_env(...), and of the command line's --timeout and --retries.
 DEFAULT_TIMEOUT: float  # seconds
+"""A client's default deadline of a whole call, retries and waits included, in seconds."""
 DEFAULT_MAX_RETRIES: int
+"""How often a client retries a call that is safe to repeat, by default."""
 MAX_RETRIES: int  # the most retries a client may be asked for
+"""The most retries a client may be asked for (``Client(max_retries=...)``, ``--retries``)."""
 _DEFAULT_RETRY_BACKOFF: float
 _DEFAULT_MAX_RETRY_AFTER: float
 # The ESC assessment's defaults (core's): the wait after a change and each fetch's deadline, seconds.
@@ -1019,7 +1029,9 @@ class EscDisabled:
         tb: TracebackType | None = None,
     ) -> bool: ...
 
-def esc_cookie(secret: str) -> str: ...
+def esc_cookie(secret: str) -> str:
+    """The ``Cookie`` header value that skips ESC for a request (``disable_esc=SECRET``), for
+    test requests after ``zone.esc.set_secret()``."""
 
 @final
 class EmulatorServer:
@@ -1107,7 +1119,9 @@ class EscAssessment:
     def _repr_html_(self) -> str:
         """In Jupyter: the stages, the differences with their replacements, the way back."""
 
-def esc_replacements() -> list[dict[str, str]]: ...
+def esc_replacements() -> list[dict[str, str]]:
+    """The spec's table of what replaces each ESC use (the products an assessment's differences
+    name), one dict per row."""
 
 _ESC_IGNORED_HEADERS: tuple[str, ...]
 

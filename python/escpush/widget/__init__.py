@@ -22,8 +22,11 @@ try:
     import anywidget
     import traitlets
 except ImportError as _missing:  # pragma: no cover - tested with the package hidden
+    from .._docs import page as _page
+
     raise ImportError(
         "escpush.widget needs the anywidget package, which is not installed: pip install 'escpush[widget]'"
+        f" (the notebook widget: {_page('widget')})"
     ) from _missing
 
 import json

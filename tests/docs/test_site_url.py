@@ -1,0 +1,61 @@
+"""The site's address is written once (escpush._docs.SITE_URL): the site's build takes it from
+there, and the messages that send a reader to a page name an existing page and heading."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import escpush._docs as docs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _slug(heading: str) -> str:
+    """The anchor Python-Markdown's toc gives a heading."""
+    text = re.sub(r"[`*]", "", heading).strip().lower()
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", text))
+
+
+def test_the_site_build_takes_its_address_from_the_package() -> None:
+    spec = importlib.util.spec_from_file_location("site_hook", ROOT / "docs/hooks/site.py")
+    assert spec and spec.loader
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    assert hook.on_config({"site_url": None})["site_url"] == docs.SITE_URL
+    assert "site_url" not in (ROOT / "mkdocs.yml").read_text()
+    host = docs.SITE_URL.split("//")[1].split("/")[0]
+    written = [p for p in (ROOT / "python").rglob("*.py") if host in p.read_text()]
+    assert written == [ROOT / "python/escpush/_docs.py"]
+
+
+def test_every_page_a_message_names_exists_with_its_heading() -> None:
+    calls = [
+        m.groups()
+        for p in (ROOT / "python").rglob("*.py")
+        for m in re.finditer(r"\bpage\(\s*'([\w/-]+)'(?:,\s*'([\w-]+)')?\)", p.read_text())
+    ]
+    assert len(calls) >= 2
+    for name, anchor in calls:
+        page = ROOT / "docs" / f"{name}.md"
+        assert page.exists(), name
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)
+            assert anchor in {_slug(h) for h in headings}, (name, anchor)
+
+
+def test_a_missing_extra_names_the_page_of_the_extras() -> None:
+    code = (
+        "import sys; sys.modules['pandas'] = None\n"
+        "import escpush\n"
+        "try:\n"
+        "    escpush.field('A').__eq__(1).scan('-').to_pandas()\n"
+        "except ImportError as err:\n"
+        "    print(err)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input="", check=True)
+    assert "pip install 'escpush[pandas]'" in done.stdout, done.stdout + done.stderr
+    assert docs.page("install", "the-extras") in done.stdout, done.stdout
