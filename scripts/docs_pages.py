@@ -128,7 +128,23 @@ def problem_codes() -> list[tuple[str, str]]:
     return [(names[variant], meaning) for variant, meaning in meanings.items()]
 
 
+# Where the class raised depends on the error carried, not on the variant.
+BY_STATUS = (
+    "`ApiError`, by status: `AuthenticationError` (401, 403), `NotFoundError` (404), `RateLimitError` (429), "
+    "`ServerError` (5xx)"
+)
+RAISED = {
+    "core.Api": BY_STATUS,
+    "http.RetryLater": "`RateLimitError` (or, by status, another `ApiError`)",
+    "http.Core": "the class of the core error it carries (above)",
+    "http.PlanStopped": "the class of the failed write's error, its message saying what was written",
+}
+
+
 def _cell(text: str) -> str:
+    """A table cell: rustdoc's intra-doc links as plain code, pipes escaped."""
+    text = re.sub(r"\[(`[^`]+`)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\[(`[^`]+`)\]", r"\1", text)
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -190,7 +206,8 @@ def troubleshooting() -> str:
         else:  # pragma: no cover
             raise SystemExit(f"_raise_error({kind!r}) raised nothing")
         meaning = docs[prefix].get(variant, "")
-        out.append(f"| `{crates[prefix]}::{variant}` | {_cell(meaning)} | `{raised}` |")
+        shown = RAISED.get(kind, f"`{raised}`")
+        out.append(f"| `{crates[prefix]}::{variant}` | {_cell(meaning)} | {shown} |")
     out += [
         "",
         "## Problem codes",
