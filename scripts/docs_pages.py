@@ -170,7 +170,7 @@ def troubleshooting() -> str:
         EXIT_CODES,
         "```",
         "",
-        "With `--json`, an error is one JSON object on stderr, `{\"error\": {\"message\", \"exit_code\", "
+        'With `--json`, an error is one JSON object on stderr, `{"error": {"message", "exit_code", '
         '"problems"}}`; 130 is Ctrl-C, 143 and 129 SIGTERM and SIGHUP (after what was changed is put back).',
         "",
         "## Exceptions",
@@ -201,7 +201,7 @@ def troubleshooting() -> str:
         prefix, variant = kind.split(".")
         try:
             _escpush._raise_error(kind)
-        except BaseException as err:  # noqa: BLE001 - every class, Terminated (a SystemExit) too
+        except BaseException as err:  # every class, Terminated (a SystemExit) too
             raised = type(err).__name__
         else:  # pragma: no cover
             raise SystemExit(f"_raise_error({kind!r}) raised nothing")

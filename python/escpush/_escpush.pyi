@@ -619,6 +619,7 @@ def monthly_cost(
 def field(name: str) -> Field:
     """A field of a log line, to compare: ``field("EdgeResponseStatus") >= 500`` is a
     ``Filter``. The name is checked against a dataset by ``Filter.validate(dataset)``."""
+
 def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
     """A copy of a job record with core's ``redact_job`` applied (``Job.redacted()``)."""
 
@@ -701,6 +702,7 @@ def redact_destination_conf(text: str) -> str:
 def datasets(scope: str | None = None) -> list[str]:
     """The names of the embedded Logpush datasets, of one scope (``"zone"``, ``"account"``) or
     of both."""
+
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     """The dataset's fields, name → documented type (``"string"``, ``"array[string]"``, ...);
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
