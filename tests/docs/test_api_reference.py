@@ -1,8 +1,8 @@
 """The API reference (docs/reference/) documents every public name of escpush, escpush.testing,
 escpush.widget and escpush.spark: each page renders its module, read as the site reads it
 (griffe, from the `.pyi` stub of the native module and the package's `.py` files), and every
-name of the module's `__all__` has a docstring there (the members of classes are shown too; not
-all have one yet). A name added without one fails here."""
+name of the module's `__all__`, and every public member of a public class, has a docstring
+there. A name added without one fails here."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def _package() -> griffe.Module:
 
 
 def undocumented(module: griffe.Module, names: list[str]) -> list[str]:
-    """The names of `module` that the site would show without a docstring."""
+    """The names of `module`, and the public members of its classes, that the site would show
+    without a docstring."""
     module_name = module.path
     missing = []
     for name in names:
@@ -29,6 +30,13 @@ def undocumented(module: griffe.Module, names: list[str]) -> list[str]:
         target = obj.final_target if obj.is_alias else obj
         if not (target.docstring and target.docstring.value.strip()):
             missing.append(f"{module_name}.{name}")
+        if target.is_class:
+            for member_name, member in target.members.items():
+                if member_name.startswith("_"):
+                    continue
+                member = member.final_target if member.is_alias else member
+                if not (member.docstring and member.docstring.value.strip()):
+                    missing.append(f"{module_name}.{name}.{member_name}")
     return missing
 
 
@@ -52,4 +60,7 @@ def test_a_name_without_a_docstring_is_found(tmp_path: Path) -> None:
         "    def unsaid(self) -> None:\n        pass\n"
     )
     module = griffe.load("undocumented_pkg", search_paths=[str(tmp_path)], allow_inspection=False)
-    assert undocumented(module, ["documented", "bare", "Thing"]) == ["undocumented_pkg.bare"]
+    assert undocumented(module, ["documented", "bare", "Thing"]) == [
+        "undocumented_pkg.bare",
+        "undocumented_pkg.Thing.unsaid",
+    ]
