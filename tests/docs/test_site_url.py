@@ -59,3 +59,18 @@ def test_a_missing_extra_names_the_page_of_the_extras() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input="", check=True)
     assert "pip install 'escpush[pandas]'" in done.stdout, done.stdout + done.stderr
     assert docs.page("install", "the-extras") in done.stdout, done.stdout
+
+
+def test_the_command_line_help_names_the_site_and_the_esc_page(capsys: object) -> None:
+    """`escpush --help` ends with the site's address, and `escpush esc --help` says ESC is
+    deprecated with the address of the page that says more."""
+    import pytest
+
+    from escpush.cli import main
+
+    for argv, address in ((["--help"], docs.SITE_URL), (["esc", "--help"], docs.page("esc"))):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out  # type: ignore[attr-defined]
+        assert address in out, out
+    assert "deprecated" in out
