@@ -74,3 +74,19 @@ def test_the_command_line_help_names_the_site_and_the_esc_page(capsys: object) -
         out = capsys.readouterr().out  # type: ignore[attr-defined]
         assert address in out, out
     assert "deprecated" in out
+
+
+def test_the_readme_links_into_the_site_at_existing_pages() -> None:
+    """The README (the landing page, on PyPI too) links into the site at its address: each link
+    names a page of docs/ (and a heading of it), so a page renamed breaks this, not a reader."""
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(re.escape(docs.SITE_URL) + r"([\w/-]*?)/?(?:#([\w-]+))?\)", readme)
+    assert len(links) >= 10
+    for name, anchor in links:
+        page = ROOT / "docs" / (f"{name}.md" if name else "index.md")
+        assert page.exists(), name
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", page.read_text(), flags=re.M)
+            assert anchor in {_slug(h) for h in headings}, (name, anchor)
+    other = {m for m in re.findall(r"https://[\w.]+\.github\.io/[\w/-]*", readme)}
+    assert all(url.startswith(docs.SITE_URL) for url in other), other
