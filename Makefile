@@ -97,6 +97,22 @@ package-crates: ## cargo package escpush-filter, escpush-core, escpush-terraform
 	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/-*/escpush-*
 	cargo package --quiet --allow-dirty -p escpush-filter -p escpush-core -p escpush-terraform -p escpush-http -p escpush-scan
 
+# The documentation site (mkdocs.yml, docs/): the `docs` extra into .venv, then a strict build
+# into site/ (a warning, a broken link or an unresolved reference fails it). Its generated
+# pages are committed and checked by tests/docs; `make docs-pages` writes them anew.
+.PHONY: docs
+docs: develop ## Build the documentation site strictly into site/ (installs the docs extra)
+	$(VENV)/bin/maturin develop --quiet --extras test,docs --features $(TEST_FEATURES)
+	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --quiet
+
+.PHONY: docs-pages
+docs-pages: develop ## Write the generated pages of the site (the command line, troubleshooting)
+	$(PYTHON) scripts/docs_pages.py
+
+.PHONY: docs-screenshots
+docs-screenshots: docs ## Screenshots of the built site's main pages in headless Chromium, into docs/images/site/
+	$(PYTHON) scripts/screenshot_docs.py
+
 .PHONY: lint
 lint: develop ## rustfmt, clippy (warnings denied), ruff, stub check, mypy --strict
 	cargo fmt --all --check
@@ -122,7 +138,7 @@ bench: $(VENV)/.installed ## Run the committed benchmarks (figures go to stdout)
 .PHONY: clean
 clean: ## Remove build outputs and .venv
 	cargo clean
-	rm -rf $(VENV) $(DIST) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(DIST) site .pytest_cache .ruff_cache .mypy_cache .hypothesis
 
 # The fuzz campaign (not part of `make test`): every cargo-fuzz target of fuzz/ in turn, each
 # for FUZZ_RUNS executions, from a scratch corpus (fuzz/corpus/<target>, ignored by git) that

@@ -4,7 +4,7 @@ every other installed package made impossible to import, so that a block needing
 that no extra named before it provides fails as it would for that user (``ModuleNotFoundError``,
 or escpush's ``ImportError`` naming the extra), whatever the test venv holds.
 
-The extras are pyproject.toml's, but the project's own (``test``, ``bench``, ``lint``); a
+The extras are pyproject.toml's, but the project's own (``test``, ``bench``, ``lint``, ``docs``); a
 package is what an extra installs: its requirements and theirs, as the installed metadata
 says. An extra is named as ``escpush[name]`` (``escpush[a,b]``), or as `` `[name]` `` after one.
 """
@@ -26,7 +26,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-OWN_EXTRAS = frozenset({"test", "bench", "lint"})
+OWN_EXTRAS = frozenset({"test", "bench", "lint", "docs"})
 _NAMED = re.compile(r"escpush\[([A-Za-z0-9_,-]+)\]|`\[([A-Za-z0-9_,-]+)\]`")
 
 

@@ -12,6 +12,7 @@ from ._job import Job
 from .errors import FilterProblem
 
 __version__: str
+"""The version of escpush (the package's and the native module's, one number)."""
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_OPERATORS",
@@ -95,32 +96,55 @@ class Filter:
 
     def __new__(cls, text: str) -> Filter: ...
     @staticmethod
-    def parse(text: str | bytes) -> Filter: ...
+    def parse(text: str | bytes) -> Filter:
+        """Parses filter JSON: `{"where": ...}` as text, or that text quoted and escaped as it
+        stands in a job payload. Raises `FilterError` listing every problem."""
     @staticmethod
-    def from_dict(obj: Mapping[str, Any] | str | bytes) -> Filter: ...
+    def from_dict(obj: Mapping[str, Any] | str | bytes) -> Filter:
+        """Builds a filter from a dict `{"where": {...}}` (or a str, as `parse`)."""
     def to_json(self) -> str:
         """The canonical compact JSON, one spelling per filter whatever made it: an integer
         compared by a single-value operator is written as a string (``"value":"500"``, SPEC
         B.1), the values of ``in`` / ``!in`` as written."""
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]:
+        """The filter as plain dicts and lists."""
     @staticmethod
-    def from_text(text: str | bytes, dataset: str | None = None, *, scope: str | None = None) -> Filter: ...
-    def to_text(self) -> str: ...
+    def from_text(text: str | bytes, dataset: str | None = None, *, scope: str | None = None) -> Filter:
+        """Reads the text form: `EdgeResponseStatus >= 500 and ClientCountry in ["cn", "ru"]`. With
+        a dataset, field names are checked against it. Raises `FilterError` whose one problem has
+        the path `line L, column C` and a caret under the spot."""
+    def to_text(self) -> str:
+        """The canonical text form; `Filter.from_text(f.to_text()) == f`."""
     @staticmethod
-    def parse_any(text: str | bytes) -> Filter: ...
+    def parse_any(text: str | bytes) -> Filter:
+        """Reads a filter written either way: JSON (also the quoted form) when the text starts with
+        `{` or is one JSON string, else the text form. Raises `FilterError`."""
     def equivalent(
         self, other: Filter | Mapping[str, Any] | str | bytes, dataset: str | None = None, *, scope: str | None = None
-    ) -> bool: ...
+    ) -> bool:
+        """Whether the two filters match exactly the same records, by the evaluation rules (missing
+        fields, types, arrays, floats, integers of any size); with a dataset, among the records its
+        schema allows. A decision, not a sample. `other` is a `Filter` or any form
+        `Filter.from_dict` takes."""
     def counterexample(
         self, other: Filter | Mapping[str, Any] | str | bytes, dataset: str | None = None, *, scope: str | None = None
-    ) -> dict[str, Any] | None: ...
-    def compact(self, dataset: str | None = None, *, scope: str | None = None) -> Filter: ...
+    ) -> dict[str, Any] | None:
+        """A record (a dict) on which exactly one of the two filters matches, fitting the dataset's
+        schema when one is given; `None` when they are equivalent."""
+    def compact(self, dataset: str | None = None, *, scope: str | None = None) -> Filter:
+        """An equivalent filter that is never larger (fewer operators first, then fewer bytes):
+        flattened, deduplicated, `in` sets merged, shared conditions factored out, implied
+        conditions dropped; with a dataset, equivalent on the records its schema allows (where an
+        `or` of `eq`s becomes `in`). Every rewrite is proven by `equivalent`."""
     @property
-    def operator_count(self) -> int: ...
+    def operator_count(self) -> int:
+        """How many comparison operators (conditions) the filter holds."""
     @property
-    def byte_size(self) -> int: ...
+    def byte_size(self) -> int:
+        """The size of the canonical JSON in bytes."""
     @property
-    def fields(self) -> list[str]: ...
+    def fields(self) -> list[str]:
+        """The field names the filter reads, each once, in order of first use."""
     def validate(
         self,
         dataset: str | None = None,
@@ -138,7 +162,8 @@ class Filter:
         scope: str | None = None,
         max_operators: int | None = None,
         max_bytes: int | None = None,
-    ) -> list[FilterProblem]: ...
+    ) -> list[FilterProblem]:
+        """The problems `validate` would raise, as a list of dicts (path, code, message)."""
     # SQL and dataframes (issue 13)
     def to_sql(self, dialect: str, *, dataset: str, scope: str | None = None) -> str:
         """The filter as a boolean SQL expression for a ``WHERE`` clause in ``dialect``
@@ -253,15 +278,20 @@ class ScanResult:
         lines: Sequence[str] | None = None,
     ) -> ScanResult: ...
     @property
-    def total(self) -> int: ...
+    def total(self) -> int:
+        """Lines read, blank lines not counted (malformed lines are)."""
     @property
-    def matched(self) -> int: ...
+    def matched(self) -> int:
+        """Lines that pass the filter."""
     @property
-    def malformed(self) -> int: ...
+    def malformed(self) -> int:
+        """Lines that are not one JSON object."""
     @property
-    def bytes(self) -> int: ...
+    def bytes(self) -> int:
+        """Bytes of NDJSON read (after decompression)."""
     @property
-    def seconds(self) -> float: ...
+    def seconds(self) -> float:
+        """Wall time of the scan, in seconds."""
     @property
     def first_malformed(self) -> tuple[str, int, str] | None:
         """The first malformed line as (input, 1-based line number, what is wrong)."""
@@ -332,9 +362,11 @@ class PreviewResult:
     same per input, and the breakdown with ``group_by`` / ``every``."""
 
     @property
-    def lines(self) -> int: ...
+    def lines(self) -> int:
+        """Lines read (blank lines not counted; malformed ones are)."""
     @property
-    def malformed(self) -> int: ...
+    def malformed(self) -> int:
+        """Lines that are not one JSON object."""
     @property
     def kept(self) -> int:
         """Lines the job's filter keeps."""
@@ -342,7 +374,8 @@ class PreviewResult:
     def delivered(self) -> int:
         """Lines kept after ``sample_rate`` too: the records delivered."""
     @property
-    def batches(self) -> int: ...
+    def batches(self) -> int:
+        """Batches, as log-push cuts them (`max_upload_*`)."""
     @property
     def delivered_bytes(self) -> int:
         """Uncompressed bytes delivered, framing included: what log-push bills."""
@@ -350,7 +383,8 @@ class PreviewResult:
     def compressed_bytes(self) -> int | None:
         """The gzip bytes written; None when counting only or writing plain batches."""
     @property
-    def bytes_read(self) -> int: ...
+    def bytes_read(self) -> int:
+        """Bytes of NDJSON read (after decompression)."""
     @property
     def first_time(self) -> float | None:
         """The earliest time of the lines read (the dataset's time field), unix seconds."""
@@ -364,7 +398,8 @@ class PreviewResult:
     def span_seconds(self) -> float | None:
         """``last_time - first_time``; None when no line had a time."""
     @property
-    def time_field(self) -> str | None: ...
+    def time_field(self) -> str | None:
+        """The field the times were read from (the dataset's time field)."""
     @property
     def files(self) -> list[str]:
         """The files written into ``out``, relative to it, in batch order."""
@@ -372,7 +407,8 @@ class PreviewResult:
     def out(self) -> str | None:
         """The folder written, ``"-"`` for stdout, or None (counted only)."""
     @property
-    def seconds(self) -> float: ...
+    def seconds(self) -> float:
+        """Wall time, in seconds."""
     @property
     def dataset(self) -> str:
         """The job's dataset."""
@@ -395,14 +431,16 @@ class PreviewResult:
         destination; "what if it went to R2"), else at its destination's class; the
         account's allowance shown, and subtracted only when asked."""
     @property
-    def summary(self) -> str: ...
+    def summary(self) -> str:
+        """One line: lines read, kept, delivered, batches and bytes delivered."""
     @property
     def breakdown(self) -> dict[str, Any] | None:
         """With ``group_by`` or ``every``: a scan's breakdown (``ScanResult.breakdown``), each
         row also with ``delivered`` and ``delivered_bytes`` (its records' bytes; the batches'
         framing is counted in the totals only)."""
     @property
-    def per_input(self) -> list[dict[str, Any]]: ...
+    def per_input(self) -> list[dict[str, Any]]:
+        """The counts of each input, in input order, each a dict as in `to_dict()["per_input"]`."""
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain data, the shape of ``escpush logpush preview --json``."""
     def to_pandas(self, table: Literal["inputs", "groups", "buckets"] = "inputs") -> Any:
@@ -438,21 +476,36 @@ class Field:
 
     def __new__(cls, name: str) -> Field: ...
     @property
-    def name(self) -> str: ...
-    def eq(self, value: _Scalar) -> Filter: ...
-    def ne(self, value: _Scalar) -> Filter: ...
-    def lt(self, value: int | str) -> Filter: ...
-    def le(self, value: int | str) -> Filter: ...
-    def gt(self, value: int | str) -> Filter: ...
-    def ge(self, value: int | str) -> Filter: ...
-    def starts_with(self, prefix: str) -> Filter: ...
-    def ends_with(self, suffix: str) -> Filter: ...
-    def not_starts_with(self, prefix: str) -> Filter: ...
-    def not_ends_with(self, suffix: str) -> Filter: ...
-    def contains(self, value: _Scalar) -> Filter: ...
-    def not_contains(self, value: _Scalar) -> Filter: ...
-    def is_in(self, values: Iterable[_Scalar]) -> Filter: ...
-    def not_in(self, values: Iterable[_Scalar]) -> Filter: ...
+    def name(self) -> str:
+        """The field's name."""
+    def eq(self, value: _Scalar) -> Filter:
+        """`eq`: equals `value` (str, int or bool)."""
+    def ne(self, value: _Scalar) -> Filter:
+        """`!eq`: does not equal `value` (true where the field is missing)."""
+    def lt(self, value: int | str) -> Filter:
+        """`lt`: a number less than `value` (an int, or its decimal text)."""
+    def le(self, value: int | str) -> Filter:
+        """`leq`: a number less than or equal to `value`."""
+    def gt(self, value: int | str) -> Filter:
+        """`gt`: a number greater than `value`."""
+    def ge(self, value: int | str) -> Filter:
+        """`geq`: a number greater than or equal to `value`."""
+    def starts_with(self, prefix: str) -> Filter:
+        """`startsWith`: a string starting with `prefix`."""
+    def ends_with(self, suffix: str) -> Filter:
+        """`endsWith`: a string ending with `suffix`."""
+    def not_starts_with(self, prefix: str) -> Filter:
+        """`!startsWith`."""
+    def not_ends_with(self, suffix: str) -> Filter:
+        """`!endsWith`."""
+    def contains(self, value: _Scalar) -> Filter:
+        """`contains`: a substring of a string field, an element of an array field."""
+    def not_contains(self, value: _Scalar) -> Filter:
+        """`!contains`."""
+    def is_in(self, values: Iterable[_Scalar]) -> Filter:
+        """`in`: the value (or any element of an array field) is one of `values`."""
+    def not_in(self, values: Iterable[_Scalar]) -> Filter:
+        """`!in`."""
     def op(self, operator: str, value: _Scalar | Iterable[_Scalar]) -> Filter:
         """The condition with the operator named ``operator`` (``"geq"``, ``"!in"``: the API's
         names): ``field(k).op("geq", 500) == field(k).ge(500)``, for code that holds operators
@@ -473,17 +526,23 @@ class LogpullOptions:
         cls, fields: list[str], *, timestamps: str | None = None, flags: dict[str, bool] | None = None
     ) -> LogpullOptions: ...
     @classmethod
-    def parse(cls, text: str) -> LogpullOptions: ...
+    def parse(cls, text: str) -> LogpullOptions:
+        """Parses the query-string form, `fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339`."""
     @property
-    def fields(self) -> list[str]: ...
+    def fields(self) -> list[str]:
+        """The field names, in order."""
     @property
-    def timestamps(self) -> str | None: ...
+    def timestamps(self) -> str | None:
+        """`"unixnano"`, `"unix"`, `"rfc3339"` or None."""
     @property
-    def flags(self) -> list[tuple[str, bool]]: ...
+    def flags(self) -> list[tuple[str, bool]]:
+        """The boolean flags, as ``(name, value)`` pairs."""
     @property
-    def unknown_options(self) -> list[tuple[str, str]]: ...
+    def unknown_options(self) -> list[tuple[str, str]]:
+        """Options escpush does not know; kept and sent as given."""
     @property
-    def warnings(self) -> list[str]: ...
+    def warnings(self) -> list[str]:
+        """What is kept but not checked (unknown options), one sentence each."""
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
@@ -529,7 +588,8 @@ class Cost:
     def gb_per_month(self) -> float:
         """Uncompressed GB (10^9 bytes) delivered a month."""
     @property
-    def dollars_per_month(self) -> float: ...
+    def dollars_per_month(self) -> float:
+        """Dollars a month: every component's charge."""
     @property
     def destination_class(self) -> Literal["internal", "external"] | None:
         """The destination's class for a job's cost; None for an account's."""
@@ -551,19 +611,23 @@ class Cost:
     def allowance_saves(self) -> float:
         """Dollars the account's included amounts take off (shown whether or not subtracted)."""
     @property
-    def allowance_subtracted(self) -> bool: ...
+    def allowance_subtracted(self) -> bool:
+        """Whether the allowance is subtracted from `dollars_per_month`."""
     @property
     def scale(self) -> float | None:
         """A month is the sample times this; None for an account's cost."""
     @property
-    def basis(self) -> Literal["span", "requests_per_day", "scale"] | None: ...
+    def basis(self) -> Literal["span", "requests_per_day", "scale"] | None:
+        """How the sample was made a month: `span`, `requests_per_day` or `scale`."""
     @property
-    def published_prices(self) -> bool: ...
+    def published_prices(self) -> bool:
+        """Whether the prices were the published table's."""
     @property
     def components(self) -> list[dict[str, Any]]:
         """Each component: ``component``, ``unit``, ``usage``, ``included``, ``rate``,
         ``gross``, ``allowance_saves``, ``dollars``."""
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]:
+        """Every number, as plain data."""
     def change_to(self, after: Cost) -> CostChange:
         """From this cost to ``after``: ``-38 GB/month, -$3.80``."""
 
@@ -572,10 +636,13 @@ class CostChange:
     """Before and after of a change; ``str()`` is its one wording, ``-38 GB/month, -$3.80``."""
 
     @property
-    def gb_per_month(self) -> float: ...
+    def gb_per_month(self) -> float:
+        """GB a month, after minus before."""
     @property
-    def dollars_per_month(self) -> float: ...
-    def to_dict(self) -> dict[str, Any]: ...
+    def dollars_per_month(self) -> float:
+        """Dollars a month, after minus before."""
+    def to_dict(self) -> dict[str, Any]:
+        """The change as a dict of plain values (for JSON)."""
 
 def project_cost(
     delivered_bytes: int,
@@ -615,7 +682,10 @@ def monthly_cost(
     ``monthly_cost(internal_gb=40, external_gb=60, transform_gb=5, subtract_allowance=True)``
     is $4.11)."""
 
-def field(name: str) -> Field: ...
+def field(name: str) -> Field:
+    """A field of a log line, to compare: ``field("EdgeResponseStatus") >= 500`` is a
+    ``Filter``. The name is checked against a dataset by ``Filter.validate(dataset)``."""
+
 def _redact_job(job: dict[str, Any]) -> dict[str, Any]:
     """A copy of a job record with core's ``redact_job`` applied (``Job.redacted()``)."""
 
@@ -644,7 +714,9 @@ _MASK: str  # what stands for a secret wherever one is shown (escpush-filter's `
 _SECRET_BODY_KEYS: tuple[str, ...]  # request body keys whose values are secrets (core's redact)
 _SECRET_HEADERS: tuple[str, ...]  # request headers whose values are secrets, lower case (core's redact)
 DEFAULT_MAX_OPERATORS: int  # a filter's default operator limit (core's Limits::default())
+"""The most comparison operators a filter may hold by default (the API allows about 30)."""
 DEFAULT_MAX_BYTES: int  # a filter's default size limit in bytes (core's Limits::default())
+"""The most bytes of canonical JSON a filter may take by default (the API allows about 1000)."""
 _ESC_COOKIE_NAME: str  # the cookie that carries an ESC secret (core's ESC_COOKIE_NAME)
 _EXPORT_FORMATS: tuple[str, ...]  # `Logpush.export`'s formats (core's ExportFormat::NAMES)
 _FILTER_FORMS: tuple[str, ...]  # `Logpush.export`'s filter forms (core's FilterForm::NAMES)
@@ -693,7 +765,10 @@ def redact_destination_conf(text: str) -> str:
     (``region``, ...), a ``user:password@`` and a Sumo Logic collector code masked; ``***``
     if it is not a destination."""
 
-def datasets(scope: str | None = None) -> list[str]: ...
+def datasets(scope: str | None = None) -> list[str]:
+    """The names of the embedded Logpush datasets, of one scope (``"zone"``, ``"account"``) or
+    of both."""
+
 def dataset_fields(dataset: str, scope: str | None = None) -> dict[str, str]:
     """The dataset's fields, name → documented type (``"string"``, ``"array[string]"``, ...);
     ``"unknown"`` for a field whose type Cloudflare's docs do not give, which validation reports
@@ -727,8 +802,11 @@ def _dataset_schema(
 # The client's defaults and range (escpush-http's builder's): the defaults of Client(...) and
 # Client.from_env(...), and of the command line's --timeout and --retries.
 DEFAULT_TIMEOUT: float  # seconds
+"""A client's default deadline of a whole call, retries and waits included, in seconds."""
 DEFAULT_MAX_RETRIES: int
+"""How often a client retries a call that is safe to repeat, by default."""
 MAX_RETRIES: int  # the most retries a client may be asked for
+"""The most retries a client may be asked for (``Client(max_retries=...)``, ``--retries``)."""
 _DEFAULT_RETRY_BACKOFF: float
 _DEFAULT_MAX_RETRY_AFTER: float
 # The ESC assessment's defaults (core's): the wait after a change and each fetch's deadline, seconds.
@@ -804,12 +882,15 @@ class Client:
     ) -> Client:
         """Credentials and base URL from ``CLOUDFLARE_*``; each one given here wins."""
     @property
-    def base_url(self) -> str: ...
+    def base_url(self) -> str:
+        """The API root this client talks to."""
     @property
     def rate_limit(self) -> tuple[int, float] | None:
         """The client-side rate limit as ``(requests, seconds)``, or None when it is off."""
-    def zone(self, zone_id: str) -> Zone: ...
-    def account(self, account_id: str) -> Account: ...
+    def zone(self, zone_id: str) -> Zone:
+        """A zone, its id checked (raises `InvalidInput` before anything is sent)."""
+    def account(self, account_id: str) -> Account:
+        """An account, its id checked (raises `InvalidInput` before anything is sent)."""
 
 @final
 class Logpush:
@@ -826,9 +907,21 @@ class Logpush:
         max_operators: int = ...,  # core's Limits::default(): 30
         max_bytes: int = ...,  # core's Limits::default(): 1000
         **fields: Any,
-    ) -> Job: ...
-    def jobs(self, dataset: str | None = None) -> list[Job]: ...
-    def job(self, job_id: int) -> Job: ...
+    ) -> Job:
+        """Creates a log-push job and returns the stored job, an `escpush.Job` (a dict). Everything
+        the API would refuse is checked first, and nothing is sent when something is wrong: the
+        dataset (and its scope), `destination_conf` (and the `ownership_challenge` it needs: S3
+        without keys, Google Cloud Storage, Azure, Sumo Logic), the fields and options of
+        `logpull_options`, the filter against the dataset and the limits (`FilterError`), and the
+        other job fields given as keywords (`enabled`, `frequency`, `max_upload_bytes`,
+        `output_options`, ...; `InvalidInput`), each as core's job field table says (docs/job-
+        rules.md). The filter is sent as a string holding its canonical JSON. A creation is never
+        retried."""
+    def jobs(self, dataset: str | None = None) -> list[Job]:
+        """Every log-push job of the zone or account, each an `escpush.Job` (a dict); with
+        `dataset`, only that dataset's jobs (`GET .../logpush/datasets/{dataset}/jobs`)."""
+    def job(self, job_id: int) -> Job:
+        """One log-push job, by its id, as an `escpush.Job` (a dict)."""
     def preview(
         self,
         job: Mapping[str, Any] | int,
@@ -847,10 +940,22 @@ class Logpush:
         for the logs of ``sample``, as log-push formats, samples and batches them; ``out``:
         None counts only, a folder gets one file per batch (gzip unless ``gzip=False``),
         ``"-"`` stdout."""
-    def update_job(self, job_id: int, **fields: Any) -> Job: ...
-    def enable_job(self, job_id: int) -> Job: ...
-    def disable_job(self, job_id: int) -> Job: ...
-    def delete_job(self, job_id: int) -> int: ...
+    def update_job(self, job_id: int, **fields: Any) -> Job:
+        """Updates a job and returns the stored job: reads it, and sends only the fields given whose
+        value differs from the stored one, never one the API sets (`None` clears one;
+        `output_options` is merged onto the stored one and sent whole), as the API takes an update:
+        a `PUT` changes only what it sends. The fields are checked as `create_job` checks them, on
+        the stored job with the changes, before anything is written; `dataset` and `kind` cannot
+        change, and a new `destination_conf` that needs an ownership challenge needs
+        `ownership_challenge` too. Retried on 429, 5xx and dropped connections."""
+    def enable_job(self, job_id: int) -> Job:
+        """Enables a job (an update of `enabled`); returns the stored job."""
+    def disable_job(self, job_id: int) -> Job:
+        """Disables a job (an update of `enabled`); returns the stored job."""
+    def delete_job(self, job_id: int) -> int:
+        """Deletes a job and returns its id. Retried like a read; a job already gone raises
+        `NotFoundError` saying so, unless an earlier attempt of this call deleted it (its answer
+        lost, the retry answered 404): that is the deletion done, and the id is returned."""
     def ensure_job(
         self,
         *,
@@ -923,14 +1028,27 @@ class Logpush:
         another scope's, unless ``scope_expressions`` names it (as written) as this scope."""
     def fields(self, dataset: str) -> dict[str, str]:
         """The live field list, name → the API's description of the field."""
-    def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]: ...
-    def ownership_challenge(self, destination_conf: str) -> dict[str, str]: ...
+    def check_fields(self, datasets: list[str] | None = None) -> dict[str, dict[str, list[str]]]:
+        """Compares the live field list of each dataset of the scope (or of those named) with
+        escpush's embedded schema: `{dataset: {"only_live": [...], "only_embedded": [...]}}`, for
+        the datasets that differ. Fields only the API has mean escpush is stale."""
+    def ownership_challenge(self, destination_conf: str) -> dict[str, str]:
+        """Asks the API to write an ownership challenge file to the destination; returns
+        `{"filename", "message"}` (the challenge itself is in that file; the destination's
+        credentials are masked in both). An answer with `valid: false` raises `ApiError` with the
+        API's message."""
     def validate_ownership(self, destination_conf: str, challenge: str) -> None:
         """Asks the API whether ``challenge`` is the token it wrote to the destination;
         ``ApiError`` when it says no. A token a job would refuse (the schema's pattern and
         length) is ``InvalidInput`` before anything is sent."""
-    def validate_destination(self, destination_conf: str) -> str: ...
-    def destination_exists(self, destination_conf: str) -> bool: ...
+    def validate_destination(self, destination_conf: str) -> str:
+        """Asks the API whether it can push to the destination; `valid: false` raises `ApiError`
+        with its message. Returns the API's message (often empty)."""
+    def destination_exists(self, destination_conf: str) -> bool:
+        """Whether a job of the scope already pushes to the destination: to the same place (the
+        scheme, bucket or host and path, whatever the region, credentials or options; the emulator
+        answers so). The destination is checked for its form only (the docs ask about `s3://foo`,
+        without a region)."""
     def validate_origin(self, logpull_options: LogpullOptions | str | None, *, dataset: str | None = None) -> str:
         """Whether the API takes ``logpull_options`` (for ``dataset``, whose fields are
         checked first); returns its message, ``valid: false`` raises ``ApiError``."""
@@ -971,11 +1089,15 @@ class EscStatus:
     """The ESC setting of a zone or an account; ``repr`` never shows the secret."""
 
     @property
-    def state(self) -> Literal["enabled", "disabled", "secret"]: ...
+    def state(self) -> Literal["enabled", "disabled", "secret"]:
+        """`"enabled"` (ESC runs), `"disabled"` (off for every request; a secret may also be set) or
+        `"secret"` (off only for requests with the `disable_esc` cookie)."""
     @property
-    def disabled(self) -> bool: ...
+    def disabled(self) -> bool:
+        """Whether ESC is off for every request of the scope (`always`)."""
     @property
-    def secret(self) -> str | None: ...
+    def secret(self) -> str | None:
+        """The configured secret, or None. `repr()` never shows it."""
     def __eq__(self, other: object, /) -> bool: ...
     def _repr_html_(self) -> str:
         """In Jupyter: the state explained; the secret only as set or not."""
@@ -985,15 +1107,26 @@ class EscStatus:
 class Esc:
     """The ESC controls of one zone or account."""
 
-    def status(self) -> EscStatus: ...
-    def disable(self) -> None: ...
-    def enable(self) -> None: ...
+    def status(self) -> EscStatus:
+        """GET the status and, if one is configured, the secret."""
+    def disable(self) -> None:
+        """Disable ESC for every request of the scope (POST `{"always": true}`)."""
+    def enable(self) -> None:
+        """Enable ESC again (DELETE)."""
     def set_secret(self, secret: str | None = None) -> str:
         """Configure the secret that disables ESC for requests carrying the cookie
         ``disable_esc=<secret>``. Without a secret, one is made from the operating system's
         random source: 32 bytes as 43 URL-safe base64 characters (``A-Z a-z 0-9 - _``), the
         shape core gives every secret escpush makes (an assessment's too). Returns the secret set."""
-    def disabled(self) -> EscDisabled: ...
+    def disabled(self) -> EscDisabled:
+        """A context manager: disables ESC on entry (unless it already is) and, on exit, enables it
+        again if it was enabled before, even when the body raises. `as` gives the previous status.
+        When enabling again fails, its error (an `ApiError` or `TransportError`) says that ESC was
+        left disabled and how to enable it; if the body had raised, that exception is the error's
+        `__context__` ("During handling of the above exception, another exception occurred"), as
+        with any cleanup that fails. SIGTERM and SIGHUP raise `escpush.Terminated` in the body (in
+        the main thread, where their handler is the default), so that the exit enables ESC again
+        before the process ends."""
     def assess(
         self,
         urls: Iterable[str],
@@ -1005,7 +1138,14 @@ class Esc:
         expect_status: int | Iterable[int] | None = None,
         ignore_headers: Iterable[str] | None = None,
         progress: Callable[[str], object] | None = None,
-    ) -> EscAssessment: ...
+    ) -> EscAssessment:
+        """The spec's test order as one safe command (the zone's `.esc` only): a request stage with
+        a fresh secret cookie, then the zone, then the account when given; each URL fetched with and
+        without ESC and compared. Every scope changed is put back before returning, also on an error
+        or an interruption (Ctrl-C, SIGTERM or SIGHUP (`escpush.Terminated`, in the main thread
+        where their handler is the default), or an exception from `progress`, which is called with a
+        line before each step; the exception is raised afterwards with the result as its
+        `assessment` attribute). See `EscAssessment`."""
 
 @final
 class EscDisabled:
@@ -1019,7 +1159,9 @@ class EscDisabled:
         tb: TracebackType | None = None,
     ) -> bool: ...
 
-def esc_cookie(secret: str) -> str: ...
+def esc_cookie(secret: str) -> str:
+    """The ``Cookie`` header value that skips ESC for a request (``disable_esc=SECRET``), for
+    test requests after ``zone.esc.set_secret()``."""
 
 @final
 class EmulatorServer:
@@ -1085,19 +1227,31 @@ class EscAssessment:
     """The outcome of ``zone.esc.assess(...)``; ``str()`` is the text summary."""
 
     @property
-    def ok(self) -> bool: ...
+    def ok(self) -> bool:
+        """Every stage that ran passed, nothing stopped the assessment and every scope is where it
+        should be (as found, or kept disabled when asked)."""
     @property
-    def restored(self) -> bool: ...
+    def restored(self) -> bool:
+        """Every scope is as it was found (or kept disabled as asked); False means NOT RESTORED:
+        `not_restored` holds the command that restores each scope."""
     @property
-    def stages(self) -> list[dict[str, Any]]: ...
+    def stages(self) -> list[dict[str, Any]]:
+        """`[{"name": "request"|"zone"|"account", "outcome":
+        "passed"|"failed"|"rolled_back"|"skipped", "problem", "urls": [...]}]`."""
     @property
-    def differences(self) -> list[dict[str, Any]]: ...
+    def differences(self) -> list[dict[str, Any]]:
+        """What ESC does: `[{"url", "what", "name", "with_esc", "without_esc", "replacement"}]`."""
     @property
-    def error(self) -> str | None: ...
+    def error(self) -> str | None:
+        """The API error or the interruption that stopped the assessment, or None."""
     @property
-    def not_restored(self) -> list[dict[str, Any]]: ...
-    def to_dict(self) -> dict[str, Any]: ...
-    def summary(self) -> str: ...
+    def not_restored(self) -> list[dict[str, Any]]:
+        """`[{"scope", "id", "action", "error", "command"}]`: what could not be put back."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: `{"ok", "restored", "initial", "final", "stages", "differences", "error",
+        "not_restored", "kept_disabled", "secret_left", "notes"}`."""
+    def summary(self) -> str:
+        """The text summary (as `escpush esc assess` prints it)."""
     def plot(self, ax: Any = None) -> Any:
         """Draws what changed without ESC, by stage and URL: a grid of the URLs by stage, each
         with its status with ESC → without (green where it passed its check, red where not),
@@ -1107,7 +1261,9 @@ class EscAssessment:
     def _repr_html_(self) -> str:
         """In Jupyter: the stages, the differences with their replacements, the way back."""
 
-def esc_replacements() -> list[dict[str, str]]: ...
+def esc_replacements() -> list[dict[str, str]]:
+    """The spec's table of what replaces each ESC use (the products an assessment's differences
+    name), one dict per row."""
 
 _ESC_IGNORED_HEADERS: tuple[str, ...]
 

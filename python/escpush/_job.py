@@ -56,43 +56,80 @@ class Job(_Dict):
         # its type and `always`: the attributes are made from the table at import (below), and
         # tests/logpush/test_job_attributes.py checks that these are the table's.
         @property
-        def id(self) -> int: ...
+        def id(self) -> int:
+            """The ``id`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def name(self) -> str | None: ...
+        def name(self) -> str | None:
+            """The ``name`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def dataset(self) -> str | None: ...
+        def dataset(self) -> str | None:
+            """The ``dataset`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def destination_conf(self) -> str | None: ...
+        def destination_conf(self) -> str | None:
+            """The ``destination_conf`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def enabled(self) -> bool: ...
+        def enabled(self) -> bool:
+            """The ``enabled`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def logpull_options(self) -> str | None: ...
+        def logpull_options(self) -> str | None:
+            """The ``logpull_options`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def filter(self) -> str | None: ...
+        def filter(self) -> str | None:
+            """The ``filter`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def kind(self) -> str | None: ...
+        def kind(self) -> str | None:
+            """The ``kind`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def frequency(self) -> str | None: ...
+        def frequency(self) -> str | None:
+            """The ``frequency`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def max_upload_bytes(self) -> int | None: ...
+        def max_upload_bytes(self) -> int | None:
+            """The ``max_upload_bytes`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def max_upload_records(self) -> int | None: ...
+        def max_upload_records(self) -> int | None:
+            """The ``max_upload_records`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def max_upload_interval_seconds(self) -> int | None: ...
+        def max_upload_interval_seconds(self) -> int | None:
+            """The ``max_upload_interval_seconds`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def output_options(self) -> dict[str, Any] | None: ...
+        def output_options(self) -> dict[str, Any] | None:
+            """The ``output_options`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def ownership_challenge(self) -> str | None: ...
+        def ownership_challenge(self) -> str | None:
+            """The ``ownership_challenge`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def filter_attack_traffic(self) -> bool | None: ...
+        def filter_attack_traffic(self) -> bool | None:
+            """The ``filter_attack_traffic`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def merge_subrequests(self) -> bool | None: ...
+        def merge_subrequests(self) -> bool | None:
+            """The ``merge_subrequests`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def last_complete(self) -> str | None: ...
+        def last_complete(self) -> str | None:
+            """The ``last_complete`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def last_error(self) -> str | None: ...
+        def last_error(self) -> str | None:
+            """The ``last_error`` field of the job record (None where the record does not hold it)."""
+
         @property
-        def error_message(self) -> str | None: ...
+        def error_message(self) -> str | None:
+            """The ``error_message`` field of the job record (None where the record does not hold it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -122,9 +159,11 @@ class Job(_Dict):
         self._absorb({key: value})
 
     def update(self, *args: Any, **kwargs: Any) -> None:
+        """Set several fields, as ``dict.update`` does; credentials are masked as in every item."""
         self._absorb(dict(*args, **kwargs))
 
     def setdefault(self, key: str, default: Any = None) -> Any:
+        """As ``dict.setdefault``, the value masked as an item would be."""
         if key not in self:
             self[key] = default
         return self[key]

@@ -1,6 +1,6 @@
 """The one rule for escpush's optional packages: import one when a method needs it, or raise
-``ImportError`` naming the method, the package and the extra that installs it (pyproject's
-``[project.optional-dependencies]``)."""
+``ImportError`` naming the method, the package, the extra that installs it (pyproject's
+``[project.optional-dependencies]``) and the site's page of the extras."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ def need(module: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError as e:
         package = module.split(".")[0]
+        from ._docs import page
+
         raise ImportError(
             f"{what} needs the {package} package, which is not installed: pip install 'escpush[{EXTRAS[package]}]'"
+            f" (the extras: {page('install', 'the-extras')})"
         ) from e

@@ -13,5 +13,8 @@ class FilterProblem(TypedDict):
     """One problem of a filter: where it is, a stable code, and what to do about it."""
 
     path: str
+    """Where: ``where.and[2].or[0].value``; empty for the filter as a whole."""
     code: str
+    """What kind of problem, stable across versions (the troubleshooting page lists every code)."""
     message: str
+    """What is wrong and how to fix it."""

@@ -96,7 +96,9 @@ class ApiError(EscpushError):
     def __init__(self, message: str, status: int = 0, errors: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        """The HTTP status of the API's answer."""
         self.errors = list(errors or [])
+        """The API envelope's error entries, each ``{"code": ..., "message": ...}`` (empty when the body had none)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self.status, self.errors))
@@ -142,11 +144,14 @@ class ScanError(EscpushError):
     """
 
     partial: ScanResult | None = None
+    """The counts so far, as a ``ScanResult`` (None when the scan read nothing)."""
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
         super().__init__(message)
         self.path = path
+        """The input the error is about, or None."""
         self.line = line
+        """The line number in that input (strict mode's malformed line), or None."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self.path, self.line))
@@ -169,10 +174,12 @@ class Terminated(SystemExit):
 
     signal: int
     code: int
+    """The exit status: 128 + the signal's number."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(128 + signum)
         self.signal = signum
+        """The signal's number (15 for SIGTERM, 1 for SIGHUP)."""
 
     def __str__(self) -> str:
         import signal

@@ -101,6 +101,7 @@ class Emulator:
 
     @property
     def port(self) -> int:
+        """The TCP port the emulator listens on (127.0.0.1)."""
         return self._server.port
 
     @property

@@ -143,7 +143,10 @@ def test_without_matplotlib_plot_names_the_extra(
     scan = Filter.parse('{"where": {"key": "A", "operator": "eq", "value": 1}}').scan(logs, every="1h")
     for name in ("matplotlib", "matplotlib.pyplot"):
         monkeypatch.setitem(sys.modules, name, None)  # import fails as if not installed
-    message = r"needs the matplotlib package, which is not installed: pip install 'escpush\[plot\]'"
+    message = (
+        r"needs the matplotlib package, which is not installed: pip install 'escpush\[plot\]'"
+        r" \(the extras: https://escpush\.github\.io/escpush/install/#the-extras\)"
+    )
     with pytest.raises(ImportError, match=rf"^EscAssessment.plot {message}$"):
         result.plot()
     # The one rule of every optional package: ScanResult.plot says the same.

@@ -441,6 +441,7 @@ def test_without_anywidget_the_error_names_the_extra() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == (
         "escpush.widget needs the anywidget package, which is not installed: pip install 'escpush[widget]'"
+        " (the notebook widget: https://escpush.github.io/escpush/widget/)"
     )
 
 

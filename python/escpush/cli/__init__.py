@@ -30,6 +30,7 @@ from __future__ import annotations
 import sys
 
 from .. import __version__
+from .._docs import SITE_URL
 from ..errors import Terminated
 from ._common import (
     EXIT_API,
@@ -86,7 +87,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  escpush filter validate my-filter.json --dataset http_requests\n"
         f"  escpush esc status --zone {ZONE_EXAMPLE}\n"
-        "  escpush COMMAND --help\n\n" + EXIT_CODES,
+        "  escpush COMMAND --help\n\n" + EXIT_CODES + f"\n\ndocumentation: {SITE_URL}",
         formatter_class=Formatter,
     )
     parser.add_argument("--version", action="version", version=f"escpush {__version__}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from .._docs import page
 from ._common import (
     EXIT_OK,
     ZONE_EXAMPLE,
@@ -35,7 +36,8 @@ def add(commands: Commands, summary: str) -> None:
         commands,
         "esc",
         summary,
-        "Edge Side Code controls of one zone or account.",
+        f"Edge Side Code controls of one zone or account. ESC is deprecated: {page('esc')} says what"
+        " that means and the order to test its removal in.",
         f"escpush esc status --zone {ZONE_EXAMPLE}",
     )
     parents = [api_options(), output_options()]

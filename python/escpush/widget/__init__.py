@@ -22,8 +22,11 @@ try:
     import anywidget
     import traitlets
 except ImportError as _missing:  # pragma: no cover - tested with the package hidden
+    from .._docs import page as _page
+
     raise ImportError(
         "escpush.widget needs the anywidget package, which is not installed: pip install 'escpush[widget]'"
+        f" (the notebook widget: {_page('widget')})"
     ) from _missing
 
 import json
@@ -125,14 +128,23 @@ class FilterBuilder(anywidget.AnyWidget):
     _css = _HERE / "builder.css"
 
     dataset = traitlets.Unicode("http_requests").tag(sync=True)
+    """The dataset whose fields the rows offer (synced with the front end)."""
     scope = traitlets.Unicode("zone").tag(sync=True)
+    """The dataset's scope, ``"zone"`` or ``"account"``."""
     schema = traitlets.Dict().tag(sync=True)
+    """The dataset's fields, types and operators, as the front end shows them."""
     tree = traitlets.Dict().tag(sync=True)
+    """The rows and groups, as the front end edits them."""
     mode = traitlets.Enum(("rows", "text"), "rows").tag(sync=True)
+    """``"rows"`` or ``"text"``: the view shown."""
     text = traitlets.Unicode("").tag(sync=True)
+    """The filter's text form, as the text view edits it."""
     report = traitlets.Dict().tag(sync=True)
+    """What the panel shows: problems, limits, text and JSON forms."""
     sample_report = traitlets.Dict().tag(sync=True)
+    """What the filter keeps on the sample (the last scan's counts and breakdown)."""
     breakdown = traitlets.Unicode("").tag(sync=True)
+    """The field the sample's breakdown groups by (empty: none)."""
 
     def __init__(
         self,
