@@ -106,6 +106,7 @@ pub use logpush::{
     Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
     RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
+pub use logpush::transformer;
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};
