@@ -65,6 +65,11 @@ pub(crate) struct State {
     pub challenges: BTreeMap<(DatasetScope, String, String), String>,
     /// The Instant Logs sessions of each zone (by id), each with the moment it opened.
     pub instant_logs: BTreeMap<String, Vec<(std::time::Instant, Value)>>,
+    /// The transformers of each account (by id), in creation order; ids are unique across
+    /// accounts, as are their versions' ids.
+    pub transformers: BTreeMap<String, Vec<crate::transformers::Stored>>,
+    pub last_transformer_id: u64,
+    pub last_version_id: u64,
 }
 
 impl State {
