@@ -28,6 +28,7 @@ mod scan;
 mod scan_result;
 mod schema;
 mod signals;
+mod transformer;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -38,6 +39,8 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyField>()?;
     m.add_class::<logpull_options::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
+    m.add_class::<transformer::PyTransformers>()?;
+    m.add_class::<transformer::PyTransformer>()?;
     // What a job costs (core's pricing): the table, a sample's month, an account's sum.
     m.add_class::<cost::PyPricing>()?;
     m.add_class::<cost::PyCost>()?;
