@@ -57,6 +57,11 @@ mod scope;
 /// `escpush_filter::Filter`.
 pub use escpush_filter as filter;
 
+/// Logpush Transformers' SQL: [`transformer::check`] (the contract and the dataset's schema,
+/// the one judgement of the client and the emulator) and [`transformer::preview`] (the
+/// delivered records of one input record).
+pub use logpush::transformer;
+
 /// What a server of the job API keeps and checks, for escpush-emulator (the cargo feature
 /// `emulator`, off by default): the record a creation makes and the record after a `PUT`, as
 /// the emulator stores them, and the job limit a creation would break. A client has no use
