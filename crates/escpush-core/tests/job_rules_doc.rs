@@ -204,7 +204,7 @@ fn render() -> String {
          hold at most {} bytes.\n\n| rule | source |\n|---|---|\n",
         escpush_core::transformer::MAX_CODE_BYTES
     );
-    for r in escpush_core::transformer::TRANSFORMER_RULES {
+    for r in escpush_core::transformer::RECORD_RULES {
         let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
     }
     out

@@ -51,6 +51,28 @@ impl EscSetting {
     }
 }
 
+/// One saved version of a transformer's SQL.
+#[derive(Clone, Debug)]
+pub(crate) struct Version {
+    pub id: u64,
+    pub version: u64,
+    pub created_at: String,
+    pub code: String,
+}
+
+/// A transformer as the emulator keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Stored {
+    pub id: u64,
+    pub name: String,
+    pub description: Option<String>,
+    pub dataset: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Every save, oldest first; never empty.
+    pub versions: Vec<Version>,
+}
+
 /// Everything the emulator remembers between requests.
 #[derive(Debug, Default)]
 pub(crate) struct State {
@@ -67,7 +89,7 @@ pub(crate) struct State {
     pub instant_logs: BTreeMap<String, Vec<(std::time::Instant, Value)>>,
     /// The transformers of each account (by id), in creation order; ids are unique across
     /// accounts, as are their versions' ids.
-    pub transformers: BTreeMap<String, Vec<crate::transformers::Stored>>,
+    pub transformers: BTreeMap<String, Vec<Stored>>,
     pub last_transformer_id: u64,
     pub last_version_id: u64,
 }

@@ -14,41 +14,26 @@ use escpush_core::{Endpoint, Route};
 use escpush_filter::{DatasetScope, Json};
 use serde_json::{json, Map, Value};
 
-use crate::handlers::error_response;
 use crate::lock;
-use crate::state::State;
+use crate::state::{State, Stored, Version};
 use crate::wire::{HttpRequest, HttpResponse};
 
 /// The v4 error code of a refused transformer request.
 const REFUSED: i64 = 1004;
-
-/// One saved version of a transformer's SQL.
-#[derive(Clone, Debug)]
-pub(crate) struct Version {
-    pub id: u64,
-    pub version: u64,
-    pub created_at: String,
-    pub code: String,
-}
-
-/// A transformer as the emulator keeps it.
-#[derive(Clone, Debug)]
-pub(crate) struct Stored {
-    pub id: u64,
-    pub name: String,
-    pub description: Option<String>,
-    pub dataset: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-    /// Every save, oldest first; never empty.
-    pub versions: Vec<Version>,
-}
 
 fn now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
     escpush_filter::format_time(secs)
+}
+
+/// An error answer in the v4 envelope.
+fn error_response(status: u16, code: i64, message: impl Into<String>) -> HttpResponse {
+    HttpResponse::json(
+        status,
+        escpush_core::Envelope::error(vec![escpush_core::ApiMessage::new(code, message)]).to_bytes(),
+    )
 }
 
 fn refused(r: &TransformerRefusal) -> HttpResponse {

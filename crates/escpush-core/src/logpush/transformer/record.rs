@@ -28,42 +28,42 @@ const ERRORS: &str = "transformers.mdx, API errors";
 /// written (printed in docs/job-rules.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct TransformerRule {
+pub struct RecordRule {
     pub rule: &'static str,
     pub source: &'static str,
 }
 
 /// Every record-level rule of a transformer, as escpush enforces it before sending and the
 /// emulator answers it (the SQL's own rules are [`check`](super::check)'s).
-pub const TRANSFORMER_RULES: &[TransformerRule] = &[
-    TransformerRule {
+pub const RECORD_RULES: &[RecordRule] = &[
+    RecordRule {
         rule: "A creation holds `name` and a non-empty `code` (400 \"missing required field: name\" / \"code\"); an \
                update holds `name`, and `code` when the SQL changes (a new version).",
         source: "transformers.mdx, API errors; SDK 5.9 TransformerCreateParams, TransformerUpdateParams",
     },
-    TransformerRule {
+    RecordRule {
         rule: "`name` is at most 255 bytes, `description` at most 4,096 bytes.",
         source: LIMITS,
     },
-    TransformerRule {
+    RecordRule {
         rule: "`code` is at most MAX_CODE_BYTES (413 past it), one SELECT checked against its dataset.",
         source: "transformers.mdx, Limits and Validation; SDK 5.9 (\"Maximum 32 KB\")",
     },
-    TransformerRule {
+    RecordRule {
         rule: "A job's `transformer_id` names a transformer of the account (400 \"transformer N not found for this \
                account\") whose dataset is the job's (400 \"transformer N dataset \\\"X\\\" does not match job \
                dataset \\\"Y\\\"\"); `null` detaches it.",
         source: "transformers.mdx, API errors and API (\"set transformer_id on the Logpush job\")",
     },
-    TransformerRule {
+    RecordRule {
         rule: "Only a job whose output is ndjson takes a transformer (not output_type csv).",
         source: "transformers.mdx, Before you begin (\"Transformers are only available for NDJSON jobs\")",
     },
-    TransformerRule {
+    RecordRule {
         rule: "A transformer referenced by a job cannot be deleted (409).",
         source: "transformers.mdx, Transformer Studio; SDK 5.9 transformers.delete (\"Returns 409 Conflict\")",
     },
-    TransformerRule {
+    RecordRule {
         rule: "An account without the feature is answered 403 \"transformer feature is not available for this \
                account\".",
         source: ERRORS,
@@ -141,37 +141,26 @@ fn description_problem(description: Option<&str>) -> Option<TransformerRefusal> 
     (d.len() > MAX_DESCRIPTION_BYTES).then(|| too_long("description", d.len(), MAX_DESCRIPTION_BYTES))
 }
 
-/// The refusal of `code`: empty, too large (413), or SQL that [`check`](super::check)
-/// refuses (400, every problem with its line and column). Gives its dataset otherwise.
+/// The refusal of `code`: empty (400 "missing required field: code"), or SQL that
+/// [`check`](super::check) refuses (413 past [`MAX_CODE_BYTES`](super::MAX_CODE_BYTES), else
+/// 400, every problem with its line and column). Gives its dataset otherwise.
 pub fn code_problem(code: &str) -> Result<Option<String>, TransformerRefusal> {
     if code.trim().is_empty() {
         return Err(missing("code"));
     }
-    if code.len() > super::MAX_CODE_BYTES {
-        return Err(TransformerRefusal::new(
-            413,
-            "code",
-            format!(
-                "code is {} bytes, more than the {} escpush lets a transformer's SQL hold (request entity too large)",
-                code.len(),
-                super::MAX_CODE_BYTES
-            ),
-            "transformers.mdx, Limits (10 KB) and API errors (413); SDK 5.9 says 32 KB",
-        ));
-    }
     match super::check(code) {
         Ok(checked) => Ok(Some(checked.dataset().to_owned())),
-        Err(problems) => Err(TransformerRefusal::new(
-            400,
-            "code",
-            problems,
-            "transformers.mdx, Validation",
-        )),
+        // Each problem names its rule and source (core's TRANSFORMER_RULES); 413 for the size.
+        Err(problems) => Err(TransformerRefusal {
+            status: problems.status(),
+            field: "code",
+            message: problems.to_string(),
+        }),
     }
 }
 
 /// A transformer's creation `{name, code, description?}`, checked: every rule of
-/// [`TRANSFORMER_RULES`] that a creation can break, and the SQL by [`check`](super::check).
+/// [`RECORD_RULES`] that a creation can break, and the SQL by [`check`](super::check).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TransformerSpec {
     name: String,
