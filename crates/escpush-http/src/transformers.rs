@@ -3,7 +3,7 @@
 //! and the check of a job's `transformer_id` before the job is sent ([`Client::check_job_transformer`]).
 
 use escpush_core::transformer::{
-    job_transformer_refusal, read_content, read_preview, read_transformer, read_transformer_deleted,
+    job_transformer_refusal, read_content, referenced_refusal, read_preview, read_transformer, read_transformer_deleted,
     read_transformer_list, read_versions, TransformerOp, TransformerRecord, TransformerSpec, TransformerUpdate,
     TransformerVersion,
 };
@@ -37,7 +37,19 @@ impl Client {
     }
 
     /// `DELETE {account}/logpush/transformers/{id}`: the id removed, when the API says it.
+    /// A transformer that jobs reference is refused before the `DELETE` is sent (core's
+    /// `referenced_refusal`, read from the transformer's `associated_jobs`), as the API
+    /// refuses it (409).
     pub fn delete_transformer(&self, scope: &Scope, id: u64) -> Result<Option<u64>, Error> {
+        let jobs: Vec<u64> = self
+            .transformer(scope, id)?
+            .associated_jobs
+            .iter()
+            .filter_map(|j| j.id)
+            .collect();
+        if !jobs.is_empty() {
+            return Err(Error::Core(referenced_refusal(id, &jobs).into()));
+        }
         Ok(read_transformer_deleted(self.execute(&TransformerOp::Delete(id).request(scope)?)?)?)
     }
 
