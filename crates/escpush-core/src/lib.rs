@@ -57,11 +57,6 @@ mod scope;
 /// `escpush_filter::Filter`.
 pub use escpush_filter as filter;
 
-/// Logpush Transformers' SQL: [`transformer::check`] (the contract and the dataset's schema,
-/// the one judgement of the client and the emulator) and [`transformer::preview`] (the
-/// delivered records of one input record).
-pub use logpush::transformer;
-
 /// What a server of the job API keeps and checks, for escpush-emulator (the cargo feature
 /// `emulator`, off by default): the record a creation makes and the record after a `PUT`, as
 /// the emulator stores them, and the job limit a creation would break. A client has no use
@@ -111,6 +106,7 @@ pub use logpush::{
     Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
     RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
+pub use logpush::transformer;
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};

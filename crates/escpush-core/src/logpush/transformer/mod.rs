@@ -22,6 +22,7 @@ mod lower;
 mod rules;
 #[cfg(test)]
 mod tests;
+mod to_filter;
 
 use std::fmt;
 
@@ -30,6 +31,7 @@ use sqlparser::dialect::GenericDialect;
 use sqlparser::parser::{Parser, ParserError};
 
 pub use rules::{TransformerRule, SDK_SOURCE, TRANSFORMERS_SOURCE, TRANSFORMER_RULES};
+pub use to_filter::FilterForm;
 
 /// The most bytes of SQL a transformer holds: 10 KB (10 × 1,024), the docs' limit
 /// (transformers.mdx, Limits: "SQL query size 10 KB", and its API errors: 413 past it).
