@@ -81,6 +81,7 @@ pub use esc::{
     esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
     SECRET_RANDOM_BYTES,
 };
+pub use logpush::transformer;
 pub use logpush::{
     billing_of, format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money,
     MonthlyUsage, Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,
@@ -106,7 +107,6 @@ pub use logpush::{
     Added, Batch, BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, Formatter, JobOutput, OutputFormat, OutputType,
     RecordTemplate, RecordTime, TemplatePart, TimestampFormat, Undocumented, UNDOCUMENTED,
 };
-pub use logpush::transformer;
 pub use operation::Operation;
 pub use redact::{body_secrets, is_secret_header, redact_body, secret_body_keys, ESC_SECRET_KEY, SECRET_HEADERS};
 pub use request::{Method, Request, RetryClass};

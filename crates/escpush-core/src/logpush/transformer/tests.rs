@@ -289,11 +289,24 @@ fn what_to_transformer_prints_passes_the_check_and_reads_back_as_the_same_filter
         let sql = filter.to_transformer(http, Some(&["ClientIP"])).unwrap();
         let checked = check(&sql).unwrap_or_else(|e| panic!("{sql}\n{e}"));
         let back = checked.as_job_filter().unwrap_or_else(|| panic!("{sql}"));
-        assert!(
-            back.filter.equivalent(&filter, Some(http)),
-            "{sql}\n{}",
-            back.filter
-        );
+        assert!(back.filter.equivalent(&filter, Some(http)), "{sql}\n{}", back.filter);
         assert_eq!(back.fields, Some(vec!["ClientIP".to_owned()]));
+    }
+}
+
+#[test]
+fn the_prefilter_keeps_every_record_the_transformer_delivers_for() {
+    // The docs' http example: its whole WHERE is a filter's.
+    let pre = check(HTTP_SQL).unwrap().prefilter().unwrap();
+    assert_eq!(pre.operator_count(), 3);
+    // A conjunct no filter has is left to the engine; an OR with one has no prefilter.
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 AND UPPER(ClientRequestMethod) = 'GET'";
+    assert_eq!(check(sql).unwrap().prefilter().unwrap().operator_count(), 1);
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 OR UPPER(ClientRequestMethod) = 'GET'";
+    assert!(check(sql).unwrap().prefilter().is_none());
+    for input in [HTTP_INPUT.to_owned(), HTTP_INPUT.replace("/api/checkout", "/metrics/x")] {
+        let delivered = !preview(HTTP_SQL, &json(&input)).unwrap().is_empty();
+        let record: serde_json::Value = serde_json::from_str(&input).unwrap();
+        assert!(!delivered || pre.matches(&record));
     }
 }

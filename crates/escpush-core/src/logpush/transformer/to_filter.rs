@@ -75,6 +75,37 @@ impl CheckedTransformer {
     }
 }
 
+impl CheckedTransformer {
+    /// A job filter that keeps every record the transformer delivers anything for (and
+    /// perhaps more): the `WHERE` of the one stage that reads the dataset, its conjuncts that
+    /// a filter has (a negative test keeps a record without the field, which SQL drops: a
+    /// superset still). A local run lets escpush's scanner drop the other lines before the
+    /// engine parses them; `None` when no part of the `WHERE` is a filter's.
+    pub fn prefilter(&self) -> Option<Filter> {
+        let mut reading = self.query.stages.iter().filter(|s| s.source == Source::Dataset);
+        let (Some(stage), None) = (reading.next(), reading.next()) else {
+            return None;
+        };
+        let expr = superset(stage.filter.as_ref()?)?;
+        let filter = Filter::new(expr).ok()?;
+        filter
+            .problems(Some(self.dataset), escpush_filter::Limits::default())
+            .is_empty()
+            .then_some(filter)
+    }
+}
+
+/// A filter expression true wherever `e` is (an `AND` keeps the conjuncts a filter has).
+fn superset(e: &E) -> Option<Expr> {
+    if let E::Bin(BinOp::And, l, r) = e {
+        return match (superset(l), superset(r)) {
+            (Some(a), Some(b)) => Some(Expr::And(vec![a, b])),
+            (one, None) | (None, one) => one,
+        };
+    }
+    expr(e, &mut Vec::new())
+}
+
 /// The filter expression of a `WHERE`, `None` for any form no job filter has. A bare
 /// condition is one: under `AND` / `OR` alone, SQL's NULL drops a record as the filter's
 /// false does, except for a negative test (`<>`, `NOT IN`, `NOT LIKE`), listed in `negative`.
