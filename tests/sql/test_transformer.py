@@ -45,13 +45,20 @@ def test_datafusion_delivers_the_records_matches_keeps() -> None:
 
 
 def test_core_accepts_every_printed_transformer_and_reads_the_same_filter_back() -> None:
+    read_back = 0
     for f in expressible(FILTERS):
         sql = f.to_transformer(dataset=DATASET, fields=["ClientIP", "RayID"])
         assert escpush.check_transformer(sql) == {"dataset": DATASET, "scope": "zone"}
         back: Any = escpush.transformer_to_filter(sql)
-        assert back is not None, sql
+        if back is None:
+            # A condition no value of its column can meet is printed as the constant it is
+            # (`COALESCE(FALSE, FALSE)`): no field to read a filter's condition back from.
+            assert "(FALSE, FALSE)" in sql, sql
+            continue
+        read_back += 1
         assert back["fields"] == ["ClientIP", "RayID"]
         assert back["filter"].equivalent(f, dataset=DATASET), sql
+    assert read_back > 50
 
 
 def test_a_filter_the_dialect_cannot_say_and_an_unknown_field_are_refused() -> None:

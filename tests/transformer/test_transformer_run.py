@@ -68,7 +68,7 @@ def test_a_bad_transformer_is_refused_with_each_problem_at_its_line_and_column()
     sql = "SELECT ClientIp, COUNT(*)\nFROM http_requests\nORDER BY RayID"
     with pytest.raises(escpush.InvalidInput) as info:
         escpush.check_transformer(sql)
-    problems = [(p.path, p.code) for p in info.value.errors()]
+    problems = [(p["path"], p["code"]) for p in info.value.errors()]
     assert ("line 1, column 8", "unknown_field") in problems
     assert ("line 1, column 18", "unsupported") in problems
     assert ("line 3, column 10", "unsupported") in problems
@@ -119,7 +119,7 @@ def test_a_transformer_that_only_filters_reads_back_as_a_job_filter_with_the_pri
     sql = "SELECT ClientIP, RayID FROM http_requests WHERE EdgeResponseStatus >= 500"
     form = escpush.transformer_to_filter(sql)
     assert form is not None
-    assert form["filter"] == escpush.field("EdgeResponseStatus") >= 500
+    assert form["filter"] == (escpush.field("EdgeResponseStatus") >= 500)
     assert form["fields"] == ["ClientIP", "RayID"]
     assert "$0.04 per GB of input" in form["note"]
     assert escpush.transformer_to_filter(HTTP_SQL) is None

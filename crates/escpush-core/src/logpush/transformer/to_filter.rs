@@ -220,13 +220,14 @@ fn like_form(pattern: &str) -> Option<(Operator, String)> {
             c => parts.push((false, c)),
         }
     }
-    let lead = parts.first().is_some_and(|p| p.0);
-    let trail = parts.len() > usize::from(lead) && parts.last().is_some_and(|p| p.0);
+    let trail = parts.last().is_some_and(|p| p.0);
+    let lead = parts.len() > usize::from(trail) && parts.first().is_some_and(|p| p.0);
     let inner = &parts[usize::from(lead)..parts.len() - usize::from(trail)];
-    if inner.iter().any(|p| p.0) || inner.is_empty() {
+    if inner.iter().any(|p| p.0) {
         return None;
     }
     let text: String = inner.iter().map(|p| p.1).collect();
+    // `%` alone is any text: starts with "" (as the dialect prints it).
     let op = match (lead, trail) {
         (false, false) => Operator::Eq,
         (false, true) => Operator::StartsWith,
