@@ -284,6 +284,7 @@ fn what_to_transformer_prints_passes_the_check_and_reads_back_as_the_same_filter
         field("ClientRequestHost").eq("a.example") | field("ClientRequestPath").starts_with("/a_b%"),
         field("ClientRequestHost").is_in(["a", "b"]) & !Filter::from(field("ClientRequestPath").contains("x")),
         field("ClientRequestPath").ends_with("\\.php") & field("ClientRequestMethod").ne("GET"),
+        field("EdgeResponseStatus").ge(i64::MIN),
         // `LIKE '%'`: any text.
         field("ClientRequestHost").starts_with("") & field("ClientRequestPath").contains(""),
     ];

@@ -146,6 +146,24 @@ fn expr(e: &E, negative: &mut Vec<String>) -> Option<Expr> {
     }
 }
 
+/// A literal, or an integer written as arithmetic of literals (the dialect writes the
+/// smallest 64-bit integer as `(-9223372036854775807 - 1)`).
+fn constant(e: &E) -> Option<Value> {
+    match e {
+        E::Lit(v) => Some(v.clone()),
+        E::Neg(inner) => match constant(inner)? {
+            Value::Int(n) => n.checked_neg().map(Value::Int),
+            _ => None,
+        },
+        E::Bin(op @ (BinOp::Plus | BinOp::Minus), l, r) => match (constant(l)?, constant(r)?) {
+            (Value::Int(a), Value::Int(b)) if *op == BinOp::Plus => a.checked_add(b).map(Value::Int),
+            (Value::Int(a), Value::Int(b)) => a.checked_sub(b).map(Value::Int),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn scalar(v: &Value) -> Option<Scalar> {
     match v {
         Value::Str(s) => Some(Scalar::String(s.clone())),
@@ -159,10 +177,11 @@ fn condition(e: &E, negative: &mut Vec<String>) -> Option<Condition> {
     let (key, op, value) = match e {
         E::Bin(op, l, r) => {
             let (key, lit, flipped) = match (l.as_ref(), r.as_ref()) {
-                (E::Col(k), E::Lit(v)) => (k, v, false),
-                (E::Lit(v), E::Col(k)) => (k, v, true),
+                (E::Col(k), v) => (k, constant(v)?, false),
+                (v, E::Col(k)) => (k, constant(v)?, true),
                 _ => return None,
             };
+            let lit = &lit;
             let op = match (op, flipped) {
                 (BinOp::Eq, _) => Operator::Eq,
                 (BinOp::NotEq, _) => Operator::NotEq,
