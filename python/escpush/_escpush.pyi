@@ -4,7 +4,7 @@ import datetime
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, ClassVar, Literal, NoReturn, final
+from typing import Any, ClassVar, Literal, NoReturn, TypedDict, final
 
 from typing_extensions import TypeAlias, disjoint_base
 
@@ -147,6 +147,13 @@ class Filter:
         it gives the answers of ``matches`` there."""
     def to_query(self, dialect: str, *, dataset: str, table: str | None = None, scope: str | None = None) -> str:
         """``SELECT * FROM <table> WHERE <to_sql>``; ``table`` defaults to the dataset."""
+    def to_transformer(self, *, dataset: str, fields: Sequence[str] | None = None, scope: str | None = None) -> str:
+        """The Logpush transformer that delivers the records this filter keeps: ``SELECT
+        <fields> FROM <dataset> WHERE <the filter in the transformer dialect>`` (``*`` without
+        ``fields``, a job's ``field_names``); ``check_transformer`` accepts it. Raises
+        ``InvalidInput`` for a condition the transformer dialect cannot express (arrays,
+        integer comparisons on ``int or string`` fields) and ``FilterError`` for an unknown
+        field (with a did-you-mean)."""
     def to_pyspark(self, *, dataset: str, scope: str | None = None) -> Any:
         """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
     def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
@@ -416,6 +423,37 @@ class PreviewResult:
         """The counts, the month projected by the sample's span and priced by the job's
         destination (or why it cannot be), and the breakdown with each row's GB a month."""
 
+class _CheckedTransformer(TypedDict):
+    dataset: str
+    scope: str
+
+class _TransformerFilter(TypedDict):
+    filter: Filter
+    fields: list[str] | None
+    note: str
+
+def check_transformer(code: str) -> _CheckedTransformer:
+    """Checks a Logpush transformer's SQL before upload, as the API does (transformers.mdx):
+    one ``SELECT`` (CTEs allowed) whose ``FROM`` is a dataset, no joins, subqueries,
+    aggregation, window functions, ``ORDER BY`` or second statement, every field a field of
+    the dataset and every operator and function given values of its types, at most 10 KB.
+    Returns ``{"dataset", "scope"}``; raises ``InvalidInput`` whose ``errors()`` give each
+    problem's place (``line 2, column 3``), code and message (with the rule and its source,
+    and a did-you-mean for a mistyped field)."""
+
+def preview_transformer(code: str, input: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The records a job delivers for one input record (none when the ``WHERE`` drops it,
+    several after ``unnest``), keys sorted: core's interpreter of the contract, what the
+    API's preview endpoint answers. Raises ``InvalidInput`` as ``check_transformer``."""
+
+def transformer_to_filter(code: str) -> _TransformerFilter | None:
+    """A transformer whose SQL only filters (``SELECT *`` or the dataset's fields as they
+    are, a ``WHERE`` a job filter can say) as the job's ``filter`` and ``fields``
+    (``field_names``; ``None`` for ``*``), with a ``note``: the filter is free where a
+    transformer is billed per GB of input (pricing.mdx), and where the two differ on a
+    record without a field. ``None`` for SQL that reshapes or computes."""
+
+def _transformer_prefilter(code: str) -> Filter | None: ...
 def preview_job(
     job: Mapping[str, Any],
     sample: _LogPaths,

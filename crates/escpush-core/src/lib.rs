@@ -57,11 +57,6 @@ mod scope;
 /// `escpush_filter::Filter`.
 pub use escpush_filter as filter;
 
-/// Logpush Transformers' SQL: [`transformer::check`] (the contract and the dataset's schema,
-/// the one judgement of the client and the emulator) and [`transformer::preview`] (the
-/// delivered records of one input record).
-pub use logpush::transformer;
-
 /// What a server of the job API keeps and checks, for escpush-emulator (the cargo feature
 /// `emulator`, off by default): the record a creation makes and the record after a `PUT`, as
 /// the emulator stores them, and the job limit a creation would break. A client has no use
@@ -86,6 +81,7 @@ pub use esc::{
     esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
     SECRET_RANDOM_BYTES,
 };
+pub use logpush::transformer;
 pub use logpush::{
     billing_of, format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money,
     MonthlyUsage, Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,

@@ -29,6 +29,7 @@ mod scan_result;
 mod schema;
 mod signals;
 mod transformer;
+mod transformer_sql;
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -97,6 +98,10 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::PyScanResult>()?;
     m.add_class::<preview::PyPreviewResult>()?;
     m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::check_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::preview_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;

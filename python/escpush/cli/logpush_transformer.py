@@ -100,6 +100,9 @@ def add(logpush: Commands, parents: list[argparse.ArgumentParser]) -> None:
     versions.add_argument("transformer_id", metavar="ID", type=_ID, help="the transformer's id")
     versions.add_argument("--limit", type=_ID, metavar="N", help="only the latest N")
     versions.set_defaults(run=run_versions)
+    from . import logpush_transformer_preview
+
+    logpush_transformer_preview.add_parser(actions, parents[:1])
 
 
 def _code_options(parser: argparse.ArgumentParser, required: bool = True) -> None:

@@ -27,6 +27,7 @@ mod requests;
 mod rules;
 #[cfg(test)]
 mod tests;
+mod to_filter;
 
 use std::fmt;
 
@@ -44,6 +45,7 @@ pub use requests::{
     AssociatedJob, TransformerOp, TransformerRecord, TransformerVersion,
 };
 pub use rules::{TransformerRule, SDK_SOURCE, TRANSFORMERS_SOURCE, TRANSFORMER_RULES};
+pub use to_filter::FilterForm;
 
 /// The most bytes of SQL a transformer holds: 10 KB (10 × 1,024), the docs' limit
 /// (transformers.mdx, Limits: "SQL query size 10 KB", and its API errors: 413 past it).

@@ -254,3 +254,62 @@ fn ctes_unnest_and_json_access_run_on_one_record() {
     );
     assert_eq!(star.run(&json(r#"{"RayID":"r"}"#)).unwrap(), Vec::<Json>::new());
 }
+
+#[test]
+fn a_transformer_that_only_filters_is_read_back_as_a_job_filter_with_its_price_note() {
+    let sql =
+        "SELECT ClientIP, RayID FROM http_requests WHERE EdgeResponseStatus >= 500 AND ClientRequestPath LIKE '/api/%'";
+    let form = check(sql).unwrap().as_job_filter().unwrap();
+    assert_eq!(form.fields, Some(vec!["ClientIP".to_owned(), "RayID".to_owned()]));
+    assert_eq!(
+        form.filter.to_string(),
+        r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestPath","operator":"startsWith","value":"/api/"}]}}"#
+    );
+    assert!(form.note.contains("$0.04 per GB of input"), "{}", form.note);
+    // The docs' http example reshapes: not a filter.
+    assert!(check(HTTP_SQL).unwrap().as_job_filter().is_none());
+    // A negative test is named in the note: SQL drops a record without the field.
+    let not_in = check("SELECT * FROM http_requests WHERE ClientRequestHost NOT IN ('a', 'b')").unwrap();
+    let form = not_in.as_job_filter().unwrap();
+    assert_eq!(form.fields, None);
+    assert!(form.note.contains("without `ClientRequestHost`"), "{}", form.note);
+}
+
+#[test]
+fn what_to_transformer_prints_passes_the_check_and_reads_back_as_the_same_filter() {
+    use escpush_filter::{field, Dataset, Filter};
+    let http = Dataset::get("http_requests", None).unwrap();
+    let filters: Vec<Filter> = vec![
+        field("EdgeResponseStatus").ge(500).into(),
+        field("ClientRequestHost").eq("a.example") | field("ClientRequestPath").starts_with("/a_b%"),
+        field("ClientRequestHost").is_in(["a", "b"]) & !Filter::from(field("ClientRequestPath").contains("x")),
+        field("ClientRequestPath").ends_with("\\.php") & field("ClientRequestMethod").ne("GET"),
+        field("EdgeResponseStatus").ge(i64::MIN),
+        // `LIKE '%'`: any text.
+        field("ClientRequestHost").starts_with("") & field("ClientRequestPath").contains(""),
+    ];
+    for filter in filters {
+        let sql = filter.to_transformer(http, Some(&["ClientIP"])).unwrap();
+        let checked = check(&sql).unwrap_or_else(|e| panic!("{sql}\n{e}"));
+        let back = checked.as_job_filter().unwrap_or_else(|| panic!("{sql}"));
+        assert!(back.filter.equivalent(&filter, Some(http)), "{sql}\n{}", back.filter);
+        assert_eq!(back.fields, Some(vec!["ClientIP".to_owned()]));
+    }
+}
+
+#[test]
+fn the_prefilter_keeps_every_record_the_transformer_delivers_for() {
+    // The docs' http example: its whole WHERE is a filter's.
+    let pre = check(HTTP_SQL).unwrap().prefilter().unwrap();
+    assert_eq!(pre.operator_count(), 3);
+    // A conjunct no filter has is left to the engine; an OR with one has no prefilter.
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 AND UPPER(ClientRequestMethod) = 'GET'";
+    assert_eq!(check(sql).unwrap().prefilter().unwrap().operator_count(), 1);
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 OR UPPER(ClientRequestMethod) = 'GET'";
+    assert!(check(sql).unwrap().prefilter().is_none());
+    for input in [HTTP_INPUT.to_owned(), HTTP_INPUT.replace("/api/checkout", "/metrics/x")] {
+        let delivered = !preview(HTTP_SQL, &json(&input)).unwrap().is_empty();
+        let record: serde_json::Value = serde_json::from_str(&input).unwrap();
+        assert!(!delivered || pre.matches(&record));
+    }
+}
