@@ -4,6 +4,7 @@ import datetime
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
+import builtins
 from typing import Any, ClassVar, Literal, NoReturn, TypedDict, final
 
 from typing_extensions import TypeAlias, disjoint_base
@@ -54,6 +55,8 @@ __all__ = [
     "Pricing",
     "ScanResult",
     "Scope",
+    "Transformer",
+    "Transformers",
     "Zone",
     "_Terminating",
     "__version__",
@@ -850,8 +853,76 @@ class Client:
     def account(self, account_id: str) -> Account: ...
 
 @final
+class Transformer:
+    """A transformer as the API gives it (SDK 5.9 ``TransformerGetResponse``): ``id``,
+    ``name``, ``description``, ``dataset`` (from its SQL's ``FROM``), ``associated_jobs``
+    (the jobs that reference it), ``created_at``, ``updated_at`` (RFC 3339). Its SQL is
+    ``transformers.content(id)``. Holds no secret; compares by value."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def dataset(self) -> str | None: ...
+    @property
+    def associated_jobs(self) -> list[dict[str, Any]]:
+        """The jobs that reference it: ``{"id", "name", "object_tag", "object_type"}`` each."""
+    @property
+    def job_ids(self) -> list[int]:
+        """The ids of the jobs that reference it."""
+    @property
+    def created_at(self) -> str | None: ...
+    @property
+    def updated_at(self) -> str | None: ...
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a dict, the API's members in the SDK's order."""
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class Transformers:
+    """An account's transformers, ``account.logpush.transformers`` (transformers.mdx): SQL a
+    job runs on every batch before delivery. Every rule is checked before anything is sent
+    (``InvalidInput`` naming the rule and its source): ``name`` (at most 255 bytes) and
+    ``code`` required, ``description`` at most 4,096 bytes, ``code`` at most 10 KB and a valid
+    transformer of a known dataset (``check_transformer``). A job attaches one with
+    ``create_job(..., transformer_id=N)`` or ``update_job(id, transformer_id=N)``, and detaches
+    it with ``transformer_id=None``."""
+
+    def list(self) -> builtins.list[Transformer]:
+        """Every transformer of the account."""
+    def create(self, *, name: str, code: str, description: str | None = None) -> Transformer:
+        """Creates a transformer from its SQL (its first version); never retried once it may
+        have reached the API."""
+    def get(self, transformer_id: int) -> Transformer:
+        """One transformer (``NotFoundError`` if the account has none of that id)."""
+    def update(
+        self, transformer_id: int, *, name: str, code: str | None = None, description: str | None = None
+    ) -> Transformer:
+        """Changes a transformer: ``name`` is required (SDK 5.9); new ``code`` saves a new
+        version; a ``description`` left out clears the stored one, as the API does."""
+    def delete(self, transformer_id: int) -> int:
+        """Deletes a transformer and returns its id; refused before sending (``InvalidInput``)
+        while a job references it, as the API refuses it (409)."""
+    def content(self, transformer_id: int, *, version_id: int | None = None) -> str:
+        """The SQL of the latest version, or of the version whose id is ``version_id``."""
+    def versions(self, transformer_id: int, *, limit: int | None = None) -> builtins.list[dict[str, Any]]:
+        """Every saved version, oldest first (the latest ``limit``): ``{"id", "version",
+        "created_at"}`` each."""
+    def preview(self, sql: str, input: Mapping[str, Any]) -> builtins.list[dict[str, Any]]:
+        """Runs ``sql`` (checked first) on one record at the API, nothing kept; the delivered
+        records, none when the record is filtered out."""
+
+@final
 class Logpush:
     """The log-push jobs of one zone or account: ``zone.logpush`` / ``account.logpush``."""
+
+    @property
+    def transformers(self) -> Transformers:
+        """The account's transformers; on a zone, ``InvalidInput`` (they are account-scoped)."""
 
     def create_job(
         self,
