@@ -216,3 +216,23 @@ def test_an_account_without_the_feature_is_answered_403(escpush_emulator: Emulat
     assert err.value.status == 403
     escpush_emulator.logpush_quirks()
     assert transformers.list() == []
+
+
+def test_transformer_id_is_a_job_field_of_ensure_apply_and_export(escpush_emulator: Emulator) -> None:
+    logpush = escpush_emulator.client().account(ACCOUNT).logpush
+    dns = logpush.transformers.create(name="dns", code=DNS_SQL)
+    made = logpush.ensure_job(name="dns", dataset="gateway_dns", destination_conf=HTTP, transformer_id=dns.id)
+    assert made["action"] == "created" and made["job"]["transformer_id"] == dns.id
+    again = logpush.ensure_job(name="dns", dataset="gateway_dns", destination_conf=HTTP, transformer_id=dns.id)
+    assert again["action"] == "unchanged"
+    exported = logpush.export(format="toml")
+    assert f"transformer_id = {dns.id}" in exported
+    # The provider's v5 schema has no transformer_id: a comment, Terraform leaves it as it is.
+    terraform = logpush.export(format="terraform")
+    assert f"#   transformer_id = {dns.id}" in terraform
+    # apply of the exported document changes nothing; detaching is a change of one field.
+    document = json.loads(logpush.export(format="json"))
+    assert document["jobs"][0]["transformer_id"] == dns.id
+    assert [e["action"] for e in logpush.apply(document)["jobs"]] == ["unchanged"]
+    detached = logpush.ensure_job(name="dns", dataset="gateway_dns", destination_conf=HTTP, transformer_id=None)
+    assert detached["action"] == "updated" and detached["job"].get("transformer_id") is None
