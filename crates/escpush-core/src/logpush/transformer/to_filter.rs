@@ -153,6 +153,7 @@ fn constant(e: &E) -> Option<Value> {
         E::Lit(v) => Some(v.clone()),
         E::Neg(inner) => match constant(inner)? {
             Value::Int(n) => n.checked_neg().map(Value::Int),
+            Value::Float(f) => Some(Value::Float(-f)),
             _ => None,
         },
         E::Bin(op @ (BinOp::Plus | BinOp::Minus), l, r) => match (constant(l)?, constant(r)?) {
@@ -169,6 +170,9 @@ fn scalar(v: &Value) -> Option<Scalar> {
         Value::Str(s) => Some(Scalar::String(s.clone())),
         Value::Int(n) => Some(Scalar::Int(*n)),
         Value::Bool(b) => Some(Scalar::Bool(*b)),
+        // A whole double (the dialect writes a bound past 2^53 on a `float` field so).
+        #[allow(clippy::cast_possible_truncation)]
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Some(Scalar::Int(*f as i64)),
         _ => None,
     }
 }
@@ -197,10 +201,7 @@ fn condition(e: &E, negative: &mut Vec<String>) -> Option<Condition> {
             let E::Col(key) = col.as_ref() else { return None };
             let set = list
                 .iter()
-                .map(|i| match i {
-                    E::Lit(v) => scalar(v),
-                    _ => None,
-                })
+                .map(|i| scalar(&constant(i)?))
                 .collect::<Option<Vec<_>>>()?;
             let op = if *negated { Operator::NotIn } else { Operator::In };
             (key.clone(), op, FilterValue::Set(set))
