@@ -479,9 +479,13 @@ mod tests {
             panic!("preview does not route")
         };
         assert_eq!(route.endpoint, Endpoint::TransformerPreview);
-        assert!(Endpoint::TransformerList.path(&Scope::zone("z1").unwrap(), &[]).is_err());
+        assert!(Endpoint::TransformerList
+            .path(&Scope::zone("z1").unwrap(), &[])
+            .is_err());
         assert_eq!(
-            Endpoint::TransformerContent.path(&Scope::account("a1").unwrap(), &["3"]).unwrap(),
+            Endpoint::TransformerContent
+                .path(&Scope::account("a1").unwrap(), &["3"])
+                .unwrap(),
             "/accounts/a1/logpush/transformers/3/content"
         );
     }

@@ -107,7 +107,11 @@ fn query_number(req: &HttpRequest, key: &str) -> Result<Option<u64>, HttpRespons
 /// not an integer, 404 for none there.
 fn find(state: &State, account: &str, arg: &str) -> Result<usize, HttpResponse> {
     let Ok(id) = arg.parse::<u64>() else {
-        return Err(error_response(400, REFUSED, format!("`{arg}` is not a transformer id; ids are integers")));
+        return Err(error_response(
+            400,
+            REFUSED,
+            format!("`{arg}` is not a transformer id; ids are integers"),
+        ));
     };
     state
         .transformers
@@ -283,7 +287,11 @@ fn preview(req: &HttpRequest) -> HttpResponse {
         Err(resp) => return resp,
     };
     let Some(sql) = b.get("sql").and_then(Value::as_str) else {
-        return error_response(400, REFUSED, "missing required field: sql (SDK 5.9 TransformerPreviewParams)");
+        return error_response(
+            400,
+            REFUSED,
+            "missing required field: sql (SDK 5.9 TransformerPreviewParams)",
+        );
     };
     let Some(input) = b.get("input").filter(|i| i.is_object()) else {
         return error_response(
@@ -305,7 +313,12 @@ fn preview(req: &HttpRequest) -> HttpResponse {
 /// The refusal of a job body's `transformer_id` (create or update, `record` the job as it
 /// will be): not a transformer of the account (for a zone's job, of any account: the
 /// emulator does not know which account holds a zone), or of another dataset.
-pub(crate) fn job_refusal(state: &State, kind: DatasetScope, scope: &str, job: &Map<String, Value>) -> Option<HttpResponse> {
+pub(crate) fn job_refusal(
+    state: &State,
+    kind: DatasetScope,
+    scope: &str,
+    job: &Map<String, Value>,
+) -> Option<HttpResponse> {
     let id = job.get("transformer_id")?.as_u64()?;
     let dataset = job.get("dataset").and_then(Value::as_str).unwrap_or_default();
     let found = state

@@ -3,9 +3,9 @@
 //! and the check of a job's `transformer_id` before the job is sent ([`Client::check_job_transformer`]).
 
 use escpush_core::transformer::{
-    job_transformer_refusal, read_content, referenced_refusal, read_preview, read_transformer, read_transformer_deleted,
-    read_transformer_list, read_versions, TransformerOp, TransformerRecord, TransformerSpec, TransformerUpdate,
-    TransformerVersion,
+    job_transformer_refusal, read_content, read_preview, read_transformer, read_transformer_deleted,
+    read_transformer_list, read_versions, referenced_refusal, TransformerOp, TransformerRecord, TransformerSpec,
+    TransformerUpdate, TransformerVersion,
 };
 use escpush_core::{Operation, Scope};
 use escpush_filter::DatasetScope;
@@ -17,23 +17,31 @@ use crate::error::Error;
 impl Client {
     /// `GET {account}/logpush/transformers`.
     pub fn transformers(&self, scope: &Scope) -> Result<Vec<TransformerRecord>, Error> {
-        Ok(read_transformer_list(self.execute(&TransformerOp::List.request(scope)?)?)?)
+        Ok(read_transformer_list(
+            self.execute(&TransformerOp::List.request(scope)?)?,
+        )?)
     }
 
     /// `POST {account}/logpush/transformers`: a checked creation (never retried once it may
     /// have reached the API).
     pub fn create_transformer(&self, scope: &Scope, spec: &TransformerSpec) -> Result<TransformerRecord, Error> {
-        Ok(read_transformer(self.execute(&TransformerOp::Create(spec).request(scope)?)?)?)
+        Ok(read_transformer(
+            self.execute(&TransformerOp::Create(spec).request(scope)?)?,
+        )?)
     }
 
     /// `GET {account}/logpush/transformers/{id}`.
     pub fn transformer(&self, scope: &Scope, id: u64) -> Result<TransformerRecord, Error> {
-        Ok(read_transformer(self.execute(&TransformerOp::Get(id).request(scope)?)?)?)
+        Ok(read_transformer(
+            self.execute(&TransformerOp::Get(id).request(scope)?)?,
+        )?)
     }
 
     /// `PUT {account}/logpush/transformers/{id}`: a checked update.
     pub fn update_transformer(&self, scope: &Scope, update: &TransformerUpdate) -> Result<TransformerRecord, Error> {
-        Ok(read_transformer(self.execute(&TransformerOp::Update(update).request(scope)?)?)?)
+        Ok(read_transformer(
+            self.execute(&TransformerOp::Update(update).request(scope)?)?,
+        )?)
     }
 
     /// `DELETE {account}/logpush/transformers/{id}`: the id removed, when the API says it.
@@ -50,12 +58,16 @@ impl Client {
         if !jobs.is_empty() {
             return Err(Error::Core(referenced_refusal(id, &jobs).into()));
         }
-        Ok(read_transformer_deleted(self.execute(&TransformerOp::Delete(id).request(scope)?)?)?)
+        Ok(read_transformer_deleted(
+            self.execute(&TransformerOp::Delete(id).request(scope)?)?,
+        )?)
     }
 
     /// `GET .../transformers/{id}/content`: the SQL of the latest version, or of `version_id`.
     pub fn transformer_content(&self, scope: &Scope, id: u64, version_id: Option<u64>) -> Result<String, Error> {
-        Ok(read_content(self.execute(&TransformerOp::Content(id, version_id).request(scope)?)?)?)
+        Ok(read_content(
+            self.execute(&TransformerOp::Content(id, version_id).request(scope)?)?,
+        )?)
     }
 
     /// `GET .../transformers/{id}/versions`: every save (the latest `limit`).
@@ -65,7 +77,9 @@ impl Client {
         id: u64,
         limit: Option<u64>,
     ) -> Result<Vec<TransformerVersion>, Error> {
-        Ok(read_versions(self.execute(&TransformerOp::Versions(id, limit).request(scope)?)?)?)
+        Ok(read_versions(
+            self.execute(&TransformerOp::Versions(id, limit).request(scope)?)?,
+        )?)
     }
 
     /// `POST .../transformers/preview`: `sql` (checked first) run by the API on one record.
@@ -75,7 +89,9 @@ impl Client {
         sql: &str,
         input: &Map<String, Value>,
     ) -> Result<Vec<Map<String, Value>>, Error> {
-        Ok(read_preview(self.execute(&TransformerOp::Preview(sql, input).request(scope)?)?)?)
+        Ok(read_preview(
+            self.execute(&TransformerOp::Preview(sql, input).request(scope)?)?,
+        )?)
     }
 
     /// Refuses, before a job is sent, a `transformer_id` (in `job`, the job as it will be)

@@ -51,7 +51,9 @@ pub(crate) fn preview_transformer(py: Python<'_>, code: Text, input: &Bound<'_, 
 /// it reshapes, computes or uses a form no filter has.
 #[pyfunction]
 pub(crate) fn transformer_to_filter<'py>(py: Python<'py>, code: Text) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(form) = checked(py, &code)?.as_job_filter() else { return Ok(None) };
+    let Some(form) = checked(py, &code)?.as_job_filter() else {
+        return Ok(None);
+    };
     let dict = PyDict::new(py);
     dict.set_item("filter", PyFilter::from(form.filter))?;
     dict.set_item("fields", form.fields)?;

@@ -349,12 +349,16 @@ pub fn referenced_refusal(id: u64, jobs: &[u64]) -> TransformerRefusal {
 /// The refusal of a job `transformer_id` on a job whose output is not ndjson (`output_type`
 /// of its `output_options`), or `None`.
 pub fn ndjson_refusal(output_options: Option<&Value>) -> Option<TransformerRefusal> {
-    let ty = output_options.and_then(|o| o.get("output_type")).and_then(Value::as_str)?;
+    let ty = output_options
+        .and_then(|o| o.get("output_type"))
+        .and_then(Value::as_str)?;
     (ty != "ndjson").then(|| {
         TransformerRefusal::new(
             400,
             "transformer_id",
-            format!("a job with output_type \"{ty}\" takes no transformer: transformers are only available for ndjson jobs"),
+            format!(
+                "a job with output_type \"{ty}\" takes no transformer: transformers are only available for ndjson jobs"
+            ),
             "transformers.mdx, Before you begin",
         )
     })
@@ -377,22 +381,41 @@ mod tests {
         let err = TransformerSpec::from_body(&body(json!({"name": "n"}))).unwrap_err();
         assert!(err.message.starts_with("missing required field: code ("), "{err}");
         let err = TransformerSpec::new(&"n".repeat(256), "SELECT ClientIP FROM http_requests", None).unwrap_err();
-        assert!(err.message.contains("255") && err.message.contains("transformers.mdx"), "{err}");
+        assert!(
+            err.message.contains("255") && err.message.contains("transformers.mdx"),
+            "{err}"
+        );
         let err = TransformerSpec::new("n", "SELECT ClientIP FROM http_requests", Some(&"d".repeat(4097))).unwrap_err();
         assert_eq!(err.field, "description");
-        let big = format!("SELECT ClientIP FROM http_requests WHERE ClientIP = '{}'", "x".repeat(super::super::MAX_CODE_BYTES));
+        let big = format!(
+            "SELECT ClientIP FROM http_requests WHERE ClientIP = '{}'",
+            "x".repeat(super::super::MAX_CODE_BYTES)
+        );
         assert_eq!(TransformerSpec::new("n", &big, None).unwrap_err().status, 413);
-        let ok = TransformerSpec::new(&"n".repeat(255), "SELECT ClientIP FROM http_requests", Some(&"d".repeat(4096))).unwrap();
+        let ok = TransformerSpec::new(
+            &"n".repeat(255),
+            "SELECT ClientIP FROM http_requests",
+            Some(&"d".repeat(4096)),
+        )
+        .unwrap();
         assert_eq!(ok.dataset(), Some("http_requests"));
     }
 
     #[test]
     fn a_job_names_a_transformer_of_its_dataset() {
         let r = job_transformer_refusal(7, None, "http_requests").unwrap();
-        assert!(r.message.starts_with("transformer 7 not found for this account ("), "{r}");
+        assert!(
+            r.message.starts_with("transformer 7 not found for this account ("),
+            "{r}"
+        );
         let r = job_transformer_refusal(7, Some(Some("dns_logs")), "http_requests").unwrap();
-        assert!(r.message.starts_with("transformer 7 dataset \"dns_logs\" does not match job dataset \"http_requests\""));
-        assert_eq!(job_transformer_refusal(7, Some(Some("http_requests")), "http_requests"), None);
+        assert!(r
+            .message
+            .starts_with("transformer 7 dataset \"dns_logs\" does not match job dataset \"http_requests\""));
+        assert_eq!(
+            job_transformer_refusal(7, Some(Some("http_requests")), "http_requests"),
+            None
+        );
         assert_eq!(referenced_refusal(7, &[1, 2]).status, 409);
         assert!(ndjson_refusal(Some(&json!({"output_type": "csv"}))).is_some());
         assert!(ndjson_refusal(Some(&json!({"output_type": "ndjson"}))).is_none());

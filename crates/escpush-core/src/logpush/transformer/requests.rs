@@ -152,7 +152,10 @@ pub struct TransformerVersion {
 fn object(value: Value, what: &str) -> Result<Map<String, Value>, Error> {
     match value {
         Value::Object(o) => Ok(o),
-        other => Err(Error::malformed(format!("{what} is {}, not an object", json_kind(&other)))),
+        other => Err(Error::malformed(format!(
+            "{what} is {}, not an object",
+            json_kind(&other)
+        ))),
     }
 }
 
@@ -246,7 +249,9 @@ pub fn read_content(result: Value) -> Result<String, Error> {
 /// Reads the `result` of a preview: the delivered records (objects), none when the record
 /// was filtered out.
 pub fn read_preview(result: Value) -> Result<Vec<Map<String, Value>>, Error> {
-    read_list(result, "the preview", |i, item| object(item, &format!("preview record {i}")))
+    read_list(result, "the preview", |i, item| {
+        object(item, &format!("preview record {i}"))
+    })
 }
 
 /// Reads the `result` of a transformer `DELETE`: `{id}` (or `null`).
@@ -254,7 +259,11 @@ pub fn read_transformer_deleted(result: Value) -> Result<Option<u64>, Error> {
     if result.is_null() {
         return Ok(None);
     }
-    opt_id(&object(result, "the deleted transformer")?, "id", "the deleted transformer")
+    opt_id(
+        &object(result, "the deleted transformer")?,
+        "id",
+        "the deleted transformer",
+    )
 }
 
 #[cfg(test)]

@@ -199,10 +199,7 @@ fn condition(e: &E, negative: &mut Vec<String>) -> Option<Condition> {
         }
         E::In(col, list, negated) => {
             let E::Col(key) = col.as_ref() else { return None };
-            let set = list
-                .iter()
-                .map(|i| scalar(&constant(i)?))
-                .collect::<Option<Vec<_>>>()?;
+            let set = list.iter().map(|i| scalar(&constant(i)?)).collect::<Option<Vec<_>>>()?;
             let op = if *negated { Operator::NotIn } else { Operator::In };
             (key.clone(), op, FilterValue::Set(set))
         }
