@@ -196,6 +196,12 @@ fn render() -> String {
     for r in INSTANT_LOGS_RULES {
         let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
     }
+    transformers(&mut out);
+    out
+}
+
+/// The transformer rules of a job and a transformer record (core's `RECORD_RULES`).
+fn transformers(out: &mut String) {
     let _ = write!(
         out,
         "\n## Transformers\n\nAn account's SQL stages of its jobs (`account.logpush.transformers`, `escpush \
@@ -207,7 +213,6 @@ fn render() -> String {
     for r in escpush_core::transformer::RECORD_RULES {
         let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
     }
-    out
 }
 
 #[test]

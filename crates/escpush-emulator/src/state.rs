@@ -55,7 +55,8 @@ impl EscSetting {
 #[derive(Clone, Debug)]
 pub(crate) struct Version {
     pub id: u64,
-    pub version: u64,
+    /// Sequential, from 1.
+    pub number: u64,
     pub created_at: String,
     pub code: String,
 }

@@ -153,33 +153,7 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
                 .collect();
             ok(Value::Array(list))
         }
-        Endpoint::TransformerCreate => {
-            let spec = match body(req).map(|b| TransformerSpec::from_body(&b)) {
-                Ok(Ok(spec)) => spec,
-                Ok(Err(r)) => return Some(refused(&r)),
-                Err(resp) => return Some(resp),
-            };
-            state.last_transformer_id += 1;
-            state.last_version_id += 1;
-            let at = now();
-            let stored = Stored {
-                id: state.last_transformer_id,
-                name: spec.name().to_owned(),
-                description: spec.description().map(str::to_owned),
-                dataset: spec.dataset().map(str::to_owned),
-                created_at: at.clone(),
-                updated_at: at.clone(),
-                versions: vec![Version {
-                    id: state.last_version_id,
-                    version: 1,
-                    created_at: at,
-                    code: spec.code().to_owned(),
-                }],
-            };
-            let answer = record(&state, &stored);
-            state.transformers.entry(account.to_owned()).or_default().push(stored);
-            ok(answer)
-        }
+        Endpoint::TransformerCreate => create(&mut state, account, req),
         Endpoint::TransformerPreview => preview(req),
         Endpoint::TransformerGet => match find(&state, account, arg) {
             Ok(i) => ok(record(&state, &state.transformers[account][i])),
@@ -214,7 +188,7 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             };
             let list: Vec<Value> = versions[skip..]
                 .iter()
-                .map(|v| json!({"id": v.id, "version": v.version, "created_at": v.created_at}))
+                .map(|v| json!({"id": v.id, "version": v.number, "created_at": v.created_at}))
                 .collect();
             ok(Value::Array(list))
         }
@@ -234,6 +208,35 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         }
         _ => unreachable!("a transformer endpoint"),
     })
+}
+
+/// `POST`: the body read by core's `TransformerSpec` (the client's checks), its first version.
+fn create(state: &mut State, account: &str, req: &HttpRequest) -> HttpResponse {
+    let spec = match body(req).map(|b| TransformerSpec::from_body(&b)) {
+        Ok(Ok(spec)) => spec,
+        Ok(Err(r)) => return refused(&r),
+        Err(resp) => return resp,
+    };
+    state.last_transformer_id += 1;
+    state.last_version_id += 1;
+    let at = now();
+    let stored = Stored {
+        id: state.last_transformer_id,
+        name: spec.name().to_owned(),
+        description: spec.description().map(str::to_owned),
+        dataset: spec.dataset().map(str::to_owned),
+        created_at: at.clone(),
+        updated_at: at.clone(),
+        versions: vec![Version {
+            id: state.last_version_id,
+            number: 1,
+            created_at: at,
+            code: spec.code().to_owned(),
+        }],
+    };
+    let answer = record(state, &stored);
+    state.transformers.entry(account.to_owned()).or_default().push(stored);
+    ok(answer)
 }
 
 /// `PUT`: `name` required, `code` a new version, `description` left out clears it (SDK 5.9);
@@ -262,15 +265,15 @@ fn update(state: &mut State, account: &str, arg: &str, req: &HttpRequest) -> Htt
     }
     let version_id = state.last_version_id;
     let t = &mut state.transformers.get_mut(account).expect("found above")[i];
-    t.name = update.name().to_owned();
+    update.name().clone_into(&mut t.name);
     t.description = update.description().map(str::to_owned);
-    t.updated_at = at.clone();
+    t.updated_at.clone_from(&at);
     if let Some(code) = update.code() {
         t.dataset = update.dataset().map(str::to_owned);
         let version = t.versions.len() as u64 + 1;
         t.versions.push(Version {
             id: version_id,
-            version,
+            number: version,
             created_at: at,
             code: code.to_owned(),
         });

@@ -31,6 +31,17 @@ mod signals;
 mod transformer;
 mod transformer_sql;
 
+/// Transformers: the API's (`account.logpush.transformers` and its record) and the SQL's
+/// (check, preview, the way back to a filter, the local run's prefilter).
+fn transformers(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<transformer::PyTransformers>()?;
+    m.add_class::<transformer::PyTransformer>()?;
+    m.add_function(wrap_pyfunction!(transformer_sql::check_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::preview_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)
+}
+
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -40,8 +51,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyField>()?;
     m.add_class::<logpull_options::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
-    m.add_class::<transformer::PyTransformers>()?;
-    m.add_class::<transformer::PyTransformer>()?;
+    transformers(m)?;
     // What a job costs (core's pricing): the table, a sample's month, an account's sum.
     m.add_class::<cost::PyPricing>()?;
     m.add_class::<cost::PyCost>()?;
@@ -98,10 +108,6 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scan::PyScanResult>()?;
     m.add_class::<preview::PyPreviewResult>()?;
     m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
-    m.add_function(wrap_pyfunction!(transformer_sql::check_transformer, m)?)?;
-    m.add_function(wrap_pyfunction!(transformer_sql::preview_transformer, m)?)?;
-    m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
-    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;

@@ -118,7 +118,7 @@ impl PyTransformers {
 impl PyTransformers {
     /// Every transformer of the account, each an `escpush.Transformer`.
     fn list(&self, py: Python<'_>) -> PyResult<Vec<Py<PyTransformer>>> {
-        let list = self.run(py, |c, s| c.transformers(s))?;
+        let list = self.run(py, Client::transformers)?;
         list.into_iter().map(|t| transformer(py, t)).collect()
     }
 

@@ -369,16 +369,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn body(v: Value) -> Map<String, Value> {
+    fn body(v: &Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
     }
 
     #[test]
     fn a_creation_needs_name_and_code_within_the_limits() {
-        let err = TransformerSpec::from_body(&body(json!({"code": "SELECT ClientIP FROM http_requests"}))).unwrap_err();
+        let err =
+            TransformerSpec::from_body(&body(&json!({"code": "SELECT ClientIP FROM http_requests"}))).unwrap_err();
         assert_eq!(err.status, 400);
         assert!(err.message.starts_with("missing required field: name ("), "{err}");
-        let err = TransformerSpec::from_body(&body(json!({"name": "n"}))).unwrap_err();
+        let err = TransformerSpec::from_body(&body(&json!({"name": "n"}))).unwrap_err();
         assert!(err.message.starts_with("missing required field: code ("), "{err}");
         let err = TransformerSpec::new(&"n".repeat(256), "SELECT ClientIP FROM http_requests", None).unwrap_err();
         assert!(
