@@ -156,6 +156,7 @@ __all__ = [
     "ServerError",
     "Terminated",
     "Transformer",
+    "TransformerRun",
     "Transformers",
     "TransportError",
     "Zone",
@@ -177,5 +178,4 @@ __all__ = [
     "redact_destination_conf",
     "run_transformer",
     "transformer_to_filter",
-    "TransformerRun",
 ]

@@ -1,10 +1,10 @@
 """Type stubs of the native module escpush._escpush (checked by mypy.stubtest)."""
 
+import builtins
 import datetime
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-import builtins
 from typing import Any, ClassVar, Literal, NoReturn, TypedDict, final
 
 from typing_extensions import TypeAlias, disjoint_base

@@ -225,7 +225,8 @@ def _transformers(doc: Document) -> None:
         "type": "object",
         "properties": {"id": {"type": "integer"}, "version": {"type": "integer"}, "created_at": stamp},
     }
-    account = {"in": "path", "name": "account_id", "required": True, "schema": {"$ref": "#/components/schemas/logpush_identifier"}}
+    identifier = {"$ref": "#/components/schemas/logpush_identifier"}
+    account = {"in": "path", "name": "account_id", "required": True, "schema": identifier}
     one = {"in": "path", "name": "transformer_id", "required": True, "schema": {"type": "integer"}}
     base = "/accounts/{account_id}/logpush/transformers"
     paths = {
@@ -498,8 +499,7 @@ DEVIATIONS: list[Deviation] = [
     Deviation(
         "transformers",
         "there are no `.../logpush/transformers` paths",
-        "eight account operations: list, create, preview, get, content, versions, update, delete, of SDK 5.9's "
-        "shapes",
+        "eight account operations: list, create, preview, get, content, versions, update, delete, of SDK 5.9's shapes",
         "docs logs/logpush/transformers.mdx (API table); SDK 5.9 resources/logpush/transformers/ and "
         "types/logpush/transformer_*.py, types/logpush/transformers/",
         _transformers,

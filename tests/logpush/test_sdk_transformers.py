@@ -86,9 +86,7 @@ _cannot_apply("test_method_get_with_all_params")
 
 
 def test_every_sync_case_is_collected_and_none_skipped(request: pytest.FixtureRequest) -> None:
-    cases = [
-        f"{cls.__name__}::{name}" for cls in SYNC_CLASSES for name in vars(cls) if name.startswith("test_")
-    ]
+    cases = [f"{cls.__name__}::{name}" for cls in SYNC_CLASSES for name in vars(cls) if name.startswith("test_")]
     assert len(cases) == 36  # 26 + 5 + 5 generated methods, each run loose and strict
     assert set(CANNOT_APPLY) <= set(cases)
     names = {item.nodeid.split("::", 1)[1].split("[")[0] for item in request.session.items}

@@ -155,9 +155,7 @@ def run_get(args: argparse.Namespace) -> int:
 
 
 def run_update(args: argparse.Namespace) -> int:
-    t = _transformers(args).update(
-        args.transformer_id, name=args.name, code=_code(args), description=args.description
-    )
+    t = _transformers(args).update(args.transformer_id, name=args.name, code=_code(args), description=args.description)
     emit(args, t.to_dict(), "updated: " + transformer_text(t))
     return EXIT_OK
 
