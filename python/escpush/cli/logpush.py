@@ -41,6 +41,7 @@ from ._common import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ._common import Commands
@@ -74,7 +75,7 @@ def _add_plain_field(options: argparse._ArgumentGroup, field: dict[str, Any], mo
     if field["secret"]:
         help += " (- reads it from stdin, keeping it out of the shell's history and the process list)"
     if kind == "int":
-        read = integer(0, MAX_COUNT)
+        read: Callable[[str], int | str] = integer(0, MAX_COUNT)
         if field["nullable"] and mode != "create":  # `null` clears it (--transformer-id null detaches)
             help, read = f"{help} (null: none)", lambda text: "null" if text == "null" else integer(0, MAX_COUNT)(text)
         options.add_argument(flag, type=read, metavar=metavar, help=help, required=required)
