@@ -66,10 +66,10 @@ impl CheckedTransformer {
         if !negative.is_empty() {
             negative.sort();
             negative.dedup();
-            note.push_str(&format!(
-                "; one difference: a record without {} is dropped by the SQL's negative test (NULL) and kept by the filter's",
-                negative.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-            ));
+            let fields = negative.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+            note.push_str("; one difference: a record without ");
+            note.push_str(&fields);
+            note.push_str(" is dropped by the SQL's negative test (NULL) and kept by the filter's");
         }
         Some(FilterForm { filter, fields, note })
     }
@@ -199,10 +199,7 @@ fn condition(e: &E, negative: &mut Vec<String>) -> Option<Condition> {
         }
         E::In(col, list, negated) => {
             let E::Col(key) = col.as_ref() else { return None };
-            let set = list
-                .iter()
-                .map(|i| scalar(&constant(i)?))
-                .collect::<Option<Vec<_>>>()?;
+            let set = list.iter().map(|i| scalar(&constant(i)?)).collect::<Option<Vec<_>>>()?;
             let op = if *negated { Operator::NotIn } else { Operator::In };
             (key.clone(), op, FilterValue::Set(set))
         }
