@@ -153,6 +153,7 @@ __all__ = [
     "ScanResult",
     "ServerError",
     "Terminated",
+    "TransformerRun",
     "TransportError",
     "Zone",
     "__version__",
@@ -173,5 +174,4 @@ __all__ = [
     "redact_destination_conf",
     "run_transformer",
     "transformer_to_filter",
-    "TransformerRun",
 ]

@@ -17,9 +17,10 @@ import gzip
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 from . import _escpush
 from ._optional import need
