@@ -80,15 +80,17 @@ def main() -> None:
             out, wall, rss, cpu = scan_bench.timed([sys.executable, "-c", script, SQL, str(logs), str(outputs[name])])
             runs[name].append((wall, cpu, rss))
             print(f"{name:10} wall {wall:6.2f} s  cpu {cpu:6.2f} s  rss {rss:7.1f} MiB  {out.strip()}", flush=True)
-    same = sorted(outputs["escpush"].read_text().splitlines()) == sorted(
-        outputs["datafusion"].read_text().splitlines()
-    )
+    same = sorted(outputs["escpush"].read_text().splitlines()) == sorted(outputs["datafusion"].read_text().splitlines())
     med = {name: [statistics.median(col) for col in zip(*r)] for name, r in runs.items()}
     (ew, ec, er), (dw, dc, dr) = med["escpush"], med["datafusion"]
-    print(f"\nmedian of {reps}: escpush wall {ew:.2f} s cpu {ec:.2f} s rss {er:.1f} MiB; "
-          f"DataFusion alone wall {dw:.2f} s cpu {dc:.2f} s rss {dr:.1f} MiB")
-    print(f"wall {dw / ew:.2f}x, cpu {dc / ec:.2f}x (target {TARGET_RATIO}x); rss {er / dr:.2f}x DataFusion's "
-          f"(target at most {TARGET_RSS_RATIO}x); identical output: {same}")
+    print(
+        f"\nmedian of {reps}: escpush wall {ew:.2f} s cpu {ec:.2f} s rss {er:.1f} MiB; "
+        f"DataFusion alone wall {dw:.2f} s cpu {dc:.2f} s rss {dr:.1f} MiB"
+    )
+    print(
+        f"wall {dw / ew:.2f}x, cpu {dc / ec:.2f}x (target {TARGET_RATIO}x); rss {er / dr:.2f}x DataFusion's "
+        f"(target at most {TARGET_RSS_RATIO}x); identical output: {same}"
+    )
     for path in outputs.values():
         path.unlink(missing_ok=True)
 

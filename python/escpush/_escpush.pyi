@@ -70,8 +70,10 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "_transformer_prefilter",
     "account_cost",
     "check_terraform_plan",
+    "check_transformer",
     "dataset_fields",
     "datasets",
     "esc_cookie",
@@ -80,8 +82,10 @@ __all__ = [
     "field_operators",
     "monthly_cost",
     "preview_job",
+    "preview_transformer",
     "project_cost",
     "redact_destination_conf",
+    "transformer_to_filter",
 ]
 
 _Scalar: TypeAlias = str | int | bool

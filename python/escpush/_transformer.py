@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal as _decimal
+import glob
 import gzip
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Any, Union
 
 from . import _escpush
 from ._optional import need
@@ -65,12 +67,15 @@ def _plain(value: Any) -> Any:
 
 
 def _log_files(paths: _Paths) -> list[Path]:
-    """The files of ``paths`` (folders read recursively, as ``scan`` reads them)."""
+    """The local files of ``paths`` (folders read recursively, globs expanded, as ``scan``
+    reads them): the input of a run without a prefilter (object storage needs the scanner)."""
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     files: list[Path] = []
     for item in items:
         path = Path(item)
-        if path.is_dir():
+        if any(c in str(item) for c in "*?[") and not path.exists():
+            files.extend(_log_files(sorted(glob.glob(str(item), recursive=True))))
+        elif path.is_dir():
             files.extend(
                 sorted(
                     p

@@ -150,3 +150,19 @@ def test_the_cli_previews_one_record_locally_and_a_sample(capsys: pytest.Capture
     assert data["as_job_filter"]["field_names"] == ["RayID"]
     code, _, err = _cli(capsys, "--sql", "SELECT x FROM http_requests", "--input", "{}", "--local")
     assert code == 2 and "`x` is not a field of `http_requests`" in err
+
+
+def test_a_job_becomes_the_transformer_of_its_filter_and_fields() -> None:
+    job = escpush.Job(
+        dataset="http_requests",
+        filter=(escpush.field("EdgeResponseStatus") >= 500).to_json(),
+        output_options={"field_names": ["ClientIP", "RayID"]},
+    )
+    sql = job.to_transformer()
+    assert sql == (escpush.field("EdgeResponseStatus") >= 500).to_transformer(
+        dataset="http_requests", fields=["ClientIP", "RayID"]
+    )
+    form = escpush.transformer_to_filter(sql)
+    assert form is not None and form["fields"] == ["ClientIP", "RayID"]
+    legacy = escpush.Job(dataset="http_requests", logpull_options="fields=RayID,ClientIP&timestamps=rfc3339")
+    assert legacy.to_transformer() == 'SELECT\n  "RayID",\n  "ClientIP"\nFROM http_requests'

@@ -40,8 +40,9 @@ fn render() -> String {
          ## Run on local logs\n\n`escpush.run_transformer(code, paths)` and `escpush logpush transformer preview \
          --sample PATHS` run the SQL with Apache DataFusion's Python wheel (`pip install 'escpush[transform]'`), \
          not the `datafusion` crate behind a cargo feature: the crate and its dependencies take tens of minutes \
-         to build on two cores and would add tens of megabytes to every wheel, for a feature few runs need, \
-         while the wheel is prebuilt and optional. The part of the `WHERE` a job filter can say \
+         to build on two cores and would add tens of megabytes to every escpush wheel, for a feature few runs \
+         need, while DataFusion's wheel is prebuilt and optional (datafusion 55.0.0, manylinux x86_64: a 43.0 MB \
+         wheel, 128 MB installed, measured 2026-11-29); it is also the engine whose answers the tests compare. The part of the `WHERE` a job filter can say \
          (`CheckedTransformer::prefilter`) runs first in escpush's scanner (`Filter.select`), so the lines that \
          cannot match are never parsed by DataFusion; the records delivered are DataFusion's alone.\n\n\
          ## Between filters and transformers\n\n`Filter.to_transformer(dataset=, fields=)` prints the transformer \

@@ -26,7 +26,7 @@ fn checked(py: Python<'_>, code: &str) -> PyResult<CheckedTransformer> {
 /// fields and types; returns `{"dataset": ..., "scope": "zone"|"account"}`. Raises
 /// `InvalidInput` whose `errors()` list each problem at its line and column.
 #[pyfunction]
-pub(crate) fn check_transformer<'py>(py: Python<'py>, code: Text) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn check_transformer(py: Python<'_>, code: Text) -> PyResult<Bound<'_, PyDict>> {
     let checked = checked(py, &code)?;
     let dict = PyDict::new(py);
     dict.set_item("dataset", checked.dataset())?;
@@ -50,7 +50,7 @@ pub(crate) fn preview_transformer(py: Python<'_>, code: Text, input: &Bound<'_, 
 /// filter has) as `{"filter": Filter, "fields": list | None, "note": str}`; `None` when
 /// it reshapes, computes or uses a form no filter has.
 #[pyfunction]
-pub(crate) fn transformer_to_filter<'py>(py: Python<'py>, code: Text) -> PyResult<Option<Bound<'py, PyDict>>> {
+pub(crate) fn transformer_to_filter(py: Python<'_>, code: Text) -> PyResult<Option<Bound<'_, PyDict>>> {
     let Some(form) = checked(py, &code)?.as_job_filter() else {
         return Ok(None);
     };

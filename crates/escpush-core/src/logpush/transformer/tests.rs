@@ -280,9 +280,9 @@ fn what_to_transformer_prints_passes_the_check_and_reads_back_as_the_same_filter
     use escpush_filter::{field, Dataset, Filter};
     let http = Dataset::get("http_requests", None).unwrap();
     let filters: Vec<Filter> = vec![
-        field("EdgeResponseStatus").ge(500).into(),
+        field("EdgeResponseStatus").ge(500),
         field("ClientRequestHost").eq("a.example") | field("ClientRequestPath").starts_with("/a_b%"),
-        field("ClientRequestHost").is_in(["a", "b"]) & !Filter::from(field("ClientRequestPath").contains("x")),
+        field("ClientRequestHost").is_in(["a", "b"]) & !field("ClientRequestPath").contains("x"),
         field("ClientRequestPath").ends_with("\\.php") & field("ClientRequestMethod").ne("GET"),
         field("EdgeResponseStatus").ge(i64::MIN),
         // `LIKE '%'`: any text.

@@ -66,10 +66,10 @@ impl CheckedTransformer {
         if !negative.is_empty() {
             negative.sort();
             negative.dedup();
-            note.push_str(&format!(
-                "; one difference: a record without {} is dropped by the SQL's negative test (NULL) and kept by the filter's",
-                negative.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
-            ));
+            let fields = negative.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+            note.push_str("; one difference: a record without ");
+            note.push_str(&fields);
+            note.push_str(" is dropped by the SQL's negative test (NULL) and kept by the filter's");
         }
         Some(FilterForm { filter, fields, note })
     }
