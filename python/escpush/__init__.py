@@ -33,10 +33,13 @@ from ._escpush import (
     PreviewResult,
     Pricing,
     ScanResult,
+    Transformer,
+    Transformers,
     Zone,
     __version__,
     account_cost,
     check_terraform_plan,
+    check_transformer,
     dataset_fields,
     datasets,
     esc_cookie,
@@ -45,8 +48,10 @@ from ._escpush import (
     field_operators,
     monthly_cost,
     preview_job,
+    preview_transformer,
     project_cost,
     redact_destination_conf,
+    transformer_to_filter,
 )
 from ._job import Job
 from ._presentation import dataset_schema
@@ -110,6 +115,11 @@ def __getattr__(name: str) -> object:
         from ._problem import FilterProblem
 
         return FilterProblem
+    # A local run of a transformer needs tempfile, gzip and json: imported when used.
+    if name in ("run_transformer", "TransformerRun"):
+        from . import _transformer
+
+        return getattr(_transformer, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -145,11 +155,15 @@ __all__ = [
     "ScanResult",
     "ServerError",
     "Terminated",
+    "Transformer",
+    "TransformerRun",
+    "Transformers",
     "TransportError",
     "Zone",
     "__version__",
     "account_cost",
     "check_terraform_plan",
+    "check_transformer",
     "dataset_fields",
     "dataset_schema",
     "datasets",
@@ -159,6 +173,9 @@ __all__ = [
     "field_operators",
     "monthly_cost",
     "preview_job",
+    "preview_transformer",
     "project_cost",
     "redact_destination_conf",
+    "run_transformer",
+    "transformer_to_filter",
 ]

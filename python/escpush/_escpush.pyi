@@ -1,10 +1,11 @@
 """Type stubs of the native module escpush._escpush (checked by mypy.stubtest)."""
 
+import builtins
 import datetime
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, ClassVar, Literal, NoReturn, final
+from typing import Any, ClassVar, Literal, NoReturn, TypedDict, final
 
 from typing_extensions import TypeAlias, disjoint_base
 
@@ -55,6 +56,8 @@ __all__ = [
     "Pricing",
     "ScanResult",
     "Scope",
+    "Transformer",
+    "Transformers",
     "Zone",
     "_Terminating",
     "__version__",
@@ -68,8 +71,10 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "_transformer_prefilter",
     "account_cost",
     "check_terraform_plan",
+    "check_transformer",
     "dataset_fields",
     "datasets",
     "esc_cookie",
@@ -78,8 +83,10 @@ __all__ = [
     "field_operators",
     "monthly_cost",
     "preview_job",
+    "preview_transformer",
     "project_cost",
     "redact_destination_conf",
+    "transformer_to_filter",
 ]
 
 _Scalar: TypeAlias = str | int | bool
@@ -172,6 +179,13 @@ class Filter:
         it gives the answers of ``matches`` there."""
     def to_query(self, dialect: str, *, dataset: str, table: str | None = None, scope: str | None = None) -> str:
         """``SELECT * FROM <table> WHERE <to_sql>``; ``table`` defaults to the dataset."""
+    def to_transformer(self, *, dataset: str, fields: Sequence[str] | None = None, scope: str | None = None) -> str:
+        """The Logpush transformer that delivers the records this filter keeps: ``SELECT
+        <fields> FROM <dataset> WHERE <the filter in the transformer dialect>`` (``*`` without
+        ``fields``, a job's ``field_names``); ``check_transformer`` accepts it. Raises
+        ``InvalidInput`` for a condition the transformer dialect cannot express (arrays,
+        integer comparisons on ``int or string`` fields) and ``FilterError`` for an unknown
+        field (with a did-you-mean)."""
     def to_pyspark(self, *, dataset: str, scope: str | None = None) -> Any:
         """The filter as a ``pyspark.sql.Column`` (needs pyspark: ``escpush[spark]``)."""
     def to_polars(self, *, dataset: str, scope: str | None = None) -> Any:
@@ -454,6 +468,37 @@ class PreviewResult:
         """The counts, the month projected by the sample's span and priced by the job's
         destination (or why it cannot be), and the breakdown with each row's GB a month."""
 
+class _CheckedTransformer(TypedDict):
+    dataset: str
+    scope: str
+
+class _TransformerFilter(TypedDict):
+    filter: Filter
+    fields: list[str] | None
+    note: str
+
+def check_transformer(code: str) -> _CheckedTransformer:
+    """Checks a Logpush transformer's SQL before upload, as the API does (transformers.mdx):
+    one ``SELECT`` (CTEs allowed) whose ``FROM`` is a dataset, no joins, subqueries,
+    aggregation, window functions, ``ORDER BY`` or second statement, every field a field of
+    the dataset and every operator and function given values of its types, at most 10 KB.
+    Returns ``{"dataset", "scope"}``; raises ``InvalidInput`` whose ``errors()`` give each
+    problem's place (``line 2, column 3``), code and message (with the rule and its source,
+    and a did-you-mean for a mistyped field)."""
+
+def preview_transformer(code: str, input: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The records a job delivers for one input record (none when the ``WHERE`` drops it,
+    several after ``unnest``), keys sorted: core's interpreter of the contract, what the
+    API's preview endpoint answers. Raises ``InvalidInput`` as ``check_transformer``."""
+
+def transformer_to_filter(code: str) -> _TransformerFilter | None:
+    """A transformer whose SQL only filters (``SELECT *`` or the dataset's fields as they
+    are, a ``WHERE`` a job filter can say) as the job's ``filter`` and ``fields``
+    (``field_names``; ``None`` for ``*``), with a ``note``: the filter is free where a
+    transformer is billed per GB of input (pricing.mdx), and where the two differ on a
+    record without a field. ``None`` for SQL that reshapes or computes."""
+
+def _transformer_prefilter(code: str) -> Filter | None: ...
 def preview_job(
     job: Mapping[str, Any],
     sample: _LogPaths,
@@ -893,8 +938,76 @@ class Client:
         """An account, its id checked (raises `InvalidInput` before anything is sent)."""
 
 @final
+class Transformer:
+    """A transformer as the API gives it (SDK 5.9 ``TransformerGetResponse``): ``id``,
+    ``name``, ``description``, ``dataset`` (from its SQL's ``FROM``), ``associated_jobs``
+    (the jobs that reference it), ``created_at``, ``updated_at`` (RFC 3339). Its SQL is
+    ``transformers.content(id)``. Holds no secret; compares by value."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def dataset(self) -> str | None: ...
+    @property
+    def associated_jobs(self) -> list[dict[str, Any]]:
+        """The jobs that reference it: ``{"id", "name", "object_tag", "object_type"}`` each."""
+    @property
+    def job_ids(self) -> list[int]:
+        """The ids of the jobs that reference it."""
+    @property
+    def created_at(self) -> str | None: ...
+    @property
+    def updated_at(self) -> str | None: ...
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a dict, the API's members in the SDK's order."""
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class Transformers:
+    """An account's transformers, ``account.logpush.transformers`` (transformers.mdx): SQL a
+    job runs on every batch before delivery. Every rule is checked before anything is sent
+    (``InvalidInput`` naming the rule and its source): ``name`` (at most 255 bytes) and
+    ``code`` required, ``description`` at most 4,096 bytes, ``code`` at most 10 KB and a valid
+    transformer of a known dataset (``check_transformer``). A job attaches one with
+    ``create_job(..., transformer_id=N)`` or ``update_job(id, transformer_id=N)``, and detaches
+    it with ``transformer_id=None``."""
+
+    def list(self) -> builtins.list[Transformer]:
+        """Every transformer of the account."""
+    def create(self, *, name: str, code: str, description: str | None = None) -> Transformer:
+        """Creates a transformer from its SQL (its first version); never retried once it may
+        have reached the API."""
+    def get(self, transformer_id: int) -> Transformer:
+        """One transformer (``NotFoundError`` if the account has none of that id)."""
+    def update(
+        self, transformer_id: int, *, name: str, code: str | None = None, description: str | None = None
+    ) -> Transformer:
+        """Changes a transformer: ``name`` is required (SDK 5.9); new ``code`` saves a new
+        version; a ``description`` left out clears the stored one, as the API does."""
+    def delete(self, transformer_id: int) -> int:
+        """Deletes a transformer and returns its id; refused before sending (``InvalidInput``)
+        while a job references it, as the API refuses it (409)."""
+    def content(self, transformer_id: int, *, version_id: int | None = None) -> str:
+        """The SQL of the latest version, or of the version whose id is ``version_id``."""
+    def versions(self, transformer_id: int, *, limit: int | None = None) -> builtins.list[dict[str, Any]]:
+        """Every saved version, oldest first (the latest ``limit``): ``{"id", "version",
+        "created_at"}`` each."""
+    def preview(self, sql: str, input: Mapping[str, Any]) -> builtins.list[dict[str, Any]]:
+        """Runs ``sql`` (checked first) on one record at the API, nothing kept; the delivered
+        records, none when the record is filtered out."""
+
+@final
 class Logpush:
     """The log-push jobs of one zone or account: ``zone.logpush`` / ``account.logpush``."""
+
+    @property
+    def transformers(self) -> Transformers:
+        """The account's transformers; on a zone, ``InvalidInput`` (they are account-scoped)."""
 
     def create_job(
         self,

@@ -120,6 +120,10 @@ class Job(_Dict):
             """The ``merge_subrequests`` field of the job record (None where the record does not hold it)."""
 
         @property
+        def transformer_id(self) -> int | None:
+            """The ``transformer_id`` field of the job record (None where the record does not hold it)."""
+
+        @property
         def last_complete(self) -> str | None:
             """The ``last_complete`` field of the job record (None where the record does not hold it)."""
 
@@ -216,6 +220,33 @@ class Job(_Dict):
             strict=strict,
             progress=progress,
         )
+
+    def to_transformer(self, *, scope: str | None = None) -> str:
+        """The Logpush transformer that delivers what this job delivers: its ``filter`` as the
+        ``WHERE`` and its fields (``output_options.field_names``, else the ``fields=`` of its
+        ``logpull_options``; ``*`` without either) as the ``SELECT``, over its dataset
+        (``Filter.to_transformer``). A job without a filter gives no ``WHERE``. Raises
+        ``InvalidInput`` for a filter the transformer dialect cannot say."""
+        from urllib.parse import parse_qs
+
+        from . import check_transformer
+        from .errors import InvalidInput
+
+        dataset = self.get("dataset")
+        if not isinstance(dataset, str):
+            raise InvalidInput("a transformer reads the job's dataset: the job has none")
+        options = self.get("output_options") or {}
+        fields = options.get("field_names") if isinstance(options, dict) else None
+        if fields is None and isinstance(self.get("logpull_options"), str):
+            listed = parse_qs(self["logpull_options"]).get("fields")
+            fields = listed[0].split(",") if listed else None
+        f = self.parsed_filter
+        if f is not None:
+            return f.to_transformer(dataset=dataset, fields=fields, scope=scope)
+        select = ",\n  ".join(f'"{name}"' for name in fields) if fields else "*"
+        sql = f"SELECT\n  {select}\nFROM {dataset}"
+        check_transformer(sql)  # the field names, against the dataset
+        return sql
 
     @property
     def parsed_filter(self) -> Filter | None:

@@ -8,7 +8,14 @@ import importlib
 from typing import Any
 
 # The package of each optional module -> the extra of pyproject.toml that installs it.
-EXTRAS = {"pandas": "pandas", "polars": "polars", "pyarrow": "pyarrow", "matplotlib": "plot", "pyspark": "spark"}
+EXTRAS = {
+    "pandas": "pandas",
+    "polars": "polars",
+    "pyarrow": "pyarrow",
+    "matplotlib": "plot",
+    "pyspark": "spark",
+    "datafusion": "transform",
+}
 
 
 def need(module: str, what: str) -> Any:

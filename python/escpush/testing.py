@@ -233,18 +233,24 @@ class Emulator:
         *,
         reserialize_filters: bool = False,
         field_drift: Mapping[str, Mapping[str, Any]] | None = None,
+        transformers_unavailable: bool = False,
     ) -> None:
         """Makes the log-push routes behave as a real server may, so that a test proves a
         client copes: ``reserialize_filters`` stores job filters written back differently
         (members reordered, spaces, numbers as strings, groups nested), the case where naive
         infrastructure-as-code tools see a perpetual drift; ``field_drift`` makes a dataset's
         live field list differ from the embedded schema, ``{dataset: {"add": {name:
-        description}, "remove": [name, ...]}}``. Each call replaces the previous quirks;
+        description}, "remove": [name, ...]}}``; ``transformers_unavailable`` answers every
+        transformer endpoint 403 "transformer feature is not available for this account", as
+        for an account without the feature (transformers.mdx). Each call replaces the previous quirks;
         ``logpush_quirks()`` turns them off. Raises :class:`escpush.InvalidInput` naming what
         is wrong."""
         import json
 
-        config: dict[str, Any] = {"reserialize_filters": reserialize_filters}
+        config: dict[str, Any] = {
+            "reserialize_filters": reserialize_filters,
+            "transformers_unavailable": transformers_unavailable,
+        }
         if field_drift is not None:
             config["field_drift"] = field_drift
         self._server.set_logpush_quirks(json.dumps(config))

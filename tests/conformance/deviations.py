@@ -151,6 +151,111 @@ def _delete_without_body(doc: Document) -> None:
         del doc["paths"][f"{scope}/logpush/jobs/{{job_id}}"]["delete"]["requestBody"]
 
 
+def _transformer_id(doc: Document) -> None:
+    for body in _job_bodies(doc):
+        body["properties"]["transformer_id"] = {"type": "integer", "minimum": 1, "nullable": True}
+    _schemas(doc)["logpush_logpush_job"]["properties"]["transformer_id"] = {"type": "integer", "nullable": True}
+
+
+def _transformer_op(result: dict[str, Any] | None, *, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One transformer operation of SDK 5.9's shapes: its path parameters are added by the caller."""
+    ok: dict[str, Any] = {"$ref": "#/components/schemas/logpush_api-response-common"}
+    if result is not None:
+        ok = {"allOf": [ok, {"properties": {"result": result}}]}
+    op: dict[str, Any] = {
+        "parameters": [],
+        "responses": {
+            "200": {"description": "success", "content": {"application/json": {"schema": ok}}},
+            "4XX": {"description": "failure", "content": {"application/json": {"schema": {"$ref": FAILURE_REF}}}},
+        },
+    }
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    return op
+
+
+FAILURE_REF = "#/components/schemas/logpush_api-response-common-failure"
+
+
+def _transformers(doc: Document) -> None:
+    text = {"type": "string", "nullable": True}
+    stamp = {"type": "string", "format": "date-time", "nullable": True}
+    _schemas(doc)["logpush_transformer"] = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "name": text,
+            "description": text,
+            "dataset": text,
+            "associated_jobs": {
+                "type": "array",
+                "nullable": True,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer", "nullable": True},
+                        "name": text,
+                        "object_tag": text,
+                        "object_type": {"type": "string", "enum": ["zone", "account"], "nullable": True},
+                    },
+                },
+            },
+            "created_at": stamp,
+            "updated_at": stamp,
+        },
+    }
+    record = {"$ref": "#/components/schemas/logpush_transformer"}
+    code = {"type": "string"}
+    create = {
+        "type": "object",
+        "required": ["name", "code"],
+        "properties": {"name": {"type": "string"}, "code": code, "description": {"type": "string"}},
+    }
+    update = {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}, "code": code, "description": {"type": "string"}},
+    }
+    preview = {
+        "type": "object",
+        "required": ["sql", "input"],
+        "properties": {"sql": code, "input": {"type": "object", "additionalProperties": True}},
+    }
+    version = {
+        "type": "object",
+        "properties": {"id": {"type": "integer"}, "version": {"type": "integer"}, "created_at": stamp},
+    }
+    identifier = {"$ref": "#/components/schemas/logpush_identifier"}
+    account = {"in": "path", "name": "account_id", "required": True, "schema": identifier}
+    one = {"in": "path", "name": "transformer_id", "required": True, "schema": {"type": "integer"}}
+    base = "/accounts/{account_id}/logpush/transformers"
+    paths = {
+        base: {
+            "get": _transformer_op({"type": "array", "items": record}),
+            "post": _transformer_op(record, body=create),
+        },
+        f"{base}/preview": {
+            "post": _transformer_op(
+                {"type": "array", "items": {"type": "object", "additionalProperties": True}}, body=preview
+            )
+        },
+        f"{base}/{{transformer_id}}": {
+            "get": _transformer_op(record),
+            "put": _transformer_op(record, body=update),
+            "delete": _transformer_op({"type": "object", "nullable": True, "properties": {"id": {"type": "integer"}}}),
+        },
+        f"{base}/{{transformer_id}}/content": {
+            "get": _transformer_op({"type": "object", "properties": {"content": {"type": "string", "nullable": True}}})
+        },
+        f"{base}/{{transformer_id}}/versions": {"get": _transformer_op({"type": "array", "items": version})},
+    }
+    for path, item in paths.items():
+        for method, op in item.items():
+            op["operationId"] = f"{method}-{path.replace('/', '-').replace('{', '').replace('}', '')}"
+            op["parameters"] = [account, one] if "{transformer_id}" in path else [account]
+        doc["paths"][path] = item
+
+
 def _record(**fields: Any) -> dict[str, Any]:
     return {
         "method": "GET",
@@ -377,6 +482,28 @@ DEVIATIONS: list[Deviation] = [
         "example-logpush-curl.mdx (Delete a job)",
         _delete_without_body,
         {"method": "DELETE", "path": "/client/v4/zones/z1/logpush/jobs/1"},
+        "request",
+        "loosens",
+    ),
+    Deviation(
+        "transformer_id on a job",
+        "a job has no `transformer_id`",
+        "a job's create and update bodies and its record take `transformer_id` (an integer; null detaches it)",
+        'docs logs/logpush/transformers.mdx (API: "To attach or detach a transformer from a job, set '
+        '`transformer_id` on the Logpush job")',
+        _transformer_id,
+        _create(transformer_id=1),
+        "request",
+        "loosens",
+    ),
+    Deviation(
+        "transformers",
+        "there are no `.../logpush/transformers` paths",
+        "eight account operations: list, create, preview, get, content, versions, update, delete, of SDK 5.9's shapes",
+        "docs logs/logpush/transformers.mdx (API table); SDK 5.9 resources/logpush/transformers/ and "
+        "types/logpush/transformer_*.py, types/logpush/transformers/",
+        _transformers,
+        {"method": "GET", "path": "/client/v4/accounts/a1/logpush/transformers"},
         "request",
         "loosens",
     ),

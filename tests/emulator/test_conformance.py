@@ -219,6 +219,20 @@ def drive_every_operation(emu: Emulator) -> None:
     zone = client.zone(ZONE).logpush
     session = zone.create_instant_logs_job(fields=["ClientIP", "RayID"], filter='ClientCountry == "ca"', sample=10)
     assert [j["session_id"] for j in zone.instant_logs_jobs()] == [session["session_id"]]
+    # Transformers (account only), attached to a job and detached by its transformer_id.
+    account = client.account(ACCOUNT).logpush
+    transformers = account.transformers
+    t = transformers.create(name="dns", code="SELECT QueryName FROM gateway_dns", description="d")
+    assert [x.id for x in transformers.list()] == [t.id]
+    transformers.preview("SELECT QueryName FROM gateway_dns", {"QueryName": "example.com"})
+    transformers.update(t.id, name="dns2", code="SELECT QueryName, SrcIP FROM gateway_dns")
+    assert [v["version"] for v in transformers.versions(t.id)] == [1, 2]
+    assert "SrcIP" in transformers.content(t.id)
+    job = account.create_job(destination_conf=S3, dataset="gateway_dns", ownership_challenge=token, transformer_id=t.id)
+    assert transformers.get(t.id).job_ids == [job["id"]]
+    account.update_job(job["id"], transformer_id=None)
+    account.delete_job(job["id"])
+    assert transformers.delete(t.id) == t.id
 
 
 def test_every_operation_conforms(escpush_emulator: Emulator) -> None:

@@ -25,6 +25,9 @@ const BOTH: &[DatasetScope] = &DatasetScope::ALL;
 /// The scopes of an endpoint that exists on zones only.
 const ZONES: &[DatasetScope] = &[DatasetScope::Zone];
 
+/// The scopes of an endpoint that exists on accounts only.
+const ACCOUNTS: &[DatasetScope] = &[DatasetScope::Account];
+
 /// The table: one row per endpoint, `Name = Method "template" on SCOPES, RetryClass: "why"`,
 /// and for a request that is not safe to repeat `, check: "how"`: how to find out whether it
 /// took effect when its answer was lost (`{scope}` stands for the scope, as `zone z1`); for
@@ -136,6 +139,47 @@ endpoints! {
     /// .../logpush/validate/origin`; SDK 5.9 `logpush.validate.origin`).
     ValidateOrigin = Post "/{scope}/logpush/validate/origin" on BOTH,
         Safe: "a check: it changes nothing";
+
+    /// The transformers of an account (transformers.mdx, API table "List transformers"; SDK 5.9
+    /// `logpush.transformers.list`). Accounts only: the docs and the SDK have no zone path.
+    TransformerList = Get "/{scope}/logpush/transformers" on ACCOUNTS,
+        Safe: "a read";
+    /// Creates a transformer `{name, code, description?}` (transformers.mdx "Create a
+    /// transformer"; SDK 5.9 `logpush.transformers.create`, TransformerCreateParams).
+    TransformerCreate = Post "/{scope}/logpush/transformers" on ACCOUNTS,
+        WhenUnprocessed: "every creation the API processes adds a transformer: it is sent again only when \
+                          it cannot have been processed",
+        check: "the transformer may exist; list the transformers of {scope} and look for it before creating \
+                it again (a creation that may have reached the API is never retried)";
+    /// Runs SQL `{sql, input}` on one record and answers the delivered records; nothing is
+    /// kept (transformers.mdx "Preview a transformer"; SDK 5.9 `logpush.transformers.preview`,
+    /// a `POST`). Listed before `TransformerGet` so that `preview` is not read as an id.
+    TransformerPreview = Post "/{scope}/logpush/transformers/preview" on ACCOUNTS,
+        Safe: "stateless: nothing is persisted (SDK 5.9 docstring)";
+    /// One transformer (transformers.mdx "Get a transformer"; SDK 5.9 `logpush.transformers.get`).
+    TransformerGet = Get "/{scope}/logpush/transformers/{transformer_id}" on ACCOUNTS,
+        Safe: "a read";
+    /// A transformer's SQL, the latest version or `?version_id=N` (transformers.mdx "Download
+    /// SQL"; SDK 5.9 `logpush.transformers.content.get`).
+    TransformerContent = Get "/{scope}/logpush/transformers/{transformer_id}/content" on ACCOUNTS,
+        Safe: "a read";
+    /// A transformer's versions, `?limit=N` (transformers.mdx "List versions"; SDK 5.9
+    /// `logpush.transformers.versions.list`).
+    TransformerVersions = Get "/{scope}/logpush/transformers/{transformer_id}/versions" on ACCOUNTS,
+        Safe: "a read";
+    /// Changes a transformer `{name, code?, description?}`: a new `code` is a new version
+    /// (transformers.mdx "Update a transformer"; SDK 5.9 `logpush.transformers.update`).
+    TransformerUpdate = Put "/{scope}/logpush/transformers/{transformer_id}" on ACCOUNTS,
+        WhenUnprocessed: "a `PUT` with `code` saves a new version each time it is processed (\"every save \
+                          creates a new version\", transformers.mdx): sent again only when it cannot have been \
+                          processed",
+        check: "the transformer may have a new version; list its versions on {scope} before saving again";
+    /// Deletes a transformer; refused while a job references it (transformers.mdx; SDK 5.9
+    /// `logpush.transformers.delete`: 409).
+    TransformerDelete = Delete "/{scope}/logpush/transformers/{transformer_id}" on ACCOUNTS,
+        Safe: "sent twice, it ends with the transformer gone all the same (the second answer, a 404, says \
+               it is already gone)",
+        done_on_repeat: 404;
 
     /// The Instant Logs jobs of a zone. Zones only (the schema and the SDK have no account
     /// path). The path of SDK 5.9 (`logpush.edge.get`) and of the docs (instant-logs.mdx); the
@@ -420,6 +464,33 @@ mod tests {
     }
 
     #[test]
+    fn transformers_are_eight_account_endpoints_and_preview_is_not_an_id() {
+        // transformers.mdx's API table: eight operations, all under accounts/:account_id.
+        let rows: Vec<Endpoint> = Endpoint::ALL
+            .iter()
+            .copied()
+            .filter(|e| e.template().contains("/transformers"))
+            .collect();
+        assert_eq!(rows.len(), 8);
+        for e in &rows {
+            assert_eq!(e.scopes(), [DatasetScope::Account], "{e}");
+        }
+        let Routed::Found(route) = Endpoint::route("POST", "/accounts/a1/logpush/transformers/preview") else {
+            panic!("preview does not route")
+        };
+        assert_eq!(route.endpoint, Endpoint::TransformerPreview);
+        assert!(Endpoint::TransformerList
+            .path(&Scope::zone("z1").unwrap(), &[])
+            .is_err());
+        assert_eq!(
+            Endpoint::TransformerContent
+                .path(&Scope::account("a1").unwrap(), &["3"])
+                .unwrap(),
+            "/accounts/a1/logpush/transformers/3/content"
+        );
+    }
+
+    #[test]
     fn paths_are_filled_from_the_template() {
         let zone = Scope::zone("z1").unwrap();
         let account = Scope::account("a1").unwrap();
@@ -441,7 +512,10 @@ mod tests {
             Endpoint::JobDelete.request(&zone, &["7"]).unwrap().done_on_repeat,
             Some(404)
         );
-        for e in Endpoint::ALL.iter().filter(|e| **e != Endpoint::JobDelete) {
+        for e in Endpoint::ALL
+            .iter()
+            .filter(|e| !matches!(e, Endpoint::JobDelete | Endpoint::TransformerDelete))
+        {
             assert_eq!(e.done_on_repeat(), None, "{e}");
         }
         for args in [&[][..], &["7", "8"], &[""], &["a/b"], &["a?b"]] {

@@ -81,6 +81,7 @@ pub use esc::{
     esc_cookie, EscOp, EscSecret, EscState, EscStatus, ESC_COOKIE_NAME, GENERATED_SECRET_LEN, MAX_SECRET_LEN,
     SECRET_RANDOM_BYTES,
 };
+pub use logpush::transformer;
 pub use logpush::{
     billing_of, format_gb, month_scale, project, Basis, Billing, Component, ComponentCost, Cost, CostChange, Money,
     MonthlyUsage, Price, Pricing, PricingSource, Projection, Sample, Unit, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH,

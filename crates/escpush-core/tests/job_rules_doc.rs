@@ -196,7 +196,23 @@ fn render() -> String {
     for r in INSTANT_LOGS_RULES {
         let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
     }
+    transformers(&mut out);
     out
+}
+
+/// The transformer rules of a job and a transformer record (core's `RECORD_RULES`).
+fn transformers(out: &mut String) {
+    let _ = write!(
+        out,
+        "\n## Transformers\n\nAn account's SQL stages of its jobs (`account.logpush.transformers`, `escpush \
+         logpush transformer`), from `src/content/docs/logs/logpush/transformers.mdx` and SDK 5.9; escpush \
+         checks each before sending, and the emulator refuses the same with the API's status. The SQL may \
+         hold at most {} bytes.\n\n| rule | source |\n|---|---|\n",
+        escpush_core::transformer::MAX_CODE_BYTES
+    );
+    for r in escpush_core::transformer::RECORD_RULES {
+        let _ = writeln!(out, "| {} | {} |", cell(r.rule), cell(r.source));
+    }
 }
 
 #[test]

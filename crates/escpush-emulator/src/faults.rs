@@ -201,12 +201,16 @@ impl FaultSpec {
 /// that tests prove clients cope with them:
 /// - `reserialize_filters`: job filters are stored as a server may write them back: members
 ///   reordered, spaces added, numbers as strings, groups of three or more nested;
+/// - `transformers_unavailable`: the account lacks Transformers: every transformer endpoint
+///   answers 403 (transformers.mdx, API errors; core's `transformer::feature_refusal`);
 /// - `field_drift`: per dataset, fields the live field list adds (`{"name": "description"}`)
 ///   or lacks (`["name"]`) compared with the embedded schema.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LogpushQuirks {
     pub reserialize_filters: bool,
+    /// Every transformer endpoint answers 403: the account lacks the feature.
+    pub transformers_unavailable: bool,
     /// dataset → the drift of its live field list.
     pub field_drift: std::collections::BTreeMap<String, FieldDrift>,
 }
@@ -231,6 +235,10 @@ impl LogpushQuirks {
             match key.as_str() {
                 "reserialize_filters" => {
                     quirks.reserialize_filters = v.as_bool().ok_or("`reserialize_filters` takes true or false")?;
+                }
+                "transformers_unavailable" => {
+                    quirks.transformers_unavailable =
+                        v.as_bool().ok_or("`transformers_unavailable` takes true or false")?;
                 }
                 "field_drift" => {
                     let drift = v
@@ -270,7 +278,7 @@ impl LogpushQuirks {
                 }
                 other => {
                     return Err(format!(
-                        "`{other}` is not a log-push quirk; use reserialize_filters or field_drift"
+                        "`{other}` is not a log-push quirk; use reserialize_filters, transformers_unavailable or field_drift"
                     ))
                 }
             }

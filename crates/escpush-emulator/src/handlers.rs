@@ -189,6 +189,15 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
             ok_response(Value::Array(sessions.iter().map(|(_, s)| s.clone()).collect()))
         }
         Endpoint::InstantLogsCreate => create_instant_logs_job(id, req, state),
+        Endpoint::TransformerList
+        | Endpoint::TransformerCreate
+        | Endpoint::TransformerPreview
+        | Endpoint::TransformerGet
+        | Endpoint::TransformerContent
+        | Endpoint::TransformerVersions
+        | Endpoint::TransformerUpdate
+        | Endpoint::TransformerDelete => crate::transformers::handle(route, req, state)
+            .unwrap_or_else(|| error_response(404, 7003, format!("No route for the URI {}", req.path))),
     }
 }
 
@@ -489,6 +498,10 @@ fn create_job(kind: DatasetScope, id: &str, req: &HttpRequest, state: &Mutex<Sta
         unreachable!("a job body is an object")
     };
     let mut record = escpush_core::emulator::job_record(state.last_job_id, &given);
+    if let Some(resp) = crate::transformers::job_refusal(&state, kind, id, &record) {
+        state.last_job_id -= 1;
+        return resp;
+    }
     if state.quirks.reserialize_filters {
         reserialize_record(&mut record);
     }
@@ -577,6 +590,12 @@ fn update_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
         return problems_response(err);
     }
     let mut record = escpush_core::emulator::updated_record(record, &body);
+    // A transformer attached is the account's and of the job's dataset (core's rule).
+    if body.get("transformer_id").is_some_and(|t| !t.is_null()) {
+        if let Some(resp) = crate::transformers::job_refusal(state, kind, id, &record) {
+            return resp;
+        }
+    }
     // The challenge is checked against the destination the job will push to.
     let destination = record["destination_conf"].as_str().unwrap_or_default().to_owned();
     if let Some(resp) = check_challenge(&state.challenges, kind, id, &body, &destination) {
@@ -585,6 +604,10 @@ fn update_job(kind: DatasetScope, id: &str, job_id: &str, req: &HttpRequest, sta
     if reserialize {
         reserialize_record(&mut record);
     }
+    let (jobs, at) = match find_job(&mut state.jobs, kind, id, job_id) {
+        Ok(found) => found,
+        Err(resp) => return resp,
+    };
     jobs[at] = Value::Object(record);
     ok_response(jobs[at].clone())
 }
@@ -642,6 +665,7 @@ mod tests {
         HttpRequest {
             method: method.to_owned(),
             path: path.to_owned(),
+            query: String::new(),
             headers: vec![
                 ("Authorization".to_owned(), "Bearer t".to_owned()),
                 ("Content-Type".to_owned(), "application/json".to_owned()),

@@ -82,6 +82,7 @@ mod log;
 mod server;
 mod sites;
 mod state;
+mod transformers;
 mod wire;
 
 use std::collections::HashMap;

@@ -51,6 +51,29 @@ impl EscSetting {
     }
 }
 
+/// One saved version of a transformer's SQL.
+#[derive(Clone, Debug)]
+pub(crate) struct Version {
+    pub id: u64,
+    /// Sequential, from 1.
+    pub number: u64,
+    pub created_at: String,
+    pub code: String,
+}
+
+/// A transformer as the emulator keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Stored {
+    pub id: u64,
+    pub name: String,
+    pub description: Option<String>,
+    pub dataset: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Every save, oldest first; never empty.
+    pub versions: Vec<Version>,
+}
+
 /// Everything the emulator remembers between requests.
 #[derive(Debug, Default)]
 pub(crate) struct State {
@@ -65,6 +88,11 @@ pub(crate) struct State {
     pub challenges: BTreeMap<(DatasetScope, String, String), String>,
     /// The Instant Logs sessions of each zone (by id), each with the moment it opened.
     pub instant_logs: BTreeMap<String, Vec<(std::time::Instant, Value)>>,
+    /// The transformers of each account (by id), in creation order; ids are unique across
+    /// accounts, as are their versions' ids.
+    pub transformers: BTreeMap<String, Vec<Stored>>,
+    pub last_transformer_id: u64,
+    pub last_version_id: u64,
 }
 
 impl State {

@@ -18,6 +18,8 @@ pub(crate) struct HttpRequest {
     pub method: String,
     /// The path without the query string.
     pub path: String,
+    /// The query string after `?` (empty when there is none), as sent.
+    pub query: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     /// The client asked to close the connection after this request.
@@ -154,9 +156,16 @@ impl<R: Read> Reader<R> {
         };
         let close = find("connection").is_some_and(|v| v.eq_ignore_ascii_case("close")) || minor_version == 0;
         let path = target.split(['?', '#']).next().unwrap_or_default().to_owned();
+        let query = target
+            .split('#')
+            .next()
+            .and_then(|t| t.split_once('?'))
+            .map(|(_, q)| q.to_owned())
+            .unwrap_or_default();
         Ok(HttpRequest {
             method,
             path,
+            query,
             headers,
             body,
             close,

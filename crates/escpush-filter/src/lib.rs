@@ -232,6 +232,18 @@ impl Filter {
         print::sql::to_query(self, dialect, dataset, table)
     }
 
+    /// The Logpush transformer that delivers the records this filter keeps: `SELECT <fields>
+    /// FROM <dataset> WHERE <the filter in the transformer dialect>`, `*` without `fields`
+    /// (a job's `field_names`). See [`print::sql::to_transformer`].
+    ///
+    /// # Errors
+    ///
+    /// A condition the transformer dialect cannot express, a field list with an unknown,
+    /// empty or repeated name.
+    pub fn to_transformer(&self, dataset: &Dataset, fields: Option<&[&str]>) -> Result<String, crate::Error> {
+        print::sql::to_transformer(self, dataset, fields)
+    }
+
     /// The filter as a JSON value (members in canonical order).
     pub fn to_value(&self) -> serde_json::Value {
         print::json::to_value(self)

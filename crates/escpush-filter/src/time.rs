@@ -83,6 +83,19 @@ pub(crate) fn read_integer(text: &[u8]) -> Timestamp {
 }
 
 /// Reads RFC 3339 text (`2026-11-22T00:00:30.5+01:00`); see the [module docs](self).
+impl Timestamp {
+    /// Reads a log line's time as text (RFC 3339, as the `rfc3339` format writes it) or as
+    /// the text of an integer (the `unix` and `unixnano` formats, milliseconds and
+    /// microseconds by its size): the reading of the scan, for other readers of a record's
+    /// time (core's transformer preview, `to_timestamp`).
+    pub fn read(text: &str) -> Timestamp {
+        match text.as_bytes() {
+            [b'-' | b'0'..=b'9', rest @ ..] if rest.iter().all(u8::is_ascii_digit) => read_integer(text.as_bytes()),
+            bytes => read_rfc3339(bytes),
+        }
+    }
+}
+
 pub(crate) fn read_rfc3339(text: &[u8]) -> Timestamp {
     rfc3339(text).map_or(Timestamp::Unreadable, |(seconds, nanos)| within_years(seconds, nanos))
 }

@@ -122,6 +122,9 @@ impl Client {
     /// the deadline passes after that, the error ([`Error::OutcomeUnknown`]) says that the
     /// job may exist and how to look for it.
     pub fn create_job(&self, scope: &Scope, spec: &JobSpec) -> Result<Value, Error> {
+        if let Value::Object(body) = spec.to_body() {
+            self.check_job_transformer(scope, &body)?;
+        }
         Ok(Value::Object(read_job(
             self.execute(&JobOp::Create(spec).request(scope)?)?,
         )?))
@@ -153,6 +156,10 @@ impl Client {
 
     /// Sends a checked [`JobUpdate`] (`PUT`) and gives the stored job.
     pub fn put_job(&self, scope: &Scope, update: &JobUpdate) -> Result<Value, Error> {
+        if let Value::Object(mut body) = update.to_body() {
+            body.insert("dataset".to_owned(), update.dataset().name().into());
+            self.check_job_transformer(scope, &body)?;
+        }
         Ok(Value::Object(read_job(
             self.execute(&JobOp::Update(update).request(scope)?)?,
         )?))

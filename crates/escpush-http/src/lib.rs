@@ -30,6 +30,7 @@ mod events;
 mod limit;
 mod scrub;
 mod send;
+mod transformers;
 
 pub use assess::{random_secret, MAX_SITE_BODY};
 pub use auth::{Auth, EnvOverrides, ENV_ACCOUNT_ID, ENV_API_KEY, ENV_API_TOKEN, ENV_BASE_URL, ENV_EMAIL};

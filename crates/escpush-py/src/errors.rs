@@ -70,7 +70,7 @@ pub(crate) fn invalid_input(py: Python<'_>, message: impl Into<String>) -> PyErr
 }
 
 /// `InvalidInput` with every problem, each with its path (`logpull_options.fields[1]`).
-fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> PyErr {
+pub(crate) fn invalid_problems(py: Python<'_>, message: String, problems: &[Problem]) -> PyErr {
     Class::InvalidInput.new_err(py, (message, problem_args(problems)))
 }
 

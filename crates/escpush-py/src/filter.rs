@@ -251,6 +251,26 @@ impl PyFilter {
             .map_err(|e| errors::core_error(py, &e))
     }
 
+    /// The Logpush transformer that delivers the records this filter keeps: `SELECT <fields>
+    /// FROM <dataset> WHERE <the filter in the transformer dialect>` (`*` without `fields`,
+    /// a job's `field_names`). Raises `InvalidInput` for a condition the transformer dialect
+    /// cannot express (arrays, integer comparisons on `int or string` fields) and
+    /// `FilterError` for an unknown field (with a did-you-mean).
+    #[pyo3(signature = (*, dataset, fields=None, scope=None))]
+    fn to_transformer(
+        &self,
+        py: Python<'_>,
+        dataset: Text,
+        fields: Option<Vec<String>>,
+        scope: Option<Text>,
+    ) -> PyResult<String> {
+        let ds = dataset_arg(py, Some(&dataset), scope.as_deref())?.expect("a dataset was named");
+        let names: Option<Vec<&str>> = fields.as_ref().map(|f| f.iter().map(String::as_str).collect());
+        self.filter()
+            .to_transformer(ds, names.as_deref())
+            .map_err(|e| errors::core_error(py, &e))
+    }
+
     /// Whether a log record (a dict, or one JSON line as str/bytes) passes the filter.
     /// A JSON line is read by the same evaluator as `scan`.
     fn matches(&self, py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<bool> {

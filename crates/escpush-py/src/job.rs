@@ -104,7 +104,8 @@ pub fn redact_destination_conf(text: &Bound<'_, PyString>) -> String {
 
 /// What Python reads of core's job field table (`JOB_FIELDS`), one dict per field in the
 /// order a job is shown: `name`, `type` (`"int"`, `"string"`, `"bool"`, `"object"`),
-/// `secret`, `always` (every record holds a value, never null), `create`, `update`, `parsed` (read by a type of its own: the dataset, the
+/// `secret`, `always` (every record holds a value, never null), `nullable` (null is a value: it
+/// clears the field), `create`, `update`, `parsed` (read by a type of its own: the dataset, the
 /// destination, the options, the filter) and `about`. The rules stay in core.
 pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
     let mut rows = Vec::new();
@@ -114,6 +115,7 @@ pub fn job_field_table(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTupl
         row.set_item("type", f.ty.json_type())?;
         row.set_item("secret", f.secret)?;
         row.set_item("always", f.always_in_record())?;
+        row.set_item("nullable", f.nullable)?;
         row.set_item("create", f.create)?;
         row.set_item("update", f.update)?;
         row.set_item("parsed", f.ty.has_own_reader())?;

@@ -28,6 +28,19 @@ mod scan;
 mod scan_result;
 mod schema;
 mod signals;
+mod transformer;
+mod transformer_sql;
+
+/// Transformers: the API's (`account.logpush.transformers` and its record) and the SQL's
+/// (check, preview, the way back to a filter, the local run's prefilter).
+fn transformers(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<transformer::PyTransformers>()?;
+    m.add_class::<transformer::PyTransformer>()?;
+    m.add_function(wrap_pyfunction!(transformer_sql::check_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::preview_transformer, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)
+}
 
 #[pymodule]
 fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -38,6 +51,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyField>()?;
     m.add_class::<logpull_options::PyLogpullOptions>()?;
     m.add_class::<logpush::PyLogpush>()?;
+    transformers(m)?;
     // What a job costs (core's pricing): the table, a sample's month, an account's sum.
     m.add_class::<cost::PyPricing>()?;
     m.add_class::<cost::PyCost>()?;

@@ -41,6 +41,26 @@ pub struct PyLogpush {
 
 #[pymethods]
 impl PyLogpush {
+    /// The account's transformers (`escpush.Transformers`): SQL run on a job's every batch
+    /// (transformers.mdx). Accounts only: on a zone, `InvalidInput`.
+    #[getter]
+    fn transformers(&self, py: Python<'_>) -> PyResult<crate::transformer::PyTransformers> {
+        if self.scope.kind() != escpush_filter::DatasetScope::Account {
+            return Err(errors::invalid_input(
+                py,
+                format!(
+                    "transformers belong to an account, not to {}: use account.logpush.transformers \
+                     (transformers.mdx: accounts/:account_id/logpush/transformers)",
+                    self.scope
+                ),
+            ));
+        }
+        Ok(crate::transformer::PyTransformers {
+            client: self.client.clone(),
+            scope: self.scope.clone(),
+        })
+    }
+
     /// Creates a log-push job and returns the stored job, an `escpush.Job` (a dict).
     ///
     /// Everything the API would refuse is checked first, and nothing is sent when

@@ -41,6 +41,7 @@ from ._common import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ._common import Commands
@@ -74,7 +75,10 @@ def _add_plain_field(options: argparse._ArgumentGroup, field: dict[str, Any], mo
     if field["secret"]:
         help += " (- reads it from stdin, keeping it out of the shell's history and the process list)"
     if kind == "int":
-        options.add_argument(flag, type=integer(0, MAX_COUNT), metavar=metavar, help=help, required=required)
+        read: Callable[[str], int | str] = integer(0, MAX_COUNT)
+        if field["nullable"] and mode != "create":  # `null` clears it (--transformer-id null detaches)
+            help, read = f"{help} (null: none)", lambda text: "null" if text == "null" else integer(0, MAX_COUNT)(text)
+        options.add_argument(flag, type=read, metavar=metavar, help=help, required=required)
     else:
         options.add_argument(flag, metavar=metavar, help=help, required=required)
 
@@ -94,7 +98,9 @@ def _extra_fields(args: argparse.Namespace) -> dict[str, Any]:
             if "-" in (getattr(args, "destination_conf", None), getattr(args, "filter", None)):
                 raise CliError(f"--{name.replace('_', '-')} and another option cannot both be - (stdin)")
             value = read_stdin(name.replace("_", " ")).strip()
-        if field["type"] == "object":
+        if value == "null" and field["type"] == "int":
+            value = None
+        elif field["type"] == "object":
             try:
                 value = _load_json(value)
             except InvalidInput as err:
@@ -149,8 +155,9 @@ def add(commands: Commands, summary: str) -> None:
     _add_lifecycle(logpush, parents)
     _add_checks(logpush, parents)
     _add_instant_logs(logpush, parents)
-    from . import logpush_preview, logpush_pricing, logpush_terraform
+    from . import logpush_preview, logpush_pricing, logpush_terraform, logpush_transformer
 
+    logpush_transformer.add(logpush, parents)
     logpush_terraform.add(logpush)
     logpush_preview.add(logpush, parents)
     logpush_pricing.add(logpush)

@@ -323,6 +323,12 @@ impl JobSpecBuilder {
                 found.job(problem);
             }
         }
+        // Only an ndjson job takes a transformer (transformers.mdx; core's transformer rules).
+        if self.extra.get("transformer_id").is_some_and(|v| !v.is_null()) {
+            if let Some(r) = super::transformer::ndjson_refusal(self.extra.get("output_options")) {
+                found.job(Problem::new("transformer_id", ProblemCode::InvalidValue, r.message));
+            }
+        }
         if let Some(problem) = destination
             .as_ref()
             .filter(|_| !self.skip_challenge)

@@ -43,6 +43,7 @@ mod plan;
 mod requests;
 #[cfg(test)]
 mod tests;
+pub mod transformer;
 mod update;
 
 pub use compare::{field_drift, filter_value, job_filter, logpull_options_equal, sent_filter_value, FieldDrift};

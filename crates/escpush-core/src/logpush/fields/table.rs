@@ -249,6 +249,21 @@ pub const JOB_FIELDS: &[JobField] = &[
         source: "subrequests.mdx; changelog 2026-04-21-logpush-subrequests-merging.mdx",
     },
     JobField {
+        name: "transformer_id",
+        ty: JobFieldType::Id,
+        allowed: AllowedValues::Any,
+        // `null` detaches the transformer (transformers.mdx: "set transformer_id on the Logpush job").
+        nullable: true,
+        secret: false,
+        create: true,
+        update: true,
+        record: InRecord::WhenGiven,
+        datasets: AppliesTo::All,
+        about: "the transformer (its SQL run on every batch) the job delivers through; null detaches it",
+        source: "transformers.mdx (API: \"To attach or detach a transformer from a job, set transformer_id\"); \
+                 not in SDK 5.9's LogpushJob",
+    },
+    JobField {
         name: "last_complete",
         ty: JobFieldType::Time,
         allowed: AllowedValues::Any,
@@ -294,6 +309,12 @@ pub const JOB_FIELDS: &[JobField] = &[
 /// [`DESTINATIONS`](super::DESTINATIONS)' rows, the job limits
 /// [`JOB_LIMITS`](super::JOB_LIMITS)'.
 pub const JOB_RULES: &[JobRule] = &[
+    JobRule {
+        rule: "A job with a transformer_id delivers ndjson (output_options.output_type is not csv); the \
+               transformer is the account's and its dataset is the job's (the emulator checks both; see \
+               transformer rules below).",
+        source: "transformers.mdx (Before you begin: \"Transformers are only available for NDJSON jobs\"; API errors)",
+    },
     JobRule {
         rule: "A creation names a dataset of its scope (a zone dataset on a zone, an account dataset on an account) \
                and a destination_conf.",

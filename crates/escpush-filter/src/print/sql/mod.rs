@@ -27,9 +27,11 @@ use std::fmt::Write as _;
 
 mod dialect;
 mod table;
+mod transformer;
 
 pub use dialect::Dialect;
 pub use table::{columns, create_table, ColumnType};
+pub use transformer::to_transformer;
 
 use crate::ast::{Condition, Expr, Operator, Scalar, Value};
 use crate::dataset::Dataset;

@@ -1,0 +1,315 @@
+//! The docs' two worked examples (transformers.mdx, Examples), input and delivered record
+//! copied as written, and the contract's refusals.
+
+use escpush_filter::{Json, ProblemCode};
+
+use super::{check, preview, MAX_CODE_BYTES};
+
+const AUDIT_INPUT: &str = r#"{
+  "ActionType": "update",
+  "ActorEmail": "user@example.com",
+  "ActorID": "a1b2c3d4",
+  "ActorIPAddress": "203.0.113.42",
+  "ActorType": "user",
+  "ActionTimestamp": "2026-05-21T15:00:00Z",
+  "AccountID": "90796717",
+  "ResourceID": "r1s2t3u4",
+  "ResourceType": "zone",
+  "ActorContext": "dashboard"
+}"#;
+
+pub(crate) const AUDIT_SQL: &str = "SELECT
+  extract(epoch FROM to_timestamp(ActionTimestamp)) AS unix_ts,
+  UPPER(ActionType) AS action_type,
+  'Cloudflare' AS provider,
+  named_struct(
+    'type', ActorType,
+    'email', ActorEmail,
+    'ip', ActorIPAddress
+  ) AS actor,
+  ResourceType = 'zone' AS is_zone,
+  [ResourceType, ResourceID] AS resource_meta
+FROM audit_logs_v2
+WHERE ActionType = 'update'";
+
+const AUDIT_OUTPUT: &str = r#"{
+  "action_type": "UPDATE",
+  "actor": {
+    "email": "user@example.com",
+    "ip": "203.0.113.42",
+    "type": "user"
+  },
+  "is_zone": true,
+  "provider": "Cloudflare",
+  "resource_meta": ["zone", "r1s2t3u4"],
+  "unix_ts": 1779375600
+}"#;
+
+const HTTP_INPUT: &str = r#"{
+  "ClientIP": "203.0.113.42",
+  "ClientRequestHost": "example.com",
+  "ClientRequestMethod": "POST",
+  "ClientRequestPath": "/api/checkout",
+  "ClientRequestUserAgent": "curl/7.85.0",
+  "EdgeResponseStatus": 502,
+  "EdgeStartTimestamp": "2026-05-21T15:00:00Z",
+  "RayID": "8e2a1c60ef9e1c9a",
+  "OriginResponseTime": 3200000000,
+  "WAFAction": "unknown"
+}"#;
+
+pub(crate) const HTTP_SQL: &str = "SELECT
+  extract(epoch FROM to_timestamp(EdgeStartTimestamp)) AS unix_ts,
+  UPPER(ClientRequestMethod) AS method,
+  'Cloudflare' AS provider,
+  named_struct(
+    'host', ClientRequestHost,
+    'path', ClientRequestPath,
+    'method', ClientRequestMethod
+  ) AS request,
+  EdgeResponseStatus >= 500 AS is_server_error,
+  [ClientRequestHost, ClientRequestPath] AS request_meta
+FROM http_requests
+WHERE ClientRequestHost NOT IN ('internal.example.com', 'health.example.com')
+  AND ClientRequestPath NOT LIKE '/healthz%'
+  AND ClientRequestPath NOT LIKE '/metrics%'";
+
+const HTTP_OUTPUT: &str = r#"{
+  "is_server_error": true,
+  "method": "POST",
+  "provider": "Cloudflare",
+  "request": {
+    "host": "example.com",
+    "method": "POST",
+    "path": "/api/checkout"
+  },
+  "request_meta": ["example.com", "/api/checkout"],
+  "unix_ts": 1779375600
+}"#;
+
+fn json(text: &str) -> Json {
+    Json::parse(text).unwrap()
+}
+
+#[test]
+fn the_docs_audit_logs_example_reproduces_exactly() {
+    assert_eq!(check(AUDIT_SQL).unwrap().dataset(), "audit_logs_v2");
+    assert_eq!(
+        preview(AUDIT_SQL, &json(AUDIT_INPUT)).unwrap(),
+        vec![json(AUDIT_OUTPUT)]
+    );
+}
+
+#[test]
+fn the_docs_http_requests_example_reproduces_exactly() {
+    assert_eq!(check(HTTP_SQL).unwrap().dataset(), "http_requests");
+    assert_eq!(preview(HTTP_SQL, &json(HTTP_INPUT)).unwrap(), vec![json(HTTP_OUTPUT)]);
+    // Its `WHERE` drops a health check.
+    let health = HTTP_INPUT.replace("/api/checkout", "/healthz/live");
+    assert_eq!(preview(HTTP_SQL, &json(&health)).unwrap(), Vec::<Json>::new());
+    let internal = HTTP_INPUT.replace("\"example.com\"", "\"internal.example.com\"");
+    assert_eq!(preview(HTTP_SQL, &json(&internal)).unwrap(), Vec::<Json>::new());
+}
+
+fn problem(sql: &str) -> (String, ProblemCode, String) {
+    let problems = check(sql).unwrap_err().problems;
+    let p = &problems[0];
+    (p.path.clone(), p.code, p.message.clone())
+}
+
+#[test]
+fn every_documented_refusal_is_refused_with_its_rule_and_place() {
+    let cases: &[(&str, ProblemCode, &str, &str)] = &[
+        (
+            "SELECT ClientIP FROM http_requests JOIN firewall_events ON true",
+            ProblemCode::Unsupported,
+            "no_joins",
+            "line 1, column 41",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests WHERE ClientIP IN (SELECT ClientIP FROM http_requests)",
+            ProblemCode::Unsupported,
+            "no_subqueries",
+            "line 1, column 42",
+        ),
+        (
+            "SELECT COUNT(*) FROM http_requests",
+            ProblemCode::Unsupported,
+            "no_aggregation",
+            "line 1, column 8",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests GROUP BY ClientIP",
+            ProblemCode::Unsupported,
+            "no_aggregation",
+            "line 1, column 45",
+        ),
+        (
+            "SELECT row_number() OVER () FROM http_requests",
+            ProblemCode::Unsupported,
+            "no_windows",
+            "line 1, column 8",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests\nORDER BY ClientIP",
+            ProblemCode::Unsupported,
+            "no_order_by",
+            "line 2, column 10",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests; SELECT RayID FROM http_requests",
+            ProblemCode::Unsupported,
+            "one_statement",
+            "line 1, column 37",
+        ),
+        (
+            "SELECT ClientIP FROM http_request",
+            ProblemCode::UnknownDataset,
+            "from_dataset",
+            "line 1, column 22",
+        ),
+        (
+            "SELECT\n  ClientIp FROM http_requests",
+            ProblemCode::UnknownField,
+            "known_fields",
+            "line 2, column 3",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests WHERE ClientIP > 5",
+            ProblemCode::ValueTypeMismatch,
+            "types",
+            "line 1, column 42",
+        ),
+        (
+            "SELECT UPPER(EdgeResponseStatus) FROM http_requests",
+            ProblemCode::ValueTypeMismatch,
+            "types",
+            "line 1, column 14",
+        ),
+        (
+            "SELECT ClientIP FROM http_requests WHERE",
+            ProblemCode::InvalidSyntax,
+            "syntax",
+            "line 1, column 41",
+        ),
+        (
+            "DELETE FROM http_requests",
+            ProblemCode::Unsupported,
+            "one_select",
+            "line 1, column 1",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (sql, code, rule, place) in cases {
+        let (path, got, message) = problem(sql);
+        if (got, path.as_str()) != (*code, *place)
+            || !message.contains(&format!("rule `{rule}`"))
+            || !message.contains("transformers.mdx")
+        {
+            wrong.push(format!("{sql}\n  {path} {got}: {message}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let (_, _, message) = problem("SELECT\n  ClientIp FROM http_requests");
+    assert!(message.contains("did you mean `ClientIP`?"), "{message}");
+}
+
+#[test]
+fn sql_past_ten_kilobytes_is_refused_as_the_api_answers_413() {
+    let long = format!(
+        "SELECT ClientIP FROM http_requests WHERE ClientIP = '{}'",
+        "x".repeat(MAX_CODE_BYTES)
+    );
+    let problems = check(&long).unwrap_err();
+    assert_eq!(
+        (problems.problems[0].code, problems.status()),
+        (ProblemCode::TooLarge, 413)
+    );
+}
+
+#[test]
+fn ctes_unnest_and_json_access_run_on_one_record() {
+    let sql = "WITH errors AS (SELECT ClientRequestHost AS host, RequestHeaders, EdgeResponseStatus FROM http_requests WHERE EdgeResponseStatus >= 500)
+        SELECT host, RequestHeaders ->> 'host' AS h, RequestHeaders -> 'x' AS x FROM errors";
+    let checked = check(sql).unwrap();
+    let input =
+        json(r#"{"ClientRequestHost":"a.example","EdgeResponseStatus":503,"RequestHeaders":{"host":"a","x":{"b":1}}}"#);
+    assert_eq!(
+        checked.run(&input).unwrap(),
+        vec![json(r#"{"h":"a","host":"a.example","x":{"b":1}}"#)]
+    );
+    let unnest = check("SELECT RayID, unnest(SecurityActions) AS action FROM http_requests").unwrap();
+    let input = json(r#"{"RayID":"r","SecurityActions":["block","log"]}"#);
+    assert_eq!(
+        unnest.run(&input).unwrap(),
+        vec![
+            json(r#"{"RayID":"r","action":"block"}"#),
+            json(r#"{"RayID":"r","action":"log"}"#)
+        ]
+    );
+    let star = check("SELECT * FROM http_requests WHERE ClientIP IS NOT NULL").unwrap();
+    assert_eq!(
+        star.run(&json(r#"{"ClientIP":"1","RayID":"r"}"#)).unwrap(),
+        vec![json(r#"{"ClientIP":"1","RayID":"r"}"#)]
+    );
+    assert_eq!(star.run(&json(r#"{"RayID":"r"}"#)).unwrap(), Vec::<Json>::new());
+}
+
+#[test]
+fn a_transformer_that_only_filters_is_read_back_as_a_job_filter_with_its_price_note() {
+    let sql =
+        "SELECT ClientIP, RayID FROM http_requests WHERE EdgeResponseStatus >= 500 AND ClientRequestPath LIKE '/api/%'";
+    let form = check(sql).unwrap().as_job_filter().unwrap();
+    assert_eq!(form.fields, Some(vec!["ClientIP".to_owned(), "RayID".to_owned()]));
+    assert_eq!(
+        form.filter.to_string(),
+        r#"{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestPath","operator":"startsWith","value":"/api/"}]}}"#
+    );
+    assert!(form.note.contains("$0.04 per GB of input"), "{}", form.note);
+    // The docs' http example reshapes: not a filter.
+    assert!(check(HTTP_SQL).unwrap().as_job_filter().is_none());
+    // A negative test is named in the note: SQL drops a record without the field.
+    let not_in = check("SELECT * FROM http_requests WHERE ClientRequestHost NOT IN ('a', 'b')").unwrap();
+    let form = not_in.as_job_filter().unwrap();
+    assert_eq!(form.fields, None);
+    assert!(form.note.contains("without `ClientRequestHost`"), "{}", form.note);
+}
+
+#[test]
+fn what_to_transformer_prints_passes_the_check_and_reads_back_as_the_same_filter() {
+    use escpush_filter::{field, Dataset, Filter};
+    let http = Dataset::get("http_requests", None).unwrap();
+    let filters: Vec<Filter> = vec![
+        field("EdgeResponseStatus").ge(500),
+        field("ClientRequestHost").eq("a.example") | field("ClientRequestPath").starts_with("/a_b%"),
+        field("ClientRequestHost").is_in(["a", "b"]) & !field("ClientRequestPath").contains("x"),
+        field("ClientRequestPath").ends_with("\\.php") & field("ClientRequestMethod").ne("GET"),
+        field("EdgeResponseStatus").ge(i64::MIN),
+        // `LIKE '%'`: any text.
+        field("ClientRequestHost").starts_with("") & field("ClientRequestPath").contains(""),
+    ];
+    for filter in filters {
+        let sql = filter.to_transformer(http, Some(&["ClientIP"])).unwrap();
+        let checked = check(&sql).unwrap_or_else(|e| panic!("{sql}\n{e}"));
+        let back = checked.as_job_filter().unwrap_or_else(|| panic!("{sql}"));
+        assert!(back.filter.equivalent(&filter, Some(http)), "{sql}\n{}", back.filter);
+        assert_eq!(back.fields, Some(vec!["ClientIP".to_owned()]));
+    }
+}
+
+#[test]
+fn the_prefilter_keeps_every_record_the_transformer_delivers_for() {
+    // The docs' http example: its whole WHERE is a filter's.
+    let pre = check(HTTP_SQL).unwrap().prefilter().unwrap();
+    assert_eq!(pre.operator_count(), 3);
+    // A conjunct no filter has is left to the engine; an OR with one has no prefilter.
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 AND UPPER(ClientRequestMethod) = 'GET'";
+    assert_eq!(check(sql).unwrap().prefilter().unwrap().operator_count(), 1);
+    let sql = "SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500 OR UPPER(ClientRequestMethod) = 'GET'";
+    assert!(check(sql).unwrap().prefilter().is_none());
+    for input in [HTTP_INPUT.to_owned(), HTTP_INPUT.replace("/api/checkout", "/metrics/x")] {
+        let delivered = !preview(HTTP_SQL, &json(&input)).unwrap().is_empty();
+        let record: serde_json::Value = serde_json::from_str(&input).unwrap();
+        assert!(!delivered || pre.matches(&record));
+    }
+}

@@ -1,0 +1,69 @@
+//! A transformer's SQL from Python, without the API: `check_transformer` (core's check, the
+//! one the client and the emulator apply), `preview_transformer` (core's one-record
+//! interpreter), `transformer_to_filter` (a transformer that only filters, read back as a
+//! job filter) and `_transformer_prefilter` (the filter a local run scans with first).
+//! Conversion only: every rule is `escpush_core::transformer`'s.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use escpush_core::transformer::{check, CheckedTransformer, TransformerProblems};
+
+use crate::convert::{self, Text};
+use crate::errors;
+use crate::filter::PyFilter;
+
+/// `InvalidInput` with the problems (`errors()`: path `line L, column C`, code, message).
+fn problems_error(py: Python<'_>, problems: &TransformerProblems) -> PyErr {
+    errors::invalid_problems(py, problems.to_string(), &problems.problems)
+}
+
+fn checked(py: Python<'_>, code: &str) -> PyResult<CheckedTransformer> {
+    check(code).map_err(|p| problems_error(py, &p))
+}
+
+/// Checks a transformer's SQL against the contract (transformers.mdx) and its dataset's
+/// fields and types; returns `{"dataset": ..., "scope": "zone"|"account"}`. Raises
+/// `InvalidInput` whose `errors()` list each problem at its line and column.
+#[pyfunction]
+pub(crate) fn check_transformer(py: Python<'_>, code: Text) -> PyResult<Bound<'_, PyDict>> {
+    let checked = checked(py, &code)?;
+    let dict = PyDict::new(py);
+    dict.set_item("dataset", checked.dataset())?;
+    dict.set_item("scope", checked.scope().to_string())?;
+    Ok(dict)
+}
+
+/// The records a job delivers for one input record (a dict), as core's interpreter runs
+/// the SQL: what the API's preview endpoint answers.
+#[pyfunction]
+pub(crate) fn preview_transformer(py: Python<'_>, code: Text, input: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyAny>>> {
+    let checked = checked(py, &code)?;
+    let input = convert::to_json(input, "input").map_err(|m| errors::invalid_input(py, m))?;
+    let out = checked.run(&input).map_err(|p| problems_error(py, &p))?;
+    out.into_iter()
+        .map(|j| convert::from_json(py, &serde_json::Value::from(j)))
+        .collect()
+}
+
+/// A transformer that only filters (`SELECT *` or the dataset's fields, a `WHERE` a job
+/// filter has) as `{"filter": Filter, "fields": list | None, "note": str}`; `None` when
+/// it reshapes, computes or uses a form no filter has.
+#[pyfunction]
+pub(crate) fn transformer_to_filter(py: Python<'_>, code: Text) -> PyResult<Option<Bound<'_, PyDict>>> {
+    let Some(form) = checked(py, &code)?.as_job_filter() else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("filter", PyFilter::from(form.filter))?;
+    dict.set_item("fields", form.fields)?;
+    dict.set_item("note", form.note)?;
+    Ok(Some(dict))
+}
+
+/// The filter a local run scans with before the engine (every record the transformer
+/// delivers for passes it), or `None`.
+#[pyfunction]
+pub(crate) fn _transformer_prefilter(py: Python<'_>, code: Text) -> PyResult<Option<PyFilter>> {
+    Ok(checked(py, &code)?.prefilter().map(PyFilter::from))
+}
