@@ -73,6 +73,7 @@ from .errors import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._problem import FilterProblem
+    from ._transformer import TransformerRun, run_transformer
 
 
 # The presentation of the native classes (`_repr_html_`, DataFrames, plots) is Python's: put

@@ -945,13 +945,17 @@ class Transformer:
     ``transformers.content(id)``. Holds no secret; compares by value."""
 
     @property
-    def id(self) -> int: ...
+    def id(self) -> int:
+        """The transformer's id in its account."""
     @property
-    def name(self) -> str | None: ...
+    def name(self) -> str | None:
+        """Its name (at most 255 bytes)."""
     @property
-    def description(self) -> str | None: ...
+    def description(self) -> str | None:
+        """Its description (at most 4,096 bytes), or None."""
     @property
-    def dataset(self) -> str | None: ...
+    def dataset(self) -> str | None:
+        """The dataset its SQL's ``FROM`` names."""
     @property
     def associated_jobs(self) -> list[dict[str, Any]]:
         """The jobs that reference it: ``{"id", "name", "object_tag", "object_type"}`` each."""
@@ -959,9 +963,11 @@ class Transformer:
     def job_ids(self) -> list[int]:
         """The ids of the jobs that reference it."""
     @property
-    def created_at(self) -> str | None: ...
+    def created_at(self) -> str | None:
+        """When it was created (RFC 3339)."""
     @property
-    def updated_at(self) -> str | None: ...
+    def updated_at(self) -> str | None:
+        """When it was last saved (RFC 3339): every save of its SQL is a new version."""
     def to_dict(self) -> dict[str, Any]:
         """The record as a dict, the API's members in the SDK's order."""
     def __eq__(self, other: object, /) -> bool: ...

@@ -42,12 +42,19 @@ class TransformerRun:
     ``lines_kept``: the scanner's counts (``None`` without a prefilter)."""
 
     dataset: str
+    """The dataset the transformer's ``FROM`` names."""
     delivered: int
+    """How many records the transformer delivered."""
     records: list[dict[str, Any]] | None = field(repr=False)
+    """The delivered records (dicts, keys sorted), or ``None`` when they went to ``output``."""
     prefilter: _escpush.Filter | None
+    """The job filter escpush's scanner ran first, or ``None``: every line went to DataFusion."""
     lines_read: int | None
+    """The lines the scanner read (``None`` without a prefilter)."""
     lines_kept: int | None
+    """The lines the prefilter kept and DataFusion read (``None`` without a prefilter)."""
     output: str | None = None
+    """The file the records were written to, or ``None``: they are in ``records``."""
 
 
 def _plain(value: Any) -> Any:
