@@ -3,8 +3,9 @@
 //! escpush computes. `ESCPUSH_BLESS=1 cargo test -p escpush-core --test cost_doc` writes the
 //! page again after a change of the table.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use escpush_core::{
     Billing, Pricing, BYTES_PER_GB, COST_CHOICES, DAYS_PER_MONTH, DESTINATIONS, PRICES, PRICING_SOURCE,
@@ -93,15 +94,5 @@ fn worked_example() -> String {
 
 #[test]
 fn the_cost_page_is_the_table() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/cost.md");
-    let want = render();
-    if std::env::var_os("ESCPUSH_BLESS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/cost.md differs from core's pricing; run ESCPUSH_BLESS=1 cargo test -p escpush-core --test \
-         cost_doc and review the diff"
-    );
+    common::page_is_current("docs/cost.md", &render(), "cost_doc");
 }

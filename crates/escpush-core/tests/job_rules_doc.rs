@@ -3,8 +3,9 @@
 //! page a user reads is what escpush enforces. `ESCPUSH_BLESS=1 cargo test -p escpush-core
 //! --test job_rules_doc` writes the page again after a change of the rules.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use escpush_core::{
     AllowedValues, AppliesTo, Challenge, InRecord, JobFieldType, OptionDefault, OptionValue, RecordDefault,
@@ -217,15 +218,5 @@ fn transformers(out: &mut String) {
 
 #[test]
 fn the_job_rules_page_is_the_tables() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/job-rules.md");
-    let want = render();
-    if std::env::var_os("ESCPUSH_BLESS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/job-rules.md differs from core's tables; run ESCPUSH_BLESS=1 cargo test -p escpush-core --test \
-         job_rules_doc and review the diff"
-    );
+    common::page_is_current("docs/job-rules.md", &render(), "job_rules_doc");
 }

@@ -2,8 +2,9 @@
 //! `MAX_CODE_BYTES`, each rule with its source): this test fails when the two differ.
 //! `ESCPUSH_BLESS=1 cargo test -p escpush-core --test transformer_doc` writes it again.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use escpush_core::transformer::{MAX_CODE_BYTES, SDK_SOURCE, TRANSFORMERS_SOURCE, TRANSFORMER_RULES};
 
@@ -56,15 +57,5 @@ fn render() -> String {
 
 #[test]
 fn the_transformer_page_is_the_rules_table() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/transformer-rules.md");
-    let want = render();
-    if std::env::var_os("ESCPUSH_BLESS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/transformer-rules.md differs from core's transformer rules; run ESCPUSH_BLESS=1 cargo test -p \
-         escpush-core --test transformer_doc and review the diff"
-    );
+    common::page_is_current("docs/transformer-rules.md", &render(), "transformer_doc");
 }
