@@ -588,7 +588,8 @@ fn a_repeated_time_text_converts_as_a_fresh_one() {
         r#"{"EdgeStartTimestamp":"2024-05-14T00:00:00Z"}"#,
     ];
     for timestamp_format in ["unixnano", "unix", "rfc3339"] {
-        let options = json!({"field_names": ["EdgeStartTimestamp", "EdgeEndTimestamp"], "timestamp_format": timestamp_format});
+        let options =
+            json!({"field_names": ["EdgeStartTimestamp", "EdgeEndTimestamp"], "timestamp_format": timestamp_format});
         let format = OutputFormat::from_output_options(&options, http()).unwrap();
         let mut reused = Formatter::new(&format);
         for line in lines {
@@ -596,7 +597,11 @@ fn a_repeated_time_text_converts_as_a_fresh_one() {
             assert_eq!(reused.add_record(line.as_bytes(), &mut out), Ok(Delivery::Delivered));
             let mut alone = Vec::new();
             let _ = Formatter::new(&format).add_record(line.as_bytes(), &mut alone);
-            assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(alone).unwrap(), "{timestamp_format}: {line}");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(alone).unwrap(),
+                "{timestamp_format}: {line}"
+            );
         }
     }
 }

@@ -177,7 +177,9 @@ pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
     // Bytes that need nothing are copied in runs.
     let (mut run, mut i) = (0, 0);
     while i < text.len() {
-        if plain_word(text, i, |w| has_less(w, 0x20) | has_byte(w, b'"') | has_byte(w, b'\\') | has_byte(w, 0xED)) {
+        if plain_word(text, i, |w| {
+            has_less(w, 0x20) | has_byte(w, b'"') | has_byte(w, b'\\') | has_byte(w, 0xED)
+        }) {
             i += 8;
             continue;
         }

@@ -295,7 +295,8 @@ impl Formatter {
                     let memo = &mut self.times[*i];
                     if memo.int != int || memo.text.as_deref() != Some(text) {
                         memo.written.clear();
-                        self.rules.write(value, Some(self.format.timestamp_format), &mut memo.written);
+                        self.rules
+                            .write(value, Some(self.format.timestamp_format), &mut memo.written);
                         let kept = memo.text.get_or_insert_with(Vec::new);
                         kept.clear();
                         kept.extend_from_slice(text);
