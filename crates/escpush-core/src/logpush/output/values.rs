@@ -412,12 +412,13 @@ mod tests {
     /// byte value, and a lone surrogate, at every place of strings around a word's length.
     #[test]
     fn strings_are_quoted_the_same_in_words_and_bytes() {
-        let inner = |write: fn(&[u8], &mut Vec<u8>), piece: &[u8]| {
+        type Write = fn(&[u8], &mut Vec<u8>);
+        let inner = |write: Write, piece: &[u8]| {
             let mut out = Vec::new();
             write(piece, &mut out);
             out[1..out.len() - 1].to_vec()
         };
-        let writers: [fn(&[u8], &mut Vec<u8>); 2] = [json_string, csv_string];
+        let writers: [Write; 2] = [json_string, csv_string];
         let pieces: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).chain([b"\xED\xA0\x80".to_vec()]).collect();
         for write in writers {
             for piece in &pieces {
