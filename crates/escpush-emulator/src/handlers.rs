@@ -196,8 +196,7 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         | Endpoint::TransformerContent
         | Endpoint::TransformerVersions
         | Endpoint::TransformerUpdate
-        | Endpoint::TransformerDelete => crate::transformers::handle(route, req, state)
-            .unwrap_or_else(|| error_response(404, 7003, format!("No route for the URI {}", req.path))),
+        | Endpoint::TransformerDelete => crate::transformers::handle(route, req, state),
     }
 }
 

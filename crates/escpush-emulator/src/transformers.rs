@@ -120,29 +120,16 @@ fn find(state: &State, account: &str, arg: &str) -> Result<usize, HttpResponse> 
         .ok_or_else(|| error_response(404, 1000, format!("transformer {id} not found for this account")))
 }
 
-/// Answers a transformer endpoint; `None` for any other.
-pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>) -> Option<HttpResponse> {
+/// Answers a transformer endpoint (`handlers.rs` routes only those here).
+pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>) -> HttpResponse {
     let account = route.scope_id;
     let arg = route.args.first().copied().unwrap_or_default();
     let mut state = lock(state);
     let endpoint = route.endpoint;
-    if !matches!(
-        endpoint,
-        Endpoint::TransformerList
-            | Endpoint::TransformerCreate
-            | Endpoint::TransformerPreview
-            | Endpoint::TransformerGet
-            | Endpoint::TransformerContent
-            | Endpoint::TransformerVersions
-            | Endpoint::TransformerUpdate
-            | Endpoint::TransformerDelete
-    ) {
-        return None;
-    }
     if state.quirks.transformers_unavailable {
-        return Some(refused(&feature_refusal()));
+        return refused(&feature_refusal());
     }
-    Some(match endpoint {
+    match endpoint {
         Endpoint::TransformerList => {
             let list: Vec<Value> = state
                 .transformers
@@ -162,7 +149,7 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         Endpoint::TransformerContent => {
             let i = match find(&state, account, arg) {
                 Ok(i) => i,
-                Err(resp) => return Some(resp),
+                Err(resp) => return resp,
             };
             let t = &state.transformers[account][i];
             match query_number(req, "version_id") {
@@ -177,12 +164,12 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         Endpoint::TransformerVersions => {
             let i = match find(&state, account, arg) {
                 Ok(i) => i,
-                Err(resp) => return Some(resp),
+                Err(resp) => return resp,
             };
             let versions = &state.transformers[account][i].versions;
             // The latest `limit`, oldest first (SDK 5.9: "Maximum number of versions to return").
             let skip = match query_number(req, "limit") {
-                Err(resp) => return Some(resp),
+                Err(resp) => return resp,
                 Ok(Some(n)) => versions.len().saturating_sub(usize::try_from(n).unwrap_or(usize::MAX)),
                 Ok(None) => 0,
             };
@@ -196,18 +183,18 @@ pub(crate) fn handle(route: &Route<'_>, req: &HttpRequest, state: &Mutex<State>)
         Endpoint::TransformerDelete => {
             let i = match find(&state, account, arg) {
                 Ok(i) => i,
-                Err(resp) => return Some(resp),
+                Err(resp) => return resp,
             };
             let id = state.transformers[account][i].id;
             let jobs: Vec<u64> = associated(&state, id).into_iter().map(|j| j.0).collect();
             if !jobs.is_empty() {
-                return Some(refused(&referenced_refusal(id, &jobs)));
+                return refused(&referenced_refusal(id, &jobs));
             }
             state.transformers.get_mut(account).map(|ts| ts.remove(i));
             ok(json!({ "id": id }))
         }
-        _ => unreachable!("a transformer endpoint"),
-    })
+        _ => unreachable!("handlers.rs routes only the transformer endpoints here"),
+    }
 }
 
 /// `POST`: the body read by core's `TransformerSpec` (the client's checks), its first version.
