@@ -166,3 +166,18 @@ def test_a_job_becomes_the_transformer_of_its_filter_and_fields() -> None:
     assert form is not None and form["fields"] == ["ClientIP", "RayID"]
     legacy = escpush.Job(dataset="http_requests", logpull_options="fields=RayID,ClientIP&timestamps=rfc3339")
     assert legacy.to_transformer() == 'SELECT\n  "RayID",\n  "ClientIP"\nFROM http_requests'
+
+
+def test_the_cli_reads_its_sql_and_record_files_as_every_command_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--file and --input @FILE go through the command line's one reader: a byte-order mark at
+    the start is dropped, and a file that is not UTF-8 is bad input naming the file."""
+    sql, record = tmp_path / "t.sql", tmp_path / "r.json"
+    sql.write_bytes(b"\xef\xbb\xbf" + HTTP_SQL.encode())
+    record.write_bytes(b"\xef\xbb\xbf" + json.dumps(HTTP_INPUT).encode())
+    code, out, _ = _cli(capsys, "--file", str(sql), "--input", f"@{record}", "--local", "--json")
+    assert code == 0 and json.loads(out)["records"] == [HTTP_OUTPUT]
+    sql.write_bytes(b"SELECT \xff FROM http_requests")
+    code, _, err = _cli(capsys, "--file", str(sql), "--input", "{}", "--local")
+    assert code == 2 and f"the SQL file `{sql}` is not UTF-8 text" in err

@@ -8,9 +8,8 @@ module reads arguments and prints. Wired into the ``transformer`` group by :func
 from __future__ import annotations
 
 import json
-import sys
 
-from ._common import EXIT_OK, CliError, command, emit, strict_json
+from ._common import EXIT_OK, CliError, command, emit, read_text, scope, strict_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,22 +62,12 @@ def _code(args: argparse.Namespace) -> str:
         raise CliError("give the SQL with --sql or --file (one of them)")
     if args.sql is not None:
         return str(args.sql)
-    if args.file == "-":
-        return sys.stdin.read()
-    try:
-        with open(args.file, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise CliError(f"cannot read --file {args.file}: {e.strerror}") from None
+    return read_text(args.file, "SQL file")
 
 
 def _input(text: str) -> dict[str, Any]:
     if text.startswith("@"):
-        try:
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise CliError(f"cannot read --input {text[1:]}: {e.strerror}") from None
+        text = read_text(text[1:], "--input file")
     try:
         record = json.loads(text)
     except ValueError as e:
@@ -126,13 +115,9 @@ def run_preview(args: argparse.Namespace) -> int:
         if args.local:
             data["records"] = preview_transformer(code, record)
         else:
-            from ._common import scope
-
             if getattr(args, "account", None) is None:
                 raise CliError("--input without --local asks the API: give --account (or use --local)")
-            # account.logpush.transformers (the transformer group's API; Any until its stub is merged here).
-            logpush: Any = scope(args).logpush
-            data["records"] = logpush.transformers.preview(code, record)
+            data["records"] = scope(args).logpush.transformers.preview(code, record)
     emit(args, data, _text(data))
     return EXIT_OK
 
