@@ -45,6 +45,7 @@ pub use batches::{Added, BatchInfo, BatchLimits, BatchSink, Batcher, RecordTime}
 pub use job::JobOutput;
 pub use resolve::{OutputFormat, OutputType, TimestampFormat};
 pub use template::{RecordTemplate, TemplatePart};
+pub(crate) use values::json_string;
 pub use writer::{Batch, Delivery, Formatter};
 
 /// A case log-output-options.mdx leaves open, and what escpush's formatter does.

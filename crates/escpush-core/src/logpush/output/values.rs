@@ -172,7 +172,7 @@ fn quote_in_place(out: &mut Vec<u8>, start: usize, quoted: impl Fn(u8) -> bool, 
 /// `\u00XX`, everything else as it is (UTF-8; no HTML escapes). A lone surrogate (which the
 /// line may hold escaped, and its reading keeps as the three bytes UTF-8 would give its code
 /// point) is written escaped again, `\udXXX`.
-pub(super) fn json_string(text: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn json_string(text: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
     // Bytes that need nothing are copied in runs.
     let (mut run, mut i) = (0, 0);

@@ -87,9 +87,9 @@ pub(crate) fn to_json(value: &Value) -> Json {
         Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(n) => Json::Number((*n).into()),
-        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+        Value::Float(f) => super::write::float_json(*f),
         Value::Str(s) => Json::String(s.clone()),
-        Value::Time(s, n) => Json::String(rfc3339(*s, *n)),
+        Value::Time(s, n) => Json::String(super::write::time_text(*s, *n)),
         Value::Array(items) => Json::Array(items.iter().map(to_json).collect()),
         Value::Struct(members) => sorted(members.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
         Value::Json(json) => sort_json(json),
@@ -107,16 +107,6 @@ fn sort_json(json: &Json) -> Json {
         Json::Array(items) => Json::Array(items.iter().map(sort_json).collect()),
         other => other.clone(),
     }
-}
-
-fn rfc3339(seconds: i64, nanos: u32) -> String {
-    let text = escpush_filter::format_time(seconds);
-    if nanos == 0 {
-        return text;
-    }
-    let frac = format!("{nanos:09}");
-    let frac = frac.trim_end_matches('0');
-    text.strip_suffix('Z').map_or(text.clone(), |t| format!("{t}.{frac}Z"))
 }
 
 fn col<'a>(row: &'a Row, name: &str) -> &'a Value {
@@ -363,7 +353,7 @@ fn text(v: &Value) -> String {
         Value::Int(n) => n.to_string(),
         Value::Float(f) => f.to_string(),
         Value::Bool(b) => b.to_string(),
-        Value::Time(s, n) => rfc3339(*s, *n),
+        Value::Time(s, n) => super::write::time_text(*s, *n),
         other => json_text(&to_json(other)),
     }
 }
