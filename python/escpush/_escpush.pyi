@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Literal, NoReturn, TypedDict, final
 from typing_extensions import TypeAlias, disjoint_base
 
 from ._job import Job
+from ._transformer import TransformerRun
 from .errors import FilterProblem
 
 __version__: str
@@ -71,6 +72,8 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
+    "_RecordWriter",
+    "_transformer_input",
     "_transformer_prefilter",
     "account_cost",
     "check_terraform_plan",
@@ -499,6 +502,23 @@ def transformer_to_filter(code: str) -> _TransformerFilter | None:
     record without a field. ``None`` for SQL that reshapes or computes."""
 
 def _transformer_prefilter(code: str) -> Filter | None: ...
+def _transformer_input(
+    code: str,
+    sample: _LogPaths,
+    dst: str | os.PathLike[str],
+    *,
+    prefilter: bool = True,
+    threads: int | None = None,
+    strict: bool = False,
+    progress: _Progress | None = None,
+) -> tuple[int, int, list[str] | None]: ...
+@final
+class _RecordWriter:
+    def __new__(cls, path: str | os.PathLike[str]) -> _RecordWriter: ...
+    def write(self, ipc: bytes) -> int:
+        """Appends the rows of an Arrow IPC stream (one or more batches); returns how many."""
+    def close(self) -> int:
+        """Flushes and closes the file; returns the records written."""
 def preview_job(
     job: Mapping[str, Any],
     sample: _LogPaths,
@@ -942,7 +962,8 @@ class Transformer:
     """A transformer as the API gives it (SDK 5.9 ``TransformerGetResponse``): ``id``,
     ``name``, ``description``, ``dataset`` (from its SQL's ``FROM``), ``associated_jobs``
     (the jobs that reference it), ``created_at``, ``updated_at`` (RFC 3339). Its SQL is
-    ``transformers.content(id)``. Holds no secret; compares by value."""
+    ``transformers.content(id)``; ``run(sample)`` runs it on local logs. Holds no secret;
+    compares by value."""
 
     @property
     def id(self) -> int:
@@ -970,6 +991,19 @@ class Transformer:
         """When it was last saved (RFC 3339): every save of its SQL is a new version."""
     def to_dict(self) -> dict[str, Any]:
         """The record as a dict, the API's members in the SDK's order."""
+    def run(
+        self,
+        sample: _LogPaths,
+        *,
+        version_id: int | None = None,
+        output: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        strict: bool = False,
+        prefilter: bool = True,
+    ) -> TransformerRun:
+        """Runs its SQL (the latest version, or ``version_id``, fetched from the account) on
+        local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)`` (needs
+        the ``transform`` extra)."""
     def __eq__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
 

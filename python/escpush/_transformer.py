@@ -3,21 +3,22 @@
 The SQL is checked by core first (``check_transformer``: the contract of transformers.mdx and
 the dataset's fields and types), then run by Apache DataFusion, the engine Cloudflare
 Pipelines' SQL is built on, from its Python wheel (the ``transform`` extra:
-``pip install 'escpush[transform]'``). Where the ``WHERE`` clause, or a part of it, is a job
-filter's (core's ``prefilter``), escpush's scanner runs that filter over the files first
-(``Filter.select``, every core, the GIL released), so the lines that cannot match never
-reach DataFusion's JSON reader; the records delivered are those of DataFusion alone.
+``pip install 'escpush[transform]'``). escpush's scanner reads the logs first (every core,
+the GIL released, inputs as ``Filter.scan`` takes them): the part of the ``WHERE`` a job
+filter can say (core's prefilter) drops the lines that cannot match, and each kept line is
+cut down to the fields the SQL reads, values as written, so DataFusion parses a few fields
+of the lines that can match. DataFusion's Arrow batches are written as NDJSON by escpush
+(``_RecordWriter``) with core's value rules, the same as ``preview_transformer``'s: members
+sorted by name, times in RFC 3339 UTC, a float that holds an integer as one.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import decimal as _decimal
-import glob
-import gzip
+import importlib.util
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,9 @@ class TransformerRun:
     ``records``: the delivered records (dicts, keys sorted as the docs' delivered records
     are), or ``None`` when they were written to ``output``; ``delivered``: how many;
     ``dataset``: the dataset its ``FROM`` names; ``prefilter``: the job filter escpush's
-    scanner ran first (``None``: every line went to DataFusion); ``lines_read`` and
-    ``lines_kept``: the scanner's counts (``None`` without a prefilter)."""
+    scanner ran first (``None``: every valid line went on); ``fields``: the fields each kept
+    line was cut down to (``None``: whole lines, for SQL that reads ``*``); ``lines_read`` and
+    ``lines_kept``: the scanner's counts."""
 
     dataset: str
     """The dataset the transformer's ``FROM`` names."""
@@ -48,61 +50,15 @@ class TransformerRun:
     records: list[dict[str, Any]] | None = field(repr=False)
     """The delivered records (dicts, keys sorted), or ``None`` when they went to ``output``."""
     prefilter: _escpush.Filter | None
-    """The job filter escpush's scanner ran first, or ``None``: every line went to DataFusion."""
-    lines_read: int | None
-    """The lines the scanner read (``None`` without a prefilter)."""
-    lines_kept: int | None
-    """The lines the prefilter kept and DataFusion read (``None`` without a prefilter)."""
+    """The job filter escpush's scanner ran first, or ``None``: every valid line went on."""
+    lines_read: int
+    """The lines the scanner read (malformed ones included)."""
+    lines_kept: int
+    """The lines the prefilter kept, which DataFusion read."""
     output: str | None = None
     """The file the records were written to, or ``None``: they are in ``records``."""
-
-
-def _plain(value: Any) -> Any:
-    """An Arrow value as JSON's: timestamps in RFC 3339, decimals as numbers."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in sorted(value.items())}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, _dt.datetime):
-        text = value.isoformat()
-        return text + "Z" if value.tzinfo is None else text
-    if isinstance(value, (_dt.date, _dt.time)):
-        return value.isoformat()
-    if isinstance(value, _decimal.Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return value
-
-
-def _log_files(paths: _Paths) -> list[Path]:
-    """The local files of ``paths`` (folders read recursively, globs expanded, as ``scan``
-    reads them): the input of a run without a prefilter (object storage needs the scanner)."""
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    files: list[Path] = []
-    for item in items:
-        path = Path(item)
-        if any(c in str(item) for c in "*?[") and not path.exists():
-            files.extend(_log_files(sorted(glob.glob(str(item), recursive=True))))
-        elif path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and p.suffix in {".gz", ".log", ".ndjson", ".jsonl", ".json"}
-                )
-            )
-        else:
-            files.append(path)
-    return files
-
-
-def _concatenate(paths: _Paths, dst: Path) -> None:
-    """Every line of ``paths`` (plain or gzip) into ``dst``: DataFusion's input without a prefilter."""
-    with dst.open("wb") as out:
-        for path in _log_files(paths):
-            opener = gzip.open if path.suffix == ".gz" else open
-            with opener(path, "rb") as src:
-                for line in src:
-                    out.write(line if line.endswith(b"\n") else line + b"\n")
+    fields: list[str] | None = None
+    """The fields DataFusion was given of each kept line (``None``: whole lines: the SQL reads ``*``)."""
 
 
 def datafusion_context(dataset: str, ndjson: str | os.PathLike[str]) -> Any:
@@ -115,10 +71,34 @@ def datafusion_context(dataset: str, ndjson: str | os.PathLike[str]) -> Any:
     return ctx
 
 
+def write_records(df: Any, path: str | os.PathLike[str]) -> int:
+    """Writes the rows of a DataFusion DataFrame to ``path`` as NDJSON by core's value rules
+    (``_RecordWriter``), an Arrow batch at a time; returns how many."""
+    pa = need("pyarrow", "run_transformer")
+    writer = _escpush._RecordWriter(path)
+    try:
+        for batch in pa.RecordBatchReader.from_stream(df):
+            if batch.num_rows:
+                sink = pa.BufferOutputStream()
+                with pa.ipc.new_stream(sink, batch.schema) as ipc:
+                    ipc.write_batch(batch)
+                writer.write(sink.getvalue().to_pybytes())
+    finally:
+        written = writer.close()
+    return written
+
+
 def run_datafusion(code: str, dataset: str, ndjson: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The records DataFusion delivers for ``code`` over one NDJSON file, as JSON values."""
-    table = datafusion_context(dataset, ndjson).sql(code).to_arrow_table()
-    return [_plain(record) for record in table.to_pylist()]
+    with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
+        out = Path(tmp) / "records.ndjson"
+        write_records(datafusion_context(dataset, ndjson).sql(code), out)
+        return _read_records(out)
+
+
+def _read_records(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
 
 
 def run_transformer(
@@ -130,31 +110,69 @@ def run_transformer(
     strict: bool = False,
     prefilter: bool = True,
 ) -> TransformerRun:
-    """Runs a transformer's SQL over local NDJSON logs (files, folders, globs; plain or gzip)
-    and gives what the job would deliver: a :class:`TransformerRun` with the records, or
-    with ``output`` an NDJSON file of them (one record a line, keys sorted).
+    """Runs a transformer's SQL over local NDJSON logs (files, folders, globs, object
+    stores, as ``Filter.scan`` reads them; plain or gzip) and gives what the job would
+    deliver: a :class:`TransformerRun` with the records, or with ``output`` an NDJSON file of
+    them (one record a line, keys sorted; replaced only when the run succeeds).
 
-    The SQL is checked first (``InvalidInput`` listing each problem at its line and column);
-    with ``prefilter`` (the default) the part of its ``WHERE`` a job filter can say runs in
-    escpush's scanner first (``threads``, ``strict`` as in ``Filter.scan``), so DataFusion
-    parses only the lines that can match; the records are those of DataFusion alone.
+    The SQL is checked first (``InvalidInput`` listing each problem at its line and column).
+    escpush's scanner reads the logs (``threads``, ``strict`` as in ``Filter.scan``): with
+    ``prefilter`` (the default) the part of the ``WHERE`` a job filter can say drops the lines
+    that cannot match, and each kept line is cut down to the fields the SQL reads, so
+    DataFusion parses only those; the records are what DataFusion delivers for every line.
     Needs the ``transform`` extra (``pip install 'escpush[transform]'``)."""
-    need("datafusion", "run_transformer")
+    need("pyarrow", "run_transformer")
+    if importlib.util.find_spec("datafusion") is None:
+        need("datafusion", "run_transformer")  # raises, naming the extra
     dataset = _escpush.check_transformer(code)["dataset"]
     pre = _escpush._transformer_prefilter(code) if prefilter else None
-    read = kept = None
+    target = Path(output) if output is not None else None
+    # DataFusion's module takes about a second to load: it loads while the scanner reads
+    # (the scanner runs without the GIL).
+    loading = threading.Thread(target=need, args=("datafusion", "run_transformer"), daemon=True)
+    loading.start()
     with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
-        src = Path(tmp) / "input.ndjson"
-        if pre is not None:
-            scanned = pre.select(paths, src, strict=strict, threads=threads)
-            read, kept = scanned.total, scanned.matched
-        else:
-            _concatenate(paths, src)
-        # No line kept: nothing can be delivered (every delivered record passes the prefilter).
-        records = [] if kept == 0 or src.stat().st_size == 0 else run_datafusion(code, dataset, src)
-    if output is not None:
-        with open(output, "w", encoding="utf-8") as out:
-            for record in records:
-                out.write(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
-        return TransformerRun(dataset, len(records), None, pre, read, kept, os.fspath(output))
-    return TransformerRun(dataset, len(records), records, pre, read, kept)
+        src = Path(tmp) / "input"
+        try:
+            read, kept, fields = _escpush._transformer_input(
+                code, paths, src, prefilter=prefilter, threads=threads, strict=strict
+            )
+        finally:
+            loading.join()
+        _flatten(src)
+        # Written beside the output and renamed onto it once complete: a failed run leaves
+        # an existing output as it was.
+        out = Path(tmp) / "records.ndjson" if target is None else _beside(target)
+        try:
+            # No line kept: nothing can be delivered (every delivered record passes the prefilter).
+            if kept == 0 or not any(p.stat().st_size for p in src.iterdir()):
+                out.write_bytes(b"")
+                delivered = 0
+            else:
+                delivered = write_records(datafusion_context(dataset, src).sql(code), out)
+            if target is not None:
+                os.replace(out, target)
+        except BaseException:
+            if target is not None:
+                out.unlink(missing_ok=True)
+            raise
+        if target is not None:
+            return TransformerRun(dataset, delivered, None, pre, read, kept, os.fspath(target), fields)
+        return TransformerRun(dataset, delivered, _read_records(out), pre, read, kept, None, fields)
+
+
+def _flatten(folder: Path) -> None:
+    """The input's files (a preview's batches, in a folder per day) moved into ``folder``
+    itself as ``N.ndjson``: DataFusion reads one folder's files, each on a core."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    for i, path in enumerate(files):
+        path.rename(folder / f"{i}.ndjson")
+    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        sub.rmdir()
+
+
+def _beside(target: Path) -> Path:
+    """A new file in ``target``'s folder for the output being written."""
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    os.close(handle)
+    return Path(name)

@@ -380,7 +380,7 @@ impl PyFilter {
             }
             _ => e,
         })?;
-        crate::scan::select(py, self.filter(), src, &dst, options)
+        crate::scan::select(py, Some(self.filter()), src, &dst, options)
     }
 
     fn __invert__(&self) -> Self {

@@ -29,6 +29,7 @@ mod scan_result;
 mod schema;
 mod signals;
 mod transformer;
+mod transformer_records;
 mod transformer_sql;
 
 /// Transformers: the API's (`account.logpush.transformers` and its record) and the SQL's
@@ -39,7 +40,9 @@ fn transformers(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transformer_sql::check_transformer, m)?)?;
     m.add_function(wrap_pyfunction!(transformer_sql::preview_transformer, m)?)?;
     m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
-    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_input, m)?)?;
+    m.add_class::<transformer_records::RecordWriter>()
 }
 
 #[pymodule]

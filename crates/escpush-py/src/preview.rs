@@ -46,7 +46,7 @@ fn job_output(py: Python<'_>, job: &Bound<'_, PyAny>, scope: Option<DatasetScope
 }
 
 /// Where the batches go: `None` counts only, `"-"` is stdout, any other text or path a folder.
-enum Out {
+pub(crate) enum Out {
     Count,
     Stdout,
     Dir(PathBuf),
@@ -75,6 +75,18 @@ pub(crate) fn preview(
     args: PreviewArgs<'_, '_>,
 ) -> PyResult<PyPreviewResult> {
     let job = job_output(py, job, scope)?;
+    let out = out_arg(args.out)?;
+    run(py, &job, sample, args, out)
+}
+
+/// Runs the preview of a job core made (`JobOutput`) over `sample` into `out`.
+pub(crate) fn run(
+    py: Python<'_>,
+    job: &JobOutput,
+    sample: &Bound<'_, PyAny>,
+    args: PreviewArgs<'_, '_>,
+    out: Out,
+) -> PyResult<PyPreviewResult> {
     let seed = args
         .seed
         .map(|s| s.within(py, "seed", 0, i64::MAX))
@@ -91,7 +103,6 @@ pub(crate) fn preview(
     };
     let options =
         Options::new(py, args.strict, args.threads, None, None, None, None)?.with_breakdown(py, &breakdown)?;
-    let out = out_arg(args.out)?;
     let inputs = crate::scan::expand(py, crate::scan::args(sample)?, &options.selection(py)?)?;
     let shown = match &out {
         Out::Dir(path) => Some(path.display().to_string()),
@@ -103,7 +114,7 @@ pub(crate) fn preview(
     let result = {
         let raised = &mut raised;
         let progress = args.progress;
-        let mut preview = Preview::new(&job)
+        let mut preview = Preview::new(job)
             .seed(seed.cast_unsigned())
             .threads(options.threads.unwrap_or(0))
             .strict(options.strict)
@@ -182,7 +193,7 @@ pub fn preview_job(
 #[pyclass(name = "PreviewResult", module = "escpush", frozen)]
 #[derive(Clone, Debug)]
 pub struct PyPreviewResult {
-    result: PreviewResult,
+    pub(crate) result: PreviewResult,
     out: Option<String>,
     /// The job's dataset and billing class (from its `destination_conf`), for `cost`.
     dataset: &'static str,

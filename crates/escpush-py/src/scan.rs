@@ -291,7 +291,7 @@ pub(crate) const REPORT_EVERY: Duration = Duration::from_millis(100);
 /// exception from either cancels the scan and is raised.
 fn run_detached<F>(
     py: Python<'_>,
-    filter: &Filter,
+    filter: Option<&Filter>,
     options: Options<'_, '_>,
     output: Option<&str>,
     run: F,
@@ -310,7 +310,8 @@ where
     } = options;
     let (result, partial) = {
         let raised = &mut raised;
-        let mut scanner = Scanner::new(filter)
+        let scanner = filter.map_or_else(Scanner::every_line, Scanner::new);
+        let mut scanner = scanner
             .strict(strict)
             .threads(threads.unwrap_or(0))
             .limit(limit)
@@ -388,12 +389,14 @@ pub(crate) fn scan(
     let selection = options.selection(py)?;
     let inputs = expand(py, args(paths)?, &selection)?;
     if options.limit.is_none() {
-        return run_detached(py, filter, options, None, move |scanner| scanner.scan(inputs));
+        return run_detached(py, Some(filter), options, None, move |scanner| scanner.scan(inputs));
     }
     let mut out = Vec::new();
     let mut result = {
         let out = &mut out;
-        run_detached(py, filter, options, None, move |scanner| scanner.select(inputs, out))?
+        run_detached(py, Some(filter), options, None, move |scanner| {
+            scanner.select(inputs, out)
+        })?
     };
     let text = String::from_utf8_lossy(&out);
     result.lines = Some(text.lines().map(str::to_owned).collect());
@@ -402,10 +405,11 @@ pub(crate) fn scan(
 
 /// `Filter.select(src, dst, *, strict=False, threads=None, progress=None, since=None,
 /// until=None, limit=None)`: escpush-scan's `select_to_file`, which refuses an output that is
-/// an input and replaces `dst` only when the scan succeeds.
+/// an input and replaces `dst` only when the scan succeeds; without a filter, every valid
+/// line.
 pub(crate) fn select(
     py: Python<'_>,
-    filter: &Filter,
+    filter: Option<&Filter>,
     src: &Bound<'_, PyAny>,
     dst: &Path,
     options: Options<'_, '_>,

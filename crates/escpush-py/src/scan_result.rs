@@ -17,10 +17,10 @@ use escpush_scan::{BreakdownResult, Counts, InputResult, Malformed, ScanResult, 
 pub struct PyScanResult {
     /// Lines read, blank lines not counted (malformed lines are).
     #[pyo3(get)]
-    total: u64,
+    pub(crate) total: u64,
     /// Lines that pass the filter.
     #[pyo3(get)]
-    matched: u64,
+    pub(crate) matched: u64,
     /// Lines that are not one JSON object.
     #[pyo3(get)]
     malformed: u64,

@@ -16,11 +16,29 @@ use crate::errors;
 /// A transformer as the API gives it: `id`, `name`, `description`, `dataset` (from its SQL's
 /// `FROM`), `associated_jobs` (the jobs that reference it: dicts of `id`, `name`,
 /// `object_tag`, `object_type`), `created_at`, `updated_at` (RFC 3339). Its SQL is
-/// `transformers.content(id)`. Holds no secret.
+/// `transformers.content(id)`; `run(sample)` runs it on local logs. Holds no secret, and
+/// compares by value (the record's members).
 #[pyclass(name = "Transformer", module = "escpush", frozen, eq)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct PyTransformer {
     inner: TransformerRecord,
+    /// The account it was read from, to fetch its SQL for `run`.
+    api: (Client, Scope),
+}
+
+impl std::fmt::Debug for PyTransformer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transformer")
+            .field("inner", &self.inner)
+            .field("scope", &self.api.1)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for PyTransformer {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
 }
 
 #[pymethods]
@@ -63,6 +81,35 @@ impl PyTransformer {
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         convert::from_json(py, &self.inner.to_value())
     }
+    /// Runs its SQL (the latest version, or `version_id`, fetched from the account) on local
+    /// logs: `escpush.run_transformer(transformers.content(id), sample, ...)`, a
+    /// `TransformerRun` (needs the `transform` extra).
+    #[pyo3(signature = (sample, *, version_id=None, output=None, threads=None, strict=false, prefilter=true))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        sample: &Bound<'py, PyAny>,
+        version_id: Option<Int>,
+        output: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
+        strict: bool,
+        prefilter: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let version = version_id.map(|v| checked_id(py, v, "version_id")).transpose()?;
+        let (client, scope) = &self.api;
+        let id = self.inner.id;
+        let code = crate::logging::detach(py, || client.transformer_content(scope, id, version))
+            .map_err(|e| errors::http_error(py, &e))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("output", output)?;
+        kwargs.set_item("threads", threads)?;
+        kwargs.set_item("strict", strict)?;
+        kwargs.set_item("prefilter", prefilter)?;
+        py.import("escpush._transformer")?
+            .getattr("run_transformer")?
+            .call((code, sample), Some(&kwargs))
+    }
     fn __repr__(&self, py: Python<'_>) -> String {
         let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "None".to_owned(), |s| repr(py, s));
         format!(
@@ -73,10 +120,6 @@ impl PyTransformer {
             self.job_ids()
         )
     }
-}
-
-fn transformer(py: Python<'_>, inner: TransformerRecord) -> PyResult<Py<PyTransformer>> {
-    Py::new(py, PyTransformer { inner })
 }
 
 fn version_dict<'py>(py: Python<'py>, v: &TransformerVersion) -> PyResult<Bound<'py, PyDict>> {
@@ -105,6 +148,11 @@ pub struct PyTransformers {
 }
 
 impl PyTransformers {
+    fn transformer(&self, py: Python<'_>, inner: TransformerRecord) -> PyResult<Py<PyTransformer>> {
+        let api = (self.client.clone(), self.scope.clone());
+        Py::new(py, PyTransformer { inner, api })
+    }
+
     fn run<T: Send>(
         &self,
         py: Python<'_>,
@@ -119,7 +167,7 @@ impl PyTransformers {
     /// Every transformer of the account, each an `escpush.Transformer`.
     fn list(&self, py: Python<'_>) -> PyResult<Vec<Py<PyTransformer>>> {
         let list = self.run(py, Client::transformers)?;
-        list.into_iter().map(|t| transformer(py, t)).collect()
+        list.into_iter().map(|t| self.transformer(py, t)).collect()
     }
 
     /// Creates a transformer from its SQL (`code`); checked first, never retried once it may
@@ -129,14 +177,14 @@ impl PyTransformers {
         let spec = TransformerSpec::new(&name, &code, description.as_deref())
             .map_err(|r| errors::core_error(py, &escpush_core::Error::from(r)))?;
         let t = self.run(py, |c, s| c.create_transformer(s, &spec))?;
-        transformer(py, t)
+        self.transformer(py, t)
     }
 
     /// One transformer.
     fn get(&self, py: Python<'_>, transformer_id: Int) -> PyResult<Py<PyTransformer>> {
         let id = checked_id(py, transformer_id, "transformer id")?;
         let t = self.run(py, |c, s| c.transformer(s, id))?;
-        transformer(py, t)
+        self.transformer(py, t)
     }
 
     /// Changes a transformer: `name` is required (SDK 5.9); new `code` saves a new version;
@@ -154,7 +202,7 @@ impl PyTransformers {
         let update = TransformerUpdate::new(id, &name, code.as_deref(), description.as_deref())
             .map_err(|r| errors::core_error(py, &escpush_core::Error::from(r)))?;
         let t = self.run(py, |c, s| c.update_transformer(s, &update))?;
-        transformer(py, t)
+        self.transformer(py, t)
     }
 
     /// Deletes a transformer and returns its id; the API refuses (409, `ApiError`) while a

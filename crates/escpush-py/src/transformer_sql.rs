@@ -1,17 +1,22 @@
 //! A transformer's SQL from Python, without the API: `check_transformer` (core's check, the
 //! one the client and the emulator apply), `preview_transformer` (core's one-record
 //! interpreter), `transformer_to_filter` (a transformer that only filters, read back as a
-//! job filter) and `_transformer_prefilter` (the filter a local run scans with first).
+//! job filter), `_transformer_prefilter` (the filter a local run scans with first) and
+//! `_transformer_input` (what a local run's engine reads).
 //! Conversion only: every rule is `escpush_core::transformer`'s.
+
+use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use escpush_core::transformer::{check, CheckedTransformer, TransformerProblems};
 
-use crate::convert::{self, Text};
+use crate::convert::{self, Int, Text};
 use crate::errors;
 use crate::filter::PyFilter;
+use crate::preview::{Out, PreviewArgs};
+use crate::scan::Options;
 
 /// `InvalidInput` with the problems (`errors()`: path `line L, column C`, code, message).
 fn problems_error(py: Python<'_>, problems: &TransformerProblems) -> PyErr {
@@ -66,4 +71,50 @@ pub(crate) fn transformer_to_filter(py: Python<'_>, code: Text) -> PyResult<Opti
 #[pyfunction]
 pub(crate) fn _transformer_prefilter(py: Python<'_>, code: Text) -> PyResult<Option<PyFilter>> {
     Ok(checked(py, &code)?.prefilter().map(PyFilter::from))
+}
+
+/// Writes a local run's input into the new folder `dst` and returns `(lines read, lines
+/// kept, fields)`: core's `CheckedTransformer::input` (the prefilter, then the fields the SQL
+/// reads, values as written) previewed into a file per batch (`<day>/<start>_<end>_<token>.log`,
+/// as a preview names them); for SQL that reads `*` (`fields` is `None`), the lines the
+/// prefilter keeps (every valid line without one) as they are, into `dst/input.ndjson`.
+/// Without `prefilter` every valid line goes on. Inputs as `Filter.scan` takes them.
+#[pyfunction]
+#[pyo3(signature = (code, sample, dst, *, prefilter=true, threads=None, strict=false, progress=None))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub(crate) fn _transformer_input(
+    py: Python<'_>,
+    code: Text,
+    sample: &Bound<'_, PyAny>,
+    dst: PathBuf,
+    prefilter: bool,
+    threads: Option<Int>,
+    strict: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(u64, u64, Option<Vec<String>>)> {
+    let checked = checked(py, &code)?;
+    if let Some(mut job) = checked.input() {
+        if !prefilter {
+            job.filter = None;
+        }
+        let fields = checked.fields_read();
+        let args = PreviewArgs {
+            seed: None,
+            group_by: None,
+            every: None,
+            out: None,
+            gzip: false,
+            threads,
+            strict,
+            progress,
+        };
+        let result = crate::preview::run(py, &job, sample, args, Out::Dir(dst))?;
+        return Ok((result.result.total.lines, result.result.total.kept, fields));
+    }
+    let options = Options::new(py, strict, threads, progress, None, None, None)?;
+    let filter = if prefilter { checked.prefilter() } else { None };
+    std::fs::create_dir_all(&dst)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot write {}: {e}", dst.display())))?;
+    let result = crate::scan::select(py, filter.as_ref(), sample, &dst.join("input.ndjson"), options)?;
+    Ok((result.total, result.matched, None))
 }

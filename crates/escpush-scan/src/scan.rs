@@ -66,9 +66,10 @@ impl<'a> Scanner<'a> {
         Scanner::build(Some(filter.clone()), filter.compile())
     }
 
-    /// A scanner that keeps every valid line (a preview's, whose job's formatter filters).
-    #[cfg_attr(not(feature = "job"), allow(dead_code))]
-    pub(crate) fn every_line() -> Scanner<'a> {
+    /// A scanner that keeps every valid line: a preview's, whose job's formatter filters,
+    /// and with [`Scanner::select`] the valid lines of its inputs as they are (plain, from
+    /// gzip, folders, object stores: a transformer's local run of `SELECT *` and no filter).
+    pub fn every_line() -> Scanner<'a> {
         Scanner::build(None, CompiledFilter::reading::<&str>(&[]))
     }
 

@@ -31,8 +31,9 @@ def add_parser(subparsers: Commands, parents: Sequence[argparse.ArgumentParser] 
         "Check a transformer's SQL (the contract of transformers.mdx, the dataset's fields and types: each "
         "problem at its line and column) and show what it delivers. --sample PATH...: run it on local NDJSON "
         "logs (plain or gzip) with Apache DataFusion, the engine of Cloudflare Pipelines' SQL (pip install "
-        "'escpush[transform]'); the part of its WHERE a job filter can say is run first by escpush's scanner, "
-        "so DataFusion reads only the lines that can match (--no-prefilter turns that off). --input JSON: one "
+        "'escpush[transform]'); escpush's scanner reads the logs first: the part of its WHERE a job filter can say "
+        "drops the lines that cannot match (--no-prefilter turns that off) and each kept line is cut down to the "
+        "fields the SQL reads, so DataFusion parses only those. --input JSON: one "
         "record, previewed by the API (--account) or, with --local, by escpush's own interpreter. When the SQL "
         "only filters, the job filter that does the same for free is printed too.",
         [
@@ -107,6 +108,7 @@ def run_preview(args: argparse.Namespace) -> int:
             lines_read=run.lines_read,
             lines_kept_by_prefilter=run.lines_kept,
             prefilter=None if run.prefilter is None else json.loads(run.prefilter.to_json()),
+            fields_read=run.fields,
         )
         if args.out is None:
             data["records"] = run.records
@@ -125,8 +127,9 @@ def run_preview(args: argparse.Namespace) -> int:
 def _text(data: dict[str, Any]) -> str:
     lines = [f"dataset: {data['dataset']}"]
     if "delivered" in data:
-        if data["lines_read"] is not None:
-            lines.append(f"lines read: {data['lines_read']}, kept by the prefilter: {data['lines_kept_by_prefilter']}")
+        lines.append(f"lines read: {data['lines_read']}, kept by the prefilter: {data['lines_kept_by_prefilter']}")
+        read = data["fields_read"]
+        lines.append(f"fields DataFusion read: {'every field (the SQL reads *)' if read is None else ', '.join(read)}")
         lines.append(f"records delivered: {data['delivered']}")
     lines.extend(strict_json(r) for r in data.get("records") or [])
     if "as_job_filter" in data:

@@ -198,6 +198,16 @@ impl OutputFormat {
         Ok(OutputFormat::resolve(&given, dataset))
     }
 
+    /// The same format with every field written as the line holds it: times too, where a
+    /// job writes them in its `timestamp_format`. No job delivers this; it is the input of
+    /// an engine that reads a line's own values (a transformer's local run,
+    /// [`CheckedTransformer::input`](crate::transformer::CheckedTransformer::input)).
+    #[must_use]
+    pub fn times_as_written(mut self) -> OutputFormat {
+        self.is_time.iter_mut().for_each(|t| *t = false);
+        self
+    }
+
     /// The settings of a job given as its fields (a creation's body or a record the API
     /// returned): its `output_options` when set (not null), else its `logpull_options`; a job
     /// with neither names no field to deliver, and is refused.

@@ -16,10 +16,14 @@
 //! `ir.rs` (the checked query), `eval.rs` (the one-record interpreter); `record.rs` (a
 //! transformer's record-level rules, [`RECORD_RULES`]: name, description, code, a job's
 //! `transformer_id`, with the API's status of each refusal), `requests.rs` (the endpoints'
-//! requests, [`TransformerOp`], and the typed readers of their answers).
+//! requests, [`TransformerOp`], and the typed readers of their answers), `to_filter.rs`
+//! (between transformers and job filters), `input.rs` (what a local run scans before its
+//! engine: the fields the SQL reads, [`CheckedTransformer::input`]), `write.rs` (how a
+//! delivered record's values are written: [`write_float`], [`write_time`], [`write_string`]).
 
 mod eval;
 mod expr;
+mod input;
 mod ir;
 mod lower;
 mod record;
@@ -28,6 +32,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 mod to_filter;
+mod write;
 
 use std::fmt;
 
@@ -35,6 +40,7 @@ use escpush_filter::{describe_problems, Json, Problem, ProblemCode};
 use sqlparser::dialect::GenericDialect;
 use sqlparser::parser::{Parser, ParserError};
 
+pub use input::INPUT_FILE_BYTES;
 pub use record::{
     code_problem, feature_refusal, job_transformer_refusal, ndjson_refusal, referenced_refusal, RecordRule,
     TransformerRefusal, TransformerSpec, TransformerUpdate, FEATURE_UNAVAILABLE, MAX_DESCRIPTION_BYTES, MAX_NAME_BYTES,
@@ -46,6 +52,7 @@ pub use requests::{
 };
 pub use rules::{TransformerRule, SDK_SOURCE, TRANSFORMERS_SOURCE, TRANSFORMER_RULES};
 pub use to_filter::FilterForm;
+pub use write::{float_json, time_text, write_float, write_string, write_time};
 
 /// The most bytes of SQL a transformer holds: 10 KB (10 × 1,024), the docs' limit
 /// (transformers.mdx, Limits: "SQL query size 10 KB", and its API errors: 413 past it).

@@ -313,3 +313,67 @@ fn the_prefilter_keeps_every_record_the_transformer_delivers_for() {
         assert!(!delivered || pre.matches(&record));
     }
 }
+
+#[test]
+fn a_local_run_reads_the_fields_the_sql_reads_and_no_more() {
+    let read = |sql: &str| check(sql).unwrap().fields_read();
+    // The docs' http example: five fields, in the dataset's order, each once.
+    assert_eq!(
+        read(HTTP_SQL).unwrap(),
+        [
+            "ClientRequestHost",
+            "ClientRequestMethod",
+            "ClientRequestPath",
+            "EdgeResponseStatus",
+            "EdgeStartTimestamp"
+        ]
+    );
+    // Through a CTE: the stage that reads the dataset; CASE, COALESCE and the WHERE count.
+    let cte =
+        "WITH t AS (SELECT ClientIP AS ip, CASE WHEN EdgeResponseStatus > 499 THEN COALESCE(RayID, ZoneName) END AS c \
+               FROM http_requests WHERE ClientCountry = 'fr') SELECT ip, c FROM t";
+    assert_eq!(
+        read(cte).unwrap(),
+        ["ClientCountry", "ClientIP", "EdgeResponseStatus", "RayID", "ZoneName"]
+    );
+    // `*` reads every field a line has: no projection.
+    assert_eq!(read("SELECT * FROM http_requests WHERE ClientIP = '1.2.3.4'"), None);
+    assert!(check("SELECT * FROM http_requests").unwrap().input().is_none());
+}
+
+#[test]
+fn a_local_runs_input_keeps_the_lines_values_as_written_times_included() {
+    use crate::Delivery;
+    let job = check(HTTP_SQL).unwrap().input().unwrap();
+    assert!(job.filter.is_some(), "the prefilter runs in the same walk");
+    let mut formatter = job.formatter();
+    let mut out = Vec::new();
+    let mut batch = formatter.batch();
+    for line in [
+        // A time as RFC 3339 text, one as unix nanoseconds: each as the line holds it (a job
+        // would convert both to its timestamp_format).
+        r#"{"EdgeStartTimestamp":"2024-06-01T00:00:00Z","ClientRequestHost":"a.example","ClientRequestPath":"/x","ClientRequestMethod":"get","EdgeResponseStatus":503,"RayID":"r1"}"#,
+        r#"{"EdgeStartTimestamp":1717200000000000000,"ClientRequestHost":"b.example","ClientRequestPath":"/y\"q","ClientRequestMethod":"GET"}"#,
+    ] {
+        assert_eq!(
+            formatter.add(&mut batch, line.as_bytes(), &mut out),
+            Ok(Delivery::Delivered)
+        );
+    }
+    // The prefilter drops what the WHERE drops.
+    let health = r#"{"ClientRequestHost":"health.example.com","ClientRequestPath":"/"}"#;
+    assert_eq!(
+        formatter.add(&mut batch, health.as_bytes(), &mut out),
+        Ok(Delivery::Filtered)
+    );
+    formatter.finish(batch, &mut out);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        concat!(
+            r#"{"ClientRequestHost":"a.example","ClientRequestMethod":"get","ClientRequestPath":"/x","EdgeResponseStatus":503,"EdgeStartTimestamp":"2024-06-01T00:00:00Z"}"#,
+            "\n",
+            r#"{"ClientRequestHost":"b.example","ClientRequestMethod":"GET","ClientRequestPath":"/y\"q","EdgeResponseStatus":null,"EdgeStartTimestamp":1717200000000000000}"#,
+            "\n"
+        )
+    );
+}
