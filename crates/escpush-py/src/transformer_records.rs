@@ -14,7 +14,7 @@ use arrow_array::types::{
     Int64Type, Int8Type, TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
     TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, BooleanArray, PrimitiveArray, RecordBatch};
 use arrow_ipc::reader::StreamReader;
 use arrow_schema::{DataType, TimeUnit};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -98,30 +98,26 @@ enum Failure {
 /// Writes every row of `batch` as a JSON object line, its columns sorted by name.
 fn write_batch(batch: &RecordBatch, line: &mut Vec<u8>, out: &mut BufWriter<File>) -> Result<u64, Failure> {
     let schema = batch.schema();
-    let mut columns: Vec<(&str, &dyn Array)> = schema
-        .fields()
-        .iter()
-        .zip(batch.columns())
-        .map(|(f, c)| (f.name().as_str(), c.as_ref()))
-        .collect();
-    columns.sort_by(|a, b| a.0.cmp(b.0));
-    for (name, column) in &columns {
-        writable(column.data_type()).map_err(|t| {
+    let mut columns = Vec::with_capacity(batch.num_columns());
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        let enc = Enc::new(column.as_ref()).map_err(|t| {
             Failure::Type(format!(
-                "the transformer's column `{name}` holds {t}, which escpush cannot write as JSON"
+                "the transformer's column `{}` holds {t}, which escpush cannot write as JSON",
+                field.name()
             ))
         })?;
+        columns.push((key(field.name()), enc));
     }
+    columns.sort_by(|a, b| a.0.cmp(&b.0));
     for row in 0..batch.num_rows() {
         line.clear();
         line.push(b'{');
-        for (i, (name, column)) in columns.iter().enumerate() {
+        for (i, (name, enc)) in columns.iter().enumerate() {
             if i > 0 {
                 line.push(b',');
             }
-            write_string(name, line);
-            line.push(b':');
-            write_value(*column, row, line);
+            line.extend_from_slice(name);
+            enc.write(row, line);
         }
         line.extend_from_slice(b"}\n");
         out.write_all(line).map_err(Failure::Io)?;
@@ -129,130 +125,187 @@ fn write_batch(batch: &RecordBatch, line: &mut Vec<u8>, out: &mut BufWriter<File
     Ok(batch.num_rows() as u64)
 }
 
-/// Whether [`write_value`] writes values of `t`; else the type, to name it.
-fn writable(t: &DataType) -> Result<(), String> {
-    match t {
-        DataType::Null
-        | DataType::Boolean
-        | DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::UInt8
-        | DataType::UInt16
-        | DataType::UInt32
-        | DataType::UInt64
-        | DataType::Float16
-        | DataType::Float32
-        | DataType::Float64
-        | DataType::Utf8
-        | DataType::LargeUtf8
-        | DataType::Utf8View
-        | DataType::Timestamp(..)
-        | DataType::Date32
-        | DataType::Date64
-        | DataType::Decimal128(..) => Ok(()),
-        DataType::Struct(fields) => fields.iter().try_for_each(|f| writable(f.data_type())),
-        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
-            writable(item.data_type())
-        }
-        other => Err(format!("Arrow type {other}")),
-    }
+/// A member's name as written before its value: `"name":`.
+fn key(name: &str) -> Vec<u8> {
+    let mut text = Vec::with_capacity(name.len() + 3);
+    write_string(name, &mut text);
+    text.push(b':');
+    text
 }
 
-fn int(n: impl std::fmt::Display, out: &mut Vec<u8>) {
-    let _ = write!(out, "{n}");
+/// How one array's values are written, made once per batch (the downcasts, a struct's sorted
+/// members) and then asked for each row.
+enum Enc<'a> {
+    Null,
+    Bool(&'a BooleanArray),
+    Int(&'a dyn Array, fn(&dyn Array, usize, &mut Vec<u8>)),
+    Float(&'a dyn Array, fn(&dyn Array, usize) -> f64),
+    Str(&'a dyn Array, fn(&dyn Array, usize) -> &str),
+    /// A timestamp: its values, and how many a second.
+    Time(PrimitiveArray<Int64Type>, i64),
+    /// A date: its values as seconds since the epoch.
+    Date(&'a dyn Array, fn(&dyn Array, usize) -> i64),
+    Decimal(&'a PrimitiveArray<Decimal128Type>, u8, i8),
+    Struct(&'a dyn Array, Vec<(Vec<u8>, Enc<'a>)>),
+    /// A list: its values' offsets (start of row `i` at `i`, end at `i + 1`) and their encoder.
+    List(&'a dyn Array, Vec<usize>, Box<Enc<'a>>),
 }
 
-/// The value at `row` of `array` (a type [`writable`] accepted) as JSON.
-fn write_value(array: &dyn Array, row: usize, out: &mut Vec<u8>) {
-    if array.is_null(row) {
-        out.extend_from_slice(b"null");
-        return;
-    }
-    match array.data_type() {
-        DataType::Boolean => out.extend_from_slice(if array.as_boolean().value(row) {
-            b"true"
-        } else {
-            b"false"
-        }),
-        DataType::Int8 => int(array.as_primitive::<Int8Type>().value(row), out),
-        DataType::Int16 => int(array.as_primitive::<Int16Type>().value(row), out),
-        DataType::Int32 => int(array.as_primitive::<Int32Type>().value(row), out),
-        DataType::Int64 => int(array.as_primitive::<Int64Type>().value(row), out),
-        DataType::UInt8 => int(array.as_primitive::<UInt8Type>().value(row), out),
-        DataType::UInt16 => int(array.as_primitive::<UInt16Type>().value(row), out),
-        DataType::UInt32 => int(array.as_primitive::<UInt32Type>().value(row), out),
-        DataType::UInt64 => int(array.as_primitive::<UInt64Type>().value(row), out),
-        DataType::Float16 => write_float(array.as_primitive::<Float16Type>().value(row).to_f64(), out),
-        DataType::Float32 => write_float(f64::from(array.as_primitive::<Float32Type>().value(row)), out),
-        DataType::Float64 => write_float(array.as_primitive::<Float64Type>().value(row), out),
-        DataType::Utf8 => write_string(array.as_string::<i32>().value(row), out),
-        DataType::LargeUtf8 => write_string(array.as_string::<i64>().value(row), out),
-        DataType::Utf8View => write_string(array.as_string_view().value(row), out),
-        DataType::Timestamp(unit, _) => {
-            // Arrow keeps an instant in UTC whatever its zone; a time without one is read as UTC.
-            let (value, per_second) = match unit {
-                TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1),
-                TimeUnit::Millisecond => (array.as_primitive::<TimestampMillisecondType>().value(row), 1_000),
-                TimeUnit::Microsecond => (array.as_primitive::<TimestampMicrosecondType>().value(row), 1_000_000),
-                TimeUnit::Nanosecond => (
-                    array.as_primitive::<TimestampNanosecondType>().value(row),
-                    1_000_000_000,
-                ),
-            };
-            let nanos = value.rem_euclid(per_second) * (1_000_000_000 / per_second);
-            write_time(value.div_euclid(per_second), u32::try_from(nanos).unwrap_or(0), out);
-        }
-        DataType::Date32 => date(i64::from(array.as_primitive::<Date32Type>().value(row)) * 86_400, out),
-        DataType::Date64 => date(array.as_primitive::<Date64Type>().value(row).div_euclid(1_000), out),
-        DataType::Decimal128(precision, scale) => {
-            let text =
-                Decimal128Type::format_decimal(array.as_primitive::<Decimal128Type>().value(row), *precision, *scale);
-            // An exact decimal's text is a JSON number; one that holds an integer, as one.
-            let text = match text.split_once('.') {
-                Some((whole, frac)) if frac.bytes().all(|b| b == b'0') => whole.to_owned(),
-                _ => text,
-            };
-            out.extend_from_slice(text.as_bytes());
-        }
-        DataType::Struct(_) => {
-            let array = array.as_struct();
-            let mut members: Vec<(&str, &dyn Array)> = array
-                .fields()
-                .iter()
-                .zip(array.columns())
-                .map(|(f, c)| (f.name().as_str(), c.as_ref()))
-                .collect();
-            members.sort_by(|a, b| a.0.cmp(b.0));
-            out.push(b'{');
-            for (i, (name, child)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_string(name, out);
-                out.push(b':');
-                write_value(child, row, out);
+fn ints<T: arrow_array::ArrowPrimitiveType>(a: &dyn Array, i: usize, out: &mut Vec<u8>)
+where
+    T::Native: std::fmt::Display,
+{
+    let _ = write!(out, "{}", a.as_primitive::<T>().value(i));
+}
+
+impl<'a> Enc<'a> {
+    /// The encoder of `array`, or the type escpush does not write, to name it.
+    fn new(array: &'a dyn Array) -> Result<Enc<'a>, String> {
+        Ok(match array.data_type() {
+            DataType::Null => Enc::Null,
+            DataType::Boolean => Enc::Bool(array.as_boolean()),
+            DataType::Int8 => Enc::Int(array, ints::<Int8Type>),
+            DataType::Int16 => Enc::Int(array, ints::<Int16Type>),
+            DataType::Int32 => Enc::Int(array, ints::<Int32Type>),
+            DataType::Int64 => Enc::Int(array, ints::<Int64Type>),
+            DataType::UInt8 => Enc::Int(array, ints::<UInt8Type>),
+            DataType::UInt16 => Enc::Int(array, ints::<UInt16Type>),
+            DataType::UInt32 => Enc::Int(array, ints::<UInt32Type>),
+            DataType::UInt64 => Enc::Int(array, ints::<UInt64Type>),
+            DataType::Float16 => Enc::Float(array, |a, i| a.as_primitive::<Float16Type>().value(i).to_f64()),
+            DataType::Float32 => Enc::Float(array, |a, i| f64::from(a.as_primitive::<Float32Type>().value(i))),
+            DataType::Float64 => Enc::Float(array, |a, i| a.as_primitive::<Float64Type>().value(i)),
+            DataType::Utf8 => Enc::Str(array, |a, i| a.as_string::<i32>().value(i)),
+            DataType::LargeUtf8 => Enc::Str(array, |a, i| a.as_string::<i64>().value(i)),
+            DataType::Utf8View => Enc::Str(array, |a, i| a.as_string_view().value(i)),
+            DataType::Timestamp(unit, _) => {
+                // Arrow keeps an instant in UTC whatever its zone; a time without one is read as UTC.
+                let (values, per_second) = match unit {
+                    TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().reinterpret_cast(), 1),
+                    TimeUnit::Millisecond => (
+                        array.as_primitive::<TimestampMillisecondType>().reinterpret_cast(),
+                        1_000,
+                    ),
+                    TimeUnit::Microsecond => (
+                        array.as_primitive::<TimestampMicrosecondType>().reinterpret_cast(),
+                        1_000_000,
+                    ),
+                    TimeUnit::Nanosecond => (
+                        array.as_primitive::<TimestampNanosecondType>().reinterpret_cast(),
+                        1_000_000_000,
+                    ),
+                };
+                Enc::Time(values, per_second)
             }
-            out.push(b'}');
-        }
-        DataType::List(_) => items(array.as_list::<i32>().value(row).as_ref(), out),
-        DataType::LargeList(_) => items(array.as_list::<i64>().value(row).as_ref(), out),
-        DataType::FixedSizeList(..) => items(array.as_fixed_size_list().value(row).as_ref(), out),
-        // Null, and (unreachable: `writable` refused them first) any other type.
-        _ => out.extend_from_slice(b"null"),
+            DataType::Date32 => Enc::Date(array, |a, i| {
+                i64::from(a.as_primitive::<Date32Type>().value(i)) * 86_400
+            }),
+            DataType::Date64 => Enc::Date(array, |a, i| a.as_primitive::<Date64Type>().value(i).div_euclid(1_000)),
+            DataType::Decimal128(precision, scale) => Enc::Decimal(array.as_primitive(), *precision, *scale),
+            DataType::Struct(_) => {
+                let s = array.as_struct();
+                let mut members = Vec::with_capacity(s.num_columns());
+                for (field, child) in s.fields().iter().zip(s.columns()) {
+                    members.push((key(field.name()), Enc::new(child.as_ref())?));
+                }
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                Enc::Struct(array, members)
+            }
+            DataType::List(_) => {
+                let l = array.as_list::<i32>();
+                let offsets = l
+                    .value_offsets()
+                    .iter()
+                    .map(|&o| usize::try_from(o).unwrap_or(0))
+                    .collect();
+                Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?))
+            }
+            DataType::LargeList(_) => {
+                let l = array.as_list::<i64>();
+                let offsets = l
+                    .value_offsets()
+                    .iter()
+                    .map(|&o| usize::try_from(o).unwrap_or(0))
+                    .collect();
+                Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?))
+            }
+            DataType::FixedSizeList(_, size) => {
+                let l = array.as_fixed_size_list();
+                let size = usize::try_from(*size).unwrap_or(0);
+                let start = |i: usize| usize::try_from(l.value_offset(i)).unwrap_or(0);
+                let mut offsets: Vec<usize> = (0..l.len()).map(start).collect();
+                offsets.push(offsets.last().map_or(0, |last| last + size));
+                Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?))
+            }
+            other => return Err(format!("Arrow type {other}")),
+        })
     }
-}
 
-fn items(values: &dyn Array, out: &mut Vec<u8>) {
-    out.push(b'[');
-    for i in 0..values.len() {
-        if i > 0 {
-            out.push(b',');
+    fn array(&self) -> Option<&dyn Array> {
+        match self {
+            Enc::Null => None,
+            Enc::Bool(a) => Some(*a),
+            Enc::Time(a, _) => Some(a),
+            Enc::Decimal(a, ..) => Some(*a),
+            Enc::Int(a, _)
+            | Enc::Float(a, _)
+            | Enc::Str(a, _)
+            | Enc::Date(a, _)
+            | Enc::Struct(a, _)
+            | Enc::List(a, ..) => Some(*a),
         }
-        write_value(values, i, out);
     }
-    out.push(b']');
+
+    /// The value at `row` as JSON.
+    fn write(&self, row: usize, out: &mut Vec<u8>) {
+        match self.array() {
+            Some(a) if !a.is_null(row) => {}
+            _ => return out.extend_from_slice(b"null"),
+        }
+        match self {
+            Enc::Null => out.extend_from_slice(b"null"),
+            Enc::Bool(a) => out.extend_from_slice(if a.value(row) { b"true" } else { b"false" }),
+            Enc::Int(a, f) => f(*a, row, out),
+            Enc::Float(a, f) => write_float(f(*a, row), out),
+            Enc::Str(a, f) => write_string(f(*a, row), out),
+            Enc::Time(a, per_second) => {
+                let value = a.value(row);
+                let nanos = value.rem_euclid(*per_second) * (1_000_000_000 / per_second);
+                write_time(value.div_euclid(*per_second), u32::try_from(nanos).unwrap_or(0), out);
+            }
+            Enc::Date(a, f) => date(f(*a, row), out),
+            Enc::Decimal(a, precision, scale) => {
+                let text = Decimal128Type::format_decimal(a.value(row), *precision, *scale);
+                // An exact decimal's text is a JSON number; one that holds an integer, as one.
+                let text = match text.split_once('.') {
+                    Some((whole, frac)) if frac.bytes().all(|b| b == b'0') => whole.to_owned(),
+                    _ => text,
+                };
+                out.extend_from_slice(text.as_bytes());
+            }
+            Enc::Struct(_, members) => {
+                out.push(b'{');
+                for (i, (name, member)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(name);
+                    member.write(row, out);
+                }
+                out.push(b'}');
+            }
+            Enc::List(_, offsets, items) => {
+                out.push(b'[');
+                for (n, i) in (offsets[row]..offsets[row + 1]).enumerate() {
+                    if n > 0 {
+                        out.push(b',');
+                    }
+                    items.write(i, out);
+                }
+                out.push(b']');
+            }
+        }
+    }
 }
 
 /// A date as `YYYY-MM-DD` (the day of `seconds` since the epoch).
