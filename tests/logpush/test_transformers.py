@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engines import need
 from escpush import ApiError, InvalidInput, Transformer
 from escpush.testing import Emulator
 
@@ -71,6 +73,30 @@ def test_a_transformer_lives_through_its_versions_and_jobs(escpush_emulator: Emu
     assert logpush.transformers.get(t.id).job_ids == []
     assert logpush.transformers.delete(t.id) == t.id
     assert logpush.transformers.list() == []
+
+
+def test_a_transformer_runs_its_stored_sql_on_local_logs(escpush_emulator: Emulator, tmp_path: Path) -> None:
+    need("datafusion")
+    transformers = escpush_emulator.client().account(ACCOUNT).logpush.transformers
+    sample = tmp_path / "sample.ndjson"
+    records = [
+        {"ClientIP": f"203.0.113.{i}", "RayID": f"r{i}", "EdgeResponseStatus": 200 + 100 * (i % 4)} for i in range(40)
+    ]
+    sample.write_text("".join(json.dumps(r) + "\n" for r in records))
+    t = transformers.create(name="errors", code=SQL)
+    run = t.run(sample)
+    assert run.records == [
+        {"ClientIP": r["ClientIP"], "RayID": r["RayID"]} for r in records if r["EdgeResponseStatus"] >= 400
+    ]
+    # The latest version by default; an earlier one by its id. The record's SQL is fetched each time.
+    transformers.update(t.id, name="errors", code="SELECT RayID FROM http_requests WHERE EdgeResponseStatus >= 500")
+    first = transformers.versions(t.id)[0]["id"]
+    assert t.run(sample).delivered == sum(r["EdgeResponseStatus"] >= 500 for r in records)
+    assert t.run(sample, version_id=first).records == run.records
+    out = tmp_path / "out.ndjson"
+    assert t.run(sample, output=out).output == str(out) and len(out.read_text().splitlines()) == 10
+    # Equal records stay equal whatever account they came from.
+    assert transformers.get(t.id) == transformers.list()[0]
 
 
 def test_preview_runs_the_sql_on_one_record(escpush_emulator: Emulator) -> None:
