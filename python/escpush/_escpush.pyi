@@ -60,6 +60,7 @@ __all__ = [
     "Transformer",
     "Transformers",
     "Zone",
+    "_RecordWriter",
     "_Terminating",
     "__version__",
     "_check_client_settings",
@@ -72,7 +73,6 @@ __all__ = [
     "_redact_job",
     "_register",
     "_sql_dialect",
-    "_RecordWriter",
     "_transformer_input",
     "_transformer_prefilter",
     "account_cost",
@@ -512,6 +512,7 @@ def _transformer_input(
     strict: bool = False,
     progress: _Progress | None = None,
 ) -> tuple[int, int, list[str] | None]: ...
+
 @final
 class _RecordWriter:
     def __new__(cls, path: str | os.PathLike[str]) -> _RecordWriter: ...
@@ -519,6 +520,7 @@ class _RecordWriter:
         """Appends the rows of an Arrow IPC stream (one or more batches); returns how many."""
     def close(self) -> int:
         """Flushes and closes the file; returns the records written."""
+
 def preview_job(
     job: Mapping[str, Any],
     sample: _LogPaths,

@@ -107,12 +107,16 @@ fn columns(e: &E, names: &mut Vec<String>) {
             whens,
             otherwise,
         } => {
-            operand.iter().for_each(|e| push(e));
+            if let Some(e) = operand {
+                push(e);
+            }
             for (when, then) in whens {
                 push(when);
                 push(then);
             }
-            otherwise.iter().for_each(|e| push(e));
+            if let Some(e) = otherwise {
+                push(e);
+            }
         }
     }
 }
