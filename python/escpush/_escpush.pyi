@@ -806,8 +806,9 @@ def _register(
 ) -> None:
     """Lends the native module the Python side it calls back (``escpush/__init__.py``, at import):
     the exception classes of ``escpush.errors`` by name, and ``Job``: classes, no function is called back. The
-    presentation (``_repr_html_``, DataFrames, plots, ``Filter.to_polars``/``to_pyspark``) is not
-    lent: ``escpush._presentation`` puts it on the native classes as Python methods."""
+    presentation (``_repr_html_``, DataFrames, plots, ``Filter.to_polars``/``to_pyspark``) and
+    ``Transformer.run`` are not lent: ``escpush._presentation`` puts them on the native classes
+    as Python methods."""
 
 def check_terraform_plan(
     plan: str | Mapping[str, Any],
@@ -993,6 +994,7 @@ class Transformer:
         """When it was last saved (RFC 3339): every save of its SQL is a new version."""
     def to_dict(self) -> dict[str, Any]:
         """The record as a dict, the API's members in the SDK's order."""
+    def _code(self, *, version_id: int | None = None) -> str: ...
     def run(
         self,
         sample: _LogPaths,

@@ -10,7 +10,9 @@ The renderers live in ``_display`` (HTML), ``_scan_views`` and ``_esc_views`` (t
 plots), over the rows of ``_breakdown`` for a scan's breakdown; each is imported on first
 use, so ``import escpush`` does without them (and without pandas, polars and matplotlib).
 Each render reads a result's data once (``ScanResult.to_dict()``) and formats its shares in
-one call to core's formatter (``_format.percents``).
+one call to core's formatter (``_format.percents``). One method here is no presentation:
+``Transformer.run``, a local run, in Python because it drives DataFusion's Python module
+(``_transformer``, imported on first use too).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Literal
 
-    from ._escpush import EscAssessment, EscStatus, Filter, PreviewResult, ScanResult
+    from ._escpush import EscAssessment, EscStatus, Filter, PreviewResult, ScanResult, Transformer
 
 
 def _filter_repr_html_(self: Filter) -> str:
@@ -38,6 +40,25 @@ def _filter_to_pyspark(self: Filter, *, dataset: str, scope: str | None = None) 
     from .spark import _column
 
     return _column(sql)
+
+
+def _transformer_run(
+    self: Transformer,
+    sample: Any,
+    *,
+    version_id: int | None = None,
+    output: Any = None,
+    threads: int | None = None,
+    strict: bool = False,
+    prefilter: bool = True,
+) -> Any:
+    """Runs its SQL (the latest version, or ``version_id``, fetched from the account) on
+    local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)`` (needs the
+    ``transform`` extra)."""
+    from ._transformer import run_transformer
+
+    code = self._code(version_id=version_id)
+    return run_transformer(code, sample, output=output, threads=threads, strict=strict, prefilter=prefilter)
 
 
 def _filter_to_polars(self: Filter, *, dataset: str, scope: str | None = None) -> Any:
@@ -176,6 +197,8 @@ def install() -> None:
         },
         _escpush.EscStatus: {"_repr_html_": _status_repr_html_},
         _escpush.EscAssessment: {"plot": _assessment_plot, "_repr_html_": _assessment_repr_html_},
+        # Not presentation: a local run, in Python because it drives DataFusion's Python module.
+        _escpush.Transformer: {"run": _transformer_run},
     }
     for native, named in methods.items():
         for name, method in named.items():

@@ -88,14 +88,6 @@ def write_records(df: Any, path: str | os.PathLike[str]) -> int:
     return written
 
 
-def run_datafusion(code: str, dataset: str, ndjson: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The records DataFusion delivers for ``code`` over one NDJSON file, as JSON values."""
-    with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
-        out = Path(tmp) / "records.ndjson"
-        write_records(datafusion_context(dataset, ndjson).sql(code), out)
-        return _read_records(out)
-
-
 def _read_records(path: Path) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
@@ -163,7 +155,7 @@ def run_transformer(
 
 def _flatten(folder: Path) -> None:
     """The input's files (a preview's batches, in a folder per day) moved into ``folder``
-    itself as ``N.ndjson``: DataFusion reads one folder's files, each on a core."""
+    itself as ``N.ndjson``: DataFusion reads a folder's files, not its folders'."""
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     for i, path in enumerate(files):
         path.rename(folder / f"{i}.ndjson")

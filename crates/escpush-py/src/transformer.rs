@@ -22,7 +22,7 @@ use crate::errors;
 #[derive(Clone)]
 pub struct PyTransformer {
     inner: TransformerRecord,
-    /// The account it was read from, to fetch its SQL for `run`.
+    /// The account it was read from, to fetch its SQL (`_code`, for `run`).
     api: (Client, Scope),
 }
 
@@ -81,34 +81,15 @@ impl PyTransformer {
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         convert::from_json(py, &self.inner.to_value())
     }
-    /// Runs its SQL (the latest version, or `version_id`, fetched from the account) on local
-    /// logs: `escpush.run_transformer(transformers.content(id), sample, ...)`, a
-    /// `TransformerRun` (needs the `transform` extra).
-    #[pyo3(signature = (sample, *, version_id=None, output=None, threads=None, strict=false, prefilter=true))]
-    #[allow(clippy::too_many_arguments)] // Python keyword arguments
-    fn run<'py>(
-        &self,
-        py: Python<'py>,
-        sample: &Bound<'py, PyAny>,
-        version_id: Option<Int>,
-        output: Option<&Bound<'py, PyAny>>,
-        threads: Option<&Bound<'py, PyAny>>,
-        strict: bool,
-        prefilter: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    /// Its SQL, fetched from the account it was read from: the latest version, or
+    /// `version_id` (what `Transformer.run` runs; `transformers.content(id)` is the same).
+    #[pyo3(signature = (*, version_id=None))]
+    fn _code(&self, py: Python<'_>, version_id: Option<Int>) -> PyResult<String> {
         let version = version_id.map(|v| checked_id(py, v, "version_id")).transpose()?;
         let (client, scope) = &self.api;
         let id = self.inner.id;
-        let code = crate::logging::detach(py, || client.transformer_content(scope, id, version))
-            .map_err(|e| errors::http_error(py, &e))?;
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("output", output)?;
-        kwargs.set_item("threads", threads)?;
-        kwargs.set_item("strict", strict)?;
-        kwargs.set_item("prefilter", prefilter)?;
-        py.import("escpush._transformer")?
-            .getattr("run_transformer")?
-            .call((code, sample), Some(&kwargs))
+        crate::logging::detach(py, || client.transformer_content(scope, id, version))
+            .map_err(|e| errors::http_error(py, &e))
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         let opt = |s: &Option<String>| s.as_deref().map_or_else(|| "None".to_owned(), |s| repr(py, s));
