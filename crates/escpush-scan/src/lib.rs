@@ -66,6 +66,7 @@ mod error;
 mod gzip;
 mod input;
 mod inputs;
+mod merge;
 mod names;
 mod output;
 #[cfg(feature = "job")]
