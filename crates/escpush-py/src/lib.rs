@@ -28,6 +28,7 @@ mod scan;
 mod scan_result;
 mod schema;
 mod signals;
+mod spark;
 mod transformer;
 mod transformer_sql;
 
@@ -109,6 +110,10 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<preview::PyPreviewResult>()?;
     m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::_spark_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::_spark_scan_part, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::_spark_select_part, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::_spark_merge, m)?)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;
