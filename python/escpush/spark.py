@@ -77,7 +77,7 @@ def _column(sql: str) -> Any:
 # What an executor's task raises for the driver to find in Spark's error (a Py4JJavaError or
 # PythonException whose text holds the worker's traceback): the marker, then one line of JSON.
 _MARKER = "escpush-spark-error: "
-_FOUND = re.compile(re.escape(_MARKER) + r"(\{.*?\})\s*$", re.MULTILINE)
+_FOUND = re.compile(re.escape(_MARKER) + r"(\{.*\})\s*$", re.MULTILINE)
 
 
 class ExecutorError(EscpushError):
