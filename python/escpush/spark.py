@@ -95,7 +95,7 @@ def _task(
     below can fail with a message of ours rather than a worker's stack trace (so it refers to
     nothing of this module but plain values: helpers are defined inside it)."""
     marker = _MARKER
-    columns = columns or []
+    wanted: list[tuple[str, str]] = list(columns or [])
 
     def fail(payload: dict[str, Any]) -> Exception:
         import json as _json
@@ -194,7 +194,7 @@ def _task(
         mod = native()
         import pyarrow as pa
 
-        schema = pa.schema([pa.field(n, _arrow_type(pa, t)) for n, t in columns])
+        schema = pa.schema([pa.field(n, _arrow_type(pa, t)) for n, t in wanted])
         for batch in batches:
             for part in batch.column(0).to_pylist():
                 data = run(mod, _json.loads(part))
