@@ -33,10 +33,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import scan_bench  # noqa: E402  (the shared log generator, tree and page-cache warm-up)
+import scan_bench
 
-import escpush  # noqa: E402
-import escpush.spark as es  # noqa: E402
+import escpush
+import escpush.spark as es
 
 ROOT = Path(__file__).resolve().parent.parent
 FILTER = ROOT / "tests" / "data" / "filters" / "c_and3.json"

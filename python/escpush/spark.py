@@ -146,7 +146,6 @@ def _task(
         arrow = {**scalar, "array[string]": pa.list_(pa.string()), "array[int]": pa.list_(pa.int64())}
         return arrow.get(kind, pa.string())
 
-
     def _arrow_batches(pa: Any, data: bytes, schema: Any) -> Iterator[Any]:
         """NDJSON lines as record batches of ``schema``; a value of another type than its column's
         reads as Spark's reader reads it (PERMISSIVE): null, or for a string column the value's
@@ -163,9 +162,10 @@ def _task(
             )
         except pa.ArrowInvalid:
             rows = [_json.loads(line) for line in data.splitlines() if line.strip()]
-            table = pa.Table.from_pylist([{f.name: _coerce(pa, r.get(f.name), f.type) for f in schema} for r in rows], schema)
+            table = pa.Table.from_pylist(
+                [{f.name: _coerce(pa, r.get(f.name), f.type) for f in schema} for r in rows], schema
+            )
         yield from table.select(schema.names).to_batches()
-
 
     def _coerce(pa: Any, value: Any, kind: Any) -> Any:
         """``value`` as a column of type ``kind`` holds it, or None (Spark's PERMISSIVE reading)."""

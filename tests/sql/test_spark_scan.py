@@ -167,9 +167,7 @@ def python_without_escpush(spark: Any, tmp_path: Path) -> Iterator[None]:
         context.pythonExec = before
 
 
-def test_an_executor_without_escpush_is_a_clear_error(
-    spark: Any, tmp_path: Path, python_without_escpush: None
-) -> None:
+def test_an_executor_without_escpush_is_a_clear_error(spark: Any, tmp_path: Path, python_without_escpush: None) -> None:
     root = logs(tmp_path / "logs", "plain")
     with pytest.raises(escpush.spark.ExecutorError, match="escpush is not installed on a Spark executor") as caught:
         escpush.spark.scan(spark, root, F)

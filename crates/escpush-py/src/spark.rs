@@ -88,7 +88,9 @@ fn inputs(units: Vec<(PathBuf, bool)>) -> Result<Vec<Input>, ScanError> {
 /// executor's process may use).
 fn scanner<'f>(py: Python<'_>, filter: &'f Filter, strict: bool, threads: Option<Int>) -> PyResult<Scanner<'f>> {
     let options = Options::new(py, strict, threads, None, None, None, None)?;
-    Ok(Scanner::new(filter).strict(strict).threads(options.threads.unwrap_or(0)))
+    Ok(Scanner::new(filter)
+        .strict(strict)
+        .threads(options.threads.unwrap_or(0)))
 }
 
 /// `_spark_scan_part(filter, units, *, strict=False, threads=None, group_by=None, every=None,

@@ -77,7 +77,8 @@ impl BreakdownResult {
         let mut exact = true;
         let mut peak_groups = 0;
         let mut buckets: BTreeMap<i64, (i64, Counts)> = BTreeMap::new();
-        let (mut no_time, mut unreadable_time, mut other_buckets) = (Counts::default(), Counts::default(), Counts::default());
+        let (mut no_time, mut unreadable_time, mut other_buckets) =
+            (Counts::default(), Counts::default(), Counts::default());
         let mut other_buckets_from: Option<i64> = None;
         for part in parts {
             if group_by.is_empty() {
@@ -99,7 +100,11 @@ impl BreakdownResult {
             exact &= part.exact && part.other_groups == 0;
             peak_groups = peak_groups.max(part.peak_groups);
             for bucket in part.buckets {
-                buckets.entry(bucket.start).or_insert((bucket.end, Counts::default())).1.add(&bucket.counts);
+                buckets
+                    .entry(bucket.start)
+                    .or_insert((bucket.end, Counts::default()))
+                    .1
+                    .add(&bucket.counts);
             }
             no_time.add(&part.no_time);
             unreadable_time.add(&part.unreadable_time);
@@ -191,7 +196,14 @@ impl Writer {
         self.0.extend_from_slice(b);
     }
     fn counts(&mut self, c: &Counts) {
-        for n in [c.lines, c.matched, c.bytes, c.matched_bytes, c.delivered, c.delivered_bytes] {
+        for n in [
+            c.lines,
+            c.matched,
+            c.bytes,
+            c.matched_bytes,
+            c.delivered,
+            c.delivered_bytes,
+        ] {
             self.u64(n);
         }
     }
@@ -299,7 +311,13 @@ impl ScanResult {
         w.u64(self.inputs.len() as u64);
         for input in &self.inputs {
             w.bytes(input.name.as_bytes());
-            for n in [input.total, input.matched, input.malformed, input.bytes, input.matched_bytes] {
+            for n in [
+                input.total,
+                input.matched,
+                input.malformed,
+                input.bytes,
+                input.matched_bytes,
+            ] {
                 w.u64(n);
             }
             w.bool(input.complete);

@@ -13,7 +13,9 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("escpush-scan-merge").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("escpush-scan-merge")
+        .join(name);
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
@@ -134,7 +136,13 @@ fn a_result_survives_its_bytes() {
     // Malformed, in every way a line can be: the reasons read back as they were.
     let d = dir("reasons");
     let bad = d.join("bad.ndjson");
-    for text in [&b"{\"a\":1,}\n"[..], b"{\"a\" 1}\n", b"\xff\n", b"[1]\n", b"{\"a\":01}\n"] {
+    for text in [
+        &b"{\"a\":1,}\n"[..],
+        b"{\"a\" 1}\n",
+        b"\xff\n",
+        b"[1]\n",
+        b"{\"a\":01}\n",
+    ] {
         fs::write(&bad, text).unwrap();
         let r = scan(std::slice::from_ref(&bad), None);
         assert_eq!(r.malformed, 1);
