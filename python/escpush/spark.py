@@ -150,10 +150,11 @@ def _task(
         """NDJSON lines as record batches of ``schema``; a value of another type than its column's
         reads as Spark's reader reads it (PERMISSIVE): null, or for a string column the value's
         JSON text."""
+        import importlib
         import io
         import json as _json
 
-        from pyarrow import json as pajson
+        pajson = importlib.import_module("pyarrow.json")
 
         try:
             table = pajson.read_json(
@@ -189,10 +190,11 @@ def _task(
         return None
 
     def select_batches(batches: Iterator[Any]) -> Iterator[Any]:
+        import importlib
         import json as _json
 
         mod = native()
-        import pyarrow as pa
+        pa = importlib.import_module("pyarrow")
 
         schema = pa.schema([pa.field(n, _arrow_type(pa, t)) for n, t in wanted])
         for batch in batches:
@@ -245,7 +247,7 @@ def _raise_from_spark(err: BaseException) -> None:
     classes: dict[str, type[Exception]] = {"ScanError": ScanError, "InvalidInput": InvalidInput}
     import escpush.errors
 
-    cls = classes.get(payload["class"]) or getattr(escpush.errors, payload["class"], EscpushError)
+    cls: Any = classes.get(payload["class"]) or getattr(escpush.errors, payload["class"], EscpushError)
     raise cls(*payload["args"]) from None
 
 
@@ -351,7 +353,8 @@ def select(
     names it after ``escpush-spark-error:``."""
     require("pyspark")
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
-    columns: list[tuple[str, str]] = list(_escpush._dataset_schema(dataset, "pyarrow", scope=scope, table=None))
+    listed = _escpush._dataset_schema(dataset, "pyarrow", scope=scope, table=None)
+    columns: list[tuple[str, str]] = [] if isinstance(listed, str) else list(listed)
     full = schema(dataset, scope=scope)
     if fields is not None:
         fields = [fields] if isinstance(fields, str) else list(fields)
