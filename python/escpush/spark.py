@@ -48,11 +48,15 @@ def schema(dataset: str, *, scope: str | None = None) -> Any:
 
 def read_logpush(spark: Any, paths: str | Sequence[str], dataset: str, *, scope: str | None = None) -> Any:
     """A DataFrame of the log-push NDJSON files at ``paths`` (files, folders or globs; plain or
-    ``.gz``; local or any Hadoop filesystem URL), typed by ``dataset``'s schema. A value of
-    another type than its column's reads as null (Spark's PERMISSIVE mode)."""
+    ``.gz``; local or any Hadoop filesystem URL), typed by ``dataset``'s schema. A folder is
+    read with the folders below it (a log-push destination's date folders), as ``Filter.scan``
+    reads it (Spark's ``recursiveFileLookup``: Spark's hidden files, starting with ``.`` or
+    ``_``, left out; a folder's other files are read too, where ``Filter.scan`` reads only log
+    names). A value of another type than its column's reads as null (Spark's PERMISSIVE mode)."""
     require("pyspark")
     paths = [paths] if isinstance(paths, str) else [str(p) for p in paths]
-    return spark.read.schema(schema(dataset, scope=scope)).option("mode", "PERMISSIVE").json(paths)
+    reader = spark.read.schema(schema(dataset, scope=scope)).option("mode", "PERMISSIVE")
+    return reader.option("recursiveFileLookup", "true").json(paths)
 
 
 def filter_dataframe(

@@ -226,3 +226,14 @@ def test_select_raises_an_executor_error_through_collect_errors(
     with pytest.raises(escpush.ScanError, match="cannot open") as caught:
         escpush.spark.collect_errors(df.count)
     assert caught.value.path == str(gone)
+
+
+def test_read_logpush_reads_the_folders_of_a_folder_as_filter_scan_does(spark: Any, tmp_path: Path) -> None:
+    """A log-push destination is a folder of date folders (`20240510/...`): Spark's reader
+    alone reads the files of the folder named, none below, and counted nothing here."""
+    root = logs(tmp_path / "logs", "mixed")
+    want = F.scan(root)
+    df = escpush.spark.read_logpush(spark, str(root), "http_requests")
+    # Every line (Spark's reader counts a malformed line as a row, blank lines not).
+    assert df.count() == want.total
+    assert escpush.spark.filter_dataframe(df, F, "http_requests").count() == want.matched
