@@ -22,8 +22,8 @@ use crate::ScanError;
 impl ScanResult {
     /// The result of one scan of every part's inputs, from the results of scans of each
     /// (parts in input order, inputs disjoint): the counts added up, the first malformed line
-    /// the first part's that has one, the inputs one after another (consecutive entries of
-    /// one input, pieces of one file, joined), the breakdowns merged and then cut to `top`
+    /// the first part's that has one, the inputs one after another (an input named twice is
+    /// listed twice, as a scan lists it), the breakdowns merged and then cut to `top`
     /// groups (see the [module docs](self) for when that is exact). `seconds` is the
     /// longest part's: the caller who timed the whole sets its own.
     pub fn merge(parts: impl IntoIterator<Item = ScanResult>, top: Option<usize>) -> ScanResult {
@@ -39,19 +39,7 @@ impl ScanResult {
             if out.first_malformed.is_none() {
                 out.first_malformed = part.first_malformed;
             }
-            for input in part.inputs {
-                match out.inputs.last_mut() {
-                    Some(last) if last.name == input.name => {
-                        last.total += input.total;
-                        last.matched += input.matched;
-                        last.malformed += input.malformed;
-                        last.bytes += input.bytes;
-                        last.matched_bytes += input.matched_bytes;
-                        last.complete &= input.complete;
-                    }
-                    _ => out.inputs.push(input),
-                }
-            }
+            out.inputs.extend(part.inputs);
             breakdowns.extend(part.breakdown);
         }
         if !breakdowns.is_empty() {

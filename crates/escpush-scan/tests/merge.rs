@@ -157,3 +157,13 @@ fn a_result_survives_its_bytes() {
     longer.push(0);
     assert!(ScanResult::from_bytes(&longer).is_err());
 }
+
+#[test]
+fn an_input_named_twice_is_listed_twice_as_a_scan_lists_it() {
+    let files = files();
+    let twice = [files[0].clone(), files[0].clone()];
+    let whole = scan(&twice, None);
+    assert_eq!(whole.inputs.len(), 2);
+    let merged = ScanResult::merge([scan(&twice[..1], None), scan(&twice[1..], None)], None);
+    assert_eq!(merged, whole);
+}
