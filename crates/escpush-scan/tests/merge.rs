@@ -78,8 +78,9 @@ fn scan(files: &[PathBuf], top: Option<usize>) -> ScanResult {
     r
 }
 
-fn files() -> Vec<PathBuf> {
-    let d = dir("files");
+/// The files of one test (a folder of its own: the tests run at once).
+fn files(test: &str) -> Vec<PathBuf> {
+    let d = dir(test);
     let mut out = Vec::new();
     for (i, n) in [400, 0, 250, 1000, 3].into_iter().enumerate() {
         let mut text = lines(n, i).into_bytes();
@@ -103,7 +104,7 @@ fn files() -> Vec<PathBuf> {
 
 #[test]
 fn the_merge_of_partial_scans_is_the_scan_of_them_all() {
-    let files = files();
+    let files = files("merge");
     for top in [None, Some(3)] {
         let whole = scan(&files, top);
         // Every way of cutting the inputs into parts, in order: one part per file, halves, all.
@@ -130,7 +131,7 @@ fn the_merge_of_partial_scans_is_the_scan_of_them_all() {
 
 #[test]
 fn a_result_survives_its_bytes() {
-    let files = files();
+    let files = files("bytes");
     let r = scan(&files, None);
     let back = ScanResult::from_bytes(&r.to_bytes()).unwrap();
     assert_eq!(back, r);
@@ -161,7 +162,7 @@ fn a_result_survives_its_bytes() {
 
 #[test]
 fn an_input_named_twice_is_listed_twice_as_a_scan_lists_it() {
-    let files = files();
+    let files = files("twice");
     let twice = [files[0].clone(), files[0].clone()];
     let whole = scan(&twice, None);
     assert_eq!(whole.inputs.len(), 2);
