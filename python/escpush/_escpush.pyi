@@ -755,7 +755,7 @@ def _spark_inputs(
 
 def _spark_scan_part(
     filter: Filter,
-    units: Sequence[tuple[str, bool]],
+    units: Sequence[tuple[str, bool, tuple[int, int] | None]],
     *,
     strict: bool = False,
     threads: int | None = None,
@@ -768,9 +768,14 @@ def _spark_scan_part(
     """One executor's scan of ``units``, every group listed, as bytes for ``_spark_merge``."""
 
 def _spark_select_part(
-    filter: Filter, units: Sequence[tuple[str, bool]], *, strict: bool = False, threads: int | None = None
+    filter: Filter,
+    units: Sequence[tuple[str, bool, tuple[int, int] | None]],
+    *,
+    strict: bool = False,
+    threads: int | None = None,
 ) -> bytes:
-    """The lines of ``units`` that match, as NDJSON bytes in input order."""
+    """The lines of ``units`` (a unit: a path or URL, whether it is an object, and a byte range
+    of a plain file or None) that match, as NDJSON bytes in input order."""
 
 def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
     """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""

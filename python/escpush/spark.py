@@ -118,8 +118,8 @@ def _task(
             raise fail({"kind": "version", "python": _sys.executable, "error": escpush.__version__})
         return mod
 
-    def units_of(part: Any) -> list[tuple[str, bool]]:
-        return [(str(u[0]), bool(u[1])) for u in part]
+    def units_of(part: Any) -> list[tuple[str, bool, tuple[int, int] | None]]:
+        return [(str(u[0]), bool(u[1]), None if u[2] is None else (int(u[2][0]), int(u[2][1]))) for u in part]
 
     def run(mod: Any, part: Any) -> bytes:
         f = mod.Filter.from_dict(filter_json)
@@ -210,21 +210,55 @@ def _task(
     return select_batches
 
 
-def _shares(units: list[tuple[Any, bool, int | None]], n: int) -> list[list[tuple[str, bool]]]:
-    """The inputs cut into at most ``n`` runs of about equal bytes, in input order (so that
-    the parts merge in input order: the first malformed line is the first one)."""
+# A plain file past this size is read by several executors, each a byte range of it, when its
+# lines are only selected (``select``; ``scan`` reads whole files: see its docs).
+_RANGE_BYTES = 64 << 20
+
+# An input as the driver lists it (name, is_object, size), with a byte range (``_cut``), and
+# as an executor takes it (name, is_object, range).
+_Listed = tuple[Any, bool, "int | None"]
+_Ranged = tuple[Any, bool, "int | None", "tuple[int, int] | None"]
+_Unit = tuple[str, bool, "tuple[int, int] | None"]
+
+
+def _cut(units: list[_Listed], n: int) -> list[_Ranged]:
+    """``select``'s inputs, a large plain local file cut into up to ``n`` byte ranges (each
+    read by the lines that start in it: every line once)."""
+    out: list[_Ranged] = []
+    for name, is_object, size in units:
+        pieces = min(n, (size or 0) // _RANGE_BYTES)
+        if is_object or pieces < 2 or size is None or _is_gzip(name):
+            out.append((name, is_object, size, None))
+            continue
+        cuts = [size * i // pieces for i in range(pieces + 1)]
+        out += [(name, False, b - a, (a, b)) for a, b in zip(cuts, cuts[1:])]
+    return out
+
+
+def _is_gzip(path: Any) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"\x1f\x8b"
+    except OSError:
+        return True  # not read here: the executor reads it whole and says what is wrong
+
+
+def _shares(units: list[tuple[Any, ...]], n: int) -> list[list[_Unit]]:
+    """The inputs ``(name, is_object, size[, range])`` cut into at most ``n`` runs of about
+    equal bytes, in input order (so that the parts merge in input order: the first malformed
+    line is the first one)."""
     if not units:
         return []
-    sizes = [max(size or 0, 1) for _, _, size in units]
+    sizes = [max(u[2] or 0, 1) for u in units]
     total = sum(sizes)
     n = max(1, min(n, len(units)))
-    shares: list[list[tuple[str, bool]]] = [[]]
+    shares: list[list[_Unit]] = [[]]
     done = 0
-    for (name, is_object, _), size in zip(units, sizes):
+    for unit, size in zip(units, sizes):
         # A new share when this one holds its part of the bytes (and inputs remain for the rest).
         if shares[-1] and done >= total * len(shares) / n and len(shares) < n:
             shares.append([])
-        shares[-1].append((str(name), is_object))
+        shares[-1].append((str(unit[0]), unit[1], unit[3] if len(unit) > 3 else None))
         done += size
     return shares
 
@@ -372,8 +406,10 @@ def select(
     from pyspark.sql.types import StringType, StructField, StructType
 
     wanted = StructType([full[name] for name, _ in columns])
+    n = partitions or spark.sparkContext.defaultParallelism
     units = _listed(paths, since, until)
-    shares = _shares(units, partitions or spark.sparkContext.defaultParallelism)
+    # Strict mode names a malformed line by its number, which a range would count from its start.
+    shares = _shares(units if strict else _cut(units, n), n)
     options: dict[str, Any] = {"strict": strict, "threads": threads}
     task = _task("select", f.to_json(), options, _version(), columns)
     rows = [(json.dumps(share),) for share in shares]

@@ -237,3 +237,25 @@ def test_read_logpush_reads_the_folders_of_a_folder_as_filter_scan_does(spark: A
     # Every line (Spark's reader counts a malformed line as a row, blank lines not).
     assert df.count() == want.total
     assert escpush.spark.filter_dataframe(df, F, "http_requests").count() == want.matched
+
+
+def test_select_shares_a_large_plain_file_by_byte_ranges(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Executors each read the lines that start in their byte range of a large plain file:
+    every line once, lines across a range's end whole (here "large" is 2 kB)."""
+    root = logs(tmp_path / "logs", "mixed")
+    monkeypatch.setattr(escpush.spark, "_RANGE_BYTES", 2000)
+    listed = escpush.spark._listed(root, None, None)
+    cut = escpush.spark._cut(listed, 7)
+    assert len([u for u in cut if u[3] is not None]) > len(listed)  # plain files cut, gzip whole
+    assert all(u[3] is None for u in cut if str(u[0]).endswith(".gz"))
+    out = tmp_path / "kept.ndjson"
+    want = F.select(root, out)
+    kept = sorted(out.read_text(encoding="utf-8").splitlines())
+    fields = ["ClientCountry", "EdgeResponseStatus", "EdgeResponseBytes", "EdgeStartTimestamp"]
+    for partitions in (1, 3, 7):
+        df = escpush.spark.select(spark, root, F, dataset="http_requests", fields=fields, partitions=partitions)
+        rows = sorted((tuple(r) for r in df.collect()), key=repr)
+        assert len(rows) == want.matched
+        assert rows == sorted((tuple(json.loads(line).get(n) for n in fields) for line in kept), key=repr)

@@ -58,11 +58,20 @@ pub fn _spark_inputs(
         .collect()
 }
 
-/// The inputs of one executor's share: files as they are, objects looked up again by their
+/// One input of an executor's share: a path or an object's URL, whether it is an object,
+/// and for a large plain file the byte range of it to read (`Input::line_range`: the lines
+/// that start there).
+type Piece = (PathBuf, bool, Option<(u64, u64)>);
+
+/// The inputs of one executor's share: files as they are (or a byte range of one), objects looked up again by their
 /// URL (a `head`); an object gone since the listing is `ScanError::Open`, as a file is.
-fn inputs(units: Vec<(PathBuf, bool)>) -> Result<Vec<Input>, ScanError> {
+fn inputs(units: Vec<Piece>) -> Result<Vec<Input>, ScanError> {
     let mut out = Vec::with_capacity(units.len());
-    for (unit, is_object) in units {
+    for (unit, is_object, range) in units {
+        if let (false, Some((start, end))) = (is_object, range) {
+            out.push(Input::line_range(&unit, start, end)?);
+            continue;
+        }
         if !is_object {
             out.push(Input::Path(unit));
             continue;
@@ -98,14 +107,15 @@ fn scanner<'f>(py: Python<'_>, filter: &'f Filter, strict: bool, threads: Option
 /// `_spark_merge`. The breakdown's arguments are checked as `Filter.scan` checks them (`top`
 /// too), but the part lists every group: `top` is the merge's, applied once to the sums, so
 /// that the merged result is exact. With no units, it checks the arguments and gives an empty
-/// part (the driver's, which gives the merge its shape when no input is listed).
+/// part (the driver's, which gives the merge its shape when no input is listed). The driver
+/// gives whole files: the line numbers of a range would count from its start.
 #[pyfunction]
 #[pyo3(signature = (filter, units, *, strict=false, threads=None, group_by=None, every=None, top=None, time_field=None, dataset=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
 pub fn _spark_scan_part<'py>(
     py: Python<'py>,
     filter: PyRef<'_, PyFilter>,
-    units: Vec<(PathBuf, bool)>,
+    units: Vec<Piece>,
     strict: bool,
     threads: Option<Int>,
     group_by: Option<&Bound<'py, PyAny>>,
@@ -136,14 +146,15 @@ pub fn _spark_scan_part<'py>(
 }
 
 /// `_spark_select_part(filter, units, *, strict=False, threads=None)`: the lines of one
-/// executor's share that match, as NDJSON bytes in input order.
+/// executor's share that match, as NDJSON bytes in input order. A unit may be a byte range
+/// of a large plain file (the driver cuts one so that several executors share it).
 #[pyfunction]
 #[pyo3(signature = (filter, units, *, strict=false, threads=None))]
 #[allow(clippy::needless_pass_by_value)] // Python arguments
 pub fn _spark_select_part<'py>(
     py: Python<'py>,
     filter: PyRef<'_, PyFilter>,
-    units: Vec<(PathBuf, bool)>,
+    units: Vec<Piece>,
     strict: bool,
     threads: Option<Int>,
 ) -> PyResult<Bound<'py, PyBytes>> {

@@ -71,6 +71,7 @@ mod names;
 mod output;
 #[cfg(feature = "job")]
 mod preview;
+mod range;
 mod read;
 mod result;
 mod scan;
