@@ -110,10 +110,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<preview::PyPreviewResult>()?;
     m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::_spark_inputs, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::_spark_scan_part, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::_spark_select_part, m)?)?;
-    m.add_function(wrap_pyfunction!(spark::_spark_merge, m)?)?;
+    spark::register(m)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;

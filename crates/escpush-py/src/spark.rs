@@ -17,6 +17,14 @@ use crate::errors;
 use crate::filter::PyFilter;
 use crate::scan::{BreakdownArgs, Options, PyScanResult};
 
+/// Adds `_spark_inputs`, `_spark_scan_part`, `_spark_select_part` and `_spark_merge`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_spark_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(_spark_scan_part, m)?)?;
+    m.add_function(wrap_pyfunction!(_spark_select_part, m)?)?;
+    m.add_function(wrap_pyfunction!(_spark_merge, m)?)
+}
+
 /// One input as the driver hands it to an executor: a local path, or an object's URL.
 #[derive(Clone, Debug, IntoPyObject)]
 pub(crate) enum Unit {

@@ -122,12 +122,10 @@ mod tests {
             assert_eq!(joined, text, "{parts} parts");
         }
         // A cut exactly at a line's start gives that line to the range it starts.
-        let second = text.iter().position(|&b| b == b'\n').unwrap() as u64 + 1;
+        let second_at = text.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let second = second_at as u64;
         assert!(read(Input::line_range(&path, second, second + 1).unwrap()).starts_with(b"{\"i\":1,"));
-        assert_eq!(
-            read(Input::line_range(&path, 0, second).unwrap()),
-            text[..second as usize]
-        );
+        assert_eq!(read(Input::line_range(&path, 0, second).unwrap()), text[..second_at]);
         let gone = Input::line_range(dir.join("gone.ndjson"), 0, 10);
         assert!(matches!(gone, Err(ScanError::Open { .. })));
         std::fs::remove_dir_all(&dir).unwrap();

@@ -79,8 +79,8 @@ fn scan(files: &[PathBuf], top: Option<usize>) -> ScanResult {
 }
 
 /// The files of one test (a folder of its own: the tests run at once).
-fn files(test: &str) -> Vec<PathBuf> {
-    let d = dir(test);
+fn files(name: &str) -> Vec<PathBuf> {
+    let d = dir(name);
     let mut out = Vec::new();
     for (i, n) in [400, 0, 250, 1000, 3].into_iter().enumerate() {
         let mut text = lines(n, i).into_bytes();
