@@ -383,12 +383,13 @@ def select(
     columns (``schema(dataset)``; only ``fields``, in their order, when given), chosen by
     escpush's native scanner on the executors and turned into Arrow batches there
     (``mapInArrow``; pyarrow is needed on the executors, as for any ``mapInArrow``). The
-    inputs are listed and shared as ``scan`` shares them; the rows come in input order within
-    a partition. A value of another type than its column's reads as Spark's reader reads it
+    inputs are listed and shared as ``scan`` shares them (``partitions``: by default twice
+    ``defaultParallelism``, so that one task's scan runs while another's lines become Arrow),
+    a large plain local file by byte ranges; the rows come in input order within a
+    partition. A value of another type than its column's reads as Spark's reader reads it
     (PERMISSIVE): null, or its JSON text in a string column. The job runs when the DataFrame
-    is evaluated; an executor's escpush error is raised then only if called through
-    ``escpush.spark`` (``collect_errors``), else it surfaces in Spark's own error, which
-    names it after ``escpush-spark-error:``."""
+    is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
+    itself (else Spark's own error holds it, after ``escpush-spark-error:``)."""
     require("pyspark")
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
     listed = _escpush._dataset_schema(dataset, "pyarrow", scope=scope, table=None)
@@ -406,7 +407,8 @@ def select(
     from pyspark.sql.types import StringType, StructField, StructType
 
     wanted = StructType([full[name] for name, _ in columns])
-    n = partitions or spark.sparkContext.defaultParallelism
+    # Two tasks a core by default: one task's scan runs while another's lines become Arrow.
+    n = partitions or 2 * spark.sparkContext.defaultParallelism
     units = _listed(paths, since, until)
     # Strict mode names a malformed line by its number, which a range would count from its start.
     shares = _shares(units if strict else _cut(units, n), n)
