@@ -383,9 +383,8 @@ def select(
     columns (``schema(dataset)``; only ``fields``, in their order, when given), chosen by
     escpush's native scanner on the executors and turned into Arrow batches there
     (``mapInArrow``; pyarrow is needed on the executors, as for any ``mapInArrow``). The
-    inputs are listed and shared as ``scan`` shares them (``partitions``: by default twice
-    ``defaultParallelism``, so that one task's scan runs while another's lines become Arrow),
-    a large plain local file by byte ranges; the rows come in input order within a
+    inputs are listed and shared as ``scan`` shares them (``partitions``: by default
+    ``defaultParallelism``), a large plain local file by byte ranges; the rows come in input order within a
     partition. A value of another type than its column's reads as Spark's reader reads it
     (PERMISSIVE): null, or its JSON text in a string column. The job runs when the DataFrame
     is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
@@ -407,8 +406,7 @@ def select(
     from pyspark.sql.types import StringType, StructField, StructType
 
     wanted = StructType([full[name] for name, _ in columns])
-    # Two tasks a core by default: one task's scan runs while another's lines become Arrow.
-    n = partitions or 2 * spark.sparkContext.defaultParallelism
+    n = partitions or spark.sparkContext.defaultParallelism
     units = _listed(paths, since, until)
     # Strict mode names a malformed line by its number, which a range would count from its start.
     shares = _shares(units if strict else _cut(units, n), n)
