@@ -93,6 +93,7 @@ def blocked_modules(allowed: set[str]) -> list[str]:
 # ``import_blocker(blocked)`` gives the code; it defines ``_escpush_blocked``, a set the caller
 # may change between cells.
 _BLOCKER = """
+import importlib.util as _importlib_util
 import sys as _sys
 
 
@@ -108,6 +109,19 @@ class _EscpushNotInstalled:
 
 _escpush_blocked = set(BLOCKED)
 _sys.meta_path.insert(0, _EscpushNotInstalled())
+
+
+if not hasattr(_importlib_util.find_spec, "_escpush_real"):
+    # A package that is not installed is None to importlib.util.find_spec, which packages
+    # use to look for an optional one (pyspark for numpy, when a SparkContext starts); an
+    # import of it still raises the message above.
+    def _escpush_find_spec(name, package=None, _real=_importlib_util.find_spec):
+        if name.partition(".")[0] in _escpush_blocked:
+            return None
+        return _real(name, package)
+
+    _escpush_find_spec._escpush_real = _importlib_util.find_spec
+    _importlib_util.find_spec = _escpush_find_spec
 """
 
 

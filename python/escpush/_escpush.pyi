@@ -72,6 +72,10 @@ __all__ = [
     "_percents",
     "_redact_job",
     "_register",
+    "_spark_inputs",
+    "_spark_merge",
+    "_spark_scan_part",
+    "_spark_select_part",
     "_sql_dialect",
     "_transformer_input",
     "_transformer_prefilter",
@@ -764,6 +768,39 @@ def _format_gb(values: Sequence[float]) -> list[str]:
 
 def _percents(pairs: Sequence[tuple[int, int]]) -> list[str | None]:
     """Each ``(part, whole)`` as core prints a share (``escpush._format.percents``)."""
+
+def _spark_inputs(
+    paths: _LogPaths, *, since: _Time | None = None, until: _Time | None = None
+) -> list[tuple[str, bool, int | None]]:
+    """The inputs ``Filter.scan`` would read, each ``(path or URL, is_object, size)``
+    (``escpush.spark.scan``'s listing on the driver)."""
+
+def _spark_scan_part(
+    filter: Filter,
+    units: Sequence[tuple[str, bool, tuple[int, int] | None]],
+    *,
+    strict: bool = False,
+    threads: int | None = None,
+    group_by: str | Sequence[str] | None = None,
+    every: _Every | None = None,
+    top: int | None = None,
+    time_field: str | None = None,
+    dataset: str | None = None,
+) -> bytes:
+    """One executor's scan of ``units``, every group listed, as bytes for ``_spark_merge``."""
+
+def _spark_select_part(
+    filter: Filter,
+    units: Sequence[tuple[str, bool, tuple[int, int] | None]],
+    *,
+    strict: bool = False,
+    threads: int | None = None,
+) -> bytes:
+    """The lines of ``units`` (a unit: a path or URL, whether it is an object, and a byte range
+    of a plain file or None) that match, as NDJSON bytes in input order."""
+
+def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
+    """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""
 
 def _load_json(text: str) -> Any:
     """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as

@@ -1,5 +1,16 @@
 """Log-push filters on Spark: past one machine, the same answers as ``Filter.scan``.
 
+Two ways. The scanner inside Spark: ``scan`` lists the inputs on the driver, runs escpush's
+native scanner on the executors (each a contiguous share of the files) and merges their
+counts exactly into one ``ScanResult``; ``select`` gives the lines a filter keeps as a
+DataFrame, built on Arrow::
+
+    from escpush import spark as es
+    r = es.scan(spark, "s3://bucket/logs/20241106/", f, group_by="ClientCountry", top=10)
+    df = es.select(spark, "s3://bucket/logs/20241106/", f, dataset="http_requests")
+
+Or Spark's own JSON reader, at Spark's speed (about ten times slower per core)::
+
     from escpush.spark import read_logpush
     df = read_logpush(spark, "s3a://bucket/logs/2024-06-*/", "http_requests")
     df.where(f.to_pyspark(dataset="http_requests")).count()
@@ -7,21 +18,27 @@
 ``read_logpush`` reads log-push NDJSON (plain or gzip, folders and globs, any Hadoop
 filesystem URL) with the dataset's schema (``escpush.dataset_schema(ds, "pyspark")``), the
 column types the filter's Spark SQL (``f.to_sql("spark", dataset=ds)``) assumes. pyspark is
-optional: ``pip install 'escpush[spark]'``.
+optional: ``pip install 'escpush[spark]'``. ``scan`` and ``select`` need escpush installed on
+every executor too (see the docs' "Spark past one machine").
 """
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from typing import TYPE_CHECKING, Any
 
-from ._escpush import Filter
+from . import _escpush
+from ._escpush import Filter, ScanResult
 from ._presentation import dataset_schema
 from ._schemas import require
+from .errors import EscpushError, InvalidInput, ScanError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
-__all__ = ["filter_dataframe", "read_logpush", "schema"]
+__all__ = ["ExecutorError", "collect_errors", "filter_dataframe", "read_logpush", "scan", "schema", "select"]
 
 
 def schema(dataset: str, *, scope: str | None = None) -> Any:
@@ -31,11 +48,15 @@ def schema(dataset: str, *, scope: str | None = None) -> Any:
 
 def read_logpush(spark: Any, paths: str | Sequence[str], dataset: str, *, scope: str | None = None) -> Any:
     """A DataFrame of the log-push NDJSON files at ``paths`` (files, folders or globs; plain or
-    ``.gz``; local or any Hadoop filesystem URL), typed by ``dataset``'s schema. A value of
-    another type than its column's reads as null (Spark's PERMISSIVE mode)."""
+    ``.gz``; local or any Hadoop filesystem URL), typed by ``dataset``'s schema. A folder is
+    read with the folders below it (a log-push destination's date folders), as ``Filter.scan``
+    reads it (Spark's ``recursiveFileLookup``: Spark's hidden files, starting with ``.`` or
+    ``_``, left out; a folder's other files are read too, where ``Filter.scan`` reads only log
+    names). A value of another type than its column's reads as null (Spark's PERMISSIVE mode)."""
     require("pyspark")
     paths = [paths] if isinstance(paths, str) else [str(p) for p in paths]
-    return spark.read.schema(schema(dataset, scope=scope)).option("mode", "PERMISSIVE").json(paths)
+    reader = spark.read.schema(schema(dataset, scope=scope)).option("mode", "PERMISSIVE")
+    return reader.option("recursiveFileLookup", "true").json(paths)
 
 
 def filter_dataframe(
@@ -53,3 +74,357 @@ def _column(sql: str) -> Any:
     from pyspark.sql import functions
 
     return functions.expr(sql)
+
+
+# -- the scanner inside Spark ------------------------------------------------------------
+
+# What an executor's task raises for the driver to find in Spark's error (a Py4JJavaError or
+# PythonException whose text holds the worker's traceback): the marker, then one line of JSON.
+_MARKER = "escpush-spark-error: "
+_FOUND = re.compile(re.escape(_MARKER) + r"(\{.*\})\s*$", re.MULTILINE)
+
+
+class ExecutorError(EscpushError):
+    """A Spark executor could not run escpush: the package (its native module) is not
+    installed in the executors' Python, or is another version than the driver's. The message
+    names what is missing and how to install it; ``escpush.ScanError`` is raised instead when
+    an executor ran and the scan failed (a file gone since it was listed, corrupt gzip)."""
+
+
+def _task(
+    kind: str, filter_json: str, options: dict[str, Any], version: str, columns: list[tuple[str, str]] | None = None
+) -> Callable[..., Any]:
+    """The function an executor runs on its share of the inputs. It is a closure over plain
+    data, so cloudpickle ships it by value: unpickling it needs no escpush, and the import
+    below can fail with a message of ours rather than a worker's stack trace (so it refers to
+    nothing of this module but plain values: helpers are defined inside it)."""
+    marker = _MARKER
+    wanted: list[tuple[str, str]] = list(columns or [])
+
+    def fail(payload: dict[str, Any]) -> Exception:
+        import json as _json
+
+        return RuntimeError(marker + _json.dumps(payload))
+
+    def native() -> Any:
+        import sys as _sys
+
+        try:
+            import escpush
+            from escpush import _escpush as mod
+        except ImportError as err:
+            raise fail({"kind": "missing", "python": _sys.executable, "error": str(err)}) from None
+        if escpush.__version__ != version:
+            raise fail({"kind": "version", "python": _sys.executable, "error": escpush.__version__})
+        return mod
+
+    def units_of(part: Any) -> list[tuple[str, bool, tuple[int, int] | None]]:
+        return [(str(u[0]), bool(u[1]), None if u[2] is None else (int(u[2][0]), int(u[2][1]))) for u in part]
+
+    def run(mod: Any, part: Any) -> bytes:
+        f = mod.Filter.from_dict(filter_json)
+        try:
+            if kind == "scan":
+                return bytes(mod._spark_scan_part(f, units_of(part), **options))
+            return bytes(mod._spark_select_part(f, units_of(part), **options))
+        except Exception as err:  # an escpush error: its class and arguments, to raise again
+            if type(err).__module__.startswith("escpush"):
+                args = [a if isinstance(a, (str, int, type(None))) else str(a) for a in err.args]
+                if hasattr(err, "path"):
+                    args = [str(err), getattr(err, "path", None), getattr(err, "line", None)]
+                raise fail({"kind": "error", "class": type(err).__name__, "args": args}) from None
+            raise
+
+    if kind == "scan":
+
+        def scan_partition(index: int, parts: Iterator[Any]) -> Iterator[tuple[int, bytes]]:
+            mod = native()
+            for part in parts:
+                yield index, run(mod, part)
+
+        return scan_partition
+
+    def _arrow_type(pa: Any, kind: str) -> Any:
+        """A column's Arrow type from escpush-core's name of it (as ``_schemas.build`` does)."""
+        scalar = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
+        arrow = {**scalar, "array[string]": pa.list_(pa.string()), "array[int]": pa.list_(pa.int64())}
+        return arrow.get(kind, pa.string())
+
+    def _arrow_batches(pa: Any, data: bytes, schema: Any) -> Iterator[Any]:
+        """NDJSON lines as record batches of ``schema``; a value of another type than its column's
+        reads as Spark's reader reads it (PERMISSIVE): null, or for a string column the value's
+        JSON text."""
+        import importlib
+        import io
+        import json as _json
+
+        pajson = importlib.import_module("pyarrow.json")
+
+        try:
+            table = pajson.read_json(
+                io.BytesIO(data),
+                parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+            )
+        except pa.ArrowInvalid:
+            rows = [_json.loads(line) for line in data.splitlines() if line.strip()]
+            table = pa.Table.from_pylist(
+                [{f.name: _coerce(pa, r.get(f.name), f.type) for f in schema} for r in rows], schema
+            )
+        yield from table.select(schema.names).to_batches()
+
+    def _coerce(pa: Any, value: Any, kind: Any) -> Any:
+        """``value`` as a column of type ``kind`` holds it, or None (Spark's PERMISSIVE reading)."""
+        if value is None:
+            return None
+        if pa.types.is_string(kind):
+            import json as _json
+
+            return value if isinstance(value, str) else _json.dumps(value, separators=(",", ":"))
+        if pa.types.is_boolean(kind):
+            return value if isinstance(value, bool) else None
+        if pa.types.is_int64(kind):
+            ok = isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+            return value if ok else None
+        if pa.types.is_float64(kind):
+            return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if pa.types.is_list(kind):
+            if not isinstance(value, list):
+                return None
+            return [_coerce(pa, v, kind.value_type) for v in value]
+        return None
+
+    def select_batches(batches: Iterator[Any]) -> Iterator[Any]:
+        import importlib
+        import json as _json
+
+        mod = native()
+        pa = importlib.import_module("pyarrow")
+
+        schema = pa.schema([pa.field(n, _arrow_type(pa, t)) for n, t in wanted])
+        for batch in batches:
+            for part in batch.column(0).to_pylist():
+                data = run(mod, _json.loads(part))
+                if data:
+                    yield from _arrow_batches(pa, data, schema)
+
+    return select_batches
+
+
+# A plain file past this size is read by several executors, each a byte range of it, when its
+# lines are only selected (``select``; ``scan`` reads whole files: see its docs).
+_RANGE_BYTES = 64 << 20
+
+# An input as the driver lists it (name, is_object, size), with a byte range (``_cut``), and
+# as an executor takes it (name, is_object, range).
+_Listed = tuple[Any, bool, "int | None"]
+_Ranged = tuple[Any, bool, "int | None", "tuple[int, int] | None"]
+_Unit = tuple[str, bool, "tuple[int, int] | None"]
+
+
+def _cut(units: list[_Listed], n: int) -> list[_Ranged]:
+    """``select``'s inputs, a large plain local file cut into up to ``n`` byte ranges (each
+    read by the lines that start in it: every line once)."""
+    out: list[_Ranged] = []
+    for name, is_object, size in units:
+        pieces = min(n, (size or 0) // _RANGE_BYTES)
+        if is_object or pieces < 2 or size is None or _is_gzip(name):
+            out.append((name, is_object, size, None))
+            continue
+        cuts = [size * i // pieces for i in range(pieces + 1)]
+        out += [(name, False, b - a, (a, b)) for a, b in zip(cuts, cuts[1:])]
+    return out
+
+
+def _is_gzip(path: Any) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"\x1f\x8b"
+    except OSError:
+        return True  # not read here: the executor reads it whole and says what is wrong
+
+
+def _shares(units: list[tuple[Any, ...]], n: int) -> list[list[_Unit]]:
+    """The inputs ``(name, is_object, size[, range])`` cut into at most ``n`` runs of about
+    equal bytes, in input order (so that the parts merge in input order: the first malformed
+    line is the first one)."""
+    if not units:
+        return []
+    sizes = [max(u[2] or 0, 1) for u in units]
+    total = sum(sizes)
+    n = max(1, min(n, len(units)))
+    shares: list[list[_Unit]] = [[]]
+    done = 0
+    for unit, size in zip(units, sizes):
+        # A new share when this one holds its part of the bytes (and inputs remain for the rest).
+        if shares[-1] and done >= total * len(shares) / n and len(shares) < n:
+            shares.append([])
+        shares[-1].append((str(unit[0]), unit[1], unit[3] if len(unit) > 3 else None))
+        done += size
+    return shares
+
+
+def _raise_from_spark(err: BaseException) -> None:
+    """Raises the escpush error an executor reported in ``err`` (Spark's wrapping of it), if
+    one did; else returns (the caller raises ``err`` as it is)."""
+    found = _FOUND.findall(str(err))
+    if not found:
+        return
+    payload = json.loads(found[-1])
+    if payload["kind"] == "missing":
+        raise ExecutorError(
+            f"escpush is not installed on a Spark executor (its Python, {payload['python']}, says: "
+            f"{payload['error']}): install the escpush wheel on every executor (pip install escpush, a "
+            "Databricks cluster library, an EMR bootstrap action, or a virtualenv in spark.archives; "
+            "--py-files cannot ship its native module). See the docs' 'Spark past one machine'."
+        ) from None
+    if payload["kind"] == "version":
+        raise ExecutorError(
+            f"a Spark executor has escpush {payload['error']} (its Python: {payload['python']}), the driver "
+            f"escpush {_version()}: install the driver's version on every executor."
+        ) from None
+    classes: dict[str, type[Exception]] = {"ScanError": ScanError, "InvalidInput": InvalidInput}
+    import escpush.errors
+
+    cls: Any = classes.get(payload["class"]) or getattr(escpush.errors, payload["class"], EscpushError)
+    raise cls(*payload["args"]) from None
+
+
+def _version() -> str:
+    import escpush
+
+    return escpush.__version__
+
+
+def _listed(paths: Any, since: Any, until: Any) -> list[tuple[Any, bool, int | None]]:
+    if isinstance(paths, (list, tuple)):
+        paths = [str(p) if hasattr(p, "__fspath__") else p for p in paths]
+    return list(_escpush._spark_inputs(paths, since=since, until=until))
+
+
+def _run(spark: Any, rdd_of: Callable[[Any], Any]) -> Any:
+    """Runs a Spark job, an executor's escpush error raised as itself on the driver."""
+    try:
+        return rdd_of(spark)
+    except Exception as err:
+        _raise_from_spark(err)
+        raise
+
+
+def scan(
+    spark: Any,
+    paths: Any,
+    filter: Filter | str | Mapping[str, Any],
+    *,
+    dataset: str | None = None,
+    group_by: str | Sequence[str] | None = None,
+    every: Any = None,
+    top: int | None = None,
+    time_field: str | None = None,
+    since: Any = None,
+    until: Any = None,
+    strict: bool = False,
+    threads: int | None = None,
+    partitions: int | None = None,
+) -> ScanResult:
+    """``filter.scan(paths, ...)`` on a Spark cluster: the same ``ScanResult``, counted by
+    escpush's native scanner on the executors.
+
+    The driver lists the inputs as ``Filter.scan`` does (files, folders, globs, ``since`` /
+    ``until``, object storage with the same credential chain, which every executor then
+    reads with its own), cuts them into ``partitions`` runs of about equal bytes, in input
+    order (default: ``spark.sparkContext.defaultParallelism``, at most one per input), and
+    each executor scans its run with every core its process may use (``threads`` to bound
+    it). The parts come back as bytes and merge exactly (escpush-scan's ``ScanResult.merge``):
+    the totals, the malformed lines (the first one in input order), the per-input counts and
+    the ``group_by`` / ``every`` breakdowns. Each executor lists every group of its part;
+    ``top`` is applied once, to the sums, so the groups listed and their counts are exact
+    (``breakdown["exact"]`` is True), where one machine's ``Filter.scan`` with ``top`` may
+    bound its table. ``seconds`` is the driver's wall time. An input gone between the listing
+    and its reading raises ``escpush.ScanError`` naming it; an executor without escpush
+    raises ``ExecutorError``."""
+    started = time.perf_counter()
+    f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
+    options: dict[str, Any] = {
+        "strict": strict,
+        "threads": threads,
+        "group_by": group_by,
+        "every": every,
+        "time_field": time_field,
+        "dataset": dataset,
+    }
+    # The driver's own, empty part: every argument checked here (top too) before a job starts,
+    # and the shape of the result (its breakdown) when nothing is listed.
+    parts = [bytes(_escpush._spark_scan_part(f, [], top=top, **options))]
+    units = _listed(paths, since, until)
+    shares = _shares(units, partitions or spark.sparkContext.defaultParallelism)
+    if shares:
+        task = _task("scan", f.to_json(), options, _version())
+        rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
+        collected = _run(spark, lambda _: rdd.collect())
+        parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
+    return _escpush._spark_merge(parts, top=top, seconds=time.perf_counter() - started)
+
+
+def select(
+    spark: Any,
+    paths: Any,
+    filter: Filter | str | Mapping[str, Any],
+    *,
+    dataset: str,
+    fields: Sequence[str] | None = None,
+    scope: str | None = None,
+    since: Any = None,
+    until: Any = None,
+    strict: bool = False,
+    threads: int | None = None,
+    partitions: int | None = None,
+) -> Any:
+    """The lines of ``paths`` that ``filter`` keeps, as a Spark DataFrame of ``dataset``'s
+    columns (``schema(dataset)``; only ``fields``, in their order, when given), chosen by
+    escpush's native scanner on the executors and turned into Arrow batches there
+    (``mapInArrow``; pyarrow is needed on the executors, as for any ``mapInArrow``). The
+    inputs are listed and shared as ``scan`` shares them (``partitions``: by default
+    ``defaultParallelism``), a large plain local file by byte ranges; the rows come in input order within a
+    partition. A value of another type than its column's reads as Spark's reader reads it
+    (PERMISSIVE): null, or its JSON text in a string column. The job runs when the DataFrame
+    is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
+    itself (else Spark's own error holds it, after ``escpush-spark-error:``)."""
+    require("pyspark")
+    f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
+    listed = _escpush._dataset_schema(dataset, "pyarrow", scope=scope, table=None)
+    columns: list[tuple[str, str]] = [] if isinstance(listed, str) else list(listed)
+    full = schema(dataset, scope=scope)
+    if fields is not None:
+        fields = [fields] if isinstance(fields, str) else list(fields)
+        known = {name for name, _ in columns}
+        unknown = [name for name in fields if name not in known]
+        if unknown or len(set(fields)) != len(fields) or not fields:
+            problem = f"not fields of {dataset}: {', '.join(unknown)}" if unknown else "each field once, at least one"
+            raise InvalidInput(f"fields: {problem}")
+        kinds = dict(columns)
+        columns = [(name, kinds[name]) for name in fields]
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    wanted = StructType([full[name] for name, _ in columns])
+    n = partitions or spark.sparkContext.defaultParallelism
+    units = _listed(paths, since, until)
+    # Strict mode names a malformed line by its number, which a range would count from its start.
+    shares = _shares(units if strict else _cut(units, n), n)
+    options: dict[str, Any] = {"strict": strict, "threads": threads}
+    task = _task("select", f.to_json(), options, _version(), columns)
+    rows = [(json.dumps(share),) for share in shares]
+    frame = spark.createDataFrame(
+        spark.sparkContext.parallelize(rows, max(1, len(rows))), StructType([StructField("share", StringType())])
+    )
+    return frame.mapInArrow(task, wanted)
+
+
+def collect_errors(action: Callable[[], Any]) -> Any:
+    """Runs ``action`` (a Spark action on a DataFrame of ``select``, such as ``df.count``),
+    an executor's escpush error raised as itself (``ScanError``, ``ExecutorError``) rather
+    than as Spark's error."""
+    try:
+        return action()
+    except Exception as err:
+        _raise_from_spark(err)
+        raise

@@ -1,18 +1,14 @@
 """Filters on Spark (pyspark, local[2]): `to_pyspark`, `escpush.spark.read_logpush` and
 `filter_dataframe` give the answers of `Filter.matches` and the counts of `Filter.scan`.
 
-One SparkSession serves the whole test session (it takes seconds to start). Without pyspark
-or a Java runtime the tests skip, naming what is missing (under CI or `make test`, which set `CI` or
-`ESCPUSH_REQUIRE_ENGINES`, they fail).
+One SparkSession serves the whole test session (it takes seconds to start): the `spark`
+fixture of tests/sql/conftest.py, shared with test_spark_scan.py.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,30 +17,7 @@ import pytest
 import escpush
 import escpush.spark
 from escpush import field
-from test_sql import CLASSES, DATASET, FIELDS, FILTERS, RECORDS, check, need, table_rows
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    need("pyspark")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        message = "pyspark needs a Java 17 runtime: none is on PATH and JAVA_HOME is not set"
-        if os.environ.get("CI") or os.environ.get("ESCPUSH_REQUIRE_ENGINES"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("escpush-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.memory", "512m")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+from test_sql import CLASSES, DATASET, FIELDS, FILTERS, RECORDS, check, table_rows
 
 
 def frame(spark: Any, records: list[dict[str, Any]] = RECORDS) -> Any:

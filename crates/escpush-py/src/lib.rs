@@ -28,6 +28,7 @@ mod scan;
 mod scan_result;
 mod schema;
 mod signals;
+mod spark;
 mod transformer;
 mod transformer_records;
 mod transformer_sql;
@@ -112,6 +113,7 @@ fn _escpush(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<preview::PyPreviewResult>()?;
     m.add_function(wrap_pyfunction!(preview::preview_job, m)?)?;
     m.add_function(wrap_pyfunction!(scan_result::_percents, m)?)?;
+    spark::register(m)?;
     m.add_function(wrap_pyfunction!(field::field, m)?)?;
     m.add_function(wrap_pyfunction!(schema::datasets, m)?)?;
     m.add_function(wrap_pyfunction!(schema::dataset_fields, m)?)?;

@@ -267,7 +267,7 @@ impl Counts {
         }
     }
 
-    fn add(&mut self, other: &Counts) {
+    pub(crate) fn add(&mut self, other: &Counts) {
         self.lines += other.lines;
         self.matched += other.matched;
         self.bytes += other.bytes;

@@ -66,10 +66,12 @@ mod error;
 mod gzip;
 mod input;
 mod inputs;
+mod merge;
 mod names;
 mod output;
 #[cfg(feature = "job")]
 mod preview;
+mod range;
 mod read;
 mod result;
 mod scan;

@@ -260,6 +260,32 @@ impl TimestampCache {
 }
 
 impl GroupValue {
+    /// Appends this value's group key to `out`: the bytes [`LineValue::push_key`] wrote for
+    /// the value it was read from, so that keys read back ([`GroupValue::read_keys`]) and
+    /// written again compare, sort and hash as the scan's own (a merge of partial scans
+    /// sorts its groups as one scan would).
+    pub fn push_key(&self, out: &mut Vec<u8>) {
+        let with_len = |out: &mut Vec<u8>, tag: u8, bytes: &[u8]| {
+            out.push(tag);
+            out.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
+            out.extend_from_slice(bytes);
+        };
+        match self {
+            GroupValue::Missing => out.push(MISSING),
+            GroupValue::Null => out.push(NULL),
+            GroupValue::Bool(false) => out.push(FALSE),
+            GroupValue::Bool(true) => out.push(TRUE),
+            GroupValue::Int(text) => with_len(out, INT, text.as_bytes()),
+            GroupValue::Float(f) => {
+                out.push(FLOAT);
+                out.extend_from_slice(&f.to_bits().to_le_bytes());
+            }
+            GroupValue::Str(bytes) => with_len(out, STR, bytes),
+            GroupValue::Array(text) => with_len(out, ARRAY, text.as_bytes()),
+            GroupValue::Object(text) => with_len(out, OBJECT, text.as_bytes()),
+        }
+    }
+
     /// Reads back the values [`LineValue::push_key`] appended to `key`, in order; `None` if
     /// `key` was not made that way.
     pub fn read_keys(mut key: &[u8]) -> Option<Vec<GroupValue>> {
@@ -486,6 +512,12 @@ mod tests {
             ])
         );
         assert_eq!(GroupValue::read_keys(&[INT, 9, 0, 0, 0]), None);
+        // Written again, the values give the scan's own key, byte for byte.
+        let mut again = Vec::new();
+        for value in GroupValue::read_keys(&all).unwrap() {
+            value.push_key(&mut again);
+        }
+        assert_eq!(again, all);
         let shown: Vec<String> = GroupValue::read_keys(&all)
             .unwrap()
             .iter()

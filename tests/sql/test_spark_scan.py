@@ -1,0 +1,261 @@
+"""The scanner inside Spark (`escpush.spark.scan` and `select`, on local[2]): the counts,
+malformed lines, per-input counts and breakdowns of `Filter.scan`, on plain, gzip and mixed
+folders with malformed lines and empty files, however the inputs are shared; an input gone
+between the listing and its reading, and an executor without escpush, raise escpush errors.
+
+The Spark session is the shared one of tests/sql/conftest.py."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import escpush
+import escpush.spark
+from escpush import field
+
+COUNTRIES = ["us", "gb", "de", "fr", "jp", "br", "in", "za"]
+
+
+def records(n: int, seed: int) -> list[dict[str, Any]]:
+    out = []
+    for i in range(n):
+        j = i * 7 + seed * 13
+        record: dict[str, Any] = {
+            "EdgeResponseStatus": [200, 404, 500, 503, 301][j % 5],
+            "ClientCountry": COUNTRIES[j % len(COUNTRIES)],
+            "ClientRequestHost": f"h{j % 3}.example.com",
+            "EdgeStartTimestamp": f"2024-05-14T{(j % 24):02d}:{(j % 60):02d}:00Z",
+            "EdgeResponseBytes": j * 31 % 5000,
+        }
+        if j % 17 == 0:
+            record["ClientCountry"] = None
+        if j % 23 == 0:
+            del record["EdgeStartTimestamp"]
+        out.append(record)
+    return out
+
+
+def text(rows: list[dict[str, Any]], bad: bool = False) -> str:
+    lines = [json.dumps(r) for r in rows]
+    if bad:
+        lines[len(lines) // 2 : len(lines) // 2] = ['{"EdgeResponseStatus":500,}', "not json", "", "[1]"]
+    return "".join(line + "\n" for line in lines)
+
+
+def logs(root: Path, kind: str) -> Path:
+    """A folder of log files: `plain`, `gzip` or `mixed` (both, in nested folders), with
+    malformed lines in some and an empty file."""
+    root.mkdir()
+    for i, n in enumerate([120, 0, 75, 300, 9, 40]):
+        packed = kind == "gzip" or (kind == "mixed" and i % 2 == 1)
+        folder = root / (f"2024051{i % 3}" if kind == "mixed" else "")
+        folder.mkdir(exist_ok=True)
+        body = text(records(n, i), bad=i in (2, 4)) if n else ""
+        if packed:
+            with gzip.open(folder / f"part-{i}.log.gz", "wt", encoding="utf-8") as out:
+                out.write(body)
+        else:
+            (folder / f"part-{i}.ndjson").write_text(body, encoding="utf-8")
+    return root
+
+
+def same(got: escpush.ScanResult, want: escpush.ScanResult) -> None:
+    assert type(got) is type(want)
+    g, w = got.to_dict(), want.to_dict()
+    g.pop("seconds")
+    w.pop("seconds")
+    assert g == w
+    assert repr(got).split(", seconds=")[0] == repr(want).split(", seconds=")[0]
+
+
+F = field("EdgeResponseStatus").ge(500) | field("ClientRequestHost").eq("h1.example.com")
+
+
+@pytest.mark.parametrize("kind", ["plain", "gzip", "mixed"])
+def test_scan_counts_and_breaks_down_what_filter_scan_does(spark: Any, tmp_path: Path, kind: str) -> None:
+    root = logs(tmp_path / kind, kind)
+    plain = escpush.spark.scan(spark, root, F)
+    want = F.scan(root)
+    same(plain, want)
+    assert want.malformed == 6 and want.first_malformed is not None
+    assert len(want.per_input) == 6
+    breakdown: dict[str, Any] = {"group_by": ["ClientCountry", "EdgeResponseStatus"], "every": "1h"}
+    want = F.scan(root, **breakdown)
+    assert want.breakdown is not None and len(want.groups or []) > 10
+    assert want.breakdown["no_time"]["lines"] > 0
+    for partitions in (1, 2, 4, 50):
+        same(escpush.spark.scan(spark, str(root), F, partitions=partitions, **breakdown), want)
+    # top: applied once to the merged groups; exact.
+    want = F.scan(root, top=3, **breakdown)
+    got = escpush.spark.scan(spark, [str(root)], F.to_json(), top=3, partitions=3, **breakdown)
+    same(got, want)
+    assert got.breakdown is not None and got.breakdown["exact"] and len(got.groups or []) == 3
+
+
+def test_scan_reads_globs_and_time_ranges_as_filter_scan_does(spark: Any, tmp_path: Path) -> None:
+    for hour in range(4):
+        name = f"20240514T0{hour}0000Z_20240514T0{hour}5959Z_abc{hour}.log.gz"
+        with gzip.open(tmp_path / name, "wt", encoding="utf-8") as out:
+            out.write(text(records(30 + hour, hour)))
+    pattern = str(tmp_path / "*.log.gz")
+    options: dict[str, Any] = {"since": "2024-05-14T01:00:00Z", "until": "2024-05-14T03:00:00Z"}
+    want = F.scan(pattern, group_by="ClientCountry", **options)
+    assert len(want.per_input) == 2
+    same(escpush.spark.scan(spark, pattern, F, group_by="ClientCountry", **options), want)
+
+
+def test_nothing_listed_is_an_empty_result_of_the_same_shape(spark: Any, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    want = F.scan(tmp_path / "empty", group_by="ClientCountry", every=3600)
+    same(escpush.spark.scan(spark, tmp_path / "empty", F, group_by="ClientCountry", every=3600), want)
+
+
+def test_arguments_are_checked_on_the_driver(spark: Any, tmp_path: Path) -> None:
+    with pytest.raises(escpush.InvalidInput, match="top bounds the groups"):
+        escpush.spark.scan(spark, tmp_path, F, top=3)
+    with pytest.raises(escpush.InvalidInput, match="did you mean `ClientCountry`"):
+        escpush.spark.scan(spark, tmp_path, F, group_by="ClientCountyr", dataset="http_requests")
+    with pytest.raises(escpush.InvalidInput, match="standard input stays on the driver"):
+        escpush.spark.scan(spark, "-", F)
+    with pytest.raises(escpush.ScanError, match="matches no files"):
+        escpush.spark.scan(spark, str(tmp_path / "nothing-*.gz"), F)
+
+
+def test_a_file_gone_between_listing_and_reading_is_a_scan_error(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = logs(tmp_path / "logs", "mixed")
+    gone = root / "20240511" / "part-4.ndjson"
+    assert gone.exists()
+    listed = escpush.spark._listed
+
+    def list_then_lose(*args: Any) -> Any:
+        units = listed(*args)
+        gone.unlink()  # after the driver listed it, before an executor reads it
+        return units
+
+    monkeypatch.setattr(escpush.spark, "_listed", list_then_lose)
+    with pytest.raises(escpush.ScanError, match="cannot open") as caught:
+        escpush.spark.scan(spark, root, F, group_by="ClientCountry")
+    assert caught.value.path == str(gone)
+    assert "Py4J" not in str(caught.value) and "Traceback" not in str(caught.value)
+
+
+@pytest.fixture
+def python_without_escpush(spark: Any, tmp_path: Path) -> Iterator[None]:
+    """The executors' Python made one without escpush: the interpreter this venv was made from
+    (the same version, as Spark requires; pyspark's own modules come from Spark's PYTHONPATH),
+    which has not escpush installed. Spark reads `pythonExec` when a job's function is made."""
+    base = str(Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}")
+    lacks = subprocess.run([base, "-c", "import escpush"], capture_output=True, check=False).returncode != 0
+    if sys.prefix == sys.base_prefix or not lacks:
+        pytest.fail(f"the tests run in a virtualenv (make develop) whose base Python ({base}) has no escpush")
+    context = spark.sparkContext
+    before = context.pythonExec
+    context.pythonExec = base
+    try:
+        yield
+    finally:
+        context.pythonExec = before
+
+
+def test_an_executor_without_escpush_is_a_clear_error(spark: Any, tmp_path: Path, python_without_escpush: None) -> None:
+    root = logs(tmp_path / "logs", "plain")
+    with pytest.raises(escpush.spark.ExecutorError, match="escpush is not installed on a Spark executor") as caught:
+        escpush.spark.scan(spark, root, F)
+    message = str(caught.value)
+    assert "No module named 'escpush'" in message and "--py-files" in message
+    assert "Py4J" not in message and "Traceback" not in message
+
+
+def test_select_gives_the_kept_lines_as_a_dataframe(spark: Any, tmp_path: Path) -> None:
+    root = logs(tmp_path / "logs", "mixed")
+    out = tmp_path / "kept.ndjson"
+    want = F.select(root, out)
+    kept = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(kept) == want.matched > 0
+    df = escpush.spark.select(spark, root, F, dataset="http_requests")
+    assert df.schema == escpush.spark.schema("http_requests")
+    assert df.count() == want.matched
+    fields = ["ClientCountry", "EdgeResponseStatus", "EdgeResponseBytes"]
+    df = escpush.spark.select(spark, root, F, dataset="http_requests", fields=fields, partitions=3)
+    assert df.columns == fields
+    rows = sorted((tuple(r) for r in df.collect()), key=repr)
+    assert rows == sorted((tuple(r.get(name) for name in fields) for r in kept), key=repr)
+    # The same rows as Spark's own reader and the filter's Spark SQL (a glob: Spark's reader
+    # does not go into the folders of a folder).
+    spark_rows = escpush.spark.filter_dataframe(
+        escpush.spark.read_logpush(spark, str(root / "*" / "*"), "http_requests"), F, "http_requests"
+    )
+    assert rows == sorted((tuple(r) for r in spark_rows.select(*fields).collect()), key=repr)
+    with pytest.raises(escpush.InvalidInput, match="not fields of http_requests: ClientCountyr"):
+        escpush.spark.select(spark, root, F, dataset="http_requests", fields=["ClientCountyr"])
+
+
+def test_select_reads_a_value_of_another_type_as_spark_does(spark: Any, tmp_path: Path) -> None:
+    rows = [
+        {"EdgeResponseStatus": 500, "ClientCountry": "us", "EdgeResponseBytes": 10},
+        {"EdgeResponseStatus": 501, "ClientCountry": 7, "EdgeResponseBytes": "many"},
+    ]
+    (tmp_path / "a.ndjson").write_text(text(rows), encoding="utf-8")
+    fields = ["EdgeResponseStatus", "ClientCountry", "EdgeResponseBytes"]
+    got = escpush.spark.select(spark, tmp_path, F, dataset="http_requests", fields=fields).collect()
+    spark_rows = escpush.spark.filter_dataframe(
+        escpush.spark.read_logpush(spark, str(tmp_path), "http_requests"), F, "http_requests"
+    )
+    want = spark_rows.select(*fields).collect()
+    assert len(want) == 2
+    assert sorted((tuple(r) for r in got), key=repr) == sorted((tuple(r) for r in want), key=repr)
+
+
+def test_select_raises_an_executor_error_through_collect_errors(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = logs(tmp_path / "logs", "plain")
+    gone = root / "part-3.ndjson"
+    df = escpush.spark.select(spark, root, F, dataset="http_requests")
+    gone.unlink()
+    with pytest.raises(escpush.ScanError, match="cannot open") as caught:
+        escpush.spark.collect_errors(df.count)
+    assert caught.value.path == str(gone)
+
+
+def test_read_logpush_reads_the_folders_of_a_folder_as_filter_scan_does(spark: Any, tmp_path: Path) -> None:
+    """A log-push destination is a folder of date folders (`20240510/...`): Spark's reader
+    alone reads the files of the folder named, none below, and counted nothing here."""
+    root = logs(tmp_path / "logs", "mixed")
+    want = F.scan(root)
+    df = escpush.spark.read_logpush(spark, str(root), "http_requests")
+    # Every line (Spark's reader counts a malformed line as a row, blank lines not).
+    assert df.count() == want.total
+    assert escpush.spark.filter_dataframe(df, F, "http_requests").count() == want.matched
+
+
+def test_select_shares_a_large_plain_file_by_byte_ranges(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Executors each read the lines that start in their byte range of a large plain file:
+    every line once, lines across a range's end whole (here "large" is 2 kB)."""
+    root = logs(tmp_path / "logs", "mixed")
+    monkeypatch.setattr(escpush.spark, "_RANGE_BYTES", 2000)
+    listed = escpush.spark._listed(root, None, None)
+    cut = escpush.spark._cut(listed, 7)
+    assert len([u for u in cut if u[3] is not None]) > len(listed)  # plain files cut, gzip whole
+    assert all(u[3] is None for u in cut if str(u[0]).endswith(".gz"))
+    out = tmp_path / "kept.ndjson"
+    want = F.select(root, out)
+    kept = sorted(out.read_text(encoding="utf-8").splitlines())
+    fields = ["ClientCountry", "EdgeResponseStatus", "EdgeResponseBytes", "EdgeStartTimestamp"]
+    for partitions in (1, 3, 7):
+        df = escpush.spark.select(spark, root, F, dataset="http_requests", fields=fields, partitions=partitions)
+        rows = sorted((tuple(r) for r in df.collect()), key=repr)
+        assert len(rows) == want.matched
+        assert rows == sorted((tuple(json.loads(line).get(n) for n in fields) for line in kept), key=repr)
