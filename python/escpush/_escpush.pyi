@@ -795,9 +795,13 @@ def _spark_select_part(
     *,
     strict: bool = False,
     threads: int | None = None,
+    fields: Sequence[str] | None = None,
+    dataset: str | None = None,
+    scope: str | None = None,
 ) -> bytes:
     """The lines of ``units`` (a unit: a path or URL, whether it is an object, and a byte range
-    of a plain file or None) that match, as NDJSON bytes in input order."""
+    of a plain file or None) that match, as NDJSON bytes in input order; with ``fields`` (of
+    ``dataset``), each cut down to them, values as written."""
 
 def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
     """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""

@@ -411,6 +411,10 @@ def select(
     # Strict mode names a malformed line by its number, which a range would count from its start.
     shares = _shares(units if strict else _cut(units, n), n)
     options: dict[str, Any] = {"strict": strict, "threads": threads}
+    if fields is not None:
+        # Each kept line cut down to the fields asked, natively: the executors' Arrow reader
+        # parses those alone.
+        options.update(fields=fields, dataset=dataset, scope=scope)
     task = _task("select", f.to_json(), options, _version(), columns)
     rows = [(json.dumps(share),) for share in shares]
     frame = spark.createDataFrame(

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use escpush_core::JobOutput;
 use escpush_filter::Filter;
-use escpush_scan::{Input, ScanError, ScanResult, Scanner, Selection};
+use escpush_scan::{Input, Preview, ScanError, ScanResult, Scanner, Selection};
 
 use crate::convert::Int;
 use crate::errors;
@@ -153,22 +154,39 @@ pub fn _spark_scan_part<'py>(
     Ok(PyBytes::new(py, &result.to_bytes()))
 }
 
-/// `_spark_select_part(filter, units, *, strict=False, threads=None)`: the lines of one
-/// executor's share that match, as NDJSON bytes in input order. A unit may be a byte range
-/// of a large plain file (the driver cuts one so that several executors share it).
+/// `_spark_select_part(filter, units, *, strict=False, threads=None, fields=None,
+/// dataset=None, scope=None)`: the lines of one executor's share that match, as NDJSON bytes
+/// in input order; with `fields` (of `dataset`), each line cut down to them, values as
+/// written (core's `JobOutput::projection`), so that the executor's Arrow reader parses only
+/// those. A unit may be a byte range of a large plain file (the driver cuts one so that
+/// several executors share it).
 #[pyfunction]
-#[pyo3(signature = (filter, units, *, strict=false, threads=None))]
-#[allow(clippy::needless_pass_by_value)] // Python arguments
+#[pyo3(signature = (filter, units, *, strict=false, threads=None, fields=None, dataset=None, scope=None))]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
 pub fn _spark_select_part<'py>(
     py: Python<'py>,
     filter: PyRef<'_, PyFilter>,
     units: Vec<Piece>,
     strict: bool,
     threads: Option<Int>,
+    fields: Option<Vec<String>>,
+    dataset: Option<&str>,
+    scope: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let filter = filter.filter();
-    let mut scanner = scanner(py, filter, strict, threads)?;
     let mut out = Vec::new();
+    if let (Some(fields), Some(dataset)) = (fields, dataset) {
+        let scope = crate::filter::scope_arg(py, scope)?;
+        let dataset = escpush_filter::Dataset::get(dataset, scope).map_err(|e| errors::core_error(py, &e))?;
+        let job = JobOutput::projection(dataset, Some(filter.clone()), &fields, None)
+            .map_err(|e| errors::core_error(py, &e))?;
+        let options = Options::new(py, strict, threads, None, None, None, None)?;
+        let mut preview = Preview::new(&job).strict(strict).threads(options.threads.unwrap_or(0));
+        let result = py.detach(|| inputs(units).and_then(|inputs| preview.write_to(inputs, &mut out, false)));
+        result.map_err(|e| errors::scan_error(py, &e, None))?;
+        return Ok(PyBytes::new(py, &out));
+    }
+    let mut scanner = scanner(py, filter, strict, threads)?;
     let result = py.detach(|| inputs(units).and_then(|inputs| scanner.select(inputs, &mut out)));
     result.map_err(|e| errors::scan_error(py, &e, None))?;
     Ok(PyBytes::new(py, &out))

@@ -140,6 +140,29 @@ impl JobOutput {
         }
     }
 
+    /// The lines of `dataset` that `filter` keeps (every valid line without one), each cut
+    /// down to `fields` in ndjson, values as the line holds them (times too: no job
+    /// delivers this, see [`OutputFormat::times_as_written`]), batches of at most
+    /// `batch_bytes`: the input of an engine that reads a few fields of the lines escpush
+    /// chose (a transformer's local run, a Spark `select` of some fields). `fields` are
+    /// checked as `field_names` are.
+    pub fn projection(
+        dataset: &'static Dataset,
+        filter: Option<Filter>,
+        fields: &[String],
+        batch_bytes: Option<u64>,
+    ) -> Result<JobOutput, Error> {
+        let format = OutputFormat::from_output_options(&serde_json::json!({ "field_names": fields }), dataset)?;
+        Ok(JobOutput {
+            dataset,
+            filter,
+            format: format.times_as_written(),
+            limits: BatchLimits::new(batch_bytes, None, None),
+            billing: None,
+            enabled: true,
+        })
+    }
+
     /// The job's formatter (with its filter).
     pub fn formatter(&self) -> Formatter {
         match &self.filter {

@@ -4,11 +4,9 @@
 //! then each kept line cut down to those fields, values as the line holds them. The engine
 //! parses a few fields of the lines that can match instead of every field of every line.
 
-use serde_json::json;
-
 use super::ir::{Item, Source, Stage, E};
 use super::CheckedTransformer;
-use crate::logpush::{BatchLimits, JobOutput, OutputFormat};
+use crate::logpush::JobOutput;
 
 /// The most bytes of one file of a local run's input (its batches): several files, which the
 /// engine reads in parallel, one a core.
@@ -44,17 +42,7 @@ impl CheckedTransformer {
     /// (the engine needs whole lines).
     pub fn input(&self) -> Option<JobOutput> {
         let fields = self.fields_read()?;
-        let format = OutputFormat::from_output_options(&json!({ "field_names": fields }), self.dataset)
-            .ok()?
-            .times_as_written();
-        Some(JobOutput {
-            dataset: self.dataset,
-            filter: self.prefilter(),
-            format,
-            limits: BatchLimits::new(Some(INPUT_FILE_BYTES), None, None),
-            billing: None,
-            enabled: true,
-        })
+        JobOutput::projection(self.dataset, self.prefilter(), &fields, Some(INPUT_FILE_BYTES)).ok()
     }
 }
 
