@@ -111,18 +111,24 @@ fn write_batch(batch: &RecordBatch, line: &mut Vec<u8>, out: &mut BufWriter<File
     columns.sort_by(|a, b| a.0.cmp(&b.0));
     for row in 0..batch.num_rows() {
         line.clear();
-        line.push(b'{');
-        for (i, (name, enc)) in columns.iter().enumerate() {
-            if i > 0 {
-                line.push(b',');
-            }
-            line.extend_from_slice(name);
-            enc.write(row, line);
-        }
-        line.extend_from_slice(b"}\n");
+        object(&columns, row, line);
+        line.push(b'\n');
         out.write_all(line).map_err(Failure::Io)?;
     }
     Ok(batch.num_rows() as u64)
+}
+
+/// The object of row `row`: each member (sorted by name) and its value.
+fn object(members: &[(Vec<u8>, Enc<'_>)], row: usize, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (name, member)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(name);
+        member.write(row, out);
+    }
+    out.push(b'}');
 }
 
 /// A member's name as written before its value: `"name":`.
@@ -283,17 +289,7 @@ impl<'a> Enc<'a> {
                 };
                 out.extend_from_slice(text.as_bytes());
             }
-            Enc::Struct(_, members) => {
-                out.push(b'{');
-                for (i, (name, member)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(name);
-                    member.write(row, out);
-                }
-                out.push(b'}');
-            }
+            Enc::Struct(_, members) => object(members, row, out),
             Enc::List(_, offsets, items) => {
                 out.push(b'[');
                 for (n, i) in (offsets[row]..offsets[row + 1]).enumerate() {
