@@ -156,24 +156,13 @@ impl LineValue<'_> {
     /// the [module docs](self). Keys of several fields may be appended one after another and
     /// read back with [`GroupValue::read_keys`].
     pub fn push_key(&self, out: &mut Vec<u8>) {
-        let with_len = |out: &mut Vec<u8>, tag: u8, bytes: &[u8]| {
-            out.push(tag);
-            out.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
-            out.extend_from_slice(bytes);
-        };
         match self {
             LineValue::Missing => out.push(MISSING),
             LineValue::Null => out.push(NULL),
             LineValue::Bool(false) => out.push(FALSE),
             LineValue::Bool(true) => out.push(TRUE),
             LineValue::Int(text) => with_len(out, INT, text),
-            LineValue::Float(_) => {
-                let f = self.as_f64().unwrap_or(f64::NAN);
-                // -0.0 is 0.0, as in Python's dict and SQL's GROUP BY.
-                let f = if f == 0.0 { 0.0 } else { f };
-                out.push(FLOAT);
-                out.extend_from_slice(&f.to_bits().to_le_bytes());
-            }
+            LineValue::Float(_) => float_key(self.as_f64().unwrap_or(f64::NAN), out),
             LineValue::Str(text) => with_len(out, STR, text),
             LineValue::Array(text) | LineValue::Object(text) => {
                 let tag = if matches!(self, LineValue::Array(_)) {
@@ -259,27 +248,33 @@ impl TimestampCache {
     }
 }
 
+/// A group key's tag, then its bytes' length (4 bytes, little-endian), then the bytes.
+fn with_len(out: &mut Vec<u8>, tag: u8, bytes: &[u8]) {
+    out.push(tag);
+    out.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+/// A number's group key: its bits, -0.0 as 0.0 (as in Python's dict and SQL's GROUP BY).
+fn float_key(f: f64, out: &mut Vec<u8>) {
+    let f = if f == 0.0 { 0.0 } else { f };
+    out.push(FLOAT);
+    out.extend_from_slice(&f.to_bits().to_le_bytes());
+}
+
 impl GroupValue {
     /// Appends this value's group key to `out`: the bytes [`LineValue::push_key`] wrote for
     /// the value it was read from, so that keys read back ([`GroupValue::read_keys`]) and
     /// written again compare, sort and hash as the scan's own (a merge of partial scans
     /// sorts its groups as one scan would).
     pub fn push_key(&self, out: &mut Vec<u8>) {
-        let with_len = |out: &mut Vec<u8>, tag: u8, bytes: &[u8]| {
-            out.push(tag);
-            out.extend_from_slice(&u32::try_from(bytes.len()).unwrap_or(u32::MAX).to_le_bytes());
-            out.extend_from_slice(bytes);
-        };
         match self {
             GroupValue::Missing => out.push(MISSING),
             GroupValue::Null => out.push(NULL),
             GroupValue::Bool(false) => out.push(FALSE),
             GroupValue::Bool(true) => out.push(TRUE),
             GroupValue::Int(text) => with_len(out, INT, text.as_bytes()),
-            GroupValue::Float(f) => {
-                out.push(FLOAT);
-                out.extend_from_slice(&f.to_bits().to_le_bytes());
-            }
+            GroupValue::Float(f) => float_key(*f, out),
             GroupValue::Str(bytes) => with_len(out, STR, bytes),
             GroupValue::Array(text) => with_len(out, ARRAY, text.as_bytes()),
             GroupValue::Object(text) => with_len(out, OBJECT, text.as_bytes()),
