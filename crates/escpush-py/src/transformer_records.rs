@@ -14,9 +14,9 @@ use arrow_array::types::{
     Int64Type, Int8Type, TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
     TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, BooleanArray, PrimitiveArray, RecordBatch};
+use arrow_array::{Array, ArrayRef, BooleanArray, OffsetSizeTrait, PrimitiveArray, RecordBatch};
 use arrow_ipc::reader::StreamReader;
-use arrow_schema::{DataType, TimeUnit};
+use arrow_schema::{DataType, Fields, TimeUnit};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -98,17 +98,11 @@ enum Failure {
 /// Writes every row of `batch` as a JSON object line, its columns sorted by name.
 fn write_batch(batch: &RecordBatch, line: &mut Vec<u8>, out: &mut BufWriter<File>) -> Result<u64, Failure> {
     let schema = batch.schema();
-    let mut columns = Vec::with_capacity(batch.num_columns());
-    for (field, column) in schema.fields().iter().zip(batch.columns()) {
-        let enc = Enc::new(column.as_ref()).map_err(|t| {
-            Failure::Type(format!(
-                "the transformer's column `{}` holds {t}, which escpush cannot write as JSON",
-                field.name()
-            ))
-        })?;
-        columns.push((key(field.name()), enc));
-    }
-    columns.sort_by(|a, b| a.0.cmp(&b.0));
+    let columns = members(schema.fields(), batch.columns()).map_err(|(name, t)| {
+        Failure::Type(format!(
+            "the transformer's column `{name}` holds {t}, which escpush cannot write as JSON"
+        ))
+    })?;
     for row in 0..batch.num_rows() {
         line.clear();
         object(&columns, row, line);
@@ -118,8 +112,33 @@ fn write_batch(batch: &RecordBatch, line: &mut Vec<u8>, out: &mut BufWriter<File
     Ok(batch.num_rows() as u64)
 }
 
+/// A member of an object as written: `"name":`, and its value's encoder.
+type Member<'a> = (Vec<u8>, Enc<'a>);
+
+/// The encoders of an object's members (a batch's columns, a struct's fields), sorted by
+/// name; else the member whose type escpush does not write, and that type.
+fn members<'a>(fields: &'a Fields, arrays: &'a [ArrayRef]) -> Result<Vec<Member<'a>>, (&'a str, String)> {
+    let mut members = fields
+        .iter()
+        .zip(arrays)
+        .map(|(field, array)| match Enc::new(array.as_ref()) {
+            Ok(enc) => Ok((key(field.name()), enc)),
+            Err(t) => Err((field.name().as_str(), t)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(members)
+}
+
+/// The encoder of a list or a large list: its offsets and its values' encoder.
+fn list<O: OffsetSizeTrait>(array: &dyn Array) -> Result<Enc<'_>, String> {
+    let l = array.as_list::<O>();
+    let offsets = l.value_offsets().iter().map(|o| o.as_usize()).collect();
+    Ok(Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?)))
+}
+
 /// The object of row `row`: each member (sorted by name) and its value.
-fn object(members: &[(Vec<u8>, Enc<'_>)], row: usize, out: &mut Vec<u8>) {
+fn object(members: &[Member<'_>], row: usize, out: &mut Vec<u8>) {
     out.push(b'{');
     for (i, (name, member)) in members.iter().enumerate() {
         if i > 0 {
@@ -152,7 +171,7 @@ enum Enc<'a> {
     /// A date: its values as seconds since the epoch.
     Date(&'a dyn Array, fn(&dyn Array, usize) -> i64),
     Decimal(&'a PrimitiveArray<Decimal128Type>, u8, i8),
-    Struct(&'a dyn Array, Vec<(Vec<u8>, Enc<'a>)>),
+    Struct(&'a dyn Array, Vec<Member<'a>>),
     /// A list: its values' offsets (start of row `i` at `i`, end at `i + 1`) and their encoder.
     List(&'a dyn Array, Vec<usize>, Box<Enc<'a>>),
 }
@@ -210,31 +229,10 @@ impl<'a> Enc<'a> {
             DataType::Decimal128(precision, scale) => Enc::Decimal(array.as_primitive(), *precision, *scale),
             DataType::Struct(_) => {
                 let s = array.as_struct();
-                let mut members = Vec::with_capacity(s.num_columns());
-                for (field, child) in s.fields().iter().zip(s.columns()) {
-                    members.push((key(field.name()), Enc::new(child.as_ref())?));
-                }
-                members.sort_by(|a, b| a.0.cmp(&b.0));
-                Enc::Struct(array, members)
+                Enc::Struct(array, members(s.fields(), s.columns()).map_err(|(_, t)| t)?)
             }
-            DataType::List(_) => {
-                let l = array.as_list::<i32>();
-                let offsets = l
-                    .value_offsets()
-                    .iter()
-                    .map(|&o| usize::try_from(o).unwrap_or(0))
-                    .collect();
-                Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?))
-            }
-            DataType::LargeList(_) => {
-                let l = array.as_list::<i64>();
-                let offsets = l
-                    .value_offsets()
-                    .iter()
-                    .map(|&o| usize::try_from(o).unwrap_or(0))
-                    .collect();
-                Enc::List(array, offsets, Box::new(Enc::new(l.values().as_ref())?))
-            }
+            DataType::List(_) => list::<i32>(array)?,
+            DataType::LargeList(_) => list::<i64>(array)?,
             DataType::FixedSizeList(_, size) => {
                 let l = array.as_fixed_size_list();
                 let size = usize::try_from(*size).unwrap_or(0);
