@@ -16,18 +16,7 @@ import pytest
 import escpush
 from engines import need
 from escpush import _transformer
-
-HTTP_SQL = """SELECT
-  extract(epoch FROM to_timestamp(EdgeStartTimestamp)) AS unix_ts,
-  UPPER(ClientRequestMethod) AS method,
-  'Cloudflare' AS provider,
-  named_struct('host', ClientRequestHost, 'path', ClientRequestPath, 'method', ClientRequestMethod) AS request,
-  EdgeResponseStatus >= 500 AS is_server_error,
-  [ClientRequestHost, ClientRequestPath] AS request_meta
-FROM http_requests
-WHERE ClientRequestHost NOT IN ('internal.example.com', 'health.example.com')
-  AND ClientRequestPath NOT LIKE '/healthz%'
-  AND ClientRequestPath NOT LIKE '/metrics%'"""
+from test_transformer_run import HTTP_SQL  # the docs' http_requests example
 
 READ = ["ClientRequestHost", "ClientRequestMethod", "ClientRequestPath", "EdgeResponseStatus", "EdgeStartTimestamp"]
 
