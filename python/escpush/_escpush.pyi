@@ -78,6 +78,7 @@ __all__ = [
     "_spark_select_part",
     "_sql_dialect",
     "_transformer_input",
+    "_transformer_run",
     "_transformer_prefilter",
     "account_cost",
     "check_terraform_plan",
@@ -516,6 +517,16 @@ def _transformer_input(
     strict: bool = False,
     progress: _Progress | None = None,
 ) -> tuple[int, int, list[str] | None]: ...
+def _transformer_run(
+    code: str,
+    sample: _LogPaths,
+    dst: str | os.PathLike[str],
+    *,
+    prefilter: bool = True,
+    threads: int | None = None,
+    strict: bool = False,
+    progress: _Progress | None = None,
+) -> tuple[int, int, int, list[str] | None]: ...
 
 @final
 class _RecordWriter:
@@ -1045,10 +1056,11 @@ class Transformer:
         threads: int | None = None,
         strict: bool = False,
         prefilter: bool = True,
+        engine: str = "escpush",
     ) -> TransformerRun:
         """Runs its SQL (the latest version, or ``version_id``, fetched from the account) on
-        local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)`` (needs
-        the ``transform`` extra)."""
+        local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)``
+        (``engine="datafusion"`` needs the ``transform`` extra)."""
     def __eq__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
 

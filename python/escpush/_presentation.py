@@ -51,14 +51,17 @@ def _transformer_run(
     threads: int | None = None,
     strict: bool = False,
     prefilter: bool = True,
+    engine: str = "escpush",
 ) -> Any:
     """Runs its SQL (the latest version, or ``version_id``, fetched from the account) on
-    local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)`` (needs the
-    ``transform`` extra)."""
+    local logs: ``escpush.run_transformer(transformers.content(id), sample, ...)``
+    (``engine="datafusion"`` needs the ``transform`` extra)."""
     from ._transformer import run_transformer
 
     code = self._code(version_id=version_id)
-    return run_transformer(code, sample, output=output, threads=threads, strict=strict, prefilter=prefilter)
+    return run_transformer(
+        code, sample, output=output, threads=threads, strict=strict, prefilter=prefilter, engine=engine
+    )
 
 
 def _filter_to_polars(self: Filter, *, dataset: str, scope: str | None = None) -> Any:

@@ -1,14 +1,21 @@
 """A Logpush transformer run on local logs: :func:`run_transformer`.
 
 The SQL is checked by core first (``check_transformer``: the contract of transformers.mdx and
-the dataset's fields and types), then run by Apache DataFusion, the engine Cloudflare
-Pipelines' SQL is built on, from its Python wheel (the ``transform`` extra:
-``pip install 'escpush[transform]'``). escpush's scanner reads the logs first (every core,
-the GIL released, inputs as ``Filter.scan`` takes them): the part of the ``WHERE`` a job
-filter can say (core's prefilter) drops the lines that cannot match, and each kept line is
-cut down to the fields the SQL reads, values as written, so DataFusion parses a few fields
-of the lines that can match. DataFusion's Arrow batches are written as NDJSON by escpush
-(``_RecordWriter``) with core's value rules, the same as ``preview_transformer``'s: members
+the dataset's fields and types), then run by one of two engines:
+
+- ``engine="escpush"`` (the default): core's interpreter of the contract's subset, the one the
+  emulator's preview endpoint answers with, inside escpush's scanner: every core, the GIL
+  released, inputs as ``Filter.scan`` takes them; each line walked once, the part of the
+  ``WHERE`` a job filter can say (core's prefilter) dropping the lines that cannot match, the
+  fields the SQL reads taken as the line holds them. No extra is needed. Its records are
+  checked against DataFusion's, record for record, by the tests (``tests/transformer``).
+- ``engine="datafusion"``: Apache DataFusion, the engine Cloudflare Pipelines' SQL is built on,
+  from its Python wheel (the ``transform`` extra: ``pip install 'escpush[transform]'``).
+  escpush's scanner reads the logs first, as above, and cuts each kept line down to the fields
+  the SQL reads, values as written, so DataFusion parses a few fields of the lines that can
+  match. DataFusion's Arrow batches are written as NDJSON by escpush (``_RecordWriter``).
+
+Both write a record by core's value rules, the same as ``preview_transformer``'s: members
 sorted by name, times in RFC 3339 UTC, a float that holds an integer as one.
 """
 
@@ -41,7 +48,7 @@ class TransformerRun:
     ``dataset``: the dataset its ``FROM`` names; ``prefilter``: the job filter escpush's
     scanner ran first (``None``: every valid line went on); ``fields``: the fields each kept
     line was cut down to (``None``: whole lines, for SQL that reads ``*``); ``lines_read`` and
-    ``lines_kept``: the scanner's counts."""
+    ``lines_kept``: the scanner's counts; ``engine``: the engine that ran the SQL."""
 
     dataset: str
     """The dataset the transformer's ``FROM`` names."""
@@ -54,11 +61,13 @@ class TransformerRun:
     lines_read: int
     """The lines the scanner read (malformed ones included)."""
     lines_kept: int
-    """The lines the prefilter kept, which DataFusion read."""
+    """The lines the prefilter kept, which the engine read."""
     output: str | None = None
     """The file the records were written to, or ``None``: they are in ``records``."""
     fields: list[str] | None = None
-    """The fields DataFusion was given of each kept line (``None``: whole lines: the SQL reads ``*``)."""
+    """The fields the engine read of each kept line (``None``: whole lines: the SQL reads ``*``)."""
+    engine: str = "escpush"
+    """The engine that ran the SQL: ``"escpush"`` or ``"datafusion"``."""
 
 
 def datafusion_context(dataset: str, ndjson: str | os.PathLike[str]) -> Any:
@@ -93,6 +102,10 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines]
 
 
+ENGINES = ("escpush", "datafusion")
+"""The engines :func:`run_transformer` runs a transformer's SQL with."""
+
+
 def run_transformer(
     code: str,
     paths: _Paths,
@@ -101,6 +114,7 @@ def run_transformer(
     threads: int | None = None,
     strict: bool = False,
     prefilter: bool = True,
+    engine: str = "escpush",
 ) -> TransformerRun:
     """Runs a transformer's SQL over local NDJSON logs (files, folders, globs, object
     stores, as ``Filter.scan`` reads them; plain or gzip) and gives what the job would
@@ -110,15 +124,48 @@ def run_transformer(
     The SQL is checked first (``InvalidInput`` listing each problem at its line and column).
     escpush's scanner reads the logs (``threads``, ``strict`` as in ``Filter.scan``): with
     ``prefilter`` (the default) the part of the ``WHERE`` a job filter can say drops the lines
-    that cannot match, and each kept line is cut down to the fields the SQL reads, so
-    DataFusion parses only those; the records are what DataFusion delivers for every line.
-    Needs the ``transform`` extra (``pip install 'escpush[transform]'``)."""
-    need("pyarrow", "run_transformer")
-    if importlib.util.find_spec("datafusion") is None:
-        need("datafusion", "run_transformer")  # raises, naming the extra
+    that cannot match, and only the fields the SQL reads are taken from each kept line.
+    ``engine``: ``"escpush"`` (the default) runs the SQL with core's interpreter in the
+    scanner's workers, and a line it fails on (an integer overflow, a division by zero, a cast
+    that cannot be made) raises ``ScanError`` naming the input and the line;
+    ``"datafusion"`` runs it with Apache DataFusion, Pipelines' engine (the ``transform``
+    extra: ``pip install 'escpush[transform]'``)."""
+    if engine not in ENGINES:
+        from .errors import InvalidInput
+
+        raise InvalidInput(f"engine: {engine!r} is not one of {', '.join(map(repr, ENGINES))}")
+    if engine == "datafusion":
+        need("pyarrow", "run_transformer")
+        if importlib.util.find_spec("datafusion") is None:
+            need("datafusion", "run_transformer")  # raises, naming the extra
     dataset = _escpush.check_transformer(code)["dataset"]
     pre = _escpush._transformer_prefilter(code) if prefilter else None
     target = Path(output) if output is not None else None
+    if engine == "escpush":
+        with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
+            out = Path(tmp) / "records.ndjson" if target is None else target
+            read, kept, delivered, fields = _escpush._transformer_run(
+                code, paths, out, prefilter=prefilter, threads=threads, strict=strict
+            )
+            records = None if target is not None else _read_records(out)
+        where = None if target is None else os.fspath(target)
+        return TransformerRun(dataset, delivered, records, pre, read, kept, where, fields, engine)
+    return _run_datafusion(code, paths, dataset, pre, target, threads=threads, strict=strict, prefilter=prefilter)
+
+
+def _run_datafusion(
+    code: str,
+    paths: _Paths,
+    dataset: str,
+    pre: _escpush.Filter | None,
+    target: Path | None,
+    *,
+    threads: int | None,
+    strict: bool,
+    prefilter: bool,
+) -> TransformerRun:
+    """``run_transformer(engine="datafusion")``: escpush's scanner writes DataFusion's input
+    (``_transformer_input``), DataFusion runs the SQL, ``write_records`` writes its batches."""
     # DataFusion's module takes about a second to load: it loads while the scanner reads
     # (the scanner runs without the GIL).
     loading = threading.Thread(target=need, args=("datafusion", "run_transformer"), daemon=True)
@@ -149,8 +196,8 @@ def run_transformer(
                 out.unlink(missing_ok=True)
             raise
         if target is not None:
-            return TransformerRun(dataset, delivered, None, pre, read, kept, os.fspath(target), fields)
-        return TransformerRun(dataset, delivered, _read_records(out), pre, read, kept, None, fields)
+            return TransformerRun(dataset, delivered, None, pre, read, kept, os.fspath(target), fields, "datafusion")
+        return TransformerRun(dataset, delivered, _read_records(out), pre, read, kept, None, fields, "datafusion")
 
 
 def _flatten(folder: Path) -> None:

@@ -157,7 +157,7 @@ pub(crate) fn scan_error(py: Python<'_>, err: &ScanError, output: Option<&str>) 
         | ScanError::Gzip { source_name, .. } => {
             Class::Scan.new_err(py, (err.to_string(), source_name.clone(), none()))
         }
-        ScanError::Malformed { source_name, line, .. } => {
+        ScanError::Malformed { source_name, line, .. } | ScanError::Transform { source_name, line, .. } => {
             Class::Scan.new_err(py, (err.to_string(), source_name.clone(), Some(*line)))
         }
         ScanError::Write { error } => match output {
@@ -283,6 +283,11 @@ pub(crate) mod hooks {
                 source_name: source_name(),
                 line: 3,
                 reason: escpush_scan::MalformedReason::TooLong(16 << 20),
+            },
+            "Transform" => ScanError::Transform {
+                source_name: source_name(),
+                line: 3,
+                message: "the transformer failed on this line: division by zero".into(),
             },
             "OutputIsInput" => ScanError::OutputIsInput {
                 output: "out.ndjson".into(),

@@ -43,6 +43,7 @@ fn transformers(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transformer_sql::transformer_to_filter, m)?)?;
     m.add_function(wrap_pyfunction!(transformer_sql::_transformer_prefilter, m)?)?;
     m.add_function(wrap_pyfunction!(transformer_sql::_transformer_input, m)?)?;
+    m.add_function(wrap_pyfunction!(transformer_sql::_transformer_run, m)?)?;
     m.add_class::<transformer_records::RecordWriter>()
 }
 

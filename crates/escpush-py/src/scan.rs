@@ -9,6 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
+use escpush_core::transformer::LineTransformer;
 use escpush_filter::{Dataset, Filter};
 use escpush_scan::{parse_every, parse_time, Breakdown, Input, ScanError, ScanResult, Scanner, Selection};
 
@@ -340,6 +341,37 @@ where
         Ok(r) => Ok(PyScanResult::from_result(&r)),
         Err(ScanError::Cancelled) if raised.is_some() => Err(raised.take().expect("checked")),
         Err(err) => Err(with_partial(py, errors::scan_error(py, &err, output), partial.as_ref())),
+    }
+}
+
+/// A transformer's local run (`run_transformer`): escpush-scan's `transform_to_file` (the
+/// query in the scan's workers, the records in input order), which refuses an output that is
+/// an input and replaces `dst` only when the run succeeds; returns the scan's counts and the
+/// records delivered.
+pub(crate) fn transform(
+    py: Python<'_>,
+    transformer: &LineTransformer,
+    src: &Bound<'_, PyAny>,
+    dst: &Path,
+    options: Options<'_, '_>,
+) -> PyResult<(PyScanResult, u64)> {
+    let selection = options.selection(py)?;
+    let inputs = expand(py, args(src)?, &selection)?;
+    let output = dst.display().to_string();
+    let termination = crate::signals::Termination::catch(py)?;
+    let mut delivered = 0;
+    let result = {
+        let delivered = &mut delivered;
+        run_detached(py, None, options, Some(&output), move |scanner| {
+            let run = scanner.transform_to_file(inputs, transformer, dst)?;
+            *delivered = run.records;
+            Ok(run.scan)
+        })
+    };
+    match (result, termination.release(py)) {
+        (Ok(result), None) => Ok((result, delivered)),
+        (Ok(_), Some(late)) => Err(late),
+        (Err(err), late) => Err(crate::signals::with_late(py, late, err)),
     }
 }
 

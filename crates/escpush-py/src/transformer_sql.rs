@@ -1,8 +1,9 @@
 //! A transformer's SQL from Python, without the API: `check_transformer` (core's check, the
 //! one the client and the emulator apply), `preview_transformer` (core's one-record
 //! interpreter), `transformer_to_filter` (a transformer that only filters, read back as a
-//! job filter), `_transformer_prefilter` (the filter a local run scans with first) and
-//! `_transformer_input` (what a local run's engine reads).
+//! job filter), `_transformer_prefilter` (the filter a local run scans with first),
+//! `_transformer_run` (a local run in escpush's scanner) and `_transformer_input` (what a
+//! local run on DataFusion reads).
 //! Conversion only: every rule is `escpush_core::transformer`'s.
 
 use std::path::PathBuf;
@@ -117,4 +118,28 @@ pub(crate) fn _transformer_input(
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot write {}: {e}", dst.display())))?;
     let result = crate::scan::select(py, filter.as_ref(), sample, &dst.join("input.ndjson"), options)?;
     Ok((result.total, result.matched, None))
+}
+
+/// Runs a transformer's SQL on local logs in escpush's scanner (core's `LineTransformer` in
+/// every worker, the GIL released) and writes the delivered records to `dst` (NDJSON, members
+/// sorted by name; replaced only when the run succeeds); returns `(lines read, lines kept,
+/// records delivered, fields)`: `fields` the ones the SQL reads (`None`: whole lines). Without
+/// `prefilter` every valid line goes to the query. Inputs as `Filter.scan` takes them.
+#[pyfunction]
+#[pyo3(signature = (code, sample, dst, *, prefilter=true, threads=None, strict=false, progress=None))]
+#[allow(clippy::too_many_arguments)] // Python keyword arguments
+pub(crate) fn _transformer_run(
+    py: Python<'_>,
+    code: Text,
+    sample: &Bound<'_, PyAny>,
+    dst: PathBuf,
+    prefilter: bool,
+    threads: Option<Int>,
+    strict: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(u64, u64, u64, Option<Vec<String>>)> {
+    let checked = checked(py, &code)?;
+    let options = Options::new(py, strict, threads, progress, None, None, None)?;
+    let (result, delivered) = crate::scan::transform(py, &checked.lines(prefilter), sample, &dst, options)?;
+    Ok((result.total, result.matched, delivered, checked.fields_read()))
 }

@@ -23,6 +23,15 @@ pub enum ScanError {
         line: u64,
         reason: crate::MalformedReason,
     },
+    /// A transformer's run failed on a line (an integer overflow, a division by zero, a cast
+    /// that cannot be made), as its engine fails the whole query.
+    #[error("`{source_name}` line {line}: {message}")]
+    Transform {
+        source_name: String,
+        /// 1-based line number in its input.
+        line: u64,
+        message: String,
+    },
     /// The output of [`Scanner::select_to_file`](crate::Scanner::select_to_file) is one of
     /// the inputs (the same path, a link to it, or a hard link: the same file).
     #[error("`{output}` is also an input (`{input}`, the same file): writing it would destroy what is being read")]
@@ -53,6 +62,7 @@ impl ScanError {
         "Read",
         "Gzip",
         "Malformed",
+        "Transform",
         "OutputIsInput",
         "Write",
         "Select",
@@ -67,6 +77,7 @@ impl ScanError {
             ScanError::Read { .. } => "Read",
             ScanError::Gzip { .. } => "Gzip",
             ScanError::Malformed { .. } => "Malformed",
+            ScanError::Transform { .. } => "Transform",
             ScanError::OutputIsInput { .. } => "OutputIsInput",
             ScanError::Write { .. } => "Write",
             ScanError::Select { .. } => "Select",
@@ -101,6 +112,11 @@ mod tests {
                 source_name: name(),
                 line: 1,
                 reason: crate::MalformedReason::TooLong(1),
+            },
+            ScanError::Transform {
+                source_name: name(),
+                line: 1,
+                message: String::new(),
             },
             ScanError::OutputIsInput {
                 output: name(),

@@ -77,6 +77,8 @@ mod result;
 mod scan;
 #[cfg(feature = "store")]
 mod store;
+#[cfg(feature = "job")]
+mod transform;
 mod work;
 
 pub use breakdown::{
@@ -97,3 +99,5 @@ pub use result::{InputResult, Malformed, MalformedReason, Progress, ScanResult};
 pub use scan::{Scanner, MAX_THREADS};
 #[cfg(feature = "store")]
 pub use store::Object;
+#[cfg(feature = "job")]
+pub use transform::TransformResult;

@@ -10,6 +10,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[cfg(feature = "job")]
+use escpush_core::transformer::{LineError, LineTransformer};
+#[cfg(feature = "job")]
 use escpush_core::{Delivery, Formatter};
 use escpush_filter::{is_blank, CompiledFilter};
 #[cfg(feature = "job")]
@@ -41,6 +43,8 @@ pub(crate) struct Done {
     pub(crate) tally: Option<Tally>,
     /// A job's preview: the records of the chunk's delivered lines.
     pub(crate) delivered: Option<Delivered>,
+    /// A transformer's run: the first line (within the chunk) it failed on, and why.
+    pub(crate) failed: Option<(u64, String)>,
 }
 
 /// What a preview's worker wrote for one chunk (see `preview/`).
@@ -64,12 +68,15 @@ pub(crate) trait TakeDelivered {
     fn take(&mut self, input: usize, delivered: Delivered) -> Result<(), ScanError>;
 }
 
-/// What a worker runs on each line: a scan's filter, or a job's formatter (a preview).
+/// What a worker runs on each line: a scan's filter, a job's formatter (a preview), or a
+/// transformer (its local run).
 #[derive(Clone)]
 pub(crate) enum Eval {
     Filter(Box<CompiledFilter>),
     #[cfg(feature = "job")]
     Job(Box<JobEval>),
+    #[cfg(feature = "job")]
+    Transform(Box<LineTransformer>),
 }
 
 impl Eval {
@@ -79,6 +86,8 @@ impl Eval {
             Eval::Filter(_) => 0,
             #[cfg(feature = "job")]
             Eval::Job(job) => job.observed_first(),
+            #[cfg(feature = "job")]
+            Eval::Transform(_) => 0,
         }
     }
 
@@ -88,6 +97,8 @@ impl Eval {
             Eval::Filter(filter) => filter,
             #[cfg(feature = "job")]
             Eval::Job(job) => job.walk(),
+            #[cfg(feature = "job")]
+            Eval::Transform(t) => t.walk(),
         }
     }
 
@@ -100,6 +111,8 @@ impl Eval {
             Eval::Filter(filter) => filter.matches_line(line).map(|m| (m, None)),
             #[cfg(feature = "job")]
             Eval::Job(job) => job.line(line, done.delivered.get_or_insert_with(Default::default)),
+            #[cfg(feature = "job")]
+            Eval::Transform(t) => transform_line(t, line, done),
         }
     }
 }
@@ -150,6 +163,7 @@ impl Done {
             error: None,
             tally: None,
             delivered: None,
+            failed: None,
             chunk,
         }
     }
@@ -326,6 +340,35 @@ impl JobEval {
     }
 }
 
+#[cfg(feature = "job")]
+/// A transformer's run of one line: its records appended to the chunk's delivered bytes (a
+/// record each, no time); a line the query fails on is kept in `done.failed` (the first), which
+/// fails the run when it is collected.
+#[inline]
+fn transform_line(t: &mut LineTransformer, line: &[u8], done: &mut Done) -> Result<(bool, Option<u64>), MalformedLine> {
+    let d = done.delivered.get_or_insert_with(Default::default);
+    let start = d.bytes.len();
+    match t.line(line, &mut d.bytes) {
+        Ok(None) => Ok((false, None)),
+        Ok(Some(_)) => {
+            let mut at = start;
+            for end in memchr_iter(b'\n', &d.bytes[start..]) {
+                d.records.push(((start + end + 1 - at) as u64, None));
+                at = start + end + 1;
+            }
+            Ok((true, Some((d.bytes.len() - start) as u64)))
+        }
+        Err(LineError::Malformed(e)) => Err(e),
+        Err(LineError::Failed(message)) => {
+            d.bytes.truncate(start);
+            if done.failed.is_none() {
+                done.failed = Some((done.lines - 1, message));
+            }
+            Ok((true, None))
+        }
+    }
+}
+
 /// Takes the workers' results in input order.
 pub(crate) struct Collector<'s, 'o> {
     pub(crate) names: &'s [String],
@@ -451,6 +494,15 @@ impl<'s, 'o> Collector<'s, 'o> {
         input.malformed += done.malformed;
         input.bytes += done.chunk.bytes;
         input.complete = done.chunk.last;
+        if let Some((index, message)) = done.failed {
+            self.result.inputs[done.chunk.input].complete = false;
+            self.error = Some(ScanError::Transform {
+                source_name: self.names[done.chunk.input].clone(),
+                line: base + index + 1,
+                message,
+            });
+            return done.chunk;
+        }
         if let (Some(preview), Some(delivered)) = (self.preview.as_mut(), done.delivered) {
             if let Err(error) = preview.take(done.chunk.input, delivered) {
                 self.error = Some(error);

@@ -1,6 +1,7 @@
 """``escpush logpush transformer preview``: what a transformer delivers. With ``--sample``, its
 SQL run on local logs (``escpush.run_transformer``: checked by core, the part of its ``WHERE`` a
-job filter can say run by escpush's scanner first, the rest by DataFusion); with ``--input``, for
+job filter can say run by escpush's scanner first, the query by core's interpreter in the
+scanner's workers, or with ``--engine datafusion`` by DataFusion); with ``--input``, for
 one record, by the API's preview endpoint (``account.logpush.transformers.preview``) or, with
 ``--local``, by core's interpreter (``escpush.preview_transformer``). The rules are core's; this
 module reads arguments and prints. Wired into the ``transformer`` group by :func:`add_parser`."""
@@ -30,10 +31,11 @@ def add_parser(subparsers: Commands, parents: Sequence[argparse.ArgumentParser] 
         "what a transformer delivers: for local logs (--sample) or one record (--input)",
         "Check a transformer's SQL (the contract of transformers.mdx, the dataset's fields and types: each "
         "problem at its line and column) and show what it delivers. --sample PATH...: run it on local NDJSON "
-        "logs (plain or gzip) with Apache DataFusion, the engine of Cloudflare Pipelines' SQL (pip install "
-        "'escpush[transform]'); escpush's scanner reads the logs first: the part of its WHERE a job filter can say "
-        "drops the lines that cannot match (--no-prefilter turns that off) and each kept line is cut down to the "
-        "fields the SQL reads, so DataFusion parses only those. --input JSON: one "
+        "logs (plain or gzip) in escpush's scanner, on every core: the part of its WHERE a job filter can say "
+        "drops the lines that cannot match (--no-prefilter turns that off), the fields the SQL reads are taken from "
+        "each kept line and escpush's interpreter runs the query; --engine datafusion runs the query with Apache "
+        "DataFusion, the engine of Cloudflare Pipelines' SQL (pip install 'escpush[transform]'), on those fields. "
+        "--input JSON: one "
         "record, previewed by the API (--account) or, with --local, by escpush's own interpreter. When the SQL "
         "only filters, the job filter that does the same for free is printed too.",
         [
@@ -52,7 +54,13 @@ def add_parser(subparsers: Commands, parents: Sequence[argparse.ArgumentParser] 
     preview.add_argument("--input", metavar="JSON", help="one record (JSON, or @FILE)")
     preview.add_argument("--local", action="store_true", help="with --input: escpush's interpreter, not the API")
     preview.add_argument("--out", metavar="FILE", help="with --sample: write the records as NDJSON to FILE")
-    preview.add_argument("--no-prefilter", dest="prefilter", action="store_false", help="send every line to DataFusion")
+    preview.add_argument(
+        "--engine",
+        choices=("escpush", "datafusion"),
+        default="escpush",
+        help="with --sample: the engine that runs the query (default: escpush)",
+    )
+    preview.add_argument("--no-prefilter", dest="prefilter", action="store_false", help="send every line to the engine")
     preview.add_argument("--threads", type=integer(0, 256), metavar="N", help="the scanner's threads (0: every core)")
     preview.add_argument("--strict", action="store_true", help="a line that is not a JSON object is an error")
     return preview
@@ -101,9 +109,16 @@ def run_preview(args: argparse.Namespace) -> int:
         from .._transformer import run_transformer
 
         run = run_transformer(
-            code, args.sample, output=args.out, threads=args.threads, strict=args.strict, prefilter=args.prefilter
+            code,
+            args.sample,
+            output=args.out,
+            threads=args.threads,
+            strict=args.strict,
+            prefilter=args.prefilter,
+            engine=args.engine,
         )
         data.update(
+            engine=run.engine,
             delivered=run.delivered,
             lines_read=run.lines_read,
             lines_kept_by_prefilter=run.lines_kept,
@@ -129,7 +144,8 @@ def _text(data: dict[str, Any]) -> str:
     if "delivered" in data:
         lines.append(f"lines read: {data['lines_read']}, kept by the prefilter: {data['lines_kept_by_prefilter']}")
         read = data["fields_read"]
-        lines.append(f"fields DataFusion read: {'every field (the SQL reads *)' if read is None else ', '.join(read)}")
+        fields = "every field (the SQL reads *)" if read is None else ", ".join(read)
+        lines.append(f"fields the engine ({data['engine']}) read: {fields}")
         lines.append(f"records delivered: {data['delivered']}")
     lines.extend(strict_json(r) for r in data.get("records") or [])
     if "as_job_filter" in data:

@@ -6,19 +6,24 @@ use escpush_filter::{Json, Timestamp};
 
 use super::ir::{BinOp, Func, Item, Part, Query, Source, Stage, Ty, Value, E};
 
-type Row = Vec<(String, Value)>;
+pub(crate) type Row = Vec<(String, Value)>;
 
 /// The rows the query gives for one input record (a JSON object's members).
 pub(crate) fn run(query: &Query, record: &[(String, Json)]) -> Result<Vec<Row>, String> {
     let input: Row = record.iter().map(|(k, v)| (k.clone(), from_json(v))).collect();
+    run_row(query, &input)
+}
+
+/// The rows the query gives for one input row (its columns as values).
+pub(crate) fn run_row(query: &Query, input: &Row) -> Result<Vec<Row>, String> {
     let mut outputs: Vec<Vec<Row>> = Vec::new();
     for stage in &query.stages {
-        let rows = match stage.source {
-            Source::Dataset => vec![input.clone()],
-            Source::Stage(i) => outputs.get(i).cloned().unwrap_or_default(),
+        let rows: &[Row] = match stage.source {
+            Source::Dataset => std::slice::from_ref(input),
+            Source::Stage(i) => outputs.get(i).map_or(&[], Vec::as_slice),
         };
         let mut out = Vec::new();
-        for row in &rows {
+        for row in rows {
             out.extend(run_stage(stage, row)?);
         }
         outputs.push(out);
@@ -66,7 +71,7 @@ fn run_stage(stage: &Stage, row: &Row) -> Result<Vec<Row>, String> {
 }
 
 /// A member of the input as a value: JSON's shapes, objects kept as JSON.
-fn from_json(json: &Json) -> Value {
+pub(crate) fn from_json(json: &Json) -> Value {
     match json {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
@@ -378,8 +383,9 @@ fn extract(part: Part, seconds: i64, nanos: u32) -> Value {
     match part {
         // A whole second is an integer, as the docs' examples deliver `unix_ts`.
         Part::Epoch if nanos == 0 => Value::Int(seconds),
+        // DataFusion's: the nanoseconds since the epoch as a float, over 10^9.
         #[allow(clippy::cast_precision_loss)]
-        Part::Epoch => Value::Float(seconds as f64 + f64::from(nanos) / 1e9),
+        Part::Epoch => Value::Float((i128::from(seconds) * 1_000_000_000 + i128::from(nanos)) as f64 / 1e9),
         Part::Year => Value::Int(y),
         Part::Month => Value::Int(mo),
         Part::Day => Value::Int(d),

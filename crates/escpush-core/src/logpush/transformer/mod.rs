@@ -19,12 +19,14 @@
 //! requests, [`TransformerOp`], and the typed readers of their answers), `to_filter.rs`
 //! (between transformers and job filters), `input.rs` (what a local run scans before its
 //! engine: the fields the SQL reads, [`CheckedTransformer::input`]), `write.rs` (how a
-//! delivered record's values are written: [`write_float`], [`write_time`], [`write_string`]).
+//! delivered record's values are written: [`write_float`], [`write_time`], [`write_string`]),
+//! `line.rs` (the query run on log lines by a local run's scanner workers: [`LineTransformer`]).
 
 mod eval;
 mod expr;
 mod input;
 mod ir;
+mod line;
 mod lower;
 mod record;
 mod requests;
@@ -41,6 +43,7 @@ use sqlparser::dialect::GenericDialect;
 use sqlparser::parser::{Parser, ParserError};
 
 pub use input::INPUT_FILE_BYTES;
+pub use line::{LineError, LineTransformer};
 pub use record::{
     code_problem, feature_refusal, job_transformer_refusal, ndjson_refusal, referenced_refusal, RecordRule,
     TransformerRefusal, TransformerSpec, TransformerUpdate, FEATURE_UNAVAILABLE, MAX_DESCRIPTION_BYTES, MAX_NAME_BYTES,
