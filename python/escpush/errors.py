@@ -137,9 +137,11 @@ class ScanError(EscpushError):
     An input could not be opened or read (a missing file, truncated or corrupt gzip, an object
     that could not be fetched), which inputs to read could not be settled (a glob without
     match, a file without a time range when one is asked, a store that cannot be listed), the
-    selected lines could not be written, or, in strict mode, a line is not a JSON object.
-    ``path`` names the file, object or argument concerned (None when there is none), ``line``
-    is the 1-based number of the malformed line (None otherwise), and ``partial`` holds the
+    selected lines could not be written, in strict mode a line is not a JSON object, or a
+    transformer's local run failed on a line (``run_transformer``: an integer overflow, a
+    division by zero, a cast that cannot be made). ``path`` names the file, object or argument
+    concerned (None when there is none), ``line`` is the 1-based number of the malformed or
+    failing line (None otherwise), and ``partial`` holds the
     counts of what was read before the scan stopped (a ``ScanResult``; None when nothing was).
     """
 
@@ -151,7 +153,8 @@ class ScanError(EscpushError):
         self.path = path
         """The input the error is about, or None."""
         self.line = line
-        """The line number in that input (strict mode's malformed line), or None."""
+        """The line number in that input (strict mode's malformed line, a transformer's failing
+        line), or None."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (str(self), self.path, self.line))

@@ -55,6 +55,7 @@ EXPECTED: dict[str, type[EscpushError]] = {
     "scan.Read": ScanError,
     "scan.Gzip": ScanError,
     "scan.Malformed": ScanError,
+    "scan.Transform": ScanError,  # a transformer's run failed on a line
     "scan.OutputIsInput": InvalidInput,  # a mistake in the arguments, not a failed read
     "scan.Write": ScanError,
     "scan.Select": ScanError,

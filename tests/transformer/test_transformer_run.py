@@ -147,7 +147,14 @@ def test_the_cli_previews_one_record_locally_and_a_sample(capsys: pytest.Capture
     code, out, _ = _cli(capsys, "--sql", sql, "--sample", str(sample), "--json")
     data = json.loads(out)
     assert code == 0 and data["delivered"] == sum(r["EdgeResponseStatus"] >= 500 for r in _records(200, 1))
-    assert data["as_job_filter"]["field_names"] == ["RayID"]
+    assert data["as_job_filter"]["field_names"] == ["RayID"] and data["engine"] == "escpush"
+    # DataFusion delivers the same records; the text form names the engine.
+    code, out, _ = _cli(capsys, "--sql", sql, "--sample", str(sample), "--engine", "datafusion", "--json")
+    other = json.loads(out)
+    assert code == 0 and other["engine"] == "datafusion"
+    assert sorted(map(json.dumps, other["records"])) == sorted(map(json.dumps, data["records"]))
+    code, out, _ = _cli(capsys, "--sql", sql, "--sample", str(sample))
+    assert code == 0 and "fields the engine (escpush) read: EdgeResponseStatus, RayID" in out
     code, _, err = _cli(capsys, "--sql", "SELECT x FROM http_requests", "--input", "{}", "--local")
     assert code == 2 and "`x` is not a field of `http_requests`" in err
 

@@ -39,13 +39,17 @@ fn render() -> String {
          sorted by name, as the docs' delivered records are; `extract(epoch ...)` of a whole second an integer, \
          as the docs deliver `unix_ts`). The docs' two worked examples reproduce exactly (a test of core).\n\n\
          ## Run on local logs\n\n`escpush.run_transformer(code, paths)` and `escpush logpush transformer preview \
-         --sample PATHS` run the SQL with Apache DataFusion's Python wheel (`pip install 'escpush[transform]'`), \
-         not the `datafusion` crate behind a cargo feature: the crate and its dependencies take tens of minutes \
-         to build on two cores and would add tens of megabytes to every escpush wheel, for a feature few runs \
-         need, while DataFusion's wheel is prebuilt and optional (datafusion 55.0.0, manylinux x86_64: a 43.0 MB \
-         wheel, 128 MB installed, measured 2026-11-29); it is also the engine whose answers the tests compare. The part of the `WHERE` a job filter can say \
-         (`CheckedTransformer::prefilter`) runs first in escpush's scanner (`Filter.select`), so the lines that \
-         cannot match are never parsed by DataFusion; the records delivered are DataFusion's alone.\n\n\
+         --sample PATHS` run the SQL in escpush's scanner by default (`engine=\"escpush\"`): the same \
+         interpreter, `transformer::LineTransformer`, in every worker, each line walked once, the part of the \
+         `WHERE` a job filter can say (`CheckedTransformer::prefilter`) first and only the fields the SQL reads \
+         taken from a line; a line the query fails on stops the run naming its input and line. \
+         `engine=\"datafusion\"` runs it with Apache DataFusion's Python wheel (`pip install \
+         'escpush[transform]'`), not the `datafusion` crate behind a cargo feature: the crate and its \
+         dependencies take tens of minutes to build on two cores and would add tens of megabytes to every \
+         escpush wheel, while DataFusion's wheel is prebuilt and optional (datafusion 55.0.0, manylinux x86_64: \
+         a 43.0 MB wheel, 128 MB installed, measured 2026-11-29). DataFusion is the engine whose answers the \
+         tests compare: the two engines write the same bytes on SQL that uses every construct the contract \
+         allows (`tests/transformer/test_local_run.py`).\n\n\
          ## Between filters and transformers\n\n`Filter.to_transformer(dataset=, fields=)` prints the transformer \
          that delivers what a job with that filter and `field_names` delivers (proven on DataFusion against \
          `Filter.matches`, `tests/sql/test_transformer.py`). The other way, `escpush.transformer_to_filter(code)` \

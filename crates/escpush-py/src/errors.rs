@@ -287,7 +287,7 @@ pub(crate) mod hooks {
             "Transform" => ScanError::Transform {
                 source_name: source_name(),
                 line: 3,
-                message: "the transformer failed on this line: division by zero".into(),
+                message: "division by zero".into(),
             },
             "OutputIsInput" => ScanError::OutputIsInput {
                 output: "out.ndjson".into(),

@@ -25,7 +25,7 @@ pub enum ScanError {
     },
     /// A transformer's run failed on a line (an integer overflow, a division by zero, a cast
     /// that cannot be made), as its engine fails the whole query.
-    #[error("`{source_name}` line {line}: {message}")]
+    #[error("`{source_name}` line {line}: the transformer failed on it: {message}")]
     Transform {
         source_name: String,
         /// 1-based line number in its input.

@@ -2,23 +2,26 @@
 //! records the job delivers for it (none when the `WHERE` drops it, several after
 //! `unnest`). SQL's three-valued logic: a `WHERE` keeps a row only when it is true.
 
+use std::borrow::Cow;
+
 use escpush_filter::{Json, Timestamp};
 
 use super::ir::{BinOp, Func, Item, Part, Query, Source, Stage, Ty, Value, E};
 
-pub(crate) type Row = Vec<(String, Value)>;
+/// A row: its columns' names (borrowed from the query or the input) and values.
+pub(crate) type Row<'n> = Vec<(&'n str, Value)>;
 
 /// The rows the query gives for one input record (a JSON object's members).
-pub(crate) fn run(query: &Query, record: &[(String, Json)]) -> Result<Vec<Row>, String> {
-    let input: Row = record.iter().map(|(k, v)| (k.clone(), from_json(v))).collect();
+pub(crate) fn run<'n>(query: &'n Query, record: &'n [(String, Json)]) -> Result<Vec<Row<'n>>, String> {
+    let input: Row<'n> = record.iter().map(|(k, v)| (k.as_str(), from_json(v))).collect();
     run_row(query, &input)
 }
 
 /// The rows the query gives for one input row (its columns as values).
-pub(crate) fn run_row(query: &Query, input: &Row) -> Result<Vec<Row>, String> {
-    let mut outputs: Vec<Vec<Row>> = Vec::new();
+pub(crate) fn run_row<'n>(query: &'n Query, input: &Row<'n>) -> Result<Vec<Row<'n>>, String> {
+    let mut outputs: Vec<Vec<Row<'n>>> = Vec::new();
     for stage in &query.stages {
-        let rows: &[Row] = match stage.source {
+        let rows: &[Row<'n>] = match stage.source {
             Source::Dataset => std::slice::from_ref(input),
             Source::Stage(i) => outputs.get(i).map_or(&[], Vec::as_slice),
         };
@@ -31,13 +34,13 @@ pub(crate) fn run_row(query: &Query, input: &Row) -> Result<Vec<Row>, String> {
     Ok(outputs.pop().unwrap_or_default())
 }
 
-fn run_stage(stage: &Stage, row: &Row) -> Result<Vec<Row>, String> {
+fn run_stage<'n>(stage: &'n Stage, row: &Row<'n>) -> Result<Vec<Row<'n>>, String> {
     if let Some(filter) = &stage.filter {
-        if eval(filter, row)? != Value::Bool(true) {
+        if *operand(filter, row)? != Value::Bool(true) {
             return Ok(Vec::new());
         }
     }
-    let mut out: Row = Vec::new();
+    let mut out: Row<'n> = Vec::with_capacity(stage.items.len());
     let mut unnest: Option<(usize, Vec<Value>)> = None;
     for item in &stage.items {
         match item {
@@ -52,9 +55,9 @@ fn run_stage(stage: &Stage, row: &Row) -> Result<Vec<Row>, String> {
                     _ => Vec::new(),
                 };
                 unnest = Some((out.len(), values));
-                out.push((name.clone(), Value::Null));
+                out.push((name.as_str(), Value::Null));
             }
-            Item::Column { name, expr } => out.push((name.clone(), eval(expr, row)?)),
+            Item::Column { name, expr } => out.push((name.as_str(), eval(expr, row)?)),
         }
     }
     Ok(match unnest {
@@ -114,8 +117,18 @@ fn sort_json(json: &Json) -> Json {
     }
 }
 
-fn col<'a>(row: &'a Row, name: &str) -> &'a Value {
-    row.iter().find(|(k, _)| k == name).map_or(&Value::Null, |(_, v)| v)
+fn col<'a>(row: &'a Row<'_>, name: &str) -> &'a Value {
+    row.iter().find(|(k, _)| *k == name).map_or(&Value::Null, |(_, v)| v)
+}
+
+/// An operand's value, borrowed where it is a column or a literal (most are): only what
+/// is computed is made.
+fn operand<'r>(e: &'r E, row: &'r Row<'_>) -> Result<Cow<'r, Value>, String> {
+    Ok(match e {
+        E::Col(name) => Cow::Borrowed(col(row, name)),
+        E::Lit(v) => Cow::Borrowed(v),
+        _ => Cow::Owned(eval(e, row)?),
+    })
 }
 
 fn truth(v: &Value) -> Option<bool> {
@@ -130,18 +143,18 @@ fn from_truth(b: Option<bool>) -> Value {
 }
 
 #[allow(clippy::too_many_lines)]
-fn eval(e: &E, row: &Row) -> Result<Value, String> {
+fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
     Ok(match e {
         E::Col(name) => col(row, name).clone(),
         E::Lit(v) => v.clone(),
-        E::Not(inner) => from_truth(truth(&eval(inner, row)?).map(|b| !b)),
-        E::Neg(inner) => match eval(inner, row)? {
+        E::Not(inner) => from_truth(truth(&*operand(inner, row)?).map(|b| !b)),
+        E::Neg(inner) => match *operand(inner, row)? {
             Value::Int(n) => Value::Int(n.checked_neg().ok_or("integer overflow in `-`")?),
             Value::Float(f) => Value::Float(-f),
             _ => Value::Null,
         },
         E::Bin(BinOp::And, l, r) => {
-            let (a, b) = (truth(&eval(l, row)?), truth(&eval(r, row)?));
+            let (a, b) = (truth(&*operand(l, row)?), truth(&*operand(r, row)?));
             match (a, b) {
                 (Some(false), _) | (_, Some(false)) => Value::Bool(false),
                 (Some(true), Some(true)) => Value::Bool(true),
@@ -149,23 +162,23 @@ fn eval(e: &E, row: &Row) -> Result<Value, String> {
             }
         }
         E::Bin(BinOp::Or, l, r) => {
-            let (a, b) = (truth(&eval(l, row)?), truth(&eval(r, row)?));
+            let (a, b) = (truth(&*operand(l, row)?), truth(&*operand(r, row)?));
             match (a, b) {
                 (Some(true), _) | (_, Some(true)) => Value::Bool(true),
                 (Some(false), Some(false)) => Value::Bool(false),
                 _ => Value::Null,
             }
         }
-        E::Bin(op, l, r) => binary(*op, &eval(l, row)?, &eval(r, row)?)?,
-        E::IsNull(inner, negated) => Value::Bool((eval(inner, row)? == Value::Null) != *negated),
+        E::Bin(op, l, r) => binary(*op, &*operand(l, row)?, &*operand(r, row)?)?,
+        E::IsNull(inner, negated) => Value::Bool((*operand(inner, row)? == Value::Null) != *negated),
         E::In(inner, list, negated) => {
-            let v = eval(inner, row)?;
-            if v == Value::Null {
+            let v = operand(inner, row)?;
+            if *v == Value::Null {
                 return Ok(Value::Null);
             }
             let mut unknown = false;
             for item in list {
-                match compare(&v, &eval(item, row)?) {
+                match compare(&v, &*operand(item, row)?) {
                     Some(std::cmp::Ordering::Equal) => return Ok(Value::Bool(!negated)),
                     None => unknown = true,
                     Some(_) => {}
@@ -182,31 +195,31 @@ fn eval(e: &E, row: &Row) -> Result<Value, String> {
             pattern,
             negated,
             case_insensitive,
-        } => match (eval(expr, row)?, eval(pattern, row)?) {
+        } => match (&*operand(expr, row)?, &*operand(pattern, row)?) {
             (Value::Str(s), Value::Str(p)) => {
                 let hit = if *case_insensitive {
                     like(&s.to_lowercase(), &p.to_lowercase())
                 } else {
-                    like(&s, &p)
+                    like(s, p)
                 };
                 Value::Bool(hit != *negated)
             }
             _ => Value::Null,
         },
         E::Between(inner, lo, hi, negated) => {
-            let v = eval(inner, row)?;
-            let (a, b) = (compare(&v, &eval(lo, row)?), compare(&v, &eval(hi, row)?));
+            let v = operand(inner, row)?;
+            let (a, b) = (compare(&v, &*operand(lo, row)?), compare(&v, &*operand(hi, row)?));
             match (a, b) {
                 (Some(a), Some(b)) => Value::Bool((a.is_ge() && b.is_le()) != *negated),
                 _ => Value::Null,
             }
         }
         E::Call(func, args) => {
-            let values = args.iter().map(|a| eval(a, row)).collect::<Result<Vec<_>, _>>()?;
+            let values = args.iter().map(|a| operand(a, row)).collect::<Result<Vec<_>, _>>()?;
             call(*func, values)?
         }
-        E::Cast(inner, ty) => cast(eval(inner, row)?, ty)?,
-        E::Extract(part, inner) => match to_time(&eval(inner, row)?) {
+        E::Cast(inner, ty) => cast(operand(inner, row)?.into_owned(), ty)?,
+        E::Extract(part, inner) => match to_time(&*operand(inner, row)?) {
             Some((s, n)) => extract(*part, s, n),
             None => Value::Null,
         },
@@ -222,12 +235,12 @@ fn eval(e: &E, row: &Row) -> Result<Value, String> {
             whens,
             otherwise,
         } => {
-            let subject = operand.as_ref().map(|o| eval(o, row)).transpose()?;
+            let subject = operand.as_ref().map(|o| self::operand(o, row)).transpose()?;
             for (when, then) in whens {
-                let w = eval(when, row)?;
+                let w = self::operand(when, row)?;
                 let hit = match &subject {
                     Some(s) => compare(s, &w) == Some(std::cmp::Ordering::Equal),
-                    None => w == Value::Bool(true),
+                    None => *w == Value::Bool(true),
                 };
                 if hit {
                     return eval(then, row);
@@ -395,39 +408,40 @@ fn extract(part: Part, seconds: i64, nanos: u32) -> Value {
     }
 }
 
-fn call(func: Func, args: Vec<Value>) -> Result<Value, String> {
-    let first = args.first().cloned().unwrap_or(Value::Null);
-    let str_of = |v: &Value| match v {
-        Value::Str(s) => Some(s.clone()),
-        _ => None,
-    };
+fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
+    let first: &Value = args.first().map_or(&Value::Null, |a| a);
     Ok(match func {
-        Func::Coalesce => args.into_iter().find(|v| *v != Value::Null).unwrap_or(Value::Null),
+        Func::Coalesce => args
+            .iter()
+            .find(|v| ***v != Value::Null)
+            .map_or(Value::Null, |v| (**v).clone()),
         Func::NullIf => {
-            if compare(&first, &args[1]) == Some(std::cmp::Ordering::Equal) {
+            if compare(first, &args[1]) == Some(std::cmp::Ordering::Equal) {
                 Value::Null
             } else {
-                first
+                first.clone()
             }
         }
-        Func::Concat => Value::Str(args.iter().map(text).collect()),
-        Func::MakeArray => Value::Array(args),
-        Func::ToTimestamp => to_time(&first).map_or(Value::Null, |(s, n)| Value::Time(s, n)),
+        Func::Concat => Value::Str(args.iter().map(|a| text(a)).collect()),
+        Func::MakeArray => Value::Array(args.into_iter().map(Cow::into_owned).collect()),
+        Func::ToTimestamp => to_time(first).map_or(Value::Null, |(s, n)| Value::Time(s, n)),
         Func::Abs => match first {
             Value::Int(n) => Value::Int(n.checked_abs().ok_or("integer overflow in `abs`")?),
             Value::Float(f) => Value::Float(f.abs()),
             _ => Value::Null,
         },
-        Func::Round => number(&first).map_or(Value::Null, |f| Value::Float(f.round())),
+        Func::Round => number(first).map_or(Value::Null, |f| Value::Float(f.round())),
         _ => {
-            let Some(s) = str_of(&first) else {
+            let Value::Str(s) = first else {
                 return Ok(Value::Null);
             };
-            let rest: Vec<Option<String>> = args.iter().skip(1).map(str_of).collect();
-            if rest.iter().any(Option::is_none) {
-                return Ok(Value::Null);
+            let mut rest: Vec<&str> = Vec::new();
+            for arg in args.iter().skip(1) {
+                match &**arg {
+                    Value::Str(a) => rest.push(a),
+                    _ => return Ok(Value::Null),
+                }
             }
-            let rest: Vec<String> = rest.into_iter().flatten().collect();
             match func {
                 Func::Upper => Value::Str(s.to_uppercase()),
                 Func::Lower => Value::Str(s.to_lowercase()),
@@ -435,9 +449,9 @@ fn call(func: Func, args: Vec<Value>) -> Result<Value, String> {
                 Func::Ltrim => Value::Str(s.trim_start_matches(' ').to_owned()),
                 Func::Rtrim => Value::Str(s.trim_end_matches(' ').to_owned()),
                 Func::Length => Value::Int(i64::try_from(s.chars().count()).unwrap_or(i64::MAX)),
-                Func::Replace => Value::Str(s.replace(&rest[0], &rest[1])),
-                Func::StartsWith => Value::Bool(s.starts_with(&rest[0])),
-                Func::EndsWith => Value::Bool(s.ends_with(&rest[0])),
+                Func::Replace => Value::Str(s.replace(rest[0], rest[1])),
+                Func::StartsWith => Value::Bool(s.starts_with(rest[0])),
+                Func::EndsWith => Value::Bool(s.ends_with(rest[0])),
                 _ => Value::Null,
             }
         }
@@ -479,19 +493,27 @@ fn cast(v: Value, ty: &Ty) -> Result<Value, String> {
 
 /// SQL `LIKE`: `%` any run, `_` one character, `\` escapes the next.
 fn like(text: &str, pattern: &str) -> bool {
+    if text.is_ascii() && pattern.is_ascii() {
+        return like_units(text.as_bytes(), pattern.as_bytes(), |b| char::from(*b));
+    }
     let t: Vec<char> = text.chars().collect();
     let p: Vec<char> = pattern.chars().collect();
+    like_units(&t, &p, |c| *c)
+}
+
+/// `LIKE` over a text's units (bytes of ASCII text, else characters).
+fn like_units<U: PartialEq>(t: &[U], p: &[U], ch: impl Fn(&U) -> char) -> bool {
     // Iterative matching with backtracking to the last `%`.
     let (mut ti, mut pi) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if pi < p.len() && p[pi] == '\\' && pi + 1 < p.len() && p[pi + 1] == t[ti] {
+        if pi < p.len() && ch(&p[pi]) == '\\' && pi + 1 < p.len() && p[pi + 1] == t[ti] {
             ti += 1;
             pi += 2;
-        } else if pi < p.len() && p[pi] == '%' {
+        } else if pi < p.len() && ch(&p[pi]) == '%' {
             star = Some((pi, ti));
             pi += 1;
-        } else if pi < p.len() && p[pi] != '\\' && (p[pi] == '_' || p[pi] == t[ti]) {
+        } else if pi < p.len() && ch(&p[pi]) != '\\' && (ch(&p[pi]) == '_' || p[pi] == t[ti]) {
             ti += 1;
             pi += 1;
         } else if let Some((sp, st)) = star {
@@ -502,7 +524,7 @@ fn like(text: &str, pattern: &str) -> bool {
             return false;
         }
     }
-    while pi < p.len() && p[pi] == '%' {
+    while pi < p.len() && ch(&p[pi]) == '%' {
         pi += 1;
     }
     pi == p.len()

@@ -5,7 +5,7 @@
 use escpush_filter::{suggest, ProblemCode};
 use sqlparser::ast::{
     self, BinaryOperator, CastKind, DateTimeField, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Spanned,
-    UnaryOperator,
+    TrimWhereField, UnaryOperator,
 };
 use sqlparser::tokenizer::Span;
 
@@ -242,6 +242,24 @@ impl Lower {
                     },
                     ty,
                 ))
+            }
+            // `TRIM(x)` and `TRIM([BOTH | LEADING | TRAILING] ' ' FROM x)` are forms of SQL's
+            // grammar: the spaces trimmed, as `btrim`, `ltrim`, `rtrim`. Other characters are
+            // not evaluated (refused below as unsupported).
+            Expr::Trim {
+                trim_where,
+                trim_what,
+                expr: inner,
+                trim_characters: None,
+            } if trim_what.as_deref().is_none_or(is_space_literal) => {
+                let (e, t) = self.expr(inner, cols)?;
+                self.expect_text(&t, inner.span(), "`trim`");
+                let func = match trim_where {
+                    None | Some(TrimWhereField::Both) => Func::Trim,
+                    Some(TrimWhereField::Leading) => Func::Ltrim,
+                    Some(TrimWhereField::Trailing) => Func::Rtrim,
+                };
+                Some((E::Call(func, vec![e]), Ty::Str))
             }
             Expr::Function(function) => self.function(function, span, cols),
             _ => {
@@ -619,4 +637,9 @@ fn cast_type(data_type: &ast::DataType) -> Option<Ty> {
         D::Timestamp(..) => Ty::Time,
         _ => return None,
     })
+}
+
+/// `' '`: the one character `TRIM` evaluates.
+fn is_space_literal(e: &Expr) -> bool {
+    matches!(e, Expr::Value(v) if matches!(&v.value, ast::Value::SingleQuotedString(s) if s == " "))
 }

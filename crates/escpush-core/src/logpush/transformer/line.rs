@@ -90,17 +90,20 @@ impl LineTransformer {
         if !self.walk.matches_line(line).map_err(LineError::Malformed)? {
             return Ok(None);
         }
-        let row = match &self.fields {
-            Some(fields) => fields
+        let whole;
+        let row: Row<'_> = if let Some(fields) = &self.fields {
+            fields
                 .iter()
                 .enumerate()
-                .filter_map(|(i, name)| value(self.walk.observed(line, i)).map(|v| (name.clone(), v)))
-                .collect(),
+                .filter_map(|(i, name)| value(self.walk.observed(line, i)).map(|v| (name.as_str(), v)))
+                .collect()
+        } else {
             // The walk found the line valid: it parses (a lone surrogate's escape is read as U+FFFD).
-            None => match Json::parse(&String::from_utf8_lossy(line)) {
-                Ok(Json::Object(members)) => members.iter().map(|(k, v)| (k.clone(), eval::from_json(v))).collect(),
+            whole = Json::parse(&String::from_utf8_lossy(line));
+            match &whole {
+                Ok(Json::Object(members)) => members.iter().map(|(k, v)| (k.as_str(), eval::from_json(v))).collect(),
                 _ => Row::new(),
-            },
+            }
         };
         let rows = eval::run_row(&self.query, &row).map_err(LineError::Failed)?;
         for row in &rows {
@@ -133,16 +136,16 @@ fn value(v: LineValue<'_>) -> Option<Value> {
     })
 }
 
-/// A delivered row as a JSON object, members sorted by name.
-pub(crate) fn write_row(row: &[(String, Value)], out: &mut Vec<u8>) {
-    let mut order: Vec<&(String, Value)> = row.iter().collect();
-    order.sort_by(|a, b| a.0.cmp(&b.0));
+/// A delivered row (or a struct) as a JSON object, members sorted by name.
+pub(crate) fn write_row<K: AsRef<str>>(row: &[(K, Value)], out: &mut Vec<u8>) {
+    let mut order: Vec<&(K, Value)> = row.iter().collect();
+    order.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
     out.push(b'{');
     for (i, (name, v)) in order.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        write_string(name, out);
+        write_string(name.as_ref(), out);
         out.push(b':');
         write_value(v, out);
     }

@@ -114,7 +114,7 @@ impl CheckedTransformer {
         })?;
         Ok(rows
             .into_iter()
-            .map(|row| eval::sorted(row.iter().map(|(k, v)| (k.clone(), eval::to_json(v))).collect()))
+            .map(|row| eval::sorted(row.iter().map(|(k, v)| ((*k).to_owned(), eval::to_json(v))).collect()))
             .collect())
     }
 }

@@ -377,3 +377,104 @@ fn a_local_runs_input_keeps_the_lines_values_as_written_times_included() {
         )
     );
 }
+
+/// Runs `sql` on `line` with [`super::LineTransformer`]: its records, as written.
+fn run_line(sql: &str, prefilter: bool, line: &str) -> Result<Option<(usize, String)>, super::LineError> {
+    let mut run = check(sql).unwrap().lines(prefilter);
+    let mut out = Vec::new();
+    Ok(run
+        .line(line.as_bytes(), &mut out)?
+        .map(|n| (n, String::from_utf8(out).unwrap())))
+}
+
+#[test]
+fn a_line_run_delivers_what_the_preview_delivers_written_as_ndjson() {
+    // The docs' example: the same record as the preview's, members sorted, one line.
+    let line = Json::parse(AUDIT_INPUT).unwrap();
+    let compact = serde_json::Value::from(line.clone()).to_string();
+    let (n, text) = run_line(AUDIT_SQL, true, &compact).unwrap().unwrap();
+    assert_eq!(n, 1);
+    assert!(text.ends_with("}\n") && text.matches('\n').count() == 1);
+    let written = Json::parse(text.trim_end()).unwrap();
+    assert_eq!(vec![written], preview(AUDIT_SQL, &line).unwrap());
+    assert!(
+        text.starts_with(r#"{"action_type":"UPDATE","actor":{"email":"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""unix_ts":1779375600"#), "{text}");
+    // The prefilter drops what the WHERE drops before the query runs; without it the query
+    // drops it: no record either way.
+    let other = compact.replace("\"update\"", "\"delete\"");
+    assert_eq!(run_line(AUDIT_SQL, true, &other).unwrap(), None);
+    assert_eq!(run_line(AUDIT_SQL, false, &other).unwrap(), Some((0, String::new())));
+}
+
+#[test]
+fn a_line_run_reads_whole_lines_for_star_and_several_records_for_unnest() {
+    let star = "SELECT * FROM http_requests WHERE EdgeResponseStatus >= 500";
+    let got = run_line(
+        star,
+        true,
+        r#"{"z":1.0,"EdgeResponseStatus":502,"a":{"y":[1,2.5],"b":null}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        Some((
+            1,
+            "{\"EdgeResponseStatus\":502,\"a\":{\"b\":null,\"y\":[1,2.5]},\"z\":1}\n".into()
+        ))
+    );
+    let unnest = "SELECT RayID, unnest(SecurityActions) AS action FROM http_requests";
+    let got = run_line(unnest, true, r#"{"RayID":"r","SecurityActions":["log","block"]}"#).unwrap();
+    assert_eq!(
+        got,
+        Some((
+            2,
+            "{\"RayID\":\"r\",\"action\":\"log\"}\n{\"RayID\":\"r\",\"action\":\"block\"}\n".into()
+        ))
+    );
+    // Escapes in the line are read, and written again as JSON text.
+    let got = run_line(
+        "SELECT ClientRequestPath AS p FROM http_requests",
+        true,
+        r#"{"ClientRequestPath":"/a\"b\u00e9\t"}"#,
+    );
+    assert_eq!(got.unwrap(), Some((1, "{\"p\":\"/a\\\"bé\\t\"}\n".into())));
+}
+
+#[test]
+fn a_line_run_names_a_malformed_line_and_a_line_the_query_fails_on() {
+    let sql = "SELECT EdgeResponseStatus / ClientRequestBytes AS per FROM http_requests";
+    assert!(matches!(
+        run_line(sql, true, "{\"EdgeResponseStatus\":"),
+        Err(super::LineError::Malformed(_))
+    ));
+    let failed = run_line(sql, true, r#"{"EdgeResponseStatus":200,"ClientRequestBytes":0}"#).unwrap_err();
+    assert_eq!(failed, super::LineError::Failed("division by zero".into()));
+    assert_eq!(
+        failed.to_string(),
+        "the transformer failed on this line: division by zero"
+    );
+}
+
+#[test]
+fn the_epoch_of_a_time_with_a_fraction_is_computed_as_datafusion_computes_it() {
+    // DataFusion: the nanoseconds since the epoch as a float, over 10^9.
+    let sql = "SELECT extract(epoch FROM to_timestamp(EdgeStartTimestamp)) AS e FROM http_requests";
+    let got = run_line(sql, true, r#"{"EdgeStartTimestamp":"2026-05-21T15:00:02.002Z"}"#).unwrap();
+    #[allow(clippy::cast_precision_loss)]
+    let expected = 1_779_375_602_002_000_000_i64 as f64 / 1e9;
+    assert_eq!(expected.to_string(), "1779375602.0019999");
+    assert_eq!(got, Some((1, format!("{{\"e\":{expected}}}\n"))));
+}
+
+#[test]
+fn trim_in_sqls_own_form_is_the_trim_function() {
+    // `TRIM(x)` is a form of SQL's grammar, not a function call: it was refused as unsupported.
+    let sql = "SELECT TRIM(ClientRequestHost) AS t, TRIM(BOTH ' ' FROM ClientRequestHost) AS b FROM http_requests";
+    let got = run_line(sql, true, r#"{"ClientRequestHost":"  a b  "}"#).unwrap();
+    assert_eq!(got, Some((1, "{\"b\":\"a b\",\"t\":\"a b\"}\n".into())));
+    let refused = check("SELECT TRIM('x' FROM ClientRequestHost) AS t FROM http_requests").unwrap_err();
+    assert_eq!(refused.problems[0].code, ProblemCode::Unsupported, "{refused}");
+}
