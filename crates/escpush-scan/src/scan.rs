@@ -187,18 +187,9 @@ impl<'a> Scanner<'a> {
         inputs: impl IntoIterator<Item = Input>,
         path: impl AsRef<Path>,
     ) -> Result<ScanResult, ScanError> {
-        let path = path.as_ref();
-        let inputs: Vec<Input> = inputs.into_iter().collect();
-        output::check_not_input(&inputs, path)?;
-        let output = Output::create(path)?;
-        let result = {
-            let mut out = BufWriter::with_capacity(1 << 20, &output.file);
-            let result = self.run(inputs, Some(&mut out))?;
-            out.flush().map_err(|error| ScanError::Write { error })?;
-            result
-        };
-        output.commit()?;
-        Ok(result)
+        write_file(inputs.into_iter().collect(), path.as_ref(), |inputs, out| {
+            self.run(inputs, Some(out))
+        })
     }
 
     fn workers(&self) -> usize {
@@ -359,6 +350,25 @@ impl<'a> Scanner<'a> {
             Ok(result)
         })
     }
+}
+
+/// Runs `write` on `inputs` into the file at `path` ([`Scanner::select_to_file`]'s rules):
+/// never one of the inputs, written beside it, renamed over it when `write` succeeds.
+pub(crate) fn write_file<R>(
+    inputs: Vec<Input>,
+    path: &Path,
+    write: impl FnOnce(Vec<Input>, &mut dyn Write) -> Result<R, ScanError>,
+) -> Result<R, ScanError> {
+    output::check_not_input(&inputs, path)?;
+    let output = Output::create(path)?;
+    let result = {
+        let mut out = BufWriter::with_capacity(1 << 20, &output.file);
+        let result = write(inputs, &mut out)?;
+        out.flush().map_err(|error| ScanError::Write { error })?;
+        result
+    };
+    output.commit()?;
+    Ok(result)
 }
 
 type ReaderHandle<'scope> = thread::ScopedJoinHandle<'scope, Result<(), (usize, ScanError)>>;

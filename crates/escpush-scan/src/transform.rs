@@ -4,12 +4,11 @@
 //! counts ([`ScanResult`]: `matched` is the lines the prefilter kept); what it delivered is
 //! [`TransformResult::records`].
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use escpush_core::transformer::LineTransformer;
 
-use crate::output::{self, Output};
 use crate::scan::Scanner;
 use crate::work::{Delivered, Eval, TakeDelivered};
 use crate::{Input, ScanError, ScanResult};
@@ -79,15 +78,9 @@ impl Scanner<'_> {
         transformer: &LineTransformer,
         path: impl AsRef<Path>,
     ) -> Result<TransformResult, ScanError> {
-        let path = path.as_ref();
-        let inputs: Vec<Input> = inputs.into_iter().collect();
-        output::check_not_input(&inputs, path)?;
-        let output = Output::create(path)?;
-        let result = {
-            let mut out = BufWriter::with_capacity(1 << 20, &output.file);
-            self.transform(inputs, transformer, &mut out)?
-        };
-        output.commit()?;
-        Ok(result)
+        let inputs = inputs.into_iter().collect();
+        crate::scan::write_file(inputs, path.as_ref(), |inputs, out| {
+            self.transform(inputs, transformer, out)
+        })
     }
 }

@@ -138,7 +138,12 @@ fn value(v: LineValue<'_>) -> Option<Value> {
 
 /// A delivered row (or a struct) as a JSON object, members sorted by name.
 pub(crate) fn write_row<K: AsRef<str>>(row: &[(K, Value)], out: &mut Vec<u8>) {
-    let mut order: Vec<&(K, Value)> = row.iter().collect();
+    write_object(row, write_value, out);
+}
+
+/// An object's members, sorted by name, each value written by `write`.
+fn write_object<K: AsRef<str>, T>(members: &[(K, T)], write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
+    let mut order: Vec<&(K, T)> = members.iter().collect();
     order.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
     out.push(b'{');
     for (i, (name, v)) in order.into_iter().enumerate() {
@@ -147,9 +152,21 @@ pub(crate) fn write_row<K: AsRef<str>>(row: &[(K, Value)], out: &mut Vec<u8>) {
         }
         write_string(name.as_ref(), out);
         out.push(b':');
-        write_value(v, out);
+        write(v, out);
     }
     out.push(b'}');
+}
+
+/// An array's items, each written by `write`.
+fn write_array<T>(items: &[T], write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(item, out);
+    }
+    out.push(b']');
 }
 
 fn write_value(v: &Value, out: &mut Vec<u8>) {
@@ -160,16 +177,7 @@ fn write_value(v: &Value, out: &mut Vec<u8>) {
         Value::Float(f) => write_float(*f, out),
         Value::Str(s) => write_string(s, out),
         Value::Time(s, n) => write_time(*s, *n, out),
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_value(item, out);
-            }
-            out.push(b']');
-        }
+        Value::Array(items) => write_array(items, write_value, out),
         Value::Struct(members) => write_row(members, out),
         Value::Json(json) => write_json(json, out),
     }
@@ -179,30 +187,8 @@ fn write_value(v: &Value, out: &mut Vec<u8>) {
 /// [`write_value`] writes a number (an integral float as an integer).
 fn write_json(json: &Json, out: &mut Vec<u8>) {
     match json {
-        Json::Object(members) => {
-            let mut order: Vec<&(String, Json)> = members.iter().collect();
-            order.sort_by(|a, b| a.0.cmp(&b.0));
-            out.push(b'{');
-            for (i, (name, v)) in order.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_string(name, out);
-                out.push(b':');
-                write_json(v, out);
-            }
-            out.push(b'}');
-        }
-        Json::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_json(item, out);
-            }
-            out.push(b']');
-        }
+        Json::Object(members) => write_object(members, write_json, out),
+        Json::Array(items) => write_array(items, write_json, out),
         other => write_value(&eval::from_json(other), out),
     }
 }
