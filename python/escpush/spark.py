@@ -252,11 +252,12 @@ def _shares(units: list[tuple[Any, ...]], n: int) -> list[list[_Unit]]:
     sizes = [max(u[2] or 0, 1) for u in units]
     total = sum(sizes)
     n = max(1, min(n, len(units)))
-    shares: list[list[_Unit]] = [[]]
+    shares: list[list[_Unit]] = []
     done = 0
     for unit, size in zip(units, sizes):
-        # A new share when this one holds its part of the bytes (and inputs remain for the rest).
-        if shares[-1] and done >= total * len(shares) / n and len(shares) < n:
+        # An input goes to the share its middle byte falls in: equal pieces of a file (a
+        # byte apart when its size does not divide) each to their own.
+        if len(shares) <= min(n - 1, (2 * done + size) * n // (2 * total)):
             shares.append([])
         shares[-1].append((str(unit[0]), unit[1], unit[3] if len(unit) > 3 else None))
         done += size

@@ -259,3 +259,22 @@ def test_select_shares_a_large_plain_file_by_byte_ranges(
         rows = sorted((tuple(r) for r in df.collect()), key=repr)
         assert len(rows) == want.matched
         assert rows == sorted((tuple(json.loads(line).get(n) for n in fields) for line in kept), key=repr)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "n"),
+    [([500, 501], 2), ([333, 333, 334], 3), ([100] * 6, 2), ([1, 1, 1, 1000], 2), ([5, 5, 5, 5, 5], 4)],
+)
+def test_inputs_are_shared_as_evenly_as_their_sizes_allow(sizes: list[int], n: int) -> None:
+    """The byte ranges a file is cut into (`_cut`: sizes that differ by a byte when its size
+    does not divide) go to as many partitions: a file of an odd size cut in two was read by
+    one executor, the other idle."""
+    units = [(f"u{i}", False, size) for i, size in enumerate(sizes)]
+    shares = escpush.spark._shares(units, n)
+    assert [u[0] for share in shares for u in share] == [u[0] for u in units]  # input order, each once
+    assert len(shares) == min(n, len(units))
+    total = sum(sizes)
+    # No share past its part of the bytes by more than one of its inputs.
+    for share in shares:
+        held = [sizes[int(u[0][1:])] for u in share]
+        assert sum(held) <= total / n + max(held)
