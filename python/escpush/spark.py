@@ -334,8 +334,13 @@ def select(
     (``mapInArrow``; pyarrow is needed on the executors, as for any ``mapInArrow``). The
     inputs are listed and shared as ``scan`` shares them (``partitions``: by default
     ``defaultParallelism``), a large plain local file by byte ranges; the rows come in input order within a
-    partition. A value of another type than its column's reads as Spark's reader reads it
-    (PERMISSIVE): null, or its JSON text in a string column. The job runs when the DataFrame
+    partition. Each executor builds its Arrow batches natively, typed by the columns'
+    pyarrow types (``escpush.dataset_schema(dataset, "pyarrow")``), so that no JSON is parsed
+    in Python. A value of another type than its column's reads as Spark's reader reads it
+    (PERMISSIVE): null, or in a string column its JSON text as the line writes it (an integer
+    column takes an integer ``i64`` holds; a float column any number and ``"NaN"``,
+    ``"Infinity"``, ``"-Infinity"``; a list of integers with an element of another type is
+    null whole; see the docs' "How select builds its rows"). The job runs when the DataFrame
     is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
     itself (else Spark's own error holds it, after ``escpush-spark-error:``)."""
     require("pyspark")
