@@ -378,8 +378,9 @@ def select(
 
 def _arrow_schema(arrow: Any, names: list[str]) -> bytes:
     """The IPC bytes of the ``pyarrow.Schema`` ``arrow`` chosen to ``names``, in their order."""
-    import pyarrow
+    import importlib
 
+    pyarrow = importlib.import_module("pyarrow")
     data: bytes = pyarrow.schema([arrow.field(name) for name in names]).serialize().to_pybytes()
     return data
 

@@ -348,5 +348,6 @@ def test_select_reads_every_kind_of_value_as_sparks_reader_does(
     wide = {"ClientCountry": "1.50", "ClientRequestHost": "1e3"}  # numbers in a string column: as written
     assert json.dumps({**row, **wide}, sort_keys=True) in rows
     assert json.dumps({**row, "ClientCountry": "b", "EdgeResponseBytes": 2}, sort_keys=True) in rows
-    assert json.dumps({**row, "EdgeResponseBytes": -(2**63), "ClientCountry": "-12", "BotTags": []}, sort_keys=True) in rows
+    smallest = {"EdgeResponseBytes": -(2**63), "ClientCountry": "-12", "BotTags": []}
+    assert json.dumps({**row, **smallest}, sort_keys=True) in rows
     assert json.dumps(row, sort_keys=True) in rows  # nulls and missing members alike
