@@ -803,6 +803,7 @@ def _spark_scan_part(
 def _spark_select_part(
     filter: Filter,
     units: Sequence[tuple[str, bool, tuple[int, int] | None]],
+    schema: bytes,
     *,
     strict: bool = False,
     threads: int | None = None,
@@ -811,8 +812,10 @@ def _spark_select_part(
     scope: str | None = None,
 ) -> bytes:
     """The lines of ``units`` (a unit: a path or URL, whether it is an object, and a byte range
-    of a plain file or None) that match, as NDJSON bytes in input order; with ``fields`` (of
-    ``dataset``), each cut down to them, values as written."""
+    of a plain file or None) that match, in input order, as record batches of ``schema`` (a
+    ``pyarrow.Schema``'s IPC bytes) in one Arrow IPC stream (empty when none matches), values
+    read as Spark's reader reads them; with ``fields`` (of ``dataset``), each line first cut
+    down to them."""
 
 def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
     """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""

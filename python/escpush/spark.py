@@ -91,15 +91,12 @@ class ExecutorError(EscpushError):
     an executor ran and the scan failed (a file gone since it was listed, corrupt gzip)."""
 
 
-def _task(
-    kind: str, filter_json: str, options: dict[str, Any], version: str, columns: list[tuple[str, str]] | None = None
-) -> Callable[..., Any]:
+def _task(kind: str, filter_json: str, options: dict[str, Any], version: str) -> Callable[..., Any]:
     """The function an executor runs on its share of the inputs. It is a closure over plain
     data, so cloudpickle ships it by value: unpickling it needs no escpush, and the import
     below can fail with a message of ours rather than a worker's stack trace (so it refers to
     nothing of this module but plain values: helpers are defined inside it)."""
     marker = _MARKER
-    wanted: list[tuple[str, str]] = list(columns or [])
 
     def fail(payload: dict[str, Any]) -> Exception:
         import json as _json
@@ -144,68 +141,19 @@ def _task(
 
         return scan_partition
 
-    def _arrow_type(pa: Any, kind: str) -> Any:
-        """A column's Arrow type from escpush-core's name of it (as ``_schemas.build`` does)."""
-        scalar = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
-        arrow = {**scalar, "array[string]": pa.list_(pa.string()), "array[int]": pa.list_(pa.int64())}
-        return arrow.get(kind, pa.string())
-
-    def _arrow_batches(pa: Any, data: bytes, schema: Any) -> Iterator[Any]:
-        """NDJSON lines as record batches of ``schema``; a value of another type than its column's
-        reads as Spark's reader reads it (PERMISSIVE): null, or for a string column the value's
-        JSON text."""
-        import importlib
-        import io
-        import json as _json
-
-        pajson = importlib.import_module("pyarrow.json")
-
-        try:
-            table = pajson.read_json(
-                io.BytesIO(data),
-                parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
-            )
-        except pa.ArrowInvalid:
-            rows = [_json.loads(line) for line in data.splitlines() if line.strip()]
-            table = pa.Table.from_pylist(
-                [{f.name: _coerce(pa, r.get(f.name), f.type) for f in schema} for r in rows], schema
-            )
-        yield from table.select(schema.names).to_batches()
-
-    def _coerce(pa: Any, value: Any, kind: Any) -> Any:
-        """``value`` as a column of type ``kind`` holds it, or None (Spark's PERMISSIVE reading)."""
-        if value is None:
-            return None
-        if pa.types.is_string(kind):
-            import json as _json
-
-            return value if isinstance(value, str) else _json.dumps(value, separators=(",", ":"))
-        if pa.types.is_boolean(kind):
-            return value if isinstance(value, bool) else None
-        if pa.types.is_int64(kind):
-            ok = isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
-            return value if ok else None
-        if pa.types.is_float64(kind):
-            return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-        if pa.types.is_list(kind):
-            if not isinstance(value, list):
-                return None
-            return [_coerce(pa, v, kind.value_type) for v in value]
-        return None
-
     def select_batches(batches: Iterator[Any]) -> Iterator[Any]:
         import importlib
         import json as _json
 
         mod = native()
-        pa = importlib.import_module("pyarrow")
-
-        schema = pa.schema([pa.field(n, _arrow_type(pa, t)) for n, t in wanted])
+        # The executor's part comes as Arrow record batches built natively (IPC stream bytes):
+        # no JSON is parsed here.
+        ipc = importlib.import_module("pyarrow.ipc")
         for batch in batches:
             for part in batch.column(0).to_pylist():
                 data = run(mod, _json.loads(part))
                 if data:
-                    yield from _arrow_batches(pa, data, schema)
+                    yield from ipc.open_stream(data)
 
     return select_batches
 
@@ -252,11 +200,12 @@ def _shares(units: list[tuple[Any, ...]], n: int) -> list[list[_Unit]]:
     sizes = [max(u[2] or 0, 1) for u in units]
     total = sum(sizes)
     n = max(1, min(n, len(units)))
-    shares: list[list[_Unit]] = [[]]
+    shares: list[list[_Unit]] = []
     done = 0
     for unit, size in zip(units, sizes):
-        # A new share when this one holds its part of the bytes (and inputs remain for the rest).
-        if shares[-1] and done >= total * len(shares) / n and len(shares) < n:
+        # An input goes to the share its middle byte falls in: equal pieces of a file (a
+        # byte apart when its size does not divide) each to their own.
+        if len(shares) <= min(n - 1, (2 * done + size) * n // (2 * total)):
             shares.append([])
         shares[-1].append((str(unit[0]), unit[1], unit[3] if len(unit) > 3 else None))
         done += size
@@ -385,42 +334,55 @@ def select(
     (``mapInArrow``; pyarrow is needed on the executors, as for any ``mapInArrow``). The
     inputs are listed and shared as ``scan`` shares them (``partitions``: by default
     ``defaultParallelism``), a large plain local file by byte ranges; the rows come in input order within a
-    partition. A value of another type than its column's reads as Spark's reader reads it
-    (PERMISSIVE): null, or its JSON text in a string column. The job runs when the DataFrame
+    partition. Each executor builds its Arrow batches natively, typed by the columns'
+    pyarrow types (``escpush.dataset_schema(dataset, "pyarrow")``), so that no JSON is parsed
+    in Python. A value of another type than its column's reads as Spark's reader reads it
+    (PERMISSIVE): null, or in a string column its JSON text as the line writes it (an integer
+    column takes an integer ``i64`` holds; a float column any number and ``"NaN"``,
+    ``"Infinity"``, ``"-Infinity"``; a list of integers with an element of another type is
+    null whole; see the docs' "How select builds its rows"). The job runs when the DataFrame
     is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
     itself (else Spark's own error holds it, after ``escpush-spark-error:``)."""
     require("pyspark")
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
-    listed = _escpush._dataset_schema(dataset, "pyarrow", scope=scope, table=None)
-    columns: list[tuple[str, str]] = [] if isinstance(listed, str) else list(listed)
     full = schema(dataset, scope=scope)
+    names: list[str] = list(full.names)
     if fields is not None:
         fields = [fields] if isinstance(fields, str) else list(fields)
-        known = {name for name, _ in columns}
-        unknown = [name for name in fields if name not in known]
+        unknown = [name for name in fields if name not in set(names)]
         if unknown or len(set(fields)) != len(fields) or not fields:
             problem = f"not fields of {dataset}: {', '.join(unknown)}" if unknown else "each field once, at least one"
             raise InvalidInput(f"fields: {problem}")
-        kinds = dict(columns)
-        columns = [(name, kinds[name]) for name in fields]
+        names = fields
     from pyspark.sql.types import StringType, StructField, StructType
 
-    wanted = StructType([full[name] for name, _ in columns])
+    wanted = StructType([full[name] for name in names])
+    # The executors build their batches natively, typed by this schema (the same columns'
+    # pyarrow types: escpush.dataset_schema), sent as its IPC bytes.
+    arrow = dataset_schema(dataset, "pyarrow", scope=scope)
     n = partitions or spark.sparkContext.defaultParallelism
     units = _listed(paths, since, until)
     # Strict mode names a malformed line by its number, which a range would count from its start.
     shares = _shares(units if strict else _cut(units, n), n)
-    options: dict[str, Any] = {"strict": strict, "threads": threads}
+    options: dict[str, Any] = {"strict": strict, "threads": threads, "schema": _arrow_schema(arrow, names)}
     if fields is not None:
-        # Each kept line cut down to the fields asked, natively: the executors' Arrow reader
-        # parses those alone.
+        # Each kept line cut down to the fields asked, natively, before it is read.
         options.update(fields=fields, dataset=dataset, scope=scope)
-    task = _task("select", f.to_json(), options, _version(), columns)
+    task = _task("select", f.to_json(), options, _version())
     rows = [(json.dumps(share),) for share in shares]
     frame = spark.createDataFrame(
         spark.sparkContext.parallelize(rows, max(1, len(rows))), StructType([StructField("share", StringType())])
     )
     return frame.mapInArrow(task, wanted)
+
+
+def _arrow_schema(arrow: Any, names: list[str]) -> bytes:
+    """The IPC bytes of the ``pyarrow.Schema`` ``arrow`` chosen to ``names``, in their order."""
+    import importlib
+
+    pyarrow = importlib.import_module("pyarrow")
+    data: bytes = pyarrow.schema([arrow.field(name) for name in names]).serialize().to_pybytes()
+    return data
 
 
 def collect_errors(action: Callable[[], Any]) -> Any:

@@ -259,3 +259,95 @@ def test_select_shares_a_large_plain_file_by_byte_ranges(
         rows = sorted((tuple(r) for r in df.collect()), key=repr)
         assert len(rows) == want.matched
         assert rows == sorted((tuple(json.loads(line).get(n) for n in fields) for line in kept), key=repr)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "n"),
+    [([500, 501], 2), ([333, 333, 334], 3), ([100] * 6, 2), ([1, 1, 1, 1000], 2), ([5, 5, 5, 5, 5], 4)],
+)
+def test_inputs_are_shared_as_evenly_as_their_sizes_allow(sizes: list[int], n: int) -> None:
+    """The byte ranges a file is cut into (`_cut`: sizes that differ by a byte when its size
+    does not divide) go to as many partitions: a file of an odd size cut in two was read by
+    one executor, the other idle."""
+    units = [(f"u{i}", False, size) for i, size in enumerate(sizes)]
+    shares = escpush.spark._shares(units, n)
+    assert [u[0] for share in shares for u in share] == [u[0] for u in units]  # input order, each once
+    assert len(shares) == min(n, len(units))
+    total = sum(sizes)
+    # No share past its part of the bytes by more than one of its inputs.
+    for share in shares:
+        held = [sizes[int(u[0][1:])] for u in share]
+        assert sum(held) <= total / n + max(held)
+
+
+# Lines `select` keeps (EdgeResponseStatus 500) holding every kind of value in every kind of
+# column: a wrong type, an object or a list into a string column, integers beyond 64 bits, a
+# float into an integer column, nulls, missing members, a member named twice, escapes.
+PERMISSIVE = [
+    '{"EdgeResponseStatus":500,"ClientCountry":"us","EdgeResponseBytes":10,"EdgeResponseCompressionRatio":1.5,'
+    '"CacheTieredFill":true,"BotTags":["a","b"],"BotDetectionIDs":[1,2],"Cookies":{"a":"b"},'
+    '"EdgeStartTimestamp":"2024-05-14T00:00:00Z"}',
+    '{"EdgeResponseStatus":500,"ClientCountry":7,"EdgeResponseBytes":"many","EdgeResponseCompressionRatio":"x",'
+    '"CacheTieredFill":1,"BotTags":"a","BotDetectionIDs":[1,"x",2.5,null],"EdgeStartTimestamp":1715644800}',
+    '{"EdgeResponseStatus":500,"ClientCountry":{"k":[1,true,null,"v"],"a":{"b":2}},"Cookies":{"z":1,"a":[2]},'
+    '"BotTags":["x",{"y":1},3,null,true],"ClientRequestHost":[1,2],"ClientRequestPath":true,'
+    '"EdgeResponseCompressionRatio":3}',
+    '{"EdgeResponseStatus":500,"EdgeResponseBytes":9223372036854775808,"BotDetectionIDs":[9223372036854775807,'
+    '-9223372036854775809],"ClientCountry":1.50,"ClientRequestHost":1e3,"CacheTieredFill":"true"}',
+    '{"EdgeResponseStatus":500,"EdgeResponseBytes":-9223372036854775808,"ClientCountry":-12,"BotTags":[]}',
+    '{"EdgeResponseStatus":500,"EdgeResponseBytes":200.0,"ClientRequestHost":{"s":"caf\\u00e9\\t\\"q\\""}}',
+    '{"EdgeResponseStatus":500,"ClientCountry":null,"EdgeResponseBytes":null,"EdgeResponseCompressionRatio":null,'
+    '"CacheTieredFill":null,"BotTags":null,"BotDetectionIDs":null,"Cookies":null}',
+    '{"EdgeResponseStatus":500}',
+    '{"EdgeResponseStatus":500,"ClientCountry":"a","ClientCountry":"b","EdgeResponseBytes":1,"EdgeResponseBytes":2}',
+    '{"EdgeResponseStatus":500,"ClientCountry":"caf\\u00e9 \\ud83d\\ude00","ClientRequestHost":"\\u0000"}',
+    '{"EdgeResponseStatus":200,"ClientCountry":"dropped"}',
+]
+PERMISSIVE_FIELDS = [
+    "ClientCountry",
+    "EdgeResponseBytes",
+    "EdgeResponseCompressionRatio",
+    "CacheTieredFill",
+    "BotTags",
+    "BotDetectionIDs",
+    "Cookies",
+    "EdgeStartTimestamp",
+    "ClientRequestHost",
+    "ClientRequestPath",
+]
+
+
+@pytest.mark.parametrize("fields", [PERMISSIVE_FIELDS, None], ids=["fields", "every column"])
+def test_select_reads_every_kind_of_value_as_sparks_reader_does(
+    spark: Any, tmp_path: Path, fields: list[str] | None
+) -> None:
+    """The executors build the batches natively: every column type (string, int64, float64,
+    bool, list<string>, list<int64>) and every value that is not of its column's type read
+    as Spark's own reader reads them, with the fields asked or every column."""
+    (tmp_path / "a.ndjson").write_text("".join(line + "\n" for line in PERMISSIVE), encoding="utf-8")
+    df = escpush.spark.select(spark, tmp_path, F, dataset="http_requests", fields=fields)
+    names = fields or escpush.spark.schema("http_requests").names
+    assert df.columns == names
+    theirs = escpush.spark.filter_dataframe(
+        escpush.spark.read_logpush(spark, str(tmp_path), "http_requests"), F, "http_requests"
+    ).select(*names)
+    assert df.schema == theirs.schema
+    got = sorted((tuple(r) for r in df.collect()), key=repr)
+    want = sorted((tuple(r) for r in theirs.collect()), key=repr)
+    assert len(got) == len(PERMISSIVE) - 1
+    assert got == want
+    # And as the docstring says, spelled out.
+    rows = {json.dumps(r.asDict(), sort_keys=True) for r in df.select(*PERMISSIVE_FIELDS).collect()}
+    row = dict.fromkeys(PERMISSIVE_FIELDS)
+    # A list of integers with an element of another type is null whole, as in Spark's reader.
+    assert json.dumps({**row, "ClientCountry": "7", "EdgeStartTimestamp": "1715644800"}, sort_keys=True) in rows
+    nested = {"ClientCountry": '{"k":[1,true,null,"v"],"a":{"b":2}}', "Cookies": '{"z":1,"a":[2]}'}
+    nested |= {"BotTags": ["x", '{"y":1}', "3", None, "true"], "ClientRequestHost": "[1,2]"}
+    nested |= {"ClientRequestPath": "true", "EdgeResponseCompressionRatio": 3.0}
+    assert json.dumps({**row, **nested}, sort_keys=True) in rows
+    wide = {"ClientCountry": "1.50", "ClientRequestHost": "1e3"}  # numbers in a string column: as written
+    assert json.dumps({**row, **wide}, sort_keys=True) in rows
+    assert json.dumps({**row, "ClientCountry": "b", "EdgeResponseBytes": 2}, sort_keys=True) in rows
+    smallest = {"EdgeResponseBytes": -(2**63), "ClientCountry": "-12", "BotTags": []}
+    assert json.dumps({**row, **smallest}, sort_keys=True) in rows
+    assert json.dumps(row, sort_keys=True) in rows  # nulls and missing members alike

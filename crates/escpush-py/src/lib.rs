@@ -29,6 +29,7 @@ mod scan_result;
 mod schema;
 mod signals;
 mod spark;
+mod spark_arrow;
 mod transformer;
 mod transformer_records;
 mod transformer_sql;

@@ -17,6 +17,7 @@ use crate::convert::Int;
 use crate::errors;
 use crate::filter::PyFilter;
 use crate::scan::{BreakdownArgs, Options, PyScanResult};
+use crate::spark_arrow;
 
 /// Adds `_spark_inputs`, `_spark_scan_part`, `_spark_select_part` and `_spark_merge`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -154,42 +155,48 @@ pub fn _spark_scan_part<'py>(
     Ok(PyBytes::new(py, &result.to_bytes()))
 }
 
-/// `_spark_select_part(filter, units, *, strict=False, threads=None, fields=None,
-/// dataset=None, scope=None)`: the lines of one executor's share that match, as NDJSON bytes
-/// in input order; with `fields` (of `dataset`), each line cut down to them, values as
-/// written (core's `JobOutput::projection`), so that the executor's Arrow reader parses only
-/// those. A unit may be a byte range of a large plain file (the driver cuts one so that
-/// several executors share it).
+/// `_spark_select_part(filter, units, schema, *, strict=False, threads=None, fields=None,
+/// dataset=None, scope=None)`: the lines of one executor's share that match, in input order,
+/// as record batches of `schema` (the IPC bytes of a `pyarrow.Schema`: the columns asked, as
+/// `dataset_schema(dataset, "pyarrow")` types them) in one Arrow IPC stream (empty when none
+/// matches; `spark_arrow.rs` reads the lines into the columns). With `fields` (of `dataset`),
+/// each line is first cut down to them natively (core's `JobOutput::projection`), so that
+/// only those are read. A unit may be a byte range of a large plain file (the driver cuts one
+/// so that several executors share it).
 #[pyfunction]
-#[pyo3(signature = (filter, units, *, strict=false, threads=None, fields=None, dataset=None, scope=None))]
+#[pyo3(signature = (filter, units, schema, *, strict=false, threads=None, fields=None, dataset=None, scope=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
 pub fn _spark_select_part<'py>(
     py: Python<'py>,
     filter: PyRef<'_, PyFilter>,
     units: Vec<Piece>,
+    schema: &[u8],
     strict: bool,
     threads: Option<Int>,
     fields: Option<Vec<String>>,
     dataset: Option<&str>,
     scope: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let schema = spark_arrow::read_schema(schema).map_err(|e| errors::invalid_input(py, e))?;
     let filter = filter.filter();
-    let mut out = Vec::new();
+    let mut lines = Vec::new();
+    let options = Options::new(py, strict, threads, None, None, None, None)?;
     if let (Some(fields), Some(dataset)) = (fields, dataset) {
         let scope = crate::filter::scope_arg(py, scope)?;
         let dataset = escpush_filter::Dataset::get(dataset, scope).map_err(|e| errors::core_error(py, &e))?;
         let job = JobOutput::projection(dataset, Some(filter.clone()), &fields, None)
             .map_err(|e| errors::core_error(py, &e))?;
-        let options = Options::new(py, strict, threads, None, None, None, None)?;
         let mut preview = Preview::new(&job).strict(strict).threads(options.threads.unwrap_or(0));
-        let result = py.detach(|| inputs(units).and_then(|inputs| preview.write_to(inputs, &mut out, false)));
+        let result = py.detach(|| inputs(units).and_then(|inputs| preview.write_to(inputs, &mut lines, false)));
         result.map_err(|e| errors::scan_error(py, &e, None))?;
-        return Ok(PyBytes::new(py, &out));
+    } else {
+        let mut scanner = scanner(py, filter, strict, threads)?;
+        let result = py.detach(|| inputs(units).and_then(|inputs| scanner.select(inputs, &mut lines)));
+        result.map_err(|e| errors::scan_error(py, &e, None))?;
     }
-    let mut scanner = scanner(py, filter, strict, threads)?;
-    let result = py.detach(|| inputs(units).and_then(|inputs| scanner.select(inputs, &mut out)));
-    result.map_err(|e| errors::scan_error(py, &e, None))?;
-    Ok(PyBytes::new(py, &out))
+    let batches = py.detach(|| spark_arrow::ipc_stream(&schema, &lines, spark_arrow::BATCH_ROWS));
+    let batches = batches.map_err(|e| errors::invalid_input(py, e))?;
+    Ok(PyBytes::new(py, &batches))
 }
 
 /// `_spark_merge(parts, *, top=None, seconds=None)`: the executors' parts (in input order)
