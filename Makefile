@@ -43,8 +43,6 @@ test: test-rust test-python ## Build and run every Rust and Python test
 test-rust: ## Rust tests and the runnable tour example; the core stays free of pyo3 and ureq
 	cargo test --workspace --exclude escpush-py --quiet
 	cargo test -p escpush-scan --features job --quiet
-	# The binding's few pure conversions with unit tests (select's Arrow rows: spark_arrow.rs); the rest is pytest's.
-	cargo test -p escpush-py --lib --quiet spark_arrow
 	cargo run --quiet -p escpush-http --example tour > /dev/null
 	@for c in escpush-filter escpush-core; do if cargo tree -p $$c -e normal | grep -E 'pyo3|ureq'; then \
 		echo "$$c must not depend on pyo3 or ureq" >&2; exit 1; fi; done
@@ -53,6 +51,9 @@ test-rust: ## Rust tests and the runnable tour example; the core stays free of p
 
 .PHONY: test-python
 test-python: develop ## pytest (includes the stub check and the notebooks)
+	# The binding's few pure conversions with unit tests (select's Arrow rows: spark_arrow.rs); the rest is
+	# pytest's. Here, not in test-rust: pyo3's build needs the venv's Python, which `develop` makes.
+	cargo test -p escpush-py --lib --quiet spark_arrow
 	ESCPUSH_REQUIRE_ENGINES=1 $(PYTHON) -m pytest -q   # every engine the test extra installs must be there: none skips
 
 # The demo needs escpush alone: no test extra, no test hooks (a first build compiles the
