@@ -141,63 +141,61 @@ def run_transformer(
     dataset = _escpush.check_transformer(code)["dataset"]
     pre = _escpush._transformer_prefilter(code) if prefilter else None
     target = Path(output) if output is not None else None
-    if engine == "escpush":
-        with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
-            out = Path(tmp) / "records.ndjson" if target is None else target
+    with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
+        out = Path(tmp) / "records.ndjson" if target is None else target
+        if engine == "escpush":
             read, kept, delivered, fields = _escpush._transformer_run(
                 code, paths, out, prefilter=prefilter, threads=threads, strict=strict
             )
-            records = None if target is not None else _read_records(out)
-        where = None if target is None else os.fspath(target)
-        return TransformerRun(dataset, delivered, records, pre, read, kept, where, fields, engine)
-    return _run_datafusion(code, paths, dataset, pre, target, threads=threads, strict=strict, prefilter=prefilter)
+        else:
+            read, kept, delivered, fields = _run_datafusion(
+                code, paths, dataset, out, Path(tmp) / "input", threads=threads, strict=strict, prefilter=prefilter
+            )
+        records = None if target is not None else _read_records(out)
+    where = None if target is None else os.fspath(target)
+    return TransformerRun(dataset, delivered, records, pre, read, kept, where, fields, engine)
 
 
 def _run_datafusion(
     code: str,
     paths: _Paths,
     dataset: str,
-    pre: _escpush.Filter | None,
-    target: Path | None,
+    out: Path,
+    src: Path,
     *,
     threads: int | None,
     strict: bool,
     prefilter: bool,
-) -> TransformerRun:
+) -> tuple[int, int, int, list[str] | None]:
     """``run_transformer(engine="datafusion")``: escpush's scanner writes DataFusion's input
-    (``_transformer_input``), DataFusion runs the SQL, ``write_records`` writes its batches."""
+    into the new folder ``src`` (``_transformer_input``), DataFusion runs the SQL,
+    ``write_records`` writes its batches to ``out``; returns ``(lines read, lines kept,
+    records delivered, fields)``."""
     # DataFusion's module takes about a second to load: it loads while the scanner reads
     # (the scanner runs without the GIL).
     loading = threading.Thread(target=need, args=("datafusion", "run_transformer"), daemon=True)
     loading.start()
-    with tempfile.TemporaryDirectory(prefix="escpush-transformer-") as tmp:
-        src = Path(tmp) / "input"
-        try:
-            read, kept, fields = _escpush._transformer_input(
-                code, paths, src, prefilter=prefilter, threads=threads, strict=strict
-            )
-        finally:
-            loading.join()
-        _flatten(src)
-        # Written beside the output and renamed onto it once complete: a failed run leaves
-        # an existing output as it was.
-        out = Path(tmp) / "records.ndjson" if target is None else _beside(target)
-        try:
-            # No line kept: nothing can be delivered (every delivered record passes the prefilter).
-            if kept == 0 or not any(p.stat().st_size for p in src.iterdir()):
-                out.write_bytes(b"")
-                delivered = 0
-            else:
-                delivered = write_records(datafusion_context(dataset, src).sql(code), out)
-            if target is not None:
-                os.replace(out, target)
-        except BaseException:
-            if target is not None:
-                out.unlink(missing_ok=True)
-            raise
-        if target is not None:
-            return TransformerRun(dataset, delivered, None, pre, read, kept, os.fspath(target), fields, "datafusion")
-        return TransformerRun(dataset, delivered, _read_records(out), pre, read, kept, None, fields, "datafusion")
+    try:
+        read, kept, fields = _escpush._transformer_input(
+            code, paths, src, prefilter=prefilter, threads=threads, strict=strict
+        )
+    finally:
+        loading.join()
+    _flatten(src)
+    # Written beside the output and renamed onto it once complete: a failed run leaves an
+    # existing output as it was.
+    beside = _beside(out)
+    try:
+        # No line kept: nothing can be delivered (every delivered record passes the prefilter).
+        if kept == 0 or not any(p.stat().st_size for p in src.iterdir()):
+            delivered = 0
+        else:
+            delivered = write_records(datafusion_context(dataset, src).sql(code), beside)
+        os.replace(beside, out)
+    except BaseException:
+        beside.unlink(missing_ok=True)
+        raise
+    return read, kept, delivered, fields
 
 
 def _flatten(folder: Path) -> None:

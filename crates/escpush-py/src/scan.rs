@@ -355,24 +355,16 @@ pub(crate) fn transform(
     dst: &Path,
     options: Options<'_, '_>,
 ) -> PyResult<(PyScanResult, u64)> {
-    let selection = options.selection(py)?;
-    let inputs = expand(py, args(src)?, &selection)?;
-    let output = dst.display().to_string();
-    let termination = crate::signals::Termination::catch(py)?;
     let mut delivered = 0;
     let result = {
         let delivered = &mut delivered;
-        run_detached(py, None, options, Some(&output), move |scanner| {
+        to_file(py, None, src, dst, options, move |scanner, inputs| {
             let run = scanner.transform_to_file(inputs, transformer, dst)?;
             *delivered = run.records;
             Ok(run.scan)
-        })
+        })?
     };
-    match (result, termination.release(py)) {
-        (Ok(result), None) => Ok((result, delivered)),
-        (Ok(_), Some(late)) => Err(late),
-        (Err(err), late) => Err(crate::signals::with_late(py, late, err)),
-    }
+    Ok((result, delivered))
 }
 
 /// `1,234,567`.
@@ -446,14 +438,30 @@ pub(crate) fn select(
     dst: &Path,
     options: Options<'_, '_>,
 ) -> PyResult<PyScanResult> {
+    to_file(py, filter, src, dst, options, move |scanner, inputs| {
+        scanner.select_to_file(inputs, dst)
+    })
+}
+
+/// Runs `run` on the inputs of `src` (a scan that writes the file `dst`, detached as
+/// `run_detached` runs one): SIGTERM and SIGHUP cancel it like Ctrl-C, so that its temporary
+/// file is removed, and a signal that came late is raised after it.
+fn to_file<F>(
+    py: Python<'_>,
+    filter: Option<&Filter>,
+    src: &Bound<'_, PyAny>,
+    dst: &Path,
+    options: Options<'_, '_>,
+    run: F,
+) -> PyResult<PyScanResult>
+where
+    F: for<'s> FnOnce(&mut Scanner<'s>, Vec<Input>) -> Result<ScanResult, ScanError> + Send,
+{
     let selection = options.selection(py)?;
     let inputs = expand(py, args(src)?, &selection)?;
     let output = dst.display().to_string();
-    // SIGTERM and SIGHUP cancel the scan like Ctrl-C, so that its temporary file is removed.
     let termination = crate::signals::Termination::catch(py)?;
-    let result = run_detached(py, filter, options, Some(&output), move |scanner| {
-        scanner.select_to_file(inputs, dst)
-    });
+    let result = run_detached(py, filter, options, Some(&output), move |scanner| run(scanner, inputs));
     match (result, termination.release(py)) {
         (result, None) => result,
         (Ok(_), Some(late)) => Err(late),
