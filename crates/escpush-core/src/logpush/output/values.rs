@@ -173,13 +173,19 @@ fn quote_in_place(out: &mut Vec<u8>, start: usize, quoted: impl Fn(u8) -> bool, 
 /// line may hold escaped, and its reading keeps as the three bytes UTF-8 would give its code
 /// point) is written escaped again, `\udXXX`.
 pub(crate) fn json_string(text: &[u8], out: &mut Vec<u8>) {
+    if !needs_escape(text) {
+        // Nothing to escape (the usual text): copied whole.
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text);
+        out.push(b'"');
+        return;
+    }
     out.push(b'"');
     // Bytes that need nothing are copied in runs.
     let (mut run, mut i) = (0, 0);
     while i < text.len() {
-        if plain_word(text, i, |w| {
-            has_less(w, 0x20) | has_byte(w, b'"') | has_byte(w, b'\\') | has_byte(w, 0xED)
-        }) {
+        if plain_word(text, i, json_special) {
             i += 8;
             continue;
         }
@@ -214,6 +220,36 @@ pub(crate) fn json_string(text: &[u8], out: &mut Vec<u8>) {
     }
     out.extend_from_slice(&text[run..]);
     out.push(b'"');
+}
+
+/// Non-zero when a byte of `w` is one [`json_string`] escapes (or may: `0xED` leads a
+/// surrogate's three bytes).
+#[inline]
+fn json_special(w: u64) -> u64 {
+    has_less(w, 0x20) | has_byte(w, b'"') | has_byte(w, b'\\') | has_byte(w, 0xED)
+}
+
+/// Whether a byte of `text` is one [`json_special`] finds: 8 bytes a step, the last word
+/// overlapping the one before it; bytes one by one below 8.
+#[inline]
+fn needs_escape(text: &[u8]) -> bool {
+    let word = |i: usize| {
+        text.get(i..i + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let n = text.len();
+    if n < 8 {
+        return text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0xED);
+    }
+    let mut i = 0;
+    while i + 8 <= n {
+        if json_special(word(i)) != 0 {
+            return true;
+        }
+        i += 8;
+    }
+    i < n && json_special(word(n - 8)) != 0
 }
 
 /// Whether the 8 bytes of `text` from `i` (when there are 8) hold none that `special`

@@ -1,6 +1,10 @@
 //! The one-record interpreter: a checked [`Query`] run on one input record, giving the
 //! records the job delivers for it (none when the `WHERE` drops it, several after
 //! `unnest`). SQL's three-valued logic: a `WHERE` keeps a row only when it is true.
+//!
+//! Values borrow the input's text and the query's literals and names (`Value<'a>`); a row
+//! is handed to the caller as it is made (`emit`), so a local run writes each delivered
+//! row without collecting them.
 
 use std::borrow::Cow;
 
@@ -9,39 +13,69 @@ use escpush_filter::{Json, Timestamp};
 use super::ir::{BinOp, Func, Item, Part, Query, Source, Stage, Ty, Value, E};
 
 /// A row: its columns' names (borrowed from the query or the input) and values.
-pub(crate) type Row<'n> = Vec<(&'n str, Value)>;
+pub(crate) type Row<'a> = Vec<(&'a str, Value<'a>)>;
 
 /// The rows the query gives for one input record (a JSON object's members).
-pub(crate) fn run<'n>(query: &'n Query, record: &'n [(String, Json)]) -> Result<Vec<Row<'n>>, String> {
-    let input: Row<'n> = record.iter().map(|(k, v)| (k.as_str(), from_json(v))).collect();
-    run_row(query, &input)
+pub(crate) fn run<'a>(query: &'a Query, record: &'a [(String, Json)]) -> Result<Vec<Row<'a>>, String> {
+    let input: Row<'a> = record.iter().map(|(k, v)| (k.as_str(), from_json(v))).collect();
+    let mut rows = Vec::new();
+    run_row(query, input, &mut |row| rows.push(row))?;
+    Ok(rows)
 }
 
-/// The rows the query gives for one input row (its columns as values).
-pub(crate) fn run_row<'n>(query: &'n Query, input: &Row<'n>) -> Result<Vec<Row<'n>>, String> {
-    let mut outputs: Vec<Vec<Row<'n>>> = Vec::new();
-    for stage in &query.stages {
-        let rows: &[Row<'n>] = match stage.source {
-            Source::Dataset => std::slice::from_ref(input),
-            Source::Stage(i) => outputs.get(i).map_or(&[], Vec::as_slice),
-        };
+/// Runs the query on one input row (its columns as values), handing each row it delivers
+/// to `emit`, in order. On an error some rows may have been handed already.
+pub(crate) fn run_row<'a>(query: &'a Query, input: Row<'a>, emit: &mut dyn FnMut(Row<'a>)) -> Result<(), String> {
+    run_query(query, input, &mut |stage, row| run_stage(stage, row, emit))
+}
+
+/// Runs the query's CTEs on one input row and gives `last` the main `SELECT` and each row
+/// it reads, in order (to run it as [`run_row`] does, or to write its records directly).
+pub(crate) fn run_query<'a>(
+    query: &'a Query,
+    input: Row<'a>,
+    last: &mut dyn FnMut(&'a Stage, &Row<'a>) -> Result<(), String>,
+) -> Result<(), String> {
+    let Some((main, earlier)) = query.stages.split_last() else {
+        return Ok(());
+    };
+    let input = [input];
+    let mut outputs: Vec<Vec<Row<'a>>> = Vec::with_capacity(earlier.len());
+    for stage in earlier {
         let mut out = Vec::new();
-        for row in rows {
-            out.extend(run_stage(stage, row)?);
+        for row in source(stage, &input, &outputs) {
+            run_stage(stage, row, &mut |r| out.push(r))?;
         }
         outputs.push(out);
     }
-    Ok(outputs.pop().unwrap_or_default())
+    for row in source(main, &input, &outputs) {
+        last(main, row)?;
+    }
+    Ok(())
 }
 
-fn run_stage<'n>(stage: &'n Stage, row: &Row<'n>) -> Result<Vec<Row<'n>>, String> {
-    if let Some(filter) = &stage.filter {
-        if *operand(filter, row)? != Value::Bool(true) {
-            return Ok(Vec::new());
-        }
+/// The rows a stage reads: the input's, or an earlier stage's.
+fn source<'r, 'a>(stage: &Stage, input: &'r [Row<'a>], outputs: &'r [Vec<Row<'a>>]) -> &'r [Row<'a>] {
+    match stage.source {
+        Source::Dataset => input,
+        Source::Stage(i) => outputs.get(i).map_or(&[], Vec::as_slice),
     }
-    let mut out: Row<'n> = Vec::with_capacity(stage.items.len());
-    let mut unnest: Option<(usize, Vec<Value>)> = None;
+}
+
+/// Whether the stage's `WHERE` keeps `row` (it is true; a stage without one keeps all).
+pub(crate) fn keeps(stage: &Stage, row: &Row<'_>) -> Result<bool, String> {
+    match &stage.filter {
+        Some(filter) => Ok(*operand(filter, row)? == Value::Bool(true)),
+        None => Ok(true),
+    }
+}
+
+pub(crate) fn run_stage<'a>(stage: &'a Stage, row: &Row<'a>, emit: &mut dyn FnMut(Row<'a>)) -> Result<(), String> {
+    if !keeps(stage, row)? {
+        return Ok(());
+    }
+    let mut out: Row<'a> = Vec::with_capacity(stage.items.len());
+    let mut unnest: Option<(usize, Vec<Value<'a>>)> = None;
     for item in &stage.items {
         match item {
             Item::All => out.extend(row.iter().cloned()),
@@ -51,7 +85,11 @@ fn run_stage<'n>(stage: &'n Stage, row: &Row<'n>) -> Result<Vec<Row<'n>>, String
             } => {
                 let values = match eval(inner, row)? {
                     Value::Array(values) => values,
-                    Value::Json(Json::Array(values)) => values.iter().map(from_json).collect(),
+                    Value::Json(json) => match json {
+                        Cow::Borrowed(Json::Array(values)) => values.iter().map(from_json).collect(),
+                        Cow::Owned(Json::Array(values)) => values.into_iter().map(owned_json).collect(),
+                        _ => Vec::new(),
+                    },
                     _ => Vec::new(),
                 };
                 unnest = Some((out.len(), values));
@@ -60,46 +98,63 @@ fn run_stage<'n>(stage: &'n Stage, row: &Row<'n>) -> Result<Vec<Row<'n>>, String
             Item::Column { name, expr } => out.push((name.as_str(), eval(expr, row)?)),
         }
     }
-    Ok(match unnest {
-        None => vec![out],
-        Some((at, values)) => values
-            .into_iter()
-            .map(|v| {
+    match unnest {
+        None => emit(out),
+        Some((at, values)) => {
+            for v in values {
                 let mut r = out.clone();
                 r[at].1 = v;
-                r
-            })
-            .collect(),
-    })
+                emit(r);
+            }
+        }
+    }
+    Ok(())
 }
 
-/// A member of the input as a value: JSON's shapes, objects kept as JSON.
-pub(crate) fn from_json(json: &Json) -> Value {
+/// A member of the input as a value: JSON's shapes, objects kept as JSON (borrowed).
+pub(crate) fn from_json(json: &Json) -> Value<'_> {
     match json {
-        Json::Null => Value::Null,
+        Json::String(s) => Value::Str(Cow::Borrowed(s)),
+        Json::Array(items) => Value::Array(items.iter().map(from_json).collect()),
+        Json::Object(_) => Value::Json(Cow::Borrowed(json)),
+        scalar => scalar_json(scalar),
+    }
+}
+
+/// [`from_json`] of a value given whole (its text and objects moved, not copied).
+pub(crate) fn owned_json(json: Json) -> Value<'static> {
+    match json {
+        Json::String(s) => Value::Str(Cow::Owned(s)),
+        Json::Array(items) => Value::Array(items.into_iter().map(owned_json).collect()),
+        object @ Json::Object(_) => Value::Json(Cow::Owned(object)),
+        scalar => scalar_json(&scalar),
+    }
+}
+
+/// A JSON null, boolean or number as a value (`Null` for any other).
+fn scalar_json(json: &Json) -> Value<'static> {
+    match json {
         Json::Bool(b) => Value::Bool(*b),
         Json::Number(n) => n
             .as_i64()
             .map_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN)), Value::Int),
         Json::BigNumber(text) => Value::Float(text.parse().unwrap_or(f64::NAN)),
-        Json::String(s) => Value::Str(s.clone()),
-        Json::Array(items) => Value::Array(items.iter().map(from_json).collect()),
-        Json::Object(_) => Value::Json(json.clone()),
+        _ => Value::Null,
     }
 }
 
 /// A delivered value as JSON, objects' members sorted by name (as the docs' delivered
 /// records are written).
-pub(crate) fn to_json(value: &Value) -> Json {
+pub(crate) fn to_json(value: &Value<'_>) -> Json {
     match value {
         Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Int(n) => Json::Number((*n).into()),
         Value::Float(f) => super::write::float_json(*f),
-        Value::Str(s) => Json::String(s.clone()),
+        Value::Str(s) => Json::String(s.to_string()),
         Value::Time(s, n) => Json::String(super::write::time_text(*s, *n)),
         Value::Array(items) => Json::Array(items.iter().map(to_json).collect()),
-        Value::Struct(members) => sorted(members.iter().map(|(k, v)| (k.clone(), to_json(v))).collect()),
+        Value::Struct(members) => sorted(members.iter().map(|(k, v)| ((*k).to_owned(), to_json(v))).collect()),
         Value::Json(json) => sort_json(json),
     }
 }
@@ -117,13 +172,26 @@ fn sort_json(json: &Json) -> Json {
     }
 }
 
-fn col<'a>(row: &'a Row<'_>, name: &str) -> &'a Value {
-    row.iter().find(|(k, _)| *k == name).map_or(&Value::Null, |(_, v)| v)
+pub(crate) fn col<'r, 'a>(row: &'r Row<'a>, name: &str) -> &'r Value<'a> {
+    // Names of one length (a dataset has many) mostly differ in their last byte: tested
+    // before the whole name.
+    let last = name.as_bytes().last();
+    row.iter()
+        .find(|(k, _)| k.len() == name.len() && k.as_bytes().last() == last && *k == name)
+        .map_or(&Value::Null, |(_, v)| v)
+}
+
+/// A literal as a value borrowing the query's text.
+fn literal<'a>(v: &'a Value<'static>) -> Value<'a> {
+    match v {
+        Value::Str(s) => Value::Str(Cow::Borrowed(s)),
+        other => other.clone(),
+    }
 }
 
 /// An operand's value, borrowed where it is a column or a literal (most are): only what
 /// is computed is made.
-fn operand<'r>(e: &'r E, row: &'r Row<'_>) -> Result<Cow<'r, Value>, String> {
+fn operand<'r, 'a: 'r>(e: &'a E, row: &'r Row<'a>) -> Result<Cow<'r, Value<'a>>, String> {
     Ok(match e {
         E::Col(name) => Cow::Borrowed(col(row, name)),
         E::Lit(v) => Cow::Borrowed(v),
@@ -131,22 +199,22 @@ fn operand<'r>(e: &'r E, row: &'r Row<'_>) -> Result<Cow<'r, Value>, String> {
     })
 }
 
-fn truth(v: &Value) -> Option<bool> {
+fn truth(v: &Value<'_>) -> Option<bool> {
     match v {
         Value::Bool(b) => Some(*b),
         _ => None,
     }
 }
 
-fn from_truth(b: Option<bool>) -> Value {
+fn from_truth(b: Option<bool>) -> Value<'static> {
     b.map_or(Value::Null, Value::Bool)
 }
 
 #[allow(clippy::too_many_lines)]
-fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
+pub(crate) fn eval<'a>(e: &'a E, row: &Row<'a>) -> Result<Value<'a>, String> {
     Ok(match e {
         E::Col(name) => col(row, name).clone(),
-        E::Lit(v) => v.clone(),
+        E::Lit(v) => literal(v),
         E::Not(inner) => from_truth(truth(&*operand(inner, row)?).map(|b| !b)),
         E::Neg(inner) => match *operand(inner, row)? {
             Value::Int(n) => Value::Int(n.checked_neg().ok_or("integer overflow in `-`")?),
@@ -178,7 +246,15 @@ fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
             }
             let mut unknown = false;
             for item in list {
-                match compare(&v, &*operand(item, row)?) {
+                let item = operand(item, row)?;
+                // Text against text (the usual list): equal or not, no ordering needed.
+                if let (Value::Str(a), Value::Str(b)) = (&*v, &*item) {
+                    if a == b {
+                        return Ok(Value::Bool(!negated));
+                    }
+                    continue;
+                }
+                match compare(&v, &item) {
                     Some(std::cmp::Ordering::Equal) => return Ok(Value::Bool(!negated)),
                     None => unknown = true,
                     Some(_) => {}
@@ -214,10 +290,15 @@ fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
                 _ => Value::Null,
             }
         }
-        E::Call(func, args) => {
-            let values = args.iter().map(|a| operand(a, row)).collect::<Result<Vec<_>, _>>()?;
-            call(*func, values)?
-        }
+        // The usual one or two arguments without a heap allocation.
+        E::Call(func, args) => match args.as_slice() {
+            [a] => call(*func, &[operand(a, row)?])?,
+            [a, b] => call(*func, &[operand(a, row)?, operand(b, row)?])?,
+            _ => call(
+                *func,
+                &args.iter().map(|a| operand(a, row)).collect::<Result<Vec<_>, _>>()?,
+            )?,
+        },
         E::Cast(inner, ty) => cast(operand(inner, row)?.into_owned(), ty)?,
         E::Extract(part, inner) => match to_time(&*operand(inner, row)?) {
             Some((s, n)) => extract(*part, s, n),
@@ -227,7 +308,7 @@ fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
         E::Struct(members) => Value::Struct(
             members
                 .iter()
-                .map(|(k, v)| Ok((k.clone(), eval(v, row)?)))
+                .map(|(k, v)| Ok((k.as_str(), eval(v, row)?)))
                 .collect::<Result<_, String>>()?,
         ),
         E::Case {
@@ -255,8 +336,42 @@ fn eval(e: &E, row: &Row<'_>) -> Result<Value, String> {
     })
 }
 
+/// How many nodes of `e` can fail (an integer overflow, a division by zero, a cast that
+/// cannot be made): where a stage has at most one, the order its expressions are evaluated
+/// in cannot change which error a row fails with.
+pub(crate) fn fallible(e: &E) -> usize {
+    let own = usize::from(matches!(
+        e,
+        E::Neg(_)
+            | E::Cast(..)
+            | E::Unnest(_)
+            | E::Call(Func::Abs, _)
+            | E::Bin(BinOp::Plus | BinOp::Minus | BinOp::Mul | BinOp::Div | BinOp::Mod, ..)
+    ));
+    let children: usize = match e {
+        E::Col(_) | E::Lit(_) => 0,
+        E::Not(a) | E::Neg(a) | E::IsNull(a, _) | E::Cast(a, _) | E::Extract(_, a) | E::Unnest(a) => fallible(a),
+        E::Bin(_, a, b) => fallible(a) + fallible(b),
+        E::In(a, list, _) => fallible(a) + list.iter().map(fallible).sum::<usize>(),
+        E::Like { expr, pattern, .. } => fallible(expr) + fallible(pattern),
+        E::Between(a, b, c, _) => fallible(a) + fallible(b) + fallible(c),
+        E::Call(_, items) | E::Array(items) => items.iter().map(fallible).sum(),
+        E::Struct(members) => members.iter().map(|(_, e)| fallible(e)).sum(),
+        E::Case {
+            operand,
+            whens,
+            otherwise,
+        } => {
+            operand.as_deref().map_or(0, fallible)
+                + whens.iter().map(|(w, t)| fallible(w) + fallible(t)).sum::<usize>()
+                + otherwise.as_deref().map_or(0, fallible)
+        }
+    };
+    own + children
+}
+
 /// SQL's ordering of two values: `None` when either is NULL or they do not compare.
-fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+fn compare(a: &Value<'_>, b: &Value<'_>) -> Option<std::cmp::Ordering> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Int(_), Value::Float(y)) => number(a)?.partial_cmp(y),
@@ -279,7 +394,7 @@ fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
-fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
+fn binary<'a>(op: BinOp, a: &Value<'a>, b: &Value<'a>) -> Result<Value<'a>, String> {
     use std::cmp::Ordering as O;
     if matches!(op, BinOp::Arrow | BinOp::LongArrow) {
         return Ok(member(op, a, b));
@@ -294,12 +409,12 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
         BinOp::LtEq => from_truth(compare(a, b).map(O::is_le)),
         BinOp::Gt => from_truth(compare(a, b).map(O::is_gt)),
         BinOp::GtEq => from_truth(compare(a, b).map(O::is_ge)),
-        BinOp::Concat => Value::Str(format!("{}{}", text(a), text(b))),
+        BinOp::Concat => Value::text(format!("{}{}", text(a), text(b))),
         _ => arithmetic(op, a, b)?,
     })
 }
 
-fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
+fn arithmetic(op: BinOp, a: &Value<'_>, b: &Value<'_>) -> Result<Value<'static>, String> {
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
         let (x, y) = (*x, *y);
         let r = match op {
@@ -327,7 +442,7 @@ fn arithmetic(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
 }
 
 #[allow(clippy::cast_precision_loss)]
-fn number(v: &Value) -> Option<f64> {
+fn number(v: &Value<'_>) -> Option<f64> {
     match v {
         Value::Int(n) => Some(*n as f64),
         Value::Float(f) => Some(*f),
@@ -336,9 +451,9 @@ fn number(v: &Value) -> Option<f64> {
 }
 
 /// `->` / `->>`: a member of an object (by name) or an element of an array (by index).
-fn member(op: BinOp, base: &Value, key: &Value) -> Value {
+fn member(op: BinOp, base: &Value<'_>, key: &Value<'_>) -> Value<'static> {
     let json = match base {
-        Value::Json(j) => j.clone(),
+        Value::Json(j) => j.clone().into_owned(),
         Value::Str(s) => match Json::parse(s) {
             Ok(j) => j,
             Err(_) => return Value::Null,
@@ -353,9 +468,9 @@ fn member(op: BinOp, base: &Value, key: &Value) -> Value {
     };
     match (found, op) {
         (None | Some(Json::Null), _) => Value::Null,
-        (Some(Json::String(s)), BinOp::LongArrow) => Value::Str(s),
-        (Some(other), BinOp::LongArrow) => Value::Str(json_text(&other)),
-        (Some(other), _) => Value::Json(other),
+        (Some(Json::String(s)), BinOp::LongArrow) => Value::text(s),
+        (Some(other), BinOp::LongArrow) => Value::text(json_text(&other)),
+        (Some(other), _) => Value::Json(Cow::Owned(other)),
     }
 }
 
@@ -364,10 +479,10 @@ fn json_text(json: &Json) -> String {
 }
 
 /// A value as text (`||`, `concat`, `CAST(... AS VARCHAR)`).
-fn text(v: &Value) -> String {
+fn text(v: &Value<'_>) -> String {
     match v {
         Value::Null => String::new(),
-        Value::Str(s) => s.clone(),
+        Value::Str(s) => s.to_string(),
         Value::Int(n) => n.to_string(),
         Value::Float(f) => f.to_string(),
         Value::Bool(b) => b.to_string(),
@@ -376,7 +491,7 @@ fn text(v: &Value) -> String {
     }
 }
 
-fn to_time(v: &Value) -> Option<(i64, u32)> {
+fn to_time(v: &Value<'_>) -> Option<(i64, u32)> {
     match v {
         Value::Time(s, n) => Some((*s, *n)),
         Value::Str(s) => match Timestamp::read(s) {
@@ -391,7 +506,7 @@ fn to_time(v: &Value) -> Option<(i64, u32)> {
     }
 }
 
-fn extract(part: Part, seconds: i64, nanos: u32) -> Value {
+fn extract(part: Part, seconds: i64, nanos: u32) -> Value<'static> {
     let ((y, mo, d), (h, mi, s)) = escpush_filter::civil_from_unix(seconds);
     match part {
         // A whole second is an integer, as the docs' examples deliver `unix_ts`.
@@ -408,8 +523,8 @@ fn extract(part: Part, seconds: i64, nanos: u32) -> Value {
     }
 }
 
-fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
-    let first: &Value = args.first().map_or(&Value::Null, |a| a);
+fn call<'a>(func: Func, args: &[Cow<'_, Value<'a>>]) -> Result<Value<'a>, String> {
+    let first: &Value<'a> = args.first().map_or(&Value::Null, |a| a);
     Ok(match func {
         Func::Coalesce => args
             .iter()
@@ -422,8 +537,8 @@ fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
                 first.clone()
             }
         }
-        Func::Concat => Value::Str(args.iter().map(|a| text(a)).collect()),
-        Func::MakeArray => Value::Array(args.into_iter().map(Cow::into_owned).collect()),
+        Func::Concat => Value::text(args.iter().map(|a| text(a)).collect::<String>()),
+        Func::MakeArray => Value::Array(args.iter().map(|a| (**a).clone()).collect()),
         Func::ToTimestamp => to_time(first).map_or(Value::Null, |(s, n)| Value::Time(s, n)),
         Func::Abs => match first {
             Value::Int(n) => Value::Int(n.checked_abs().ok_or("integer overflow in `abs`")?),
@@ -432,9 +547,10 @@ fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
         },
         Func::Round => number(first).map_or(Value::Null, |f| Value::Float(f.round())),
         _ => {
-            let Value::Str(s) = first else {
+            let Value::Str(text) = first else {
                 return Ok(Value::Null);
             };
+            let s: &str = text;
             let mut rest: Vec<&str> = Vec::new();
             for arg in args.iter().skip(1) {
                 match &**arg {
@@ -443,13 +559,16 @@ fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
                 }
             }
             match func {
-                Func::Upper => Value::Str(s.to_uppercase()),
-                Func::Lower => Value::Str(s.to_lowercase()),
-                Func::Trim => Value::Str(s.trim_matches(' ').to_owned()),
-                Func::Ltrim => Value::Str(s.trim_start_matches(' ').to_owned()),
-                Func::Rtrim => Value::Str(s.trim_end_matches(' ').to_owned()),
+                // ASCII text with nothing to change is passed on as it is (borrowed).
+                Func::Upper if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_lowercase()) => first.clone(),
+                Func::Lower if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) => first.clone(),
+                Func::Upper => Value::text(s.to_uppercase()),
+                Func::Lower => Value::text(s.to_lowercase()),
+                Func::Trim => trimmed(text, s.trim_matches(' ')),
+                Func::Ltrim => trimmed(text, s.trim_start_matches(' ')),
+                Func::Rtrim => trimmed(text, s.trim_end_matches(' ')),
                 Func::Length => Value::Int(i64::try_from(s.chars().count()).unwrap_or(i64::MAX)),
-                Func::Replace => Value::Str(s.replace(rest[0], rest[1])),
+                Func::Replace => Value::text(s.replace(rest[0], rest[1])),
                 Func::StartsWith => Value::Bool(s.starts_with(rest[0])),
                 Func::EndsWith => Value::Bool(s.ends_with(rest[0])),
                 _ => Value::Null,
@@ -458,13 +577,28 @@ fn call(func: Func, args: Vec<Cow<'_, Value>>) -> Result<Value, String> {
     })
 }
 
-fn cast(v: Value, ty: &Ty) -> Result<Value, String> {
+/// A trim's result: a part of `text`, borrowed where `text` is.
+fn trimmed<'a>(text: &Cow<'a, str>, part: &str) -> Value<'a> {
+    match text {
+        Cow::Borrowed(s) if part.len() == s.len() => Value::Str(Cow::Borrowed(s)),
+        Cow::Borrowed(s) => {
+            let start = part.as_ptr() as usize - s.as_ptr() as usize;
+            Value::Str(Cow::Borrowed(&s[start..start + part.len()]))
+        }
+        Cow::Owned(_) => Value::text(part),
+    }
+}
+
+fn cast<'a>(v: Value<'a>, ty: &Ty) -> Result<Value<'a>, String> {
     if v == Value::Null {
         return Ok(Value::Null);
     }
-    let fail = |v: &Value| format!("cannot cast {} to {}", json_text(&to_json(v)), ty.name());
+    let fail = |v: &Value<'_>| format!("cannot cast {} to {}", json_text(&to_json(v)), ty.name());
     Ok(match ty {
-        Ty::Str => Value::Str(text(&v)),
+        Ty::Str => match v {
+            Value::Str(_) => v,
+            other => Value::text(text(&other)),
+        },
         Ty::Int => match &v {
             Value::Int(_) => v,
             #[allow(clippy::cast_possible_truncation)]
@@ -493,6 +627,12 @@ fn cast(v: Value, ty: &Ty) -> Result<Value, String> {
 
 /// SQL `LIKE`: `%` any run, `_` one character, `\` escapes the next.
 fn like(text: &str, pattern: &str) -> bool {
+    // `prefix%` (the usual pattern) with no other wildcard or escape: a prefix test.
+    if let Some(prefix) = pattern.strip_suffix('%') {
+        if !prefix.bytes().any(|b| matches!(b, b'%' | b'_' | b'\\')) {
+            return text.starts_with(prefix);
+        }
+    }
     if text.is_ascii() && pattern.is_ascii() {
         return like_units(text.as_bytes(), pattern.as_bytes(), |b| char::from(*b));
     }

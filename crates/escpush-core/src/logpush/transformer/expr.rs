@@ -601,13 +601,13 @@ impl Lower {
     }
 }
 
-pub(super) fn literal(value: &ast::Value) -> Option<(Value, Ty)> {
+pub(super) fn literal(value: &ast::Value) -> Option<(Value<'static>, Ty)> {
     Some(match value {
         ast::Value::Number(text, _) => match text.parse::<i64>() {
             Ok(n) => (Value::Int(n), Ty::Int),
             Err(_) => (Value::Float(text.parse::<f64>().ok()?), Ty::Float),
         },
-        ast::Value::SingleQuotedString(s) => (Value::Str(s.clone()), Ty::Str),
+        ast::Value::SingleQuotedString(s) => (Value::text(s.clone()), Ty::Str),
         ast::Value::Boolean(b) => (Value::Bool(*b), Ty::Bool),
         ast::Value::Null => (Value::Null, Ty::Null),
         _ => return None,

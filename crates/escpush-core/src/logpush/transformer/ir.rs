@@ -2,21 +2,32 @@
 //! `SELECT`), each reading the dataset or an earlier stage, with expressions in the
 //! contract's subset only. Made by `lower.rs` from sqlparser's tree, run by `eval.rs`.
 
-/// A runtime or literal value of one row.
+use std::borrow::Cow;
+
+/// A runtime or literal value of one row. Its text and JSON borrow what they can (the
+/// input's strings, the query's literals and names, `'a`): a column or a literal passed on
+/// is not copied; only what is computed is made. A literal is a `Value<'static>`.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Value {
+pub(crate) enum Value<'a> {
     Null,
     Bool(bool),
     Int(i64),
     Float(f64),
-    Str(String),
+    Str(Cow<'a, str>),
     /// A timestamp: seconds since the epoch and nanoseconds past them.
     Time(i64, u32),
-    Array(Vec<Value>),
-    /// `named_struct`, in the order written.
-    Struct(Vec<(String, Value)>),
+    Array(Vec<Value<'a>>),
+    /// `named_struct`, in the order written, its names the query's.
+    Struct(Vec<(&'a str, Value<'a>)>),
     /// A JSON value of an `object` field, or what `->` returns.
-    Json(escpush_filter::Json),
+    Json(Cow<'a, escpush_filter::Json>),
+}
+
+impl Value<'_> {
+    /// Text made here (a literal's, a computed one).
+    pub(crate) fn text(s: impl Into<String>) -> Value<'static> {
+        Value::Str(Cow::Owned(s.into()))
+    }
 }
 
 /// The type of an expression, as far as the check knows it (`Any`: not known, not checked).
@@ -191,7 +202,7 @@ pub(crate) enum Part {
 pub(crate) enum E {
     /// A column of the stage's input, by name as written.
     Col(String),
-    Lit(Value),
+    Lit(Value<'static>),
     Not(Box<E>),
     Neg(Box<E>),
     Bin(BinOp, Box<E>, Box<E>),

@@ -6,12 +6,13 @@
 //! record as an NDJSON line, by `write.rs`'s rules. No engine, no second parse: the line is
 //! walked once, a few fields are read from it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use escpush_filter::{CompiledFilter, Json, LineValue, MalformedLine};
 
 use super::eval::{self, Row};
-use super::ir::{Query, Value};
+use super::ir::{Item, Query, Stage, Value, E};
 use super::write::{write_float, write_string, write_time};
 use super::CheckedTransformer;
 
@@ -34,6 +35,15 @@ pub struct LineTransformer {
     walk: CompiledFilter,
     /// The fields read, in the walk's observed order; `None`: whole lines (the SQL reads `*`).
     fields: Option<Vec<String>>,
+    /// How a delivered row is written when its columns are the main `SELECT`'s items (no
+    /// `*`): each item's place in the row, in the order of their names, with its name
+    /// written as JSON (`"name":`, a `,` before all but the first), made once.
+    layout: Option<Vec<(usize, Box<[u8]>)>>,
+    /// Whether the main `SELECT`'s records are written from its expressions, with no row
+    /// made: it has a layout, no `unnest`, and at most one expression node that can fail
+    /// (so writing its items in their names' order fails a line as evaluating them in the
+    /// order written does).
+    direct: bool,
 }
 
 /// Why a line gave no records: it is no JSON object, or the query failed on it (an
@@ -67,12 +77,55 @@ impl CheckedTransformer {
             Some(filter) => CompiledFilter::with_observed(&filter, observed),
             None => CompiledFilter::reading(observed),
         };
+        let layout = layout(&self.query);
+        let direct = layout.is_some()
+            && self.query.stages.last().is_some_and(|main| {
+                let mut fallible = 0;
+                for item in &main.items {
+                    match item {
+                        Item::Column { expr: E::Unnest(_), .. } | Item::All => return false,
+                        Item::Column { expr, .. } => fallible += eval::fallible(expr),
+                    }
+                }
+                fallible <= 1
+            });
         LineTransformer {
+            layout,
+            direct,
             query: self.query.clone(),
             walk,
             fields,
         }
     }
+}
+
+/// [`LineTransformer::layout`] of `query`'s main `SELECT`; `None` when it selects `*`.
+fn layout(query: &Query) -> Option<Vec<(usize, Box<[u8]>)>> {
+    let last = query.stages.last()?;
+    let mut names = Vec::with_capacity(last.items.len());
+    for (at, item) in last.items.iter().enumerate() {
+        match item {
+            Item::All => return None,
+            Item::Column { name, .. } => names.push((at, name.as_str())),
+        }
+    }
+    // Stable: a name given twice keeps its order, as `write_object` writes it.
+    names.sort_by(|a, b| a.1.cmp(b.1));
+    Some(
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, (at, name))| {
+                let mut key = Vec::with_capacity(name.len() + 4);
+                if i > 0 {
+                    key.push(b',');
+                }
+                write_string(name, &mut key);
+                key.push(b':');
+                (at, key.into_boxed_slice())
+            })
+            .collect(),
+    )
 }
 
 impl LineTransformer {
@@ -92,11 +145,14 @@ impl LineTransformer {
         }
         let whole;
         let row: Row<'_> = if let Some(fields) = &self.fields {
-            fields
-                .iter()
-                .enumerate()
-                .filter_map(|(i, name)| value(self.walk.observed(line, i)).map(|v| (name.as_str(), v)))
-                .collect()
+            let mut row = Row::with_capacity(fields.len());
+            row.extend(
+                fields
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, name)| value(self.walk.observed(line, i)).map(|v| (name.as_str(), v))),
+            );
+            row
         } else {
             // The walk found the line valid: it parses (a lone surrogate's escape is read as U+FFFD).
             whole = Json::parse(&String::from_utf8_lossy(line));
@@ -105,30 +161,57 @@ impl LineTransformer {
                 _ => Row::new(),
             }
         };
-        let rows = eval::run_row(&self.query, &row).map_err(LineError::Failed)?;
-        for row in &rows {
-            write_row(row, out);
-            out.push(b'\n');
+        let start = out.len();
+        let mut records = 0;
+        let (layout, direct) = (self.layout.as_deref(), self.direct);
+        let ran = eval::run_query(&self.query, row, &mut |main, row| {
+            if let (Some(layout), true) = (layout, direct) {
+                if eval::keeps(main, row)? {
+                    write_items(main, layout, row, out)?;
+                    out.push(b'\n');
+                    records += 1;
+                }
+                return Ok(());
+            }
+            eval::run_stage(main, row, &mut |row| {
+                match layout {
+                    Some(layout) => write_laid_out(&row, layout, out),
+                    None => write_row(&row, out),
+                }
+                out.push(b'\n');
+                records += 1;
+            })
+        });
+        if let Err(message) = ran {
+            // Nothing of a failed line is delivered.
+            out.truncate(start);
+            return Err(LineError::Failed(message));
         }
-        Ok(Some(rows.len()))
+        Ok(Some(records))
     }
 }
 
-/// A field's value as the line holds it; `None` when the line has no such field.
-fn value(v: LineValue<'_>) -> Option<Value> {
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+/// A field's value as the line holds it (its text borrowed); `None` when the line has no
+/// such field.
+fn value(v: LineValue<'_>) -> Option<Value<'_>> {
+    // A number's text is ASCII (the walk checked it).
+    let number = |b| std::str::from_utf8(b).unwrap_or("");
     Some(match v {
         LineValue::Null => Value::Null,
         LineValue::Bool(b) => Value::Bool(b),
         LineValue::Int(t) => {
-            let t = text(t);
+            let t = number(t);
             t.parse()
                 .map_or_else(|_| Value::Float(t.parse().unwrap_or(f64::NAN)), Value::Int)
         }
-        LineValue::Float(t) => Value::Float(text(t).parse().unwrap_or(f64::NAN)),
-        LineValue::Str(s) => Value::Str(text(s)),
-        LineValue::Array(t) | LineValue::Object(t) => match Json::parse(&text(t)) {
-            Ok(json) => eval::from_json(&json),
+        LineValue::Float(t) => Value::Float(number(t).parse().unwrap_or(f64::NAN)),
+        // A lone surrogate's escape (not UTF-8) is read as U+FFFD, as a JSON reader does.
+        LineValue::Str(s) => Value::Str(match std::str::from_utf8(s) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(s),
+        }),
+        LineValue::Array(t) | LineValue::Object(t) => match Json::parse(&String::from_utf8_lossy(t)) {
+            Ok(json) => eval::owned_json(json),
             Err(_) => Value::Null,
         },
         // Missing, and any kind a later escpush-filter adds (the enum is non-exhaustive).
@@ -137,24 +220,124 @@ fn value(v: LineValue<'_>) -> Option<Value> {
 }
 
 /// A delivered row (or a struct) as a JSON object, members sorted by name.
-pub(crate) fn write_row<K: AsRef<str>>(row: &[(K, Value)], out: &mut Vec<u8>) {
+pub(crate) fn write_row<K: AsRef<str>>(row: &[(K, Value<'_>)], out: &mut Vec<u8>) {
     write_object(row, write_value, out);
 }
 
-/// An object's members, sorted by name, each value written by `write`.
-fn write_object<K: AsRef<str>, T>(members: &[(K, T)], write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
-    let mut order: Vec<&(K, T)> = members.iter().collect();
-    order.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+/// A delivered row by its [layout](LineTransformer::layout): [`write_row`]'s bytes, its
+/// names sorted and written once.
+fn write_laid_out(row: &[(&str, Value<'_>)], layout: &[(usize, Box<[u8]>)], out: &mut Vec<u8>) {
+    debug_assert_eq!(row.len(), layout.len());
     out.push(b'{');
-    for (i, (name, v)) in order.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_string(name.as_ref(), out);
-        out.push(b':');
-        write(v, out);
+    for (at, key) in layout {
+        out.extend_from_slice(key);
+        write_value(&row[*at].1, out);
     }
     out.push(b'}');
+}
+
+/// The main `SELECT`'s record for `row`, written from its items' expressions by their
+/// layout ([`LineTransformer::direct`]): [`write_laid_out`]'s bytes, with no row made.
+fn write_items(main: &Stage, layout: &[(usize, Box<[u8]>)], row: &Row<'_>, out: &mut Vec<u8>) -> Result<(), String> {
+    out.push(b'{');
+    for (at, key) in layout {
+        out.extend_from_slice(key);
+        if let Some(Item::Column { expr, .. }) = main.items.get(*at) {
+            write_expr(expr, row, out)?;
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// The value of `e` on `row` as [`write_value`] writes it: a column, a literal, an array or
+/// a struct is written from what it holds (nothing copied), anything else evaluated.
+fn write_expr(e: &E, row: &Row<'_>, out: &mut Vec<u8>) -> Result<(), String> {
+    match e {
+        E::Col(name) => write_value(eval::col(row, name), out),
+        E::Lit(v) => write_value(v, out),
+        E::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_expr(item, row, out)?;
+            }
+            out.push(b']');
+        }
+        E::Struct(members) => {
+            out.push(b'{');
+            let mut first = true;
+            in_name_order(members, |(name, e)| {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                write_string(name, out);
+                out.push(b':');
+                write_expr(e, row, out)
+            })?;
+            out.push(b'}');
+        }
+        other => write_value(&eval::eval(other, row)?, out),
+    }
+    Ok(())
+}
+
+/// Calls `each` on `members` in the order of their names (stable: a name given twice keeps
+/// its order), without a heap allocation for the usual few.
+fn in_name_order<K: AsRef<str>, T, X>(
+    members: &[(K, T)],
+    mut each: impl FnMut(&(K, T)) -> Result<(), X>,
+) -> Result<(), X> {
+    if members.is_sorted_by(|a, b| a.0.as_ref() <= b.0.as_ref()) {
+        return members.iter().try_for_each(each);
+    }
+    let mut few = [0u8; 16];
+    let order: &mut [u8] = match u8::try_from(members.len()) {
+        Ok(n) if members.len() <= few.len() => {
+            for (i, slot) in (0..n).zip(few.iter_mut()) {
+                *slot = i;
+            }
+            &mut few[..members.len()]
+        }
+        _ => {
+            let mut sorted: Vec<&(K, T)> = members.iter().collect();
+            sorted.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+            return sorted.into_iter().try_for_each(each);
+        }
+    };
+    order.sort_by(|&a, &b| {
+        members[usize::from(a)]
+            .0
+            .as_ref()
+            .cmp(members[usize::from(b)].0.as_ref())
+    });
+    order.iter().try_for_each(|&at| each(&members[usize::from(at)]))
+}
+
+/// An object's members, sorted by name (stable: a name given twice keeps its order), each
+/// value written by `write`.
+fn write_object<K: AsRef<str>, T>(members: &[(K, T)], write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
+    out.push(b'{');
+    let mut i = 0;
+    let _ = in_name_order(members, |(name, v)| {
+        member(i, name.as_ref(), v, write, out);
+        i += 1;
+        Ok::<(), ()>(())
+    });
+    out.push(b'}');
+}
+
+/// One member of an object: `,` before all but the first, its name and its value.
+fn member<T>(i: usize, name: &str, v: &T, write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
+    if i > 0 {
+        out.push(b',');
+    }
+    write_string(name, out);
+    out.push(b':');
+    write(v, out);
 }
 
 /// An array's items, each written by `write`.
@@ -169,11 +352,11 @@ fn write_array<T>(items: &[T], write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
     out.push(b']');
 }
 
-fn write_value(v: &Value, out: &mut Vec<u8>) {
+fn write_value(v: &Value<'_>, out: &mut Vec<u8>) {
     match v {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        Value::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        Value::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
         Value::Float(f) => write_float(*f, out),
         Value::Str(s) => write_string(s, out),
         Value::Time(s, n) => write_time(*s, *n, out),

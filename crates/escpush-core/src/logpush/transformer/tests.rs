@@ -478,3 +478,93 @@ fn trim_in_sqls_own_form_is_the_trim_function() {
     let refused = check("SELECT TRIM('x' FROM ClientRequestHost) AS t FROM http_requests").unwrap_err();
     assert_eq!(refused.problems[0].code, ProblemCode::Unsupported, "{refused}");
 }
+
+/// `LIKE`'s prefix test (`abc%`, no other wildcard or escape) answers as the general
+/// matcher does, and a pattern with another wildcard or an escape still goes to it.
+#[test]
+fn like_patterns_match_by_sqls_rules() {
+    let cases = [
+        ("/healthz/live", "/healthz%", true),
+        ("/health", "/healthz%", false),
+        ("/healthz", "/healthz%", true),
+        ("", "%", true),
+        ("abc", "", false),
+        ("", "", true),
+        ("abc", "abc", true),
+        ("abcd", "abc", false),
+        ("a%c", "a\\%%", true),
+        ("abc", "a\\%%", false),
+        ("a_b", "a_%", true),
+        ("ab", "a_%", true),
+        ("a", "a_%", false),
+        ("é/x", "é%", true),
+        ("e/x", "é%", false),
+        ("xyz", "%y%", true),
+        ("path.php", "%.php", true),
+    ];
+    for (text, pattern, want) in cases {
+        let sql = format!(
+            "SELECT ClientRequestPath AS p FROM http_requests WHERE ClientRequestPath LIKE '{}'",
+            pattern.replace('\'', "''")
+        );
+        let input = Json::Object(vec![("ClientRequestPath".to_owned(), Json::String(text.into()))]);
+        let rows = preview(&sql, &input).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        assert_eq!(!rows.is_empty(), want, "{text:?} LIKE {pattern:?}");
+    }
+}
+
+/// A local run's line writer (records written from the query's expressions where it can,
+/// rows otherwise) delivers what the preview (rows made whole, then JSON) delivers, record
+/// for record; a line the query fails on leaves nothing in the output.
+#[test]
+fn a_local_run_writes_what_the_preview_delivers() {
+    let sqls = [
+        HTTP_SQL,
+        // Names out of order, nested structs and arrays, literals, a name given twice.
+        "SELECT named_struct('z', ClientIP, 'a', named_struct('y', RayID, 'b', [EdgeResponseStatus, 1])) AS s, \
+         'x' AS b, ClientIP AS a, RayID AS b FROM http_requests",
+        // Computed values of every kind, one that can fail (direct), two (rows).
+        "SELECT EdgeResponseStatus / 100 AS class, LOWER(ClientRequestHost) AS h, \
+         CASE WHEN EdgeResponseStatus >= 500 THEN 'error' ELSE NULL END AS kind, \
+         to_timestamp(EdgeStartTimestamp) AS at FROM http_requests",
+        "SELECT EdgeResponseStatus / 100 AS class, 10 / EdgeResponseStatus AS inverse FROM http_requests",
+        "SELECT ClientIP AS c, named_struct('q', 100 / EdgeResponseStatus, 'p', RayID) AS b, RayID AS a FROM http_requests",
+        // `unnest`, a CTE, and `*`.
+        "SELECT ClientIP AS ip, unnest([ClientRequestHost, ClientRequestPath]) AS part FROM http_requests",
+        "WITH t AS (SELECT ClientIP AS ip, EdgeResponseStatus AS s FROM http_requests WHERE EdgeResponseStatus > 0) \
+         SELECT s, ip FROM t WHERE s < 600",
+        "SELECT * FROM http_requests WHERE EdgeResponseStatus >= 400",
+    ];
+    let lines = [
+        r#"{"ClientIP":"10.0.0.1","RayID":"r1","EdgeResponseStatus":503,"ClientRequestHost":"A.example","ClientRequestPath":"/x\"y","EdgeStartTimestamp":"2024-06-01T00:00:00.5Z"}"#,
+        r#"{"ClientIP":"10.0.0.2","EdgeResponseStatus":200,"ClientRequestHost":"b.example","ClientRequestPath":"/é\u0001","EdgeStartTimestamp":1717200000}"#,
+        r#"{"ClientIP":"10.0.0.3","EdgeResponseStatus":0,"ClientRequestHost":null,"ClientRequestMethod":"get"}"#,
+        r#"{"RayID":"r4"}"#,
+    ];
+    for sql in sqls {
+        let checked = check(sql).unwrap_or_else(|e| panic!("{sql}\n{e}"));
+        for prefilter in [false, true] {
+            let mut run = checked.lines(prefilter);
+            for line in lines {
+                let mut out = b"before\n".to_vec();
+                let expected = preview(sql, &Json::parse(line).unwrap());
+                match run.line(line.as_bytes(), &mut out) {
+                    Ok(n) => {
+                        let written: Vec<Json> = std::str::from_utf8(&out[7..])
+                            .unwrap()
+                            .lines()
+                            .map(|l| Json::parse(l).unwrap())
+                            .collect();
+                        let expected = if n.is_some() { expected.unwrap() } else { Vec::new() };
+                        assert_eq!(written, expected, "{sql}\n{line}");
+                        assert_eq!(n.unwrap_or(0), written.len());
+                    }
+                    Err(e) => {
+                        assert!(expected.is_err(), "{sql}\n{line}: {e}");
+                        assert_eq!(out, b"before\n", "{sql}\n{line}: a failed line writes nothing");
+                    }
+                }
+            }
+        }
+    }
+}

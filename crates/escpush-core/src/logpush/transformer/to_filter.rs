@@ -148,7 +148,7 @@ fn expr(e: &E, negative: &mut Vec<String>) -> Option<Expr> {
 
 /// A literal, or an integer written as arithmetic of literals (the dialect writes the
 /// smallest 64-bit integer as `(-9223372036854775807 - 1)`).
-fn constant(e: &E) -> Option<Value> {
+fn constant(e: &E) -> Option<Value<'static>> {
     match e {
         E::Lit(v) => Some(v.clone()),
         E::Neg(inner) => match constant(inner)? {
@@ -165,9 +165,9 @@ fn constant(e: &E) -> Option<Value> {
     }
 }
 
-fn scalar(v: &Value) -> Option<Scalar> {
+fn scalar(v: &Value<'_>) -> Option<Scalar> {
     match v {
-        Value::Str(s) => Some(Scalar::String(s.clone())),
+        Value::Str(s) => Some(Scalar::String(s.to_string())),
         Value::Int(n) => Some(Scalar::Int(*n)),
         Value::Bool(b) => Some(Scalar::Bool(*b)),
         // A whole double (the dialect writes a bound past 2^53 on a `float` field so).
