@@ -350,11 +350,16 @@ fn transform_line(t: &mut LineTransformer, line: &[u8], done: &mut Done) -> Resu
     let start = d.bytes.len();
     match t.line(line, &mut d.bytes) {
         Ok(None) => Ok((false, None)),
-        Ok(Some(_)) => {
-            let mut at = start;
-            for end in memchr_iter(b'\n', &d.bytes[start..]) {
-                d.records.push(((start + end + 1 - at) as u64, None));
-                at = start + end + 1;
+        Ok(Some(records)) => {
+            if records == 1 {
+                // One record (the usual): its size is what the line wrote.
+                d.records.push(((d.bytes.len() - start) as u64, None));
+            } else {
+                let mut at = start;
+                for end in memchr_iter(b'\n', &d.bytes[start..]) {
+                    d.records.push(((start + end + 1 - at) as u64, None));
+                    at = start + end + 1;
+                }
             }
             Ok((true, Some((d.bytes.len() - start) as u64)))
         }
