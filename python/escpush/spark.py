@@ -3,11 +3,16 @@
 Two ways. The scanner inside Spark: ``scan`` lists the inputs on the driver, runs escpush's
 native scanner on the executors (each a contiguous share of the files) and merges their
 counts exactly into one ``ScanResult``; ``select`` gives the lines a filter keeps as a
-DataFrame, built on Arrow::
+DataFrame, built on Arrow; ``preview`` is a log-push job's ``preview_job`` on the executors,
+merged into one ``PreviewResult`` (delivered records and bytes, batches, ``.cost()``): exact
+but for the batches, which each executor ends for its share (at most ``partitions - 1``
+more, see ``preview``)::
 
     from escpush import spark as es
     r = es.scan(spark, "s3://bucket/logs/20241106/", f, group_by="ClientCountry", top=10)
     df = es.select(spark, "s3://bucket/logs/20241106/", f, dataset="http_requests")
+    p = es.preview(spark, "s3://bucket/logs/20241106/", job)
+    p.cost(requests_per_day=2e9)
 
 Or Spark's own JSON reader, at Spark's speed (about ten times slower per core)::
 
@@ -18,8 +23,8 @@ Or Spark's own JSON reader, at Spark's speed (about ten times slower per core)::
 ``read_logpush`` reads log-push NDJSON (plain or gzip, folders and globs, any Hadoop
 filesystem URL) with the dataset's schema (``escpush.dataset_schema(ds, "pyspark")``), the
 column types the filter's Spark SQL (``f.to_sql("spark", dataset=ds)``) assumes. pyspark is
-optional: ``pip install 'escpush[spark]'``. ``scan`` and ``select`` need escpush installed on
-every executor too (see the docs' "Spark past one machine").
+optional: ``pip install 'escpush[spark]'``. ``scan``, ``select`` and ``preview`` need escpush
+installed on every executor too (see the docs' "Spark past one machine").
 """
 
 from __future__ import annotations
