@@ -820,8 +820,11 @@ def _spark_select_part(
     read as Spark's reader reads them; with ``fields`` (of ``dataset``), each line first cut
     down to them."""
 
-def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
-    """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""
+def _spark_merge(
+    parts: Sequence[bytes], *, top: int | None = None, strict: bool = False, seconds: float | None = None
+) -> ScanResult:
+    """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed;
+    with ``strict``, the first malformed line raises ``ScanError``."""
 
 def _spark_preview_job(job: Mapping[str, Any], *, scope: str | None = None) -> str:
     """The fields of ``job`` its delivery depends on, as JSON text for the executors (core's

@@ -309,9 +309,11 @@ def scan(
     the ``group_by`` / ``every`` breakdowns. Each executor lists every group of its part;
     ``top`` is applied once, to the sums, so the groups listed and their counts are exact
     (``breakdown["exact"]`` is True), where one machine's ``Filter.scan`` with ``top`` may
-    bound its table. ``seconds`` is the driver's wall time. An input gone between the listing
-    and its reading raises ``escpush.ScanError`` naming it; an executor without escpush
-    raises ``ExecutorError``."""
+    bound its table. ``seconds`` is the driver's wall time. ``strict``: the first malformed
+    line in input order raises ``escpush.ScanError`` as ``Filter.scan`` raises it (each
+    executor scans its share whole; the driver raises, the merged counts as its ``partial``).
+    An input gone between the listing and its reading raises ``escpush.ScanError`` naming it;
+    an executor without escpush raises ``ExecutorError``."""
     started = time.perf_counter()
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
     options: dict[str, Any] = {
@@ -328,11 +330,13 @@ def scan(
     units = _listed(paths, since, until)
     shares = _shares(units, partitions or spark.sparkContext.defaultParallelism)
     if shares:
-        task = _task("scan", f.to_json(), options, _version())
+        # Each share is scanned whole; the merge raises the first malformed line in input
+        # order (the first executor to stop on one may hold a later line).
+        task = _task("scan", f.to_json(), {**options, "strict": False}, _version())
         rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
         collected = _run(spark, lambda _: rdd.collect())
         parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
-    return _escpush._spark_merge(parts, top=top, seconds=time.perf_counter() - started)
+    return _escpush._spark_merge(parts, top=top, strict=strict, seconds=time.perf_counter() - started)
 
 
 def preview(

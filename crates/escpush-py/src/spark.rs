@@ -125,7 +125,9 @@ fn scanner<'f>(py: Python<'_>, filter: &'f Filter, strict: bool, threads: Option
 /// too), but the part lists every group: `top` is the merge's, applied once to the sums, so
 /// that the merged result is exact. With no units, it checks the arguments and gives an empty
 /// part (the driver's, which gives the merge its shape when no input is listed). The driver
-/// gives whole files: the line numbers of a range would count from its start.
+/// gives whole files: the line numbers of a range would count from its start. `strict` here
+/// stops at the part's first malformed line; `escpush.spark.scan` scans its parts whole and
+/// lets `_spark_merge` raise the first in input order.
 #[pyfunction]
 #[pyo3(signature = (filter, units, *, strict=false, threads=None, group_by=None, every=None, top=None, time_field=None, dataset=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
@@ -206,16 +208,20 @@ pub fn _spark_select_part<'py>(
     Ok(PyBytes::new(py, &batches))
 }
 
-/// `_spark_merge(parts, *, top=None, seconds=None)`: the executors' parts (in input order)
-/// as one `ScanResult`, `top` groups listed (escpush-scan's `ScanResult::merge`); `seconds`
-/// the wall time the driver measured.
+/// `_spark_merge(parts, *, top=None, strict=False, seconds=None)`: the executors' parts (in
+/// input order) as one `ScanResult`, `top` groups listed (escpush-scan's `ScanResult::merge`);
+/// with `strict`, the first malformed line in input order raises `ScanError` as
+/// `Filter.scan(strict=True)` raises it (the parts are scanned whole, not strict: the first
+/// executor to fail may hold a later one), the merged counts as its `partial`; `seconds` the
+/// wall time the driver measured.
 #[pyfunction]
-#[pyo3(signature = (parts, *, top=None, seconds=None))]
+#[pyo3(signature = (parts, *, top=None, strict=false, seconds=None))]
 #[allow(clippy::needless_pass_by_value)] // Python arguments
 pub fn _spark_merge(
     py: Python<'_>,
     parts: Vec<Vec<u8>>,
     top: Option<Int>,
+    strict: bool,
     seconds: Option<f64>,
 ) -> PyResult<PyScanResult> {
     let top = top.map(|t| t.count(py, "top", 1, i64::MAX)).transpose()?;
@@ -227,6 +233,10 @@ pub fn _spark_merge(
     let mut merged = ScanResult::merge(parts, top);
     if let Some(seconds) = seconds {
         merged.seconds = seconds;
+    }
+    if let (true, Some(first)) = (strict, &merged.first_malformed) {
+        let err = errors::scan_error(py, &first.to_error(), None);
+        return Err(crate::scan::with_partial(py, err, Some(&merged)));
     }
     Ok(PyScanResult::from_result(&merged))
 }
