@@ -105,14 +105,14 @@ pub(crate) fn run(
         let raised = &mut raised;
         let progress = args.progress;
         let mut preview = preview.progress(REPORT_EVERY, move |p| {
-                Python::attach(|py| {
-                    let outcome = py.check_signals().and_then(|()| match &progress {
-                        Some(callback) => callback.call1(py, (p.bytes, p.lines)).map(drop),
-                        None => Ok(()),
-                    });
-                    outcome.map_err(|err| raised.get_or_insert(err)).is_ok()
-                })
-            });
+            Python::attach(|py| {
+                let outcome = py.check_signals().and_then(|()| match &progress {
+                    Some(callback) => callback.call1(py, (p.bytes, p.lines)).map(drop),
+                    None => Ok(()),
+                });
+                outcome.map_err(|err| raised.get_or_insert(err)).is_ok()
+            })
+        });
         let gzip = args.gzip;
         py.detach(move || match out {
             Out::Count => preview.count(inputs),
@@ -148,7 +148,10 @@ pub(crate) fn configured<'a>(
     threads: Option<Int>,
     strict: bool,
 ) -> PyResult<(Preview<'a>, Options<'static, 'static>)> {
-    let seed = seed.map(|s| s.within(py, "seed", 0, i64::MAX)).transpose()?.unwrap_or(0);
+    let seed = seed
+        .map(|s| s.within(py, "seed", 0, i64::MAX))
+        .transpose()?
+        .unwrap_or(0);
     let dataset = PyString::new(py, job.dataset.name());
     let dataset = dataset.as_any();
     let breakdown = BreakdownArgs {

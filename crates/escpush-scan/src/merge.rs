@@ -314,7 +314,7 @@ impl ScanResult {
 
 /// The first malformed line (or none), as [`ScanResult::to_bytes`] writes it.
 pub(crate) fn write_malformed(w: &mut Writer, malformed: Option<&Malformed>) {
-        match malformed {
+    match malformed {
         None => w.bool(false),
         Some(m) => {
             w.bool(true);
@@ -345,6 +345,7 @@ pub(crate) fn write_malformed(w: &mut Writer, malformed: Option<&Malformed>) {
 }
 
 /// What [`write_malformed`] wrote: `None` when the bytes are not one, `Some(None)` for none.
+#[allow(clippy::option_option)] // the outer None: not a result's bytes (as every reader here)
 pub(crate) fn read_malformed(r: &mut Reader<'_>) -> Option<Option<Malformed>> {
     if !r.bool()? {
         return Some(None);

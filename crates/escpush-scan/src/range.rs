@@ -162,7 +162,17 @@ mod tests {
         // A line's number in a range, plus the lines before the range: its number in the file
         // (blank lines count: the text ends with two).
         let len_lines = text.split(|&b| b == b'\n').count() as u64;
-        for start in [0, 1, second - 1, second, second + 1, len / 2, len - 20, len - 16, len - 3] {
+        for start in [
+            0,
+            1,
+            second - 1,
+            second,
+            second + 1,
+            len / 2,
+            len - 20,
+            len - 16,
+            len - 3,
+        ] {
             let before = Input::lines_before_range(&path, start).unwrap();
             let in_range = read(Input::line_range(&path, start, len).unwrap());
             if in_range.is_empty() {

@@ -40,8 +40,11 @@ fn lines(n: usize, seed: usize) -> String {
         let status = [200, 404, 500, 503][j % 4];
         let country = countries[j % countries.len()];
         let time = 1_715_644_800 + (j % 50) * [1, 7, 600][j % 3];
-        if j % 29 == 0 {
-            let _ = writeln!(out, "{{\"RayID\":\"r{i}\",\"EdgeResponseStatus\":{status},\"ClientCountry\":null}}");
+        if j.is_multiple_of(29) {
+            let _ = writeln!(
+                out,
+                "{{\"RayID\":\"r{i}\",\"EdgeResponseStatus\":{status},\"ClientCountry\":null}}"
+            );
         } else {
             let _ = writeln!(
                 out,
@@ -64,7 +67,11 @@ fn files(name: &str) -> Vec<PathBuf> {
             text.extend_from_slice(lines(40, 9).as_bytes());
         }
         let gz = i % 2 == 1 && i != 5;
-        let path = d.join(if gz { format!("{i}.log.gz") } else { format!("{i}.ndjson") });
+        let path = d.join(if gz {
+            format!("{i}.log.gz")
+        } else {
+            format!("{i}.ndjson")
+        });
         fs::write(&path, if gz { gzip(&text) } else { text }).unwrap();
         out.push(path);
     }
@@ -88,9 +95,11 @@ fn job() -> JobOutput {
 const PER_BATCH: u64 = 2 + 3 - 1;
 
 fn preview() -> Preview<'static> {
-    Preview::new(&job())
-        .seed(5)
-        .breakdown(Breakdown::new().group_by(["ClientCountry"]).every(3600, "EdgeStartTimestamp"))
+    Preview::new(&job()).seed(5).breakdown(
+        Breakdown::new()
+            .group_by(["ClientCountry"])
+            .every(3600, "EdgeStartTimestamp"),
+    )
 }
 
 /// One input of a part: a whole file, or the byte range `[start, end)` of one.
@@ -131,7 +140,10 @@ fn agree(mut got: PreviewResult, mut want: PreviewResult, parts: usize) -> u64 {
     for r in [&mut got, &mut want] {
         let inputs = &mut r.inputs;
         assert_eq!(inputs.iter().map(|i| i.counts.batches).sum::<u64>(), r.total.batches);
-        assert_eq!(inputs.iter().map(|i| i.counts.delivered_bytes).sum::<u64>(), r.total.delivered_bytes);
+        assert_eq!(
+            inputs.iter().map(|i| i.counts.delivered_bytes).sum::<u64>(),
+            r.total.delivered_bytes
+        );
         for counts in std::iter::once(&mut r.total).chain(inputs.iter_mut().map(|i| &mut i.counts)) {
             counts.batches = 0;
             counts.delivered_bytes = 0;
@@ -150,7 +162,10 @@ fn the_merge_of_partial_previews_is_the_preview_of_them_all_but_for_batches() {
     assert!(want.total.delivered > 100 && want.total.delivered < want.total.kept);
     assert!(want.total.batches > 50 && want.total.batches < want.total.delivered);
     let first = want.first_malformed.as_ref().unwrap();
-    assert_eq!((first.source_name.as_str(), first.line), (files[2].to_str().unwrap(), 251));
+    assert_eq!(
+        (first.source_name.as_str(), first.line),
+        (files[2].to_str().unwrap(), 251)
+    );
     let mut more = 0;
     for pieces in [1, 2, 5, 9] {
         let all = units(&files, pieces);
@@ -171,10 +186,16 @@ fn the_merge_of_partial_previews_is_the_preview_of_them_all_but_for_batches() {
             more += agree(PreviewResult::merge(parts), want.clone(), count);
         }
     }
-    assert!(more > 0, "a batch held across a part's end: the bound was put to the test");
+    assert!(
+        more > 0,
+        "a batch held across a part's end: the bound was put to the test"
+    );
     // One part: the preview itself, its batches too.
     let one = PreviewResult::merge([part(&units(&files, 1))]);
-    assert_eq!((one.total.batches, one.total.delivered_bytes), (want.total.batches, want.total.delivered_bytes));
+    assert_eq!(
+        (one.total.batches, one.total.delivered_bytes),
+        (want.total.batches, want.total.delivered_bytes)
+    );
 }
 
 #[test]
@@ -190,7 +211,7 @@ fn a_malformed_line_in_a_later_range_is_numbered_in_its_file() {
         let merged = PreviewResult::merge(parts);
         assert_eq!(merged.inputs.len(), 1);
         assert_eq!(merged.first_malformed.as_ref(), Some(&first), "{pieces} pieces");
-        agree(merged, want.clone(), pieces as usize);
+        agree(merged, want.clone(), usize::try_from(pieces).unwrap());
     }
 }
 
@@ -216,7 +237,9 @@ fn a_preview_survives_its_bytes() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(PreviewResult::from_bytes(&longer).is_err());
-    let scan = escpush_scan::Scanner::every_line().scan(files.iter().map(Input::path)).unwrap();
+    let scan = escpush_scan::Scanner::every_line()
+        .scan(files.iter().map(Input::path))
+        .unwrap();
     assert!(PreviewResult::from_bytes(&scan.to_bytes()).is_err());
 }
 

@@ -180,6 +180,7 @@ fn write_time(w: &mut Writer, time: Option<(i64, u32)>) {
     }
 }
 
+#[allow(clippy::option_option)] // the outer None: not a preview's bytes (as every reader here)
 fn read_time(r: &mut Reader<'_>) -> Option<Option<(i64, u32)>> {
     if !r.bool()? {
         return Some(None);

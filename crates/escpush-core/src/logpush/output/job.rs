@@ -229,7 +229,10 @@ mod tests {
         let fields = JobOutput::delivery_fields(job);
         let text = serde_json::to_string(&fields).unwrap();
         assert!(!text.contains("s3cret") && !text.contains("secret-token") && !text.contains("\"name\""));
-        let (whole, part) = (JobOutput::from_job(job, None).unwrap(), JobOutput::from_job(&fields, None).unwrap());
+        let (whole, part) = (
+            JobOutput::from_job(job, None).unwrap(),
+            JobOutput::from_job(&fields, None).unwrap(),
+        );
         assert!(whole.billing.is_some() && part.billing.is_none());
         assert_eq!(part.dataset.name(), whole.dataset.name());
         assert_eq!(part.filter, whole.filter);
