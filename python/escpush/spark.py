@@ -372,7 +372,7 @@ def preview(
     input (a file cut in byte ranges is one input), and the ``group_by`` / ``every``
     breakdown. Not exact: the batches. Each executor ends its own last batch, so a batch that
     one machine holds across the end of a share is two here: ``batches`` is one machine's
-    plus between 0 and (shares that delivered a record − 1), at most ``partitions − 1``
+    plus between 0 and (shares that delivered a record - 1), at most ``partitions - 1``
     more, never fewer; ``delivered_bytes`` (framing included) differ by exactly that many
     times ``len(batch_prefix) + len(batch_suffix) - len(record_delimiter)`` (0 with
     ``ndjson``'s defaults), and so may ``.cost()`` by those bytes; per input, ``batches``
@@ -406,9 +406,7 @@ def preview(
         rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
         collected = _run(spark, lambda _: rdd.collect())
         parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
-    return _escpush._spark_preview_merge(
-        job, parts, scope=scope, strict=strict, seconds=time.perf_counter() - started
-    )
+    return _escpush._spark_preview_merge(job, parts, scope=scope, strict=strict, seconds=time.perf_counter() - started)
 
 
 def select(

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_spark_scan import logs, python_without_escpush, records, text
 
 import escpush
 import escpush.spark
 from escpush import field
+from test_spark_scan import logs, python_without_escpush, records, text
 
 __all__ = ["python_without_escpush"]  # the fixture, for test_an_executor_without_escpush_is_a_clear_error
 
