@@ -38,7 +38,7 @@ from . import _escpush
 from ._escpush import Filter, PreviewResult, ScanResult
 from ._presentation import dataset_schema
 from ._schemas import require
-from .errors import EscpushError, InvalidInput, ScanError
+from .errors import EscpushError, ExecutorError, InvalidInput, ScanError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -96,13 +96,6 @@ def _column(sql: str) -> Any:
 # PythonException whose text holds the worker's traceback): the marker, then one line of JSON.
 _MARKER = "escpush-spark-error: "
 _FOUND = re.compile(re.escape(_MARKER) + r"(\{.*\})\s*$", re.MULTILINE)
-
-
-class ExecutorError(EscpushError):
-    """A Spark executor could not run escpush: the package (its native module) is not
-    installed in the executors' Python, or is another version than the driver's. The message
-    names what is missing and how to install it; ``escpush.ScanError`` is raised instead when
-    an executor ran and the scan failed (a file gone since it was listed, corrupt gzip)."""
 
 
 def _task(kind: str, payload: str, options: dict[str, Any], version: str) -> Callable[..., Any]:

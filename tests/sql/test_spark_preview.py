@@ -229,3 +229,11 @@ def test_an_executor_without_escpush_is_a_clear_error(spark: Any, tmp_path: Path
     root = logs(tmp_path / "logs", "plain")
     with pytest.raises(escpush.spark.ExecutorError, match="escpush is not installed on a Spark executor"):
         escpush.spark.preview(spark, root, JOB)
+
+
+def test_executor_error_is_one_of_the_errors() -> None:
+    """`ExecutorError` lives with the other exceptions (`escpush.errors`, and `escpush`), the
+    same class as `escpush.spark.ExecutorError`."""
+    assert escpush.spark.ExecutorError is escpush.errors.ExecutorError is escpush.ExecutorError
+    assert issubclass(escpush.ExecutorError, escpush.EscpushError)
+    assert "ExecutorError" in escpush.errors.__all__ and "ExecutorError" in escpush.__all__
