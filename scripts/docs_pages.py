@@ -50,6 +50,8 @@ CLASS_FIXES = {
     "ScanError": "The message names the input (and, for object storage, what to set); `err.partial` holds "
     "the counts so far. See [scanning logs](scanning.md).",
     "Terminated": "Raised after what the call changed was put back; run the command again when ready.",
+    "ExecutorError": "Install the driver's escpush version in every Spark executor's Python (the message "
+    "names that Python); see [Spark past one machine](sql.md#spark-past-one-machine).",
 }
 
 # What to change for each problem code (its meaning is its doc comment in problem.rs).

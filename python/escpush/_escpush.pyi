@@ -74,6 +74,9 @@ __all__ = [
     "_register",
     "_spark_inputs",
     "_spark_merge",
+    "_spark_preview_job",
+    "_spark_preview_merge",
+    "_spark_preview_part",
     "_spark_scan_part",
     "_spark_select_part",
     "_sql_dialect",
@@ -817,8 +820,40 @@ def _spark_select_part(
     read as Spark's reader reads them; with ``fields`` (of ``dataset``), each line first cut
     down to them."""
 
-def _spark_merge(parts: Sequence[bytes], *, top: int | None = None, seconds: float | None = None) -> ScanResult:
-    """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed."""
+def _spark_merge(
+    parts: Sequence[bytes], *, top: int | None = None, strict: bool = False, seconds: float | None = None
+) -> ScanResult:
+    """The parts (in input order) merged exactly into one ``ScanResult``, ``top`` groups listed;
+    with ``strict``, the first malformed line raises ``ScanError``."""
+
+def _spark_preview_job(job: Mapping[str, Any], *, scope: str | None = None) -> str:
+    """The fields of ``job`` its delivery depends on, as JSON text for the executors (core's
+    ``JobOutput.delivery_fields``: no ``destination_conf``); the job read as ``preview_job``
+    reads it, its problems raised."""
+
+def _spark_preview_part(
+    job: Mapping[str, Any],
+    units: Sequence[tuple[str, bool, tuple[int, int] | None]],
+    *,
+    scope: str | None = None,
+    seed: int | None = None,
+    group_by: str | Sequence[str] | None = None,
+    every: _Every | None = None,
+    threads: int | None = None,
+) -> bytes:
+    """One executor's preview of ``job`` over ``units`` (byte ranges of a plain file among
+    them), as bytes for ``_spark_preview_merge``."""
+
+def _spark_preview_merge(
+    job: Mapping[str, Any],
+    parts: Sequence[bytes],
+    *,
+    scope: str | None = None,
+    strict: bool = False,
+    seconds: float | None = None,
+) -> PreviewResult:
+    """The parts (in input order) merged into one ``PreviewResult`` of ``job``; with
+    ``strict``, the first malformed line raises ``ScanError``."""
 
 def _load_json(text: str) -> Any:
     """A JSON document a person wrote (an ``apply`` file, ``--output-options``) as

@@ -26,6 +26,7 @@ __all__ = [
     "ApiError",
     "AuthenticationError",
     "EscpushError",
+    "ExecutorError",
     "FilterError",
     "FilterProblem",
     "InvalidInput",
@@ -197,3 +198,13 @@ class Terminated(SystemExit):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.signal,))
+
+
+class ExecutorError(EscpushError):
+    """A Spark executor could not run escpush: it is not installed in the executors' Python, or
+    is another version than the driver's.
+
+    Raised by ``escpush.spark.scan``, ``select`` and ``preview`` (also
+    ``escpush.spark.ExecutorError``, the same class). The message names what is missing and
+    how to install it; ``escpush.ScanError`` is raised instead when an executor ran and the
+    scan failed (a file gone since it was listed, corrupt gzip)."""

@@ -3,11 +3,16 @@
 Two ways. The scanner inside Spark: ``scan`` lists the inputs on the driver, runs escpush's
 native scanner on the executors (each a contiguous share of the files) and merges their
 counts exactly into one ``ScanResult``; ``select`` gives the lines a filter keeps as a
-DataFrame, built on Arrow::
+DataFrame, built on Arrow; ``preview`` is a log-push job's ``preview_job`` on the executors,
+merged into one ``PreviewResult`` (delivered records and bytes, batches, ``.cost()``): exact
+but for the batches, which each executor ends for its share (at most ``partitions - 1``
+more, see ``preview``)::
 
     from escpush import spark as es
     r = es.scan(spark, "s3://bucket/logs/20241106/", f, group_by="ClientCountry", top=10)
     df = es.select(spark, "s3://bucket/logs/20241106/", f, dataset="http_requests")
+    p = es.preview(spark, "s3://bucket/logs/20241106/", job)
+    p.cost(requests_per_day=2e9)
 
 Or Spark's own JSON reader, at Spark's speed (about ten times slower per core)::
 
@@ -18,8 +23,8 @@ Or Spark's own JSON reader, at Spark's speed (about ten times slower per core)::
 ``read_logpush`` reads log-push NDJSON (plain or gzip, folders and globs, any Hadoop
 filesystem URL) with the dataset's schema (``escpush.dataset_schema(ds, "pyspark")``), the
 column types the filter's Spark SQL (``f.to_sql("spark", dataset=ds)``) assumes. pyspark is
-optional: ``pip install 'escpush[spark]'``. ``scan`` and ``select`` need escpush installed on
-every executor too (see the docs' "Spark past one machine").
+optional: ``pip install 'escpush[spark]'``. ``scan``, ``select`` and ``preview`` need escpush
+installed on every executor too (see the docs' "Spark past one machine").
 """
 
 from __future__ import annotations
@@ -30,15 +35,24 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from . import _escpush
-from ._escpush import Filter, ScanResult
+from ._escpush import Filter, PreviewResult, ScanResult
 from ._presentation import dataset_schema
 from ._schemas import require
-from .errors import EscpushError, InvalidInput, ScanError
+from .errors import EscpushError, ExecutorError, InvalidInput, ScanError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
-__all__ = ["ExecutorError", "collect_errors", "filter_dataframe", "read_logpush", "scan", "schema", "select"]
+__all__ = [
+    "ExecutorError",
+    "collect_errors",
+    "filter_dataframe",
+    "preview",
+    "read_logpush",
+    "scan",
+    "schema",
+    "select",
+]
 
 
 def schema(dataset: str, *, scope: str | None = None) -> Any:
@@ -84,18 +98,13 @@ _MARKER = "escpush-spark-error: "
 _FOUND = re.compile(re.escape(_MARKER) + r"(\{.*\})\s*$", re.MULTILINE)
 
 
-class ExecutorError(EscpushError):
-    """A Spark executor could not run escpush: the package (its native module) is not
-    installed in the executors' Python, or is another version than the driver's. The message
-    names what is missing and how to install it; ``escpush.ScanError`` is raised instead when
-    an executor ran and the scan failed (a file gone since it was listed, corrupt gzip)."""
-
-
-def _task(kind: str, filter_json: str, options: dict[str, Any], version: str) -> Callable[..., Any]:
-    """The function an executor runs on its share of the inputs. It is a closure over plain
-    data, so cloudpickle ships it by value: unpickling it needs no escpush, and the import
-    below can fail with a message of ours rather than a worker's stack trace (so it refers to
-    nothing of this module but plain values: helpers are defined inside it)."""
+def _task(kind: str, payload: str, options: dict[str, Any], version: str) -> Callable[..., Any]:
+    """The function an executor runs on its share of the inputs: ``kind`` "scan", "select"
+    (``payload`` the filter's JSON) or "preview" (``payload`` the job's fields as JSON,
+    ``_spark_preview_job``). It is a closure over plain data, so cloudpickle ships it by
+    value: unpickling it needs no escpush, and the import below can fail with a message of
+    ours rather than a worker's stack trace (so it refers to nothing of this module but plain
+    values: helpers are defined inside it)."""
     marker = _MARKER
 
     def fail(payload: dict[str, Any]) -> Exception:
@@ -119,8 +128,12 @@ def _task(kind: str, filter_json: str, options: dict[str, Any], version: str) ->
         return [(str(u[0]), bool(u[1]), None if u[2] is None else (int(u[2][0]), int(u[2][1]))) for u in part]
 
     def run(mod: Any, part: Any) -> bytes:
-        f = mod.Filter.from_dict(filter_json)
+        import json as _json
+
         try:
+            if kind == "preview":
+                return bytes(mod._spark_preview_part(_json.loads(payload), units_of(part), **options))
+            f = mod.Filter.from_dict(payload)
             if kind == "scan":
                 return bytes(mod._spark_scan_part(f, units_of(part), **options))
             return bytes(mod._spark_select_part(f, units_of(part), **options))
@@ -132,7 +145,7 @@ def _task(kind: str, filter_json: str, options: dict[str, Any], version: str) ->
                 raise fail({"kind": "error", "class": type(err).__name__, "args": args}) from None
             raise
 
-    if kind == "scan":
+    if kind in ("scan", "preview"):
 
         def scan_partition(index: int, parts: Iterator[Any]) -> Iterator[tuple[int, bytes]]:
             mod = native()
@@ -159,7 +172,8 @@ def _task(kind: str, filter_json: str, options: dict[str, Any], version: str) ->
 
 
 # A plain file past this size is read by several executors, each a byte range of it, when its
-# lines are only selected (``select``; ``scan`` reads whole files: see its docs).
+# lines are selected or previewed (``select``, ``preview``; ``scan`` reads whole files: see
+# its docs).
 _RANGE_BYTES = 64 << 20
 
 # An input as the driver lists it (name, is_object, size), with a byte range (``_cut``), and
@@ -170,7 +184,7 @@ _Unit = tuple[str, bool, "tuple[int, int] | None"]
 
 
 def _cut(units: list[_Listed], n: int) -> list[_Ranged]:
-    """``select``'s inputs, a large plain local file cut into up to ``n`` byte ranges (each
+    """``select``'s and ``preview``'s inputs, a large plain local file cut into up to ``n`` byte ranges (each
     read by the lines that start in it: every line once)."""
     out: list[_Ranged] = []
     for name, is_object, size in units:
@@ -288,9 +302,11 @@ def scan(
     the ``group_by`` / ``every`` breakdowns. Each executor lists every group of its part;
     ``top`` is applied once, to the sums, so the groups listed and their counts are exact
     (``breakdown["exact"]`` is True), where one machine's ``Filter.scan`` with ``top`` may
-    bound its table. ``seconds`` is the driver's wall time. An input gone between the listing
-    and its reading raises ``escpush.ScanError`` naming it; an executor without escpush
-    raises ``ExecutorError``."""
+    bound its table. ``seconds`` is the driver's wall time. ``strict``: the first malformed
+    line in input order raises ``escpush.ScanError`` as ``Filter.scan`` raises it (each
+    executor scans its share whole; the driver raises, the merged counts as its ``partial``).
+    An input gone between the listing and its reading raises ``escpush.ScanError`` naming it;
+    an executor without escpush raises ``ExecutorError``."""
     started = time.perf_counter()
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
     options: dict[str, Any] = {
@@ -307,11 +323,83 @@ def scan(
     units = _listed(paths, since, until)
     shares = _shares(units, partitions or spark.sparkContext.defaultParallelism)
     if shares:
-        task = _task("scan", f.to_json(), options, _version())
+        # Each share is scanned whole; the merge raises the first malformed line in input
+        # order (the first executor to stop on one may hold a later line).
+        task = _task("scan", f.to_json(), {**options, "strict": False}, _version())
         rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
         collected = _run(spark, lambda _: rdd.collect())
         parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
-    return _escpush._spark_merge(parts, top=top, seconds=time.perf_counter() - started)
+    return _escpush._spark_merge(parts, top=top, strict=strict, seconds=time.perf_counter() - started)
+
+
+def preview(
+    spark: Any,
+    paths: Any,
+    job: Mapping[str, Any],
+    *,
+    scope: str | None = None,
+    seed: int | None = None,
+    group_by: str | Sequence[str] | None = None,
+    every: Any = None,
+    since: Any = None,
+    until: Any = None,
+    strict: bool = False,
+    threads: int | None = None,
+    partitions: int | None = None,
+) -> PreviewResult:
+    """``escpush.preview_job(job, paths, ...)`` on a Spark cluster: what the log-push job
+    would deliver for the logs at ``paths``, previewed by escpush's native scanner on the
+    executors, as one ``PreviewResult`` (``.cost()`` prices it as one machine's: the job's
+    dataset and destination are the driver's). The job is a dict of a job's fields or an
+    ``escpush.Job``; its filter, ``output_options`` (``field_names``, ``sample_rate``, the
+    framing), ``max_upload_*`` are applied as ``preview_job`` applies them. Nothing is
+    written (``preview_job``'s ``out=`` stays on one machine).
+
+    The inputs are listed and shared as ``scan`` shares them (``partitions``: by default
+    ``defaultParallelism``), a large plain local file by byte ranges as ``select`` cuts it;
+    each executor previews its share and its part comes back as bytes, merged in input order
+    (escpush-scan's ``PreviewResult.merge``). Exact, equal to one machine's ``preview_job``
+    of the same inputs: the lines read, malformed (the first one in input order, its number
+    in its file), kept and delivered (``sample_rate`` keeps a line by a hash of its bytes and
+    ``seed``, so a line is kept wherever it is read), the bytes read, the times, the same per
+    input (a file cut in byte ranges is one input), and the ``group_by`` / ``every``
+    breakdown. Not exact: the batches. Each executor ends its own last batch, so a batch that
+    one machine holds across the end of a share is two here: ``batches`` is one machine's
+    plus between 0 and (shares that delivered a record - 1), at most ``partitions - 1``
+    more, never fewer; ``delivered_bytes`` (framing included) differ by exactly that many
+    times ``len(batch_prefix) + len(batch_suffix) - len(record_delimiter)`` (0 with
+    ``ndjson``'s defaults), and so may ``.cost()`` by those bytes; per input, ``batches``
+    and ``delivered_bytes`` follow the executors' batches (they add up to the totals).
+    ``compressed_bytes`` is None (nothing written); ``seconds`` the driver's wall time.
+
+    ``strict``: the first malformed line in input order raises ``escpush.ScanError``, as on
+    one machine (each executor reads its share whole; the driver raises). The job and every
+    argument are checked on the driver before a Spark job starts; an input gone between the
+    listing and its reading raises ``escpush.ScanError`` naming it; an executor without
+    escpush raises ``ExecutorError``."""
+    started = time.perf_counter()
+    # The job read as preview_job reads it (its problems raise here), and its delivery
+    # fields for the executors (no destination_conf: its credentials stay on the driver).
+    shipped = _escpush._spark_preview_job(job, scope=scope)
+    options: dict[str, Any] = {
+        "scope": scope,
+        "seed": seed,
+        "group_by": group_by,
+        "every": every,
+        "threads": threads,
+    }
+    # The driver's own, empty part: every argument checked here before a job starts, and the
+    # shape of the result (its breakdown) when nothing is listed.
+    parts = [bytes(_escpush._spark_preview_part(json.loads(shipped), [], **options))]
+    n = partitions or spark.sparkContext.defaultParallelism
+    units = _listed(paths, since, until)
+    shares = _shares(_cut(units, n), n)
+    if shares:
+        task = _task("preview", shipped, options, _version())
+        rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
+        collected = _run(spark, lambda _: rdd.collect())
+        parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
+    return _escpush._spark_preview_merge(job, parts, scope=scope, strict=strict, seconds=time.perf_counter() - started)
 
 
 def select(

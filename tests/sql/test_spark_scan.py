@@ -351,3 +351,26 @@ def test_select_reads_every_kind_of_value_as_sparks_reader_does(
     smallest = {"EdgeResponseBytes": -(2**63), "ClientCountry": "-12", "BotTags": []}
     assert json.dumps({**row, **smallest}, sort_keys=True) in rows
     assert json.dumps(row, sort_keys=True) in rows  # nulls and missing members alike
+
+
+def test_strict_raises_the_first_malformed_line_in_input_order(spark: Any, tmp_path: Path) -> None:
+    """The first malformed line in input order, as `Filter.scan(strict=True)` raises it, not
+    the one of whichever executor failed first: here the second share's, at the start of a
+    small file, would fail long before the first share reaches its own, at the end of a large
+    one."""
+    root = tmp_path / "logs"
+    root.mkdir()
+    body = text(records(2000, 1))
+    (root / "a.ndjson").write_text(body * 40 + "not json\n", encoding="utf-8")
+    (root / "b.ndjson").write_text("[1]\n" + text(records(10, 2)), encoding="utf-8")
+    with pytest.raises(escpush.ScanError) as one:
+        F.scan(root, strict=True)
+    assert one.value.path == str(root / "a.ndjson")
+    for partitions in (2, 1):
+        with pytest.raises(escpush.ScanError) as caught:
+            escpush.spark.scan(spark, root, F, strict=True, partitions=partitions)
+        assert str(caught.value).split("; counts so far")[0] == str(one.value).split("; counts so far")[0]
+        assert (caught.value.path, caught.value.line) == (one.value.path, one.value.line)
+        assert caught.value.partial is not None and caught.value.partial.malformed == 2
+    # Without strict, the same line is the first malformed one.
+    assert escpush.spark.scan(spark, root, F, partitions=2).first_malformed == F.scan(root).first_malformed

@@ -34,15 +34,20 @@ pub(crate) struct PreviewArgs<'a, 'py> {
 
 /// The job a preview is given: a dict of a job's fields (as `create_job` takes them, or an
 /// `escpush.Job`), read by core's `JobOutput` (every problem at once, each naming its field).
-fn job_output(py: Python<'_>, job: &Bound<'_, PyAny>, scope: Option<DatasetScope>) -> PyResult<JobOutput> {
+pub(crate) fn job_output(py: Python<'_>, job: &Bound<'_, PyAny>, scope: Option<DatasetScope>) -> PyResult<JobOutput> {
+    let fields = job_dict(py, job)?;
+    JobOutput::from_job(&fields, scope).map_err(|e| errors::core_error(py, &e))
+}
+
+/// A job's fields given as a dict (or an `escpush.Job`), as JSON.
+pub(crate) fn job_dict(py: Python<'_>, job: &Bound<'_, PyAny>) -> PyResult<serde_json::Map<String, serde_json::Value>> {
     let dict = job.cast::<PyDict>().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "job is a dict of a job's fields (or an escpush.Job), not {}",
             job.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
         ))
     })?;
-    let fields = crate::job::job_fields(py, Some(dict))?;
-    JobOutput::from_job(&fields, scope).map_err(|e| errors::core_error(py, &e))
+    crate::job::job_fields(py, Some(dict))
 }
 
 /// Where the batches go: `None` counts only, `"-"` is stdout, any other text or path a folder.
@@ -87,22 +92,7 @@ pub(crate) fn run(
     args: PreviewArgs<'_, '_>,
     out: Out,
 ) -> PyResult<PyPreviewResult> {
-    let seed = args
-        .seed
-        .map(|s| s.within(py, "seed", 0, i64::MAX))
-        .transpose()?
-        .unwrap_or(0);
-    let dataset = PyString::new(py, job.dataset.name());
-    let dataset = dataset.as_any();
-    let breakdown = BreakdownArgs {
-        group_by: args.group_by,
-        every: args.every,
-        top: None,
-        time_field: None,
-        dataset: Some(dataset),
-    };
-    let options =
-        Options::new(py, args.strict, args.threads, None, None, None, None)?.with_breakdown(py, &breakdown)?;
+    let (preview, options) = configured(py, job, args.seed, args.group_by, args.every, args.threads, args.strict)?;
     let inputs = crate::scan::expand(py, crate::scan::args(sample)?, &options.selection(py)?)?;
     let shown = match &out {
         Out::Dir(path) => Some(path.display().to_string()),
@@ -114,20 +104,15 @@ pub(crate) fn run(
     let result = {
         let raised = &mut raised;
         let progress = args.progress;
-        let mut preview = Preview::new(job)
-            .seed(seed.cast_unsigned())
-            .threads(options.threads.unwrap_or(0))
-            .strict(options.strict)
-            .breakdown(options.breakdown.unwrap_or_else(Breakdown::new))
-            .progress(REPORT_EVERY, move |p| {
-                Python::attach(|py| {
-                    let outcome = py.check_signals().and_then(|()| match &progress {
-                        Some(callback) => callback.call1(py, (p.bytes, p.lines)).map(drop),
-                        None => Ok(()),
-                    });
-                    outcome.map_err(|err| raised.get_or_insert(err)).is_ok()
-                })
-            });
+        let mut preview = preview.progress(REPORT_EVERY, move |p| {
+            Python::attach(|py| {
+                let outcome = py.check_signals().and_then(|()| match &progress {
+                    Some(callback) => callback.call1(py, (p.bytes, p.lines)).map(drop),
+                    None => Ok(()),
+                });
+                outcome.map_err(|err| raised.get_or_insert(err)).is_ok()
+            })
+        });
         let gzip = args.gzip;
         py.detach(move || match out {
             Out::Count => preview.count(inputs),
@@ -150,6 +135,39 @@ pub(crate) fn run(
         (Ok(_), Some(late)) => Err(late),
         (Err(err), late) => Err(crate::signals::with_late(py, late, err)),
     }
+}
+
+/// A preview of `job` with its keywords checked (`seed`, and `group_by` / `every` by the
+/// job's dataset), and the scan options they make (the inputs' selection).
+pub(crate) fn configured<'a>(
+    py: Python<'_>,
+    job: &JobOutput,
+    seed: Option<Int>,
+    group_by: Option<&Bound<'_, PyAny>>,
+    every: Option<&Bound<'_, PyAny>>,
+    threads: Option<Int>,
+    strict: bool,
+) -> PyResult<(Preview<'a>, Options<'static, 'static>)> {
+    let seed = seed
+        .map(|s| s.within(py, "seed", 0, i64::MAX))
+        .transpose()?
+        .unwrap_or(0);
+    let dataset = PyString::new(py, job.dataset.name());
+    let dataset = dataset.as_any();
+    let breakdown = BreakdownArgs {
+        group_by,
+        every,
+        top: None,
+        time_field: None,
+        dataset: Some(dataset),
+    };
+    let mut options = Options::new(py, strict, threads, None, None, None, None)?.with_breakdown(py, &breakdown)?;
+    let preview = Preview::new(job)
+        .seed(seed.cast_unsigned())
+        .threads(options.threads.unwrap_or(0))
+        .strict(options.strict)
+        .breakdown(options.breakdown.take().unwrap_or_else(Breakdown::new));
+    Ok((preview, options))
 }
 
 /// `escpush.preview_job(job, sample, ...)`: a preview of a job given as a dict or an
@@ -194,10 +212,10 @@ pub fn preview_job(
 #[derive(Clone, Debug)]
 pub struct PyPreviewResult {
     pub(crate) result: PreviewResult,
-    out: Option<String>,
+    pub(crate) out: Option<String>,
     /// The job's dataset and billing class (from its `destination_conf`), for `cost`.
-    dataset: &'static str,
-    billing: Option<Billing>,
+    pub(crate) dataset: &'static str,
+    pub(crate) billing: Option<Billing>,
 }
 
 /// A time as unix seconds (float).

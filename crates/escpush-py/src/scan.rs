@@ -382,7 +382,7 @@ fn thousands(n: u64) -> String {
 
 /// Adds the counts so far to a scan error: `; counts so far: ...` at the end of its message
 /// (when anything was read), and the counts as its `partial` attribute (a `ScanResult`).
-fn with_partial(py: Python<'_>, err: PyErr, partial: Option<&ScanResult>) -> PyErr {
+pub(crate) fn with_partial(py: Python<'_>, err: PyErr, partial: Option<&ScanResult>) -> PyErr {
     let Some(partial) = partial else { return err };
     let value = err.value(py);
     let complete = partial.inputs.iter().filter(|i| i.complete).count();

@@ -1,8 +1,10 @@
-//! The native side of `escpush.spark.scan` and `escpush.spark.select`: the driver lists the
+//! The native side of `escpush.spark.scan`, `select` and `preview`: the driver lists the
 //! inputs (`_spark_inputs`), each executor scans its share (`_spark_scan_part`, a partial
-//! result as bytes; `_spark_select_part`, the kept lines), and the driver merges the parts
-//! (`_spark_merge`: escpush-scan's `ScanResult::merge`). Conversion only: the listing, the
-//! scan, the bytes and the merge are escpush-scan's.
+//! result as bytes; `_spark_select_part`, the kept lines; `_spark_preview_part`, a job's
+//! partial preview as bytes, of the job's fields `_spark_preview_job` gives), and the driver
+//! merges the parts (`_spark_merge`: escpush-scan's `ScanResult::merge`;
+//! `_spark_preview_merge`: its `PreviewResult::merge`). Conversion only: the listing, the
+//! scan, the preview, the bytes and the merges are escpush-scan's, the job's fields core's.
 
 use std::path::PathBuf;
 
@@ -11,16 +13,21 @@ use pyo3::types::PyBytes;
 
 use escpush_core::JobOutput;
 use escpush_filter::Filter;
-use escpush_scan::{Input, Preview, ScanError, ScanResult, Scanner, Selection};
+use escpush_scan::{Input, Preview, PreviewResult, ScanError, ScanResult, Scanner, Selection};
 
 use crate::convert::Int;
 use crate::errors;
 use crate::filter::PyFilter;
+use crate::preview::PyPreviewResult;
 use crate::scan::{BreakdownArgs, Options, PyScanResult};
 use crate::spark_arrow;
 
-/// Adds `_spark_inputs`, `_spark_scan_part`, `_spark_select_part` and `_spark_merge`.
+/// Adds `_spark_inputs`, `_spark_scan_part`, `_spark_select_part`, `_spark_merge`,
+/// `_spark_preview_job`, `_spark_preview_part` and `_spark_preview_merge`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_spark_preview_job, m)?)?;
+    m.add_function(wrap_pyfunction!(_spark_preview_part, m)?)?;
+    m.add_function(wrap_pyfunction!(_spark_preview_merge, m)?)?;
     m.add_function(wrap_pyfunction!(_spark_inputs, m)?)?;
     m.add_function(wrap_pyfunction!(_spark_scan_part, m)?)?;
     m.add_function(wrap_pyfunction!(_spark_select_part, m)?)?;
@@ -118,7 +125,9 @@ fn scanner<'f>(py: Python<'_>, filter: &'f Filter, strict: bool, threads: Option
 /// too), but the part lists every group: `top` is the merge's, applied once to the sums, so
 /// that the merged result is exact. With no units, it checks the arguments and gives an empty
 /// part (the driver's, which gives the merge its shape when no input is listed). The driver
-/// gives whole files: the line numbers of a range would count from its start.
+/// gives whole files: the line numbers of a range would count from its start. `strict` here
+/// stops at the part's first malformed line; `escpush.spark.scan` scans its parts whole and
+/// lets `_spark_merge` raise the first in input order.
 #[pyfunction]
 #[pyo3(signature = (filter, units, *, strict=false, threads=None, group_by=None, every=None, top=None, time_field=None, dataset=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
@@ -199,16 +208,20 @@ pub fn _spark_select_part<'py>(
     Ok(PyBytes::new(py, &batches))
 }
 
-/// `_spark_merge(parts, *, top=None, seconds=None)`: the executors' parts (in input order)
-/// as one `ScanResult`, `top` groups listed (escpush-scan's `ScanResult::merge`); `seconds`
-/// the wall time the driver measured.
+/// `_spark_merge(parts, *, top=None, strict=False, seconds=None)`: the executors' parts (in
+/// input order) as one `ScanResult`, `top` groups listed (escpush-scan's `ScanResult::merge`);
+/// with `strict`, the first malformed line in input order raises `ScanError` as
+/// `Filter.scan(strict=True)` raises it (the parts are scanned whole, not strict: the first
+/// executor to fail may hold a later one), the merged counts as its `partial`; `seconds` the
+/// wall time the driver measured.
 #[pyfunction]
-#[pyo3(signature = (parts, *, top=None, seconds=None))]
+#[pyo3(signature = (parts, *, top=None, strict=false, seconds=None))]
 #[allow(clippy::needless_pass_by_value)] // Python arguments
 pub fn _spark_merge(
     py: Python<'_>,
     parts: Vec<Vec<u8>>,
     top: Option<Int>,
+    strict: bool,
     seconds: Option<f64>,
 ) -> PyResult<PyScanResult> {
     let top = top.map(|t| t.count(py, "top", 1, i64::MAX)).transpose()?;
@@ -221,5 +234,104 @@ pub fn _spark_merge(
     if let Some(seconds) = seconds {
         merged.seconds = seconds;
     }
+    if let (true, Some(first)) = (strict, &merged.first_malformed) {
+        let err = errors::scan_error(py, &first.to_error(), None);
+        return Err(crate::scan::with_partial(py, err, Some(&merged)));
+    }
     Ok(PyScanResult::from_result(&merged))
+}
+
+/// `_spark_preview_job(job, *, scope=None)`: the fields of `job` (a dict of a job's fields,
+/// or an `escpush.Job`, as `preview_job` takes it) that its delivery depends on, as JSON text
+/// for the executors (core's `JobOutput::delivery_fields`: no `destination_conf`, whose
+/// credentials stay on the driver). The job is read as `preview_job` reads it: its problems
+/// raise here, before a Spark job starts.
+#[pyfunction]
+#[pyo3(signature = (job, *, scope=None))]
+pub fn _spark_preview_job(py: Python<'_>, job: &Bound<'_, PyAny>, scope: Option<&str>) -> PyResult<String> {
+    let scope = crate::filter::scope_arg(py, scope)?;
+    let fields = crate::preview::job_dict(py, job)?;
+    JobOutput::from_job(&fields, scope).map_err(|e| errors::core_error(py, &e))?;
+    Ok(serde_json::Value::Object(JobOutput::delivery_fields(&fields)).to_string())
+}
+
+/// `_spark_preview_part(job, units, *, scope=None, seed=None, group_by=None, every=None,
+/// threads=None)`: one executor's preview of `job` (a dict of its fields) over its share, as
+/// bytes for `_spark_preview_merge` (escpush-scan's `PreviewResult::to_bytes`). Never strict:
+/// the merge raises the first malformed line in input order. A unit may be a byte range of a
+/// large plain file: the part says which inputs continue the one before them, and numbers
+/// its first malformed line in its file (`PreviewResult::continue_ranges`). With no units, it
+/// checks the arguments and gives an empty part (the driver's).
+#[pyfunction]
+#[pyo3(signature = (job, units, *, scope=None, seed=None, group_by=None, every=None, threads=None))]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)] // Python keyword arguments
+pub fn _spark_preview_part<'py>(
+    py: Python<'py>,
+    job: &Bound<'py, PyAny>,
+    units: Vec<Piece>,
+    scope: Option<&str>,
+    seed: Option<Int>,
+    group_by: Option<&Bound<'py, PyAny>>,
+    every: Option<&Bound<'py, PyAny>>,
+    threads: Option<Int>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let scope = crate::filter::scope_arg(py, scope)?;
+    let job = crate::preview::job_output(py, job, scope)?;
+    let (mut preview, _) = crate::preview::configured(py, &job, seed, group_by, every, threads, false)?;
+    let ranges: Vec<Option<(PathBuf, u64)>> = units
+        .iter()
+        .map(|(path, is_object, range)| match (is_object, range) {
+            (false, Some((start, _))) => Some((path.clone(), *start)),
+            _ => None,
+        })
+        .collect();
+    let result = py.detach(|| {
+        let mut result = inputs(units).and_then(|inputs| preview.count(inputs))?;
+        let ranges: Vec<Option<(&std::path::Path, u64)>> = ranges
+            .iter()
+            .map(|r| r.as_ref().map(|(p, s)| (p.as_path(), *s)))
+            .collect();
+        result.continue_ranges(&ranges)?;
+        Ok(result)
+    });
+    let result = result.map_err(|e: ScanError| errors::scan_error(py, &e, None))?;
+    Ok(PyBytes::new(py, &result.to_bytes()))
+}
+
+/// `_spark_preview_merge(job, parts, *, scope=None, strict=False, seconds=None)`: the
+/// executors' parts (in input order) as one `PreviewResult` of `job` (its dataset and
+/// billing class, for `cost`), escpush-scan's `PreviewResult::merge`; with `strict`, the
+/// first malformed line in input order raises `ScanError`, as `preview_job` raises it;
+/// `seconds` the wall time the driver measured.
+#[pyfunction]
+#[pyo3(signature = (job, parts, *, scope=None, strict=false, seconds=None))]
+#[allow(clippy::needless_pass_by_value)] // Python arguments
+pub fn _spark_preview_merge(
+    py: Python<'_>,
+    job: &Bound<'_, PyAny>,
+    parts: Vec<Vec<u8>>,
+    scope: Option<&str>,
+    strict: bool,
+    seconds: Option<f64>,
+) -> PyResult<PyPreviewResult> {
+    let scope = crate::filter::scope_arg(py, scope)?;
+    let job = crate::preview::job_output(py, job, scope)?;
+    let parts = parts
+        .iter()
+        .map(|bytes| PreviewResult::from_bytes(bytes))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| errors::scan_error(py, &e, None))?;
+    let mut merged = PreviewResult::merge(parts);
+    if let (true, Some(first)) = (strict, &merged.first_malformed) {
+        return Err(errors::scan_error(py, &first.to_error(), None));
+    }
+    if let Some(seconds) = seconds {
+        merged.seconds = seconds;
+    }
+    Ok(PyPreviewResult {
+        result: merged,
+        out: None,
+        dataset: job.dataset.name(),
+        billing: job.billing,
+    })
 }

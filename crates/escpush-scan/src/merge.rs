@@ -167,23 +167,23 @@ fn expected_text(text: &str) -> Option<&'static str> {
     Some(leaked)
 }
 
-struct Writer(Vec<u8>);
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn u64(&mut self, n: u64) {
+    pub(crate) fn u64(&mut self, n: u64) {
         self.0.extend_from_slice(&n.to_le_bytes());
     }
-    fn i64(&mut self, n: i64) {
+    pub(crate) fn i64(&mut self, n: i64) {
         self.0.extend_from_slice(&n.to_le_bytes());
     }
-    fn bool(&mut self, b: bool) {
+    pub(crate) fn bool(&mut self, b: bool) {
         self.0.push(u8::from(b));
     }
-    fn bytes(&mut self, b: &[u8]) {
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.u64(b.len() as u64);
         self.0.extend_from_slice(b);
     }
-    fn counts(&mut self, c: &Counts) {
+    pub(crate) fn counts(&mut self, c: &Counts) {
         for n in [
             c.lines,
             c.matched,
@@ -197,10 +197,10 @@ impl Writer {
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if self.0.len() < n {
             return None;
         }
@@ -208,35 +208,35 @@ impl<'a> Reader<'a> {
         self.0 = rest;
         Some(head)
     }
-    fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
-    fn i64(&mut self) -> Option<i64> {
+    pub(crate) fn i64(&mut self) -> Option<i64> {
         Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
-    fn usize(&mut self) -> Option<usize> {
+    pub(crate) fn usize(&mut self) -> Option<usize> {
         usize::try_from(self.u64()?).ok()
     }
-    fn bool(&mut self) -> Option<bool> {
+    pub(crate) fn bool(&mut self) -> Option<bool> {
         match self.take(1)?[0] {
             0 => Some(false),
             1 => Some(true),
             _ => None,
         }
     }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = self.usize()?;
         self.take(n)
     }
-    fn text(&mut self) -> Option<String> {
+    pub(crate) fn text(&mut self) -> Option<String> {
         String::from_utf8(self.bytes()?.to_vec()).ok()
     }
     /// A count of items, each at least `least` bytes long: no more than the bytes left hold.
-    fn len(&mut self, least: usize) -> Option<usize> {
+    pub(crate) fn len(&mut self, least: usize) -> Option<usize> {
         let n = self.usize()?;
         (n.checked_mul(least.max(1))? <= self.0.len()).then_some(n)
     }
-    fn counts(&mut self) -> Option<Counts> {
+    pub(crate) fn counts(&mut self) -> Option<Counts> {
         Some(Counts {
             lines: self.u64()?,
             matched: self.u64()?,
@@ -268,34 +268,7 @@ impl ScanResult {
             w.u64(n);
         }
         w.u64(self.seconds.to_bits());
-        match &self.first_malformed {
-            None => w.bool(false),
-            Some(m) => {
-                w.bool(true);
-                w.bytes(m.source_name.as_bytes());
-                w.u64(m.line);
-                match m.reason {
-                    MalformedReason::TooLong(limit) => {
-                        w.0.push(0);
-                        w.u64(limit as u64);
-                    }
-                    MalformedReason::Json(line) => {
-                        w.0.push(1);
-                        w.u64(line.offset as u64);
-                        match line.reason {
-                            Malformation::Expected(what) => {
-                                w.0.push(u8::MAX);
-                                w.bytes(what.as_bytes());
-                            }
-                            other => {
-                                let code = MALFORMATIONS.iter().position(|m| *m == other).unwrap_or(0);
-                                w.0.push(u8::try_from(code).unwrap_or(0));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        write_malformed(&mut w, self.first_malformed.as_ref());
         w.u64(self.inputs.len() as u64);
         for input in &self.inputs {
             w.bytes(input.name.as_bytes());
@@ -339,7 +312,70 @@ impl ScanResult {
     }
 }
 
-fn write_breakdown(w: &mut Writer, b: &BreakdownResult) {
+/// The first malformed line (or none), as [`ScanResult::to_bytes`] writes it.
+pub(crate) fn write_malformed(w: &mut Writer, malformed: Option<&Malformed>) {
+    match malformed {
+        None => w.bool(false),
+        Some(m) => {
+            w.bool(true);
+            w.bytes(m.source_name.as_bytes());
+            w.u64(m.line);
+            match m.reason {
+                MalformedReason::TooLong(limit) => {
+                    w.0.push(0);
+                    w.u64(limit as u64);
+                }
+                MalformedReason::Json(line) => {
+                    w.0.push(1);
+                    w.u64(line.offset as u64);
+                    match line.reason {
+                        Malformation::Expected(what) => {
+                            w.0.push(u8::MAX);
+                            w.bytes(what.as_bytes());
+                        }
+                        other => {
+                            let code = MALFORMATIONS.iter().position(|m| *m == other).unwrap_or(0);
+                            w.0.push(u8::try_from(code).unwrap_or(0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What [`write_malformed`] wrote: `None` when the bytes are not one, `Some(None)` for none.
+#[allow(clippy::option_option)] // the outer None: not a result's bytes (as every reader here)
+pub(crate) fn read_malformed(r: &mut Reader<'_>) -> Option<Option<Malformed>> {
+    if !r.bool()? {
+        return Some(None);
+    }
+    {
+        let source_name = r.text()?;
+        let line = r.u64()?;
+        let reason = match r.take(1)?[0] {
+            0 => MalformedReason::TooLong(r.usize()?),
+            1 => {
+                let offset = r.usize()?;
+                let code = r.take(1)?[0];
+                let reason = if code == u8::MAX {
+                    Malformation::Expected(expected_text(&r.text()?)?)
+                } else {
+                    *MALFORMATIONS.get(usize::from(code))?
+                };
+                MalformedReason::Json(MalformedLine { offset, reason })
+            }
+            _ => return None,
+        };
+        Some(Some(Malformed {
+            source_name,
+            line,
+            reason,
+        }))
+    }
+}
+
+pub(crate) fn write_breakdown(w: &mut Writer, b: &BreakdownResult) {
     w.u64(b.group_by.len() as u64);
     for name in &b.group_by {
         w.bytes(name.as_bytes());
@@ -392,29 +428,7 @@ fn read_result(r: &mut Reader<'_>) -> Option<ScanResult> {
     out.bytes = r.u64()?;
     out.matched_bytes = r.u64()?;
     out.seconds = f64::from_bits(r.u64()?);
-    if r.bool()? {
-        let source_name = r.text()?;
-        let line = r.u64()?;
-        let reason = match r.take(1)?[0] {
-            0 => MalformedReason::TooLong(r.usize()?),
-            1 => {
-                let offset = r.usize()?;
-                let code = r.take(1)?[0];
-                let reason = if code == u8::MAX {
-                    Malformation::Expected(expected_text(&r.text()?)?)
-                } else {
-                    *MALFORMATIONS.get(usize::from(code))?
-                };
-                MalformedReason::Json(MalformedLine { offset, reason })
-            }
-            _ => return None,
-        };
-        out.first_malformed = Some(Malformed {
-            source_name,
-            line,
-            reason,
-        });
-    }
+    out.first_malformed = read_malformed(r)?;
     let n = r.len(49)?;
     for _ in 0..n {
         let mut input = InputResult::new(r.text()?);
@@ -432,7 +446,7 @@ fn read_result(r: &mut Reader<'_>) -> Option<ScanResult> {
     Some(out)
 }
 
-fn read_breakdown(r: &mut Reader<'_>) -> Option<BreakdownResult> {
+pub(crate) fn read_breakdown(r: &mut Reader<'_>) -> Option<BreakdownResult> {
     let n = r.len(8)?;
     let group_by = (0..n).map(|_| r.text()).collect::<Option<Vec<_>>>()?;
     let n = r.len(56)?;

@@ -88,6 +88,39 @@ impl Input {
     }
 }
 
+impl Input {
+    /// How many lines of the plain file at `path` come before the first line of
+    /// [`Input::line_range`]`(path, start, _)`: what turns a line's number in that range into
+    /// its number in the file (line numbers count blank lines). Reads the file up to `start`.
+    pub fn lines_before_range(path: impl AsRef<Path>, start: u64) -> Result<u64, ScanError> {
+        let path = path.as_ref();
+        if start == 0 {
+            return Ok(0);
+        }
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|error| ScanError::Open {
+            source_name: name.clone(),
+            error,
+        })?;
+        // The range begins after the line break at or after byte `start - 1`: the breaks
+        // before that byte, and that one.
+        let mut file = BufReader::with_capacity(1 << 20, file.take(start - 1));
+        let mut breaks = 1;
+        loop {
+            let buf = file.fill_buf().map_err(|error| ScanError::Read {
+                source_name: name.clone(),
+                error,
+            })?;
+            if buf.is_empty() {
+                return Ok(breaks);
+            }
+            breaks += memchr::memchr_iter(b'\n', buf).count() as u64;
+            let n = buf.len();
+            file.consume(n);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +159,28 @@ mod tests {
         let second = second_at as u64;
         assert!(read(Input::line_range(&path, second, second + 1).unwrap()).starts_with(b"{\"i\":1,"));
         assert_eq!(read(Input::line_range(&path, 0, second).unwrap()), text[..second_at]);
+        // A line's number in a range, plus the lines before the range: its number in the file
+        // (blank lines count: the text ends with two).
+        let len_lines = text.split(|&b| b == b'\n').count() as u64;
+        for start in [
+            0,
+            1,
+            second - 1,
+            second,
+            second + 1,
+            len / 2,
+            len - 20,
+            len - 16,
+            len - 3,
+        ] {
+            let before = Input::lines_before_range(&path, start).unwrap();
+            let in_range = read(Input::line_range(&path, start, len).unwrap());
+            if in_range.is_empty() {
+                continue; // a start inside the last line: no line of its own
+            }
+            let after = in_range.split(|&b| b == b'\n').count() as u64;
+            assert_eq!(before + after, len_lines, "from {start}");
+        }
         let gone = Input::line_range(dir.join("gone.ndjson"), 0, 10);
         assert!(matches!(gone, Err(ScanError::Open { .. })));
         std::fs::remove_dir_all(&dir).unwrap();

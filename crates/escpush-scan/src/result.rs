@@ -126,6 +126,17 @@ pub enum MalformedReason {
     TooLong(usize),
 }
 
+impl Malformed {
+    /// The error a strict scan stops with at this line ([`ScanError::Malformed`]).
+    pub fn to_error(&self) -> crate::ScanError {
+        crate::ScanError::Malformed {
+            source_name: self.source_name.clone(),
+            line: self.line,
+            reason: self.reason,
+        }
+    }
+}
+
 impl fmt::Display for MalformedReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

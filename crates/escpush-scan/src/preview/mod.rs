@@ -19,6 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod merge;
 mod result;
 mod sink;
 
@@ -318,6 +319,7 @@ impl<'a> Preview<'a> {
                 name: read.name.clone(),
                 counts,
                 complete: read.complete,
+                continues: false,
             });
         }
         PreviewResult {

@@ -64,6 +64,21 @@ impl PreviewCounts {
         }
     }
 
+    /// Adds the counts of `other` (disjoint lines: another input, or a later range of the
+    /// same file): every count summed, the times widened; the gzip bytes summed when both
+    /// have them, else `None`.
+    pub(crate) fn add(&mut self, other: &PreviewCounts) {
+        self.lines += other.lines;
+        self.malformed += other.malformed;
+        self.kept += other.kept;
+        self.delivered += other.delivered;
+        self.batches += other.batches;
+        self.delivered_bytes += other.delivered_bytes;
+        self.compressed_bytes = self.compressed_bytes.zip(other.compressed_bytes).map(|(a, b)| a + b);
+        self.bytes_read += other.bytes_read;
+        self.add_times(other.first_time, other.last_time, other.timed_lines);
+    }
+
     pub(crate) fn add_times(&mut self, first: Option<RecordTime>, last: Option<RecordTime>, timed: u64) {
         self.timed_lines += timed;
         if let Some(t) = first {
@@ -84,6 +99,10 @@ pub struct PreviewInput {
     pub counts: PreviewCounts,
     /// Whether it was read to its end.
     pub complete: bool,
+    /// Whether it is a byte range of the same file as the input before it, after that one
+    /// (a cluster's share of a large plain file: [`PreviewResult::continue_ranges`]); a
+    /// [`PreviewResult::merge`] adds it to that input. False in a preview of whole inputs.
+    pub continues: bool,
 }
 
 /// What a [`Preview`](crate::Preview) found and delivered.

@@ -140,6 +140,18 @@ impl JobOutput {
         }
     }
 
+    /// The fields of `job` its delivery depends on, as [`JobOutput::from_job`] reads them,
+    /// `destination_conf` left out (it holds credentials; [`JobOutput::billing`] is read from
+    /// it where the whole job is): what a process previewing part of a sample needs of the
+    /// job (a Spark executor, `escpush.spark.preview`). [`JobOutput::from_job`] of them is
+    /// the job's `JobOutput` but for its `billing` (`None`).
+    pub fn delivery_fields(job: &Map<String, Value>) -> Map<String, Value> {
+        job.iter()
+            .filter(|(name, _)| DELIVERY_FIELDS.contains(&name.as_str()))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect()
+    }
+
     /// The lines of `dataset` that `filter` keeps (every valid line without one), each cut
     /// down to `fields` in ndjson, values as the line holds them (times too: no job
     /// delivers this, see [`OutputFormat::times_as_written`]), batches of at most
@@ -172,11 +184,59 @@ impl JobOutput {
     }
 }
 
+/// The fields [`JobOutput::from_job`] reads, `destination_conf` aside (its billing class
+/// only): [`JobOutput::delivery_fields`].
+const DELIVERY_FIELDS: [&str; 8] = [
+    "dataset",
+    "filter",
+    "output_options",
+    "logpull_options",
+    "max_upload_bytes",
+    "max_upload_records",
+    "max_upload_interval_seconds",
+    "enabled",
+];
+
 /// The problems of `err`, each with its path; another error as one problem at `path`.
 fn into_problems(err: Error, path: &str) -> Vec<Problem> {
     match err {
         Error::Invalid { problems } => problems,
         Error::Filter(e) => e.into_problems().into_iter().map(|p| p.within("filter")).collect(),
         other => vec![Problem::new(path, ProblemCode::InvalidValue, other.to_string())],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_delivery_fields_make_the_same_output_without_the_destination() {
+        let job = serde_json::json!({
+            "dataset": "http_requests",
+            "name": "j",
+            "filter": r#"{"where":{"key":"ClientCountry","operator":"eq","value":"de"}}"#,
+            "output_options": {"field_names": ["RayID", "ClientCountry"], "sample_rate": 0.5, "batch_prefix": "["},
+            "logpull_options": "fields=RayID",
+            "max_upload_bytes": 5_000_000,
+            "max_upload_records": 1000,
+            "max_upload_interval_seconds": 300,
+            "enabled": true,
+            "destination_conf": "s3://bucket/logs?region=us-east-1&access-key-id=AKIA&secret-access-key=s3cret",
+            "ownership_challenge": "secret-token",
+        });
+        let job = job.as_object().unwrap();
+        let fields = JobOutput::delivery_fields(job);
+        let text = serde_json::to_string(&fields).unwrap();
+        assert!(!text.contains("s3cret") && !text.contains("secret-token") && !text.contains("\"name\""));
+        let (whole, part) = (
+            JobOutput::from_job(job, None).unwrap(),
+            JobOutput::from_job(&fields, None).unwrap(),
+        );
+        assert!(whole.billing.is_some() && part.billing.is_none());
+        assert_eq!(part.dataset.name(), whole.dataset.name());
+        assert_eq!(part.filter, whole.filter);
+        assert_eq!(part.format, whole.format);
+        assert_eq!((part.limits, part.enabled), (whole.limits, whole.enabled));
     }
 }

@@ -1,0 +1,260 @@
+//! Partial previews put together, as a scan's are (`crate::merge`, whose bytes and
+//! breakdown merge these reuse): [`PreviewResult::merge`] adds up the previews of disjoint
+//! inputs, in input order (a cluster's executors, each its share), into the preview of them
+//! all; [`PreviewResult::to_bytes`] / [`PreviewResult::from_bytes`] carry a part from the
+//! process that previewed to the one that merges; [`PreviewResult::continue_ranges`] makes
+//! a part whose inputs are byte ranges of a large plain file ([`Input::line_range`]) merge
+//! as that one file.
+//!
+//! Exact: the lines read, malformed, kept and delivered (sampling is decided per line, by
+//! its bytes and the seed: core's `Formatter::sampled`, which a range reads whole), the
+//! bytes read, the times, the first malformed line, the per-input counts of those, and the
+//! breakdown (its rows' `delivered_bytes` are records without the batches' framing). Not
+//! exact: the batches. Each part cuts its own records into batches and ends its last one,
+//! so a batch that one preview of every input holds across a part's end is two here, and
+//! the batches after it in that part are cut from there. Cutting is greedy under limits that
+//! hold for any run of a batch's records (records, bytes, a span of times), so it makes as
+//! few batches as any cut can, and the merged `batches` are the one preview's plus between
+//! 0 and (parts that delivered a record − 1). Every record is framed as it is in one
+//! preview but at those ends, so `delivered_bytes` differ by exactly that many times
+//! `len(batch_prefix) + len(batch_suffix) − len(record_delimiter)`. Per input, `batches` and
+//! `delivered_bytes` follow the part's batches (they add up to the totals).
+
+use std::path::Path;
+
+use crate::merge::{read_breakdown, read_malformed, write_breakdown, write_malformed, Reader, Writer};
+use crate::{BreakdownResult, Input, ScanError};
+
+use super::{PreviewCounts, PreviewInput, PreviewResult};
+
+impl PreviewResult {
+    /// The preview of every part's inputs, from the previews of each (parts in input order,
+    /// inputs disjoint; see the [module docs](self) for what is exact): the counts added up,
+    /// the first malformed line the first part's that has one, the inputs one after another,
+    /// an input that [continues](PreviewInput::continues) the one before it added to it, the
+    /// breakdowns merged (no `top`: a preview lists every group), the files written one after
+    /// another. `seconds` is the longest part's: the caller who timed the whole sets its own.
+    pub fn merge(parts: impl IntoIterator<Item = PreviewResult>) -> PreviewResult {
+        let mut out: Option<PreviewResult> = None;
+        let mut breakdowns = Vec::new();
+        for mut part in parts {
+            breakdowns.extend(part.breakdown.take());
+            let Some(merged) = out.as_mut() else {
+                let mut first = PreviewResult {
+                    inputs: Vec::with_capacity(part.inputs.len()),
+                    ..part
+                };
+                join_inputs(&mut first.inputs, part.inputs);
+                out = Some(first);
+                continue;
+            };
+            merged.total.add(&part.total);
+            join_inputs(&mut merged.inputs, part.inputs);
+            if merged.first_malformed.is_none() {
+                merged.first_malformed = part.first_malformed;
+            }
+            if merged.time_field.is_none() {
+                merged.time_field = part.time_field;
+            }
+            merged.files.extend(part.files);
+            merged.seconds = merged.seconds.max(part.seconds);
+        }
+        let mut out = out.unwrap_or_else(|| PreviewResult {
+            total: PreviewCounts::default(),
+            inputs: Vec::new(),
+            first_malformed: None,
+            breakdown: None,
+            time_field: None,
+            files: Vec::new(),
+            seconds: 0.0,
+        });
+        if !breakdowns.is_empty() {
+            out.breakdown = Some(BreakdownResult::merge(breakdowns, None));
+        }
+        out
+    }
+
+    /// Readies a preview whose inputs include byte ranges of plain files for
+    /// [`PreviewResult::merge`]: `ranges[i]` is `Some((path, start))` when input `i` is
+    /// [`Input::line_range`]`(path, start, _)`. Each range after its file's start is marked
+    /// as continuing the input before it (the range before it, in this part or the part
+    /// before), and when the first malformed line is in one, its number (counted from the
+    /// range's start) is made its number in the file: the lines before the range are
+    /// counted, reading the file up to it (only then).
+    pub fn continue_ranges(&mut self, ranges: &[Option<(&Path, u64)>]) -> Result<(), ScanError> {
+        for (input, range) in self.inputs.iter_mut().zip(ranges) {
+            input.continues = range.is_some_and(|(_, start)| start > 0);
+        }
+        if let Some(first) = self.first_malformed.as_mut() {
+            // The first malformed line is in the first input that has one.
+            let at = self.inputs.iter().position(|i| i.counts.malformed > 0);
+            if let Some(&Some((path, start))) = at.and_then(|i| ranges.get(i)) {
+                first.line += Input::lines_before_range(path, start)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The preview as bytes, for [`PreviewResult::from_bytes`] in another process (a part on
+    /// its way to [`PreviewResult::merge`]): every count, input, group and file as it is.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer(MAGIC.to_vec());
+        write_counts(&mut w, &self.total);
+        w.u64(self.inputs.len() as u64);
+        for input in &self.inputs {
+            w.bytes(input.name.as_bytes());
+            write_counts(&mut w, &input.counts);
+            w.bool(input.complete);
+            w.bool(input.continues);
+        }
+        write_malformed(&mut w, self.first_malformed.as_ref());
+        match &self.breakdown {
+            None => w.bool(false),
+            Some(b) => {
+                w.bool(true);
+                write_breakdown(&mut w, b);
+            }
+        }
+        match &self.time_field {
+            None => w.bool(false),
+            Some(field) => {
+                w.bool(true);
+                w.bytes(field.as_bytes());
+            }
+        }
+        w.u64(self.files.len() as u64);
+        for file in &self.files {
+            w.bytes(file.as_bytes());
+        }
+        w.u64(self.seconds.to_bits());
+        w.0
+    }
+
+    /// A preview [`PreviewResult::to_bytes`] wrote; [`ScanError::Select`] when `bytes` are
+    /// not one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PreviewResult, ScanError> {
+        let bad = || ScanError::Select {
+            what: "a partial preview".into(),
+            message: "the bytes are not a preview written by this version of escpush".into(),
+        };
+        let mut r = Reader(bytes);
+        if r.take(MAGIC.len()) != Some(&MAGIC[..]) {
+            return Err(bad());
+        }
+        let result = read_result(&mut r).ok_or_else(bad)?;
+        if r.0.is_empty() {
+            Ok(result)
+        } else {
+            Err(bad())
+        }
+    }
+}
+
+/// The first bytes of [`PreviewResult::to_bytes`]: the format and its version.
+const MAGIC: &[u8; 8] = b"escppr01";
+
+/// Adds `inputs` after `into`, each that continues the one before it added to that one.
+fn join_inputs(into: &mut Vec<PreviewInput>, inputs: Vec<PreviewInput>) {
+    for input in inputs {
+        match into.last_mut() {
+            Some(last) if input.continues && last.name == input.name => {
+                last.counts.add(&input.counts);
+                last.complete &= input.complete;
+            }
+            _ => into.push(PreviewInput {
+                continues: false,
+                ..input
+            }),
+        }
+    }
+}
+
+fn write_time(w: &mut Writer, time: Option<(i64, u32)>) {
+    match time {
+        None => w.bool(false),
+        Some((seconds, nanos)) => {
+            w.bool(true);
+            w.i64(seconds);
+            w.u64(u64::from(nanos));
+        }
+    }
+}
+
+#[allow(clippy::option_option)] // the outer None: not a preview's bytes (as every reader here)
+fn read_time(r: &mut Reader<'_>) -> Option<Option<(i64, u32)>> {
+    if !r.bool()? {
+        return Some(None);
+    }
+    let seconds = r.i64()?;
+    Some(Some((seconds, u32::try_from(r.u64()?).ok()?)))
+}
+
+fn write_counts(w: &mut Writer, c: &PreviewCounts) {
+    for n in [
+        c.lines,
+        c.malformed,
+        c.kept,
+        c.delivered,
+        c.batches,
+        c.delivered_bytes,
+        c.bytes_read,
+        c.timed_lines,
+    ] {
+        w.u64(n);
+    }
+    match c.compressed_bytes {
+        None => w.bool(false),
+        Some(n) => {
+            w.bool(true);
+            w.u64(n);
+        }
+    }
+    write_time(w, c.first_time);
+    write_time(w, c.last_time);
+}
+
+fn read_counts(r: &mut Reader<'_>) -> Option<PreviewCounts> {
+    Some(PreviewCounts {
+        lines: r.u64()?,
+        malformed: r.u64()?,
+        kept: r.u64()?,
+        delivered: r.u64()?,
+        batches: r.u64()?,
+        delivered_bytes: r.u64()?,
+        bytes_read: r.u64()?,
+        timed_lines: r.u64()?,
+        compressed_bytes: if r.bool()? { Some(r.u64()?) } else { None },
+        first_time: read_time(r)?,
+        last_time: read_time(r)?,
+    })
+}
+
+fn read_result(r: &mut Reader<'_>) -> Option<PreviewResult> {
+    let total = read_counts(r)?;
+    // An input is at least its name's length, 8 counts, 3 flags and 2 times' flags.
+    let n = r.len(8 + 64 + 5)?;
+    let mut inputs = Vec::with_capacity(n);
+    for _ in 0..n {
+        inputs.push(PreviewInput {
+            name: r.text()?,
+            counts: read_counts(r)?,
+            complete: r.bool()?,
+            continues: r.bool()?,
+        });
+    }
+    let first_malformed = read_malformed(r)?;
+    let breakdown = if r.bool()? { Some(read_breakdown(r)?) } else { None };
+    let time_field = if r.bool()? { Some(r.text()?) } else { None };
+    let n = r.len(8)?;
+    let files = (0..n).map(|_| r.text()).collect::<Option<Vec<_>>>()?;
+    let seconds = f64::from_bits(r.u64()?);
+    Some(PreviewResult {
+        total,
+        inputs,
+        first_malformed,
+        breakdown,
+        time_field,
+        files,
+        seconds,
+    })
+}
