@@ -430,7 +430,10 @@ def select(
     ``"Infinity"``, ``"-Infinity"``; a list of integers with an element of another type is
     null whole; see the docs' "How select builds its rows"). The job runs when the DataFrame
     is evaluated: wrap its action in ``collect_errors`` to get an executor's escpush error as
-    itself (else Spark's own error holds it, after ``escpush-spark-error:``)."""
+    itself (else Spark's own error holds it, after ``escpush-spark-error:``). ``strict``: a
+    malformed line fails the job with ``escpush.ScanError`` naming its file and line, that of
+    the first executor to meet one, which need not be the first in input order (``scan`` and
+    ``preview`` merge their parts and raise that one)."""
     require("pyspark")
     f = filter if isinstance(filter, Filter) else Filter.from_dict(filter)
     full = schema(dataset, scope=scope)

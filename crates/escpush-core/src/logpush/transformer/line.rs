@@ -138,7 +138,7 @@ impl LineTransformer {
     /// Reads `line` (without its line break) and appends the records the job delivers for it
     /// to `out`, each a JSON object (members sorted by name) and a `\n`: `Ok(None)` when the
     /// prefilter drops the line, else how many records (none when the `WHERE` drops it, several
-    /// after `unnest`).
+    /// after `unnest`). A line the query fails on appends nothing ([`LineError::Failed`]).
     pub fn line(&mut self, line: &[u8], out: &mut Vec<u8>) -> Result<Option<usize>, LineError> {
         if !self.walk.matches_line(line).map_err(LineError::Malformed)? {
             return Ok(None);
