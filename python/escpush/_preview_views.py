@@ -12,7 +12,6 @@ group and bucket rows are ``_breakdown.rows``, a scan's, which a preview's rows 
 from __future__ import annotations
 
 from . import _breakdown
-from ._format import size
 from ._optional import need
 
 TYPE_CHECKING = False
@@ -90,6 +89,13 @@ def decimal_unit(largest: float) -> tuple[str, float]:
     return name, scale
 
 
+def billed_size(n: float) -> str:
+    """Bytes in the decimal unit that suits them, the bill's (``decimal_unit``): ``512 bytes``,
+    ``1.5 kB``, ``231.2 MB``: the same units as the cost's GB, where ``size`` says MiB."""
+    name, scale = decimal_unit(n)
+    return f"{n:,.0f} bytes" if name == "bytes" else f"{n / scale:.1f} {name}"
+
+
 def plot(result: PreviewResult, top: int) -> Any:
     """The bytes delivered (uncompressed: what is billed) over time, a bar per bucket of
     ``every`` (a day with ``every="1d"``), and by group, the ``top`` groups of ``group_by`` by
@@ -148,11 +154,16 @@ def table_rows(data: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("kept by the filter", f"{data['kept']:,}"),
         ("delivered (after sampling)", f"{data['delivered']:,}"),
         ("batches", f"{data['batches']:,}"),
-        ("bytes delivered (uncompressed, billed)", f"{data['delivered_bytes']:,} ({size(data['delivered_bytes'])})"),
+        (
+            "bytes delivered (uncompressed, billed)",
+            f"{data['delivered_bytes']:,} ({billed_size(data['delivered_bytes'])})",
+        ),
     ]
     if data["compressed_bytes"] is not None:
-        rows.append(("compressed (gzip written)", f"{data['compressed_bytes']:,} ({size(data['compressed_bytes'])})"))
-    rows.append(("bytes read", f"{data['bytes_read']:,} ({size(data['bytes_read'])})"))
+        rows.append(
+            ("compressed (gzip written)", f"{data['compressed_bytes']:,} ({billed_size(data['compressed_bytes'])})")
+        )
+    rows.append(("bytes read", f"{data['bytes_read']:,} ({billed_size(data['bytes_read'])})"))
     if data["malformed"]:
         rows.append(("malformed lines", f"{data['malformed']:,}"))
     if data["span_seconds"] is not None:

@@ -372,3 +372,22 @@ def test_cli_json_preview_imports_only_what_it_prints(logs: Path, tmp_path: Path
     assert shown.returncode == EXIT_OK, shown.stderr
     assert "bytes delivered" in shown.stdout
     assert "escpush._preview_views" in shown.stderr.strip().splitlines()[-1]
+
+
+def test_the_preview_table_says_bytes_in_the_bills_decimal_units() -> None:
+    """The bill counts a GB as 10^9 bytes (the cost's GB/month): the table's bytes are in the
+    same decimal units, not MiB."""
+    from escpush._preview_views import table_rows
+
+    data = {
+        "lines": 1000, "kept": 900, "delivered": 900, "batches": 3, "delivered_bytes": 231_236_304,
+        "compressed_bytes": 1_500, "bytes_read": 1_476_015_331, "malformed": 0, "span_seconds": None,
+    }  # fmt: skip
+    rows = dict(table_rows(data))
+    assert rows["bytes delivered (uncompressed, billed)"] == "231,236,304 (231.2 MB)"
+    assert rows["compressed (gzip written)"] == "1,500 (1.5 kB)"
+    assert rows["bytes read"] == "1,476,015,331 (1.5 GB)"
+    assert (
+        dict(table_rows({**data, "delivered_bytes": 512}))["bytes delivered (uncompressed, billed)"]
+        == "512 (512 bytes)"
+    )
