@@ -197,6 +197,30 @@ impl Writer {
     }
 }
 
+/// What `read` reads of `bytes` after `magic`, which it must read whole: the partial result
+/// (a `what`) a part's `to_bytes` wrote; [`ScanError::Select`] naming it otherwise.
+pub(crate) fn decode<T>(
+    bytes: &[u8],
+    magic: &[u8],
+    what: &str,
+    read: impl FnOnce(&mut Reader<'_>) -> Option<T>,
+) -> Result<T, ScanError> {
+    let bad = || ScanError::Select {
+        what: format!("a partial {what}"),
+        message: format!("the bytes are not a {what} written by this version of escpush"),
+    };
+    let mut r = Reader(bytes);
+    if r.take(magic.len()) != Some(magic) {
+        return Err(bad());
+    }
+    let result = read(&mut r).ok_or_else(bad)?;
+    if r.0.is_empty() {
+        Ok(result)
+    } else {
+        Err(bad())
+    }
+}
+
 pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
 impl<'a> Reader<'a> {
@@ -295,20 +319,7 @@ impl ScanResult {
 
     /// A result [`ScanResult::to_bytes`] wrote; [`ScanError::Select`] when `bytes` are not one.
     pub fn from_bytes(bytes: &[u8]) -> Result<ScanResult, ScanError> {
-        let bad = || ScanError::Select {
-            what: "a partial scan result".into(),
-            message: "the bytes are not a scan result written by this version of escpush".into(),
-        };
-        let mut r = Reader(bytes);
-        if r.take(MAGIC.len()) != Some(&MAGIC[..]) {
-            return Err(bad());
-        }
-        let result = read_result(&mut r).ok_or_else(bad)?;
-        if r.0.is_empty() {
-            Ok(result)
-        } else {
-            Err(bad())
-        }
+        decode(bytes, MAGIC, "scan result", read_result)
     }
 }
 

@@ -22,7 +22,7 @@
 
 use std::path::Path;
 
-use crate::merge::{read_breakdown, read_malformed, write_breakdown, write_malformed, Reader, Writer};
+use crate::merge::{decode, read_breakdown, read_malformed, write_breakdown, write_malformed, Reader, Writer};
 use crate::{BreakdownResult, Input, ScanError};
 
 use super::{PreviewCounts, PreviewInput, PreviewResult};
@@ -133,20 +133,7 @@ impl PreviewResult {
     /// A preview [`PreviewResult::to_bytes`] wrote; [`ScanError::Select`] when `bytes` are
     /// not one.
     pub fn from_bytes(bytes: &[u8]) -> Result<PreviewResult, ScanError> {
-        let bad = || ScanError::Select {
-            what: "a partial preview".into(),
-            message: "the bytes are not a preview written by this version of escpush".into(),
-        };
-        let mut r = Reader(bytes);
-        if r.take(MAGIC.len()) != Some(&MAGIC[..]) {
-            return Err(bad());
-        }
-        let result = read_result(&mut r).ok_or_else(bad)?;
-        if r.0.is_empty() {
-            Ok(result)
-        } else {
-            Err(bad())
-        }
+        decode(bytes, MAGIC, "preview", read_result)
     }
 }
 
