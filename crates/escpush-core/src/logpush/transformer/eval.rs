@@ -348,25 +348,8 @@ pub(crate) fn fallible(e: &E) -> usize {
             | E::Call(Func::Abs, _)
             | E::Bin(BinOp::Plus | BinOp::Minus | BinOp::Mul | BinOp::Div | BinOp::Mod, ..)
     ));
-    let children: usize = match e {
-        E::Col(_) | E::Lit(_) => 0,
-        E::Not(a) | E::Neg(a) | E::IsNull(a, _) | E::Cast(a, _) | E::Extract(_, a) | E::Unnest(a) => fallible(a),
-        E::Bin(_, a, b) => fallible(a) + fallible(b),
-        E::In(a, list, _) => fallible(a) + list.iter().map(fallible).sum::<usize>(),
-        E::Like { expr, pattern, .. } => fallible(expr) + fallible(pattern),
-        E::Between(a, b, c, _) => fallible(a) + fallible(b) + fallible(c),
-        E::Call(_, items) | E::Array(items) => items.iter().map(fallible).sum(),
-        E::Struct(members) => members.iter().map(|(_, e)| fallible(e)).sum(),
-        E::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            operand.as_deref().map_or(0, fallible)
-                + whens.iter().map(|(w, t)| fallible(w) + fallible(t)).sum::<usize>()
-                + otherwise.as_deref().map_or(0, fallible)
-        }
-    };
+    let mut children = 0;
+    e.each_child(|child| children += fallible(child));
     own + children
 }
 

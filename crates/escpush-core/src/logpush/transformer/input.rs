@@ -62,49 +62,12 @@ fn stage_columns(stage: &Stage, names: &mut Vec<String>) -> Option<()> {
 
 /// Pushes the columns `e` reads onto `names` (each once).
 fn columns(e: &E, names: &mut Vec<String>) {
-    let mut push = |e: &E| columns(e, names);
     match e {
         E::Col(name) => {
             if !names.contains(name) {
                 names.push(name.clone());
             }
         }
-        E::Lit(_) => {}
-        E::Not(a) | E::Neg(a) | E::IsNull(a, _) | E::Cast(a, _) | E::Extract(_, a) | E::Unnest(a) => push(a),
-        E::Bin(_, a, b) => {
-            push(a);
-            push(b);
-        }
-        E::In(a, list, _) => {
-            push(a);
-            list.iter().for_each(push);
-        }
-        E::Like { expr, pattern, .. } => {
-            push(expr);
-            push(pattern);
-        }
-        E::Between(a, b, c, _) => {
-            push(a);
-            push(b);
-            push(c);
-        }
-        E::Call(_, args) | E::Array(args) => args.iter().for_each(push),
-        E::Struct(members) => members.iter().for_each(|(_, e)| push(e)),
-        E::Case {
-            operand,
-            whens,
-            otherwise,
-        } => {
-            if let Some(e) = operand {
-                push(e);
-            }
-            for (when, then) in whens {
-                push(when);
-                push(then);
-            }
-            if let Some(e) = otherwise {
-                push(e);
-            }
-        }
+        other => other.each_child(|child| columns(child, names)),
     }
 }

@@ -232,6 +232,51 @@ pub(crate) enum E {
     Unnest(Box<E>),
 }
 
+impl E {
+    /// Calls `f` on each expression `self` holds directly, in the order written.
+    pub(crate) fn each_child<'e>(&'e self, mut f: impl FnMut(&'e E)) {
+        match self {
+            E::Col(_) | E::Lit(_) => {}
+            E::Not(a) | E::Neg(a) | E::IsNull(a, _) | E::Cast(a, _) | E::Extract(_, a) | E::Unnest(a) => f(a),
+            E::Bin(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            E::In(a, list, _) => {
+                f(a);
+                list.iter().for_each(f);
+            }
+            E::Like { expr, pattern, .. } => {
+                f(expr);
+                f(pattern);
+            }
+            E::Between(a, b, c, _) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            E::Call(_, items) | E::Array(items) => items.iter().for_each(f),
+            E::Struct(members) => members.iter().for_each(|(_, e)| f(e)),
+            E::Case {
+                operand,
+                whens,
+                otherwise,
+            } => {
+                if let Some(e) = operand {
+                    f(e);
+                }
+                for (when, then) in whens {
+                    f(when);
+                    f(then);
+                }
+                if let Some(e) = otherwise {
+                    f(e);
+                }
+            }
+        }
+    }
+}
+
 /// One item of a `SELECT`'s projection.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Item {
