@@ -190,7 +190,7 @@ pub(crate) fn json_string(text: &[u8], out: &mut Vec<u8>) {
             continue;
         }
         let b = text[i];
-        if b >= 0x20 && b != b'"' && b != b'\\' && b != 0xED {
+        if !json_special_byte(b) {
             i += 1;
             continue;
         }
@@ -229,6 +229,12 @@ fn json_special(w: u64) -> u64 {
     has_less(w, 0x20) | has_byte(w, b'"') | has_byte(w, b'\\') | has_byte(w, 0xED)
 }
 
+/// [`json_special`] of one byte.
+#[inline]
+fn json_special_byte(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\' || b == 0xED
+}
+
 /// Whether a byte of `text` is one [`json_special`] finds: 8 bytes a step, the last word
 /// overlapping the one before it; bytes one by one below 8.
 #[inline]
@@ -240,7 +246,7 @@ fn needs_escape(text: &[u8]) -> bool {
     };
     let n = text.len();
     if n < 8 {
-        return text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\' || b == 0xED);
+        return text.iter().copied().any(json_special_byte);
     }
     let mut i = 0;
     while i + 8 <= n {

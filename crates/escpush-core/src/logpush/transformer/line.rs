@@ -78,16 +78,14 @@ impl CheckedTransformer {
             None => CompiledFilter::reading(observed),
         };
         let layout = layout(&self.query);
+        // The layout exists only without `*`: every item is a column.
         let direct = layout.is_some()
             && self.query.stages.last().is_some_and(|main| {
-                let mut fallible = 0;
-                for item in &main.items {
-                    match item {
-                        Item::Column { expr: E::Unnest(_), .. } | Item::All => return false,
-                        Item::Column { expr, .. } => fallible += eval::fallible(expr),
-                    }
-                }
-                fallible <= 1
+                let exprs = main.items.iter().filter_map(|item| match item {
+                    Item::Column { expr, .. } => Some(expr),
+                    Item::All => None,
+                });
+                !exprs.clone().any(|e| matches!(e, E::Unnest(_))) && exprs.map(eval::fallible).sum::<usize>() <= 1
             });
         LineTransformer {
             layout,
@@ -116,13 +114,9 @@ fn layout(query: &Query) -> Option<Vec<(usize, Box<[u8]>)>> {
             .into_iter()
             .enumerate()
             .map(|(i, (at, name))| {
-                let mut key = Vec::with_capacity(name.len() + 4);
-                if i > 0 {
-                    key.push(b',');
-                }
-                write_string(name, &mut key);
-                key.push(b':');
-                (at, key.into_boxed_slice())
+                let mut written = Vec::with_capacity(name.len() + 4);
+                key(i, name, &mut written);
+                (at, written.into_boxed_slice())
             })
             .collect(),
     )
@@ -268,14 +262,10 @@ fn write_expr(e: &E, row: &Row<'_>, out: &mut Vec<u8>) -> Result<(), String> {
         }
         E::Struct(members) => {
             out.push(b'{');
-            let mut first = true;
+            let mut i = 0;
             in_name_order(members, |(name, e)| {
-                if !first {
-                    out.push(b',');
-                }
-                first = false;
-                write_string(name, out);
-                out.push(b':');
+                key(i, name, out);
+                i += 1;
                 write_expr(e, row, out)
             })?;
             out.push(b'}');
@@ -295,19 +285,15 @@ fn in_name_order<K: AsRef<str>, T, X>(
         return members.iter().try_for_each(each);
     }
     let mut few = [0u8; 16];
-    let order: &mut [u8] = match u8::try_from(members.len()) {
-        Ok(n) if members.len() <= few.len() => {
-            for (i, slot) in (0..n).zip(few.iter_mut()) {
-                *slot = i;
-            }
-            &mut few[..members.len()]
-        }
-        _ => {
-            let mut sorted: Vec<&(K, T)> = members.iter().collect();
-            sorted.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
-            return sorted.into_iter().try_for_each(each);
-        }
-    };
+    if members.len() > few.len() {
+        let mut sorted: Vec<&(K, T)> = members.iter().collect();
+        sorted.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+        return sorted.into_iter().try_for_each(each);
+    }
+    let order = &mut few[..members.len()];
+    for (slot, at) in order.iter_mut().zip(0u8..) {
+        *slot = at;
+    }
     order.sort_by(|&a, &b| {
         members[usize::from(a)]
             .0
@@ -323,21 +309,21 @@ fn write_object<K: AsRef<str>, T>(members: &[(K, T)], write: fn(&T, &mut Vec<u8>
     out.push(b'{');
     let mut i = 0;
     let _ = in_name_order(members, |(name, v)| {
-        member(i, name.as_ref(), v, write, out);
+        key(i, name.as_ref(), out);
         i += 1;
+        write(v, out);
         Ok::<(), ()>(())
     });
     out.push(b'}');
 }
 
-/// One member of an object: `,` before all but the first, its name and its value.
-fn member<T>(i: usize, name: &str, v: &T, write: fn(&T, &mut Vec<u8>), out: &mut Vec<u8>) {
+/// The `i`-th member's name in an object: `,` before all but the first, the name, `:`.
+fn key(i: usize, name: &str, out: &mut Vec<u8>) {
     if i > 0 {
         out.push(b',');
     }
     write_string(name, out);
     out.push(b':');
-    write(v, out);
 }
 
 /// An array's items, each written by `write`.
