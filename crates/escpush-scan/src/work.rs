@@ -533,21 +533,16 @@ impl<'s, 'o> Collector<'s, 'o> {
             }
         }
         if let Some((index, reason)) = done.first_malformed {
-            let source_name = &self.names[done.chunk.input];
-            let line = base + index + 1;
+            let found = Malformed {
+                source_name: self.names[done.chunk.input].clone(),
+                line: base + index + 1,
+                reason,
+            };
             if self.strict {
                 self.result.inputs[done.chunk.input].complete = false;
-                self.error = Some(ScanError::Malformed {
-                    source_name: source_name.clone(),
-                    line,
-                    reason,
-                });
+                self.error = Some(found.to_error());
             }
-            self.result.first_malformed.get_or_insert_with(|| Malformed {
-                source_name: source_name.clone(),
-                line,
-                reason,
-            });
+            self.result.first_malformed.get_or_insert(found);
         }
         done.chunk
     }
