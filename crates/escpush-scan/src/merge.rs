@@ -183,6 +183,13 @@ impl Writer {
         self.u64(b.len() as u64);
         self.0.extend_from_slice(b);
     }
+    /// A flag, then the value written by `write` when there is one.
+    pub(crate) fn option<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Writer, T)) {
+        self.bool(value.is_some());
+        if let Some(value) = value {
+            write(self, value);
+        }
+    }
     pub(crate) fn counts(&mut self, c: &Counts) {
         for n in [
             c.lines,
@@ -255,6 +262,16 @@ impl<'a> Reader<'a> {
     pub(crate) fn text(&mut self) -> Option<String> {
         String::from_utf8(self.bytes()?.to_vec()).ok()
     }
+    /// What [`Writer::option`] wrote, the value read by `read`: `None` when the bytes are
+    /// not one, `Some(None)` for no value.
+    #[allow(clippy::option_option)] // the outer None: not a result's bytes (as every reader here)
+    pub(crate) fn option<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        if self.bool()? {
+            read(self).map(Some)
+        } else {
+            Some(None)
+        }
+    }
     /// A count of items, each at least `least` bytes long: no more than the bytes left hold.
     pub(crate) fn len(&mut self, least: usize) -> Option<usize> {
         let n = self.usize()?;
@@ -307,13 +324,7 @@ impl ScanResult {
             }
             w.bool(input.complete);
         }
-        match &self.breakdown {
-            None => w.bool(false),
-            Some(b) => {
-                w.bool(true);
-                write_breakdown(&mut w, b);
-            }
-        }
+        w.option(self.breakdown.as_ref(), write_breakdown);
         w.0
     }
 
@@ -325,43 +336,36 @@ impl ScanResult {
 
 /// The first malformed line (or none), as [`ScanResult::to_bytes`] writes it.
 pub(crate) fn write_malformed(w: &mut Writer, malformed: Option<&Malformed>) {
-    match malformed {
-        None => w.bool(false),
-        Some(m) => {
-            w.bool(true);
-            w.bytes(m.source_name.as_bytes());
-            w.u64(m.line);
-            match m.reason {
-                MalformedReason::TooLong(limit) => {
-                    w.0.push(0);
-                    w.u64(limit as u64);
-                }
-                MalformedReason::Json(line) => {
-                    w.0.push(1);
-                    w.u64(line.offset as u64);
-                    match line.reason {
-                        Malformation::Expected(what) => {
-                            w.0.push(u8::MAX);
-                            w.bytes(what.as_bytes());
-                        }
-                        other => {
-                            let code = MALFORMATIONS.iter().position(|m| *m == other).unwrap_or(0);
-                            w.0.push(u8::try_from(code).unwrap_or(0));
-                        }
+    w.option(malformed, |w, m| {
+        w.bytes(m.source_name.as_bytes());
+        w.u64(m.line);
+        match m.reason {
+            MalformedReason::TooLong(limit) => {
+                w.0.push(0);
+                w.u64(limit as u64);
+            }
+            MalformedReason::Json(line) => {
+                w.0.push(1);
+                w.u64(line.offset as u64);
+                match line.reason {
+                    Malformation::Expected(what) => {
+                        w.0.push(u8::MAX);
+                        w.bytes(what.as_bytes());
+                    }
+                    other => {
+                        let code = MALFORMATIONS.iter().position(|m| *m == other).unwrap_or(0);
+                        w.0.push(u8::try_from(code).unwrap_or(0));
                     }
                 }
             }
         }
-    }
+    });
 }
 
 /// What [`write_malformed`] wrote: `None` when the bytes are not one, `Some(None)` for none.
 #[allow(clippy::option_option)] // the outer None: not a result's bytes (as every reader here)
 pub(crate) fn read_malformed(r: &mut Reader<'_>) -> Option<Option<Malformed>> {
-    if !r.bool()? {
-        return Some(None);
-    }
-    {
+    r.option(|r| {
         let source_name = r.text()?;
         let line = r.u64()?;
         let reason = match r.take(1)?[0] {
@@ -378,12 +382,12 @@ pub(crate) fn read_malformed(r: &mut Reader<'_>) -> Option<Option<Malformed>> {
             }
             _ => return None,
         };
-        Some(Some(Malformed {
+        Some(Malformed {
             source_name,
             line,
             reason,
-        }))
-    }
+        })
+    })
 }
 
 pub(crate) fn write_breakdown(w: &mut Writer, b: &BreakdownResult) {
@@ -405,14 +409,10 @@ pub(crate) fn write_breakdown(w: &mut Writer, b: &BreakdownResult) {
     w.u64(b.other_groups);
     w.bool(b.exact);
     w.u64(b.peak_groups as u64);
-    match &b.every {
-        None => w.bool(false),
-        Some((field, seconds)) => {
-            w.bool(true);
-            w.bytes(field.as_bytes());
-            w.u64(*seconds);
-        }
-    }
+    w.option(b.every.as_ref(), |w, (field, seconds)| {
+        w.bytes(field.as_bytes());
+        w.u64(*seconds);
+    });
     w.u64(b.buckets.len() as u64);
     for bucket in &b.buckets {
         w.i64(bucket.start);
@@ -422,13 +422,7 @@ pub(crate) fn write_breakdown(w: &mut Writer, b: &BreakdownResult) {
     w.counts(&b.no_time);
     w.counts(&b.unreadable_time);
     w.counts(&b.other_buckets);
-    match b.other_buckets_from {
-        None => w.bool(false),
-        Some(from) => {
-            w.bool(true);
-            w.i64(from);
-        }
-    }
+    w.option(b.other_buckets_from, Writer::i64);
 }
 
 fn read_result(r: &mut Reader<'_>) -> Option<ScanResult> {
@@ -451,9 +445,7 @@ fn read_result(r: &mut Reader<'_>) -> Option<ScanResult> {
         input.complete = r.bool()?;
         out.inputs.push(input);
     }
-    if r.bool()? {
-        out.breakdown = Some(read_breakdown(r)?);
-    }
+    out.breakdown = r.option(read_breakdown)?;
     Some(out)
 }
 
@@ -473,12 +465,7 @@ pub(crate) fn read_breakdown(r: &mut Reader<'_>) -> Option<BreakdownResult> {
     let other_groups = r.u64()?;
     let exact = r.bool()?;
     let peak_groups = r.usize()?;
-    let every = if r.bool()? {
-        let field = r.text()?;
-        Some((field, r.u64()?))
-    } else {
-        None
-    };
+    let every = r.option(|r| Some((r.text()?, r.u64()?)))?;
     let n = r.len(64)?;
     let mut buckets = Vec::with_capacity(n);
     for _ in 0..n {
@@ -500,6 +487,6 @@ pub(crate) fn read_breakdown(r: &mut Reader<'_>) -> Option<BreakdownResult> {
         no_time: r.counts()?,
         unreadable_time: r.counts()?,
         other_buckets: r.counts()?,
-        other_buckets_from: if r.bool()? { Some(r.i64()?) } else { None },
+        other_buckets_from: r.option(Reader::i64)?,
     })
 }

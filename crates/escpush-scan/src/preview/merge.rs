@@ -108,20 +108,8 @@ impl PreviewResult {
             w.bool(input.continues);
         }
         write_malformed(&mut w, self.first_malformed.as_ref());
-        match &self.breakdown {
-            None => w.bool(false),
-            Some(b) => {
-                w.bool(true);
-                write_breakdown(&mut w, b);
-            }
-        }
-        match &self.time_field {
-            None => w.bool(false),
-            Some(field) => {
-                w.bool(true);
-                w.bytes(field.as_bytes());
-            }
-        }
+        w.option(self.breakdown.as_ref(), write_breakdown);
+        w.option(self.time_field.as_deref(), |w, field| w.bytes(field.as_bytes()));
         w.u64(self.files.len() as u64);
         for file in &self.files {
             w.bytes(file.as_bytes());
@@ -156,24 +144,14 @@ fn join_inputs(into: &mut Vec<PreviewInput>, inputs: Vec<PreviewInput>) {
     }
 }
 
-fn write_time(w: &mut Writer, time: Option<(i64, u32)>) {
-    match time {
-        None => w.bool(false),
-        Some((seconds, nanos)) => {
-            w.bool(true);
-            w.i64(seconds);
-            w.u64(u64::from(nanos));
-        }
-    }
+fn write_time(w: &mut Writer, (seconds, nanos): (i64, u32)) {
+    w.i64(seconds);
+    w.u64(u64::from(nanos));
 }
 
-#[allow(clippy::option_option)] // the outer None: not a preview's bytes (as every reader here)
-fn read_time(r: &mut Reader<'_>) -> Option<Option<(i64, u32)>> {
-    if !r.bool()? {
-        return Some(None);
-    }
+fn read_time(r: &mut Reader<'_>) -> Option<(i64, u32)> {
     let seconds = r.i64()?;
-    Some(Some((seconds, u32::try_from(r.u64()?).ok()?)))
+    Some((seconds, u32::try_from(r.u64()?).ok()?))
 }
 
 fn write_counts(w: &mut Writer, c: &PreviewCounts) {
@@ -189,15 +167,9 @@ fn write_counts(w: &mut Writer, c: &PreviewCounts) {
     ] {
         w.u64(n);
     }
-    match c.compressed_bytes {
-        None => w.bool(false),
-        Some(n) => {
-            w.bool(true);
-            w.u64(n);
-        }
-    }
-    write_time(w, c.first_time);
-    write_time(w, c.last_time);
+    w.option(c.compressed_bytes, Writer::u64);
+    w.option(c.first_time, write_time);
+    w.option(c.last_time, write_time);
 }
 
 fn read_counts(r: &mut Reader<'_>) -> Option<PreviewCounts> {
@@ -210,9 +182,9 @@ fn read_counts(r: &mut Reader<'_>) -> Option<PreviewCounts> {
         delivered_bytes: r.u64()?,
         bytes_read: r.u64()?,
         timed_lines: r.u64()?,
-        compressed_bytes: if r.bool()? { Some(r.u64()?) } else { None },
-        first_time: read_time(r)?,
-        last_time: read_time(r)?,
+        compressed_bytes: r.option(Reader::u64)?,
+        first_time: r.option(read_time)?,
+        last_time: r.option(read_time)?,
     })
 }
 
@@ -230,8 +202,8 @@ fn read_result(r: &mut Reader<'_>) -> Option<PreviewResult> {
         });
     }
     let first_malformed = read_malformed(r)?;
-    let breakdown = if r.bool()? { Some(read_breakdown(r)?) } else { None };
-    let time_field = if r.bool()? { Some(r.text()?) } else { None };
+    let breakdown = r.option(read_breakdown)?;
+    let time_field = r.option(Reader::text)?;
     let n = r.len(8)?;
     let files = (0..n).map(|_| r.text()).collect::<Option<Vec<_>>>()?;
     let seconds = f64::from_bits(r.u64()?);
