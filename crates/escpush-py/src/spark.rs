@@ -287,10 +287,6 @@ pub fn _spark_preview_part<'py>(
         .collect();
     let result = py.detach(|| {
         let mut result = inputs(units).and_then(|inputs| preview.count(inputs))?;
-        let ranges: Vec<Option<(&std::path::Path, u64)>> = ranges
-            .iter()
-            .map(|r| r.as_ref().map(|(p, s)| (p.as_path(), *s)))
-            .collect();
         result.continue_ranges(&ranges)?;
         Ok(result)
     });

@@ -81,15 +81,15 @@ impl PreviewResult {
     /// before), and when the first malformed line is in one, its number (counted from the
     /// range's start) is made its number in the file: the lines before the range are
     /// counted, reading the file up to it (only then).
-    pub fn continue_ranges(&mut self, ranges: &[Option<(&Path, u64)>]) -> Result<(), ScanError> {
+    pub fn continue_ranges<P: AsRef<Path>>(&mut self, ranges: &[Option<(P, u64)>]) -> Result<(), ScanError> {
         for (input, range) in self.inputs.iter_mut().zip(ranges) {
-            input.continues = range.is_some_and(|(_, start)| start > 0);
+            input.continues = range.as_ref().is_some_and(|(_, start)| *start > 0);
         }
         if let Some(first) = self.first_malformed.as_mut() {
             // The first malformed line is in the first input that has one.
             let at = self.inputs.iter().position(|i| i.counts.malformed > 0);
-            if let Some(&Some((path, start))) = at.and_then(|i| ranges.get(i)) {
-                first.line += Input::lines_before_range(path, start)?;
+            if let Some(Some((path, start))) = at.and_then(|i| ranges.get(i)) {
+                first.line += Input::lines_before_range(path, *start)?;
             }
         }
         Ok(())
