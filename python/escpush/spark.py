@@ -273,6 +273,16 @@ def _run(spark: Any, rdd_of: Callable[[Any], Any]) -> Any:
         raise
 
 
+def _executor_parts(spark: Any, shares: list[list[_Unit]], task: Callable[..., Any]) -> list[bytes]:
+    """The part of each share, run by ``task`` on an executor (a partition each), in input
+    order; none when nothing is listed."""
+    if not shares:
+        return []
+    rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
+    collected = _run(spark, lambda _: rdd.collect())
+    return [part for _, part in sorted(collected, key=lambda p: p[0])]
+
+
 def scan(
     spark: Any,
     paths: Any,
@@ -322,13 +332,9 @@ def scan(
     parts = [bytes(_escpush._spark_scan_part(f, [], top=top, **options))]
     units = _listed(paths, since, until)
     shares = _shares(units, partitions or spark.sparkContext.defaultParallelism)
-    if shares:
-        # Each share is scanned whole; the merge raises the first malformed line in input
-        # order (the first executor to stop on one may hold a later line).
-        task = _task("scan", f.to_json(), {**options, "strict": False}, _version())
-        rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
-        collected = _run(spark, lambda _: rdd.collect())
-        parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
+    # Each share is scanned whole; the merge raises the first malformed line in input order
+    # (the first executor to stop on one may hold a later line).
+    parts += _executor_parts(spark, shares, _task("scan", f.to_json(), {**options, "strict": False}, _version()))
     return _escpush._spark_merge(parts, top=top, strict=strict, seconds=time.perf_counter() - started)
 
 
@@ -394,11 +400,7 @@ def preview(
     n = partitions or spark.sparkContext.defaultParallelism
     units = _listed(paths, since, until)
     shares = _shares(_cut(units, n), n)
-    if shares:
-        task = _task("preview", shipped, options, _version())
-        rdd = spark.sparkContext.parallelize(shares, len(shares)).mapPartitionsWithIndex(task)
-        collected = _run(spark, lambda _: rdd.collect())
-        parts += [part for _, part in sorted(collected, key=lambda p: p[0])]
+    parts += _executor_parts(spark, shares, _task("preview", shipped, options, _version()))
     return _escpush._spark_preview_merge(job, parts, scope=scope, strict=strict, seconds=time.perf_counter() - started)
 
 
@@ -440,7 +442,8 @@ def select(
     names: list[str] = list(full.names)
     if fields is not None:
         fields = [fields] if isinstance(fields, str) else list(fields)
-        unknown = [name for name in fields if name not in set(names)]
+        known = set(names)
+        unknown = [name for name in fields if name not in known]
         if unknown or len(set(fields)) != len(fields) or not fields:
             problem = f"not fields of {dataset}: {', '.join(unknown)}" if unknown else "each field once, at least one"
             raise InvalidInput(f"fields: {problem}")
