@@ -19,9 +19,10 @@ import pytest
 import escpush
 import escpush.spark
 from escpush import field
-from test_spark_scan import logs, python_without_escpush, records, text
+from test_spark_scan import logs, lost_after_listing, python_without_escpush, records, text
 
-__all__ = ["python_without_escpush"]  # the fixture, for test_an_executor_without_escpush_is_a_clear_error
+# The fixtures, for the tests that take them by name.
+__all__ = ["lost_after_listing", "python_without_escpush"]
 
 FILTER = field("EdgeResponseStatus").ge(500) | field("ClientRequestHost").eq("h1.example.com")
 FIELDS = ["ClientCountry", "EdgeResponseStatus", "EdgeStartTimestamp", "EdgeResponseBytes"]
@@ -206,19 +207,9 @@ def test_the_executors_get_no_credential_of_the_job() -> None:
 
 
 def test_a_file_gone_between_listing_and_reading_is_a_scan_error(
-    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    spark: Any, lost_after_listing: tuple[Path, Path]
 ) -> None:
-    root = logs(tmp_path / "logs", "mixed")
-    gone = root / "20240511" / "part-4.ndjson"
-    assert gone.exists()
-    listed = escpush.spark._listed
-
-    def list_then_lose(*args: Any) -> Any:
-        units = listed(*args)
-        gone.unlink()  # after the driver listed it, before an executor reads it
-        return units
-
-    monkeypatch.setattr(escpush.spark, "_listed", list_then_lose)
+    root, gone = lost_after_listing
     with pytest.raises(escpush.ScanError, match="cannot open") as caught:
         escpush.spark.preview(spark, root, JOB, group_by="ClientCountry")
     assert caught.value.path == str(gone)

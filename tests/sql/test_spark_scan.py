@@ -129,9 +129,10 @@ def test_arguments_are_checked_on_the_driver(spark: Any, tmp_path: Path) -> None
         escpush.spark.scan(spark, str(tmp_path / "nothing-*.gz"), F)
 
 
-def test_a_file_gone_between_listing_and_reading_is_a_scan_error(
-    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def lost_after_listing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A mixed folder of logs, and one of its files, removed once the driver has listed it
+    (before an executor reads it)."""
     root = logs(tmp_path / "logs", "mixed")
     gone = root / "20240511" / "part-4.ndjson"
     assert gone.exists()
@@ -139,10 +140,17 @@ def test_a_file_gone_between_listing_and_reading_is_a_scan_error(
 
     def list_then_lose(*args: Any) -> Any:
         units = listed(*args)
-        gone.unlink()  # after the driver listed it, before an executor reads it
+        gone.unlink()
         return units
 
     monkeypatch.setattr(escpush.spark, "_listed", list_then_lose)
+    return root, gone
+
+
+def test_a_file_gone_between_listing_and_reading_is_a_scan_error(
+    spark: Any, lost_after_listing: tuple[Path, Path]
+) -> None:
+    root, gone = lost_after_listing
     with pytest.raises(escpush.ScanError, match="cannot open") as caught:
         escpush.spark.scan(spark, root, F, group_by="ClientCountry")
     assert caught.value.path == str(gone)
