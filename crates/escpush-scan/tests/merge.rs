@@ -2,30 +2,15 @@
 //! results): the merge of scans of disjoint inputs is the scan of them all, groups, buckets,
 //! malformed lines and per-input counts included; and a result survives its bytes.
 
+mod common;
+use common::{dir, gzip};
+
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use escpush_filter::Filter;
 use escpush_scan::{Breakdown, Input, ScanResult, Scanner};
-use flate2::write::GzEncoder;
-use flate2::Compression;
-
-fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("escpush-scan-merge")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
 
 /// `n` lines from `seed`: statuses, countries and times spread so that groups and buckets
 /// are shared between files, with ties in group sizes.

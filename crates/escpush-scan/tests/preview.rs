@@ -3,38 +3,24 @@
 //! folders of gzip batches; errors that name the input and line, with nothing written.
 #![cfg(feature = "job")]
 
+mod common;
+use common::{dir, gzip};
+
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use escpush_core::{BatchInfo, BatchLimits, BatchSink, Batcher, Delivery, JobOutput};
 use escpush_filter::is_blank;
 use escpush_scan::{Breakdown, Input, Preview, PreviewResult, ScanError};
 use flate2::read::MultiGzDecoder;
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("escpush-preview")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn job(v: &Value) -> JobOutput {
     JobOutput::from_job(v.as_object().unwrap(), None).unwrap()
-}
-
-fn gz(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
 }
 
 fn gunzip(bytes: &[u8]) -> Vec<u8> {
@@ -138,7 +124,7 @@ fn a_folder_of_gzip_batches_named_as_log_push_names_them() {
     let d = dir("folder");
     let a = d.join("in/a.log.gz");
     fs::create_dir_all(a.parent().unwrap()).unwrap();
-    fs::write(&a, gz(http_lines(2500, 0).as_bytes())).unwrap();
+    fs::write(&a, gzip(http_lines(2500, 0).as_bytes())).unwrap();
     let b = d.join("in/b.log");
     fs::write(&b, http_lines(700, 2500)).unwrap();
     let j = job(
@@ -300,7 +286,7 @@ proptest! {
             let body: String = lines.iter().flat_map(|l| [l.as_str(), "\n"]).collect();
             text.push_str(&body);
             let path = d.join(format!("{i}.log"));
-            fs::write(&path, if *zipped { gz(body.as_bytes()) } else { body.into_bytes() }).unwrap();
+            fs::write(&path, if *zipped { gzip(body.as_bytes()) } else { body.into_bytes() }).unwrap();
             inputs.push(path);
         }
         let j = job(&json!({"dataset": "http_requests", "filter": {"where": {"key": "EdgeResponseStatus", "operator": "lt", "value": 500}},

@@ -5,31 +5,16 @@
 //! survives its bytes.
 #![cfg(feature = "job")]
 
+mod common;
+use common::{dir, gzip};
+
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use escpush_core::JobOutput;
 use escpush_scan::{Breakdown, Input, Preview, PreviewResult};
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use serde_json::json;
-
-fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("escpush-preview-merge")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
 
 /// `n` http_requests lines from `seed`, their times seconds to hours apart, a few without one.
 fn lines(n: usize, seed: usize) -> String {

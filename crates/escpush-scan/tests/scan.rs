@@ -1,9 +1,11 @@
 //! Scans of real files: several inputs, gzip, bad input, long lines, strict mode, select,
 //! and results that do not depend on the number of threads or the chunk size.
 
+mod common;
+use common::{dir, gzip};
+
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -11,31 +13,15 @@ use std::time::Duration;
 use escpush_filter::Filter;
 use escpush_filter::Malformation;
 use escpush_scan::{Input, Malformed, MalformedReason, ScanError, ScanResult, Scanner};
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use proptest::prelude::*;
 
 fn filter() -> Filter {
     Filter::parse(r#"{"where":{"key":"Status","operator":"geq","value":"500"}}"#).unwrap()
 }
 
-/// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("escpush-scan").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write(path: &Path, bytes: &[u8]) -> PathBuf {
     fs::write(path, bytes).unwrap();
     path.to_owned()
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
 }
 
 /// `n` log lines; every third one has a 5xx status.

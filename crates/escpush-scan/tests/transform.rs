@@ -4,24 +4,14 @@
 //! output file is left as it was.
 #![cfg(feature = "job")]
 
+mod common;
+use common::{dir, gzip};
+
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
 
 use escpush_core::transformer::check;
 use escpush_scan::{Input, ScanError, Scanner};
-use flate2::write::GzEncoder;
-use flate2::Compression;
-
-fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("escpush-transform")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 const SQL: &str = "SELECT RayID, UPPER(ClientRequestMethod) AS m, unnest(SecurityActions) AS a
 FROM http_requests WHERE EdgeResponseStatus >= 500";
@@ -62,9 +52,7 @@ fn the_records_come_in_input_order_whatever_the_threads_and_chunks() {
     let half = text.len() / 2;
     let cut = half + text[half..].find('\n').unwrap() + 1;
     fs::write(d.join("a.ndjson"), &text[..cut]).unwrap();
-    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
-    gz.write_all(&text.as_bytes()[cut..]).unwrap();
-    fs::write(d.join("b.ndjson.gz"), gz.finish().unwrap()).unwrap();
+    fs::write(d.join("b.ndjson.gz"), gzip(&text.as_bytes()[cut..])).unwrap();
     let (want, records, kept) = expected(&text);
     assert!(records > kept && kept > 0);
     let transformer = check(SQL).unwrap().lines(true);
